@@ -1,0 +1,206 @@
+/**
+ * Apps: the integrator's integrations.
+ * Rules:
+ * - an app belongs to one workspace and one environment; a key of another workspace gets 403
+ *   RESOURCE_FORBIDDEN, an unknown (or deleted, or other-environment) app 404 RESOURCE_NOT_FOUND;
+ * - creating an app provisions the starter workflow with `passport` enabled (its default);
+ * - the client secret is shown once (create, rotate) and stored as SHA-256 only;
+ * - PATCH: clientId/clientSecret are refused (VALIDATION_INVALID_PARAMETER); logo must be a real
+ *   image data URL ("" or null removes it); redirectUris replace the list; webhookConfig merges
+ *   and its secret is read-only;
+ * - deleting is a soft delete that also drops the credentials, so they stop working at once.
+ */
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { generateClientSecret } from "../auth/app-credentials";
+import { recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { ApiError, invalidField, notFound } from "../http/errors";
+import { newId } from "../ids";
+import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
+import { checkLogoDataUrl } from "./logo";
+import type { TUpdateApp, TWebhookConfigPatch } from "./schema";
+import { toAppJson, type AppRow, type TAppJson } from "./serialize";
+import { checkRedirectUri, MAX_REDIRECT_URIS } from "./uris";
+
+export const DEFAULT_APP_NAME = "My App";
+
+const withRelations = { providers: true, workflows: true } as const;
+
+export interface Actor {
+  auth: WorkspaceAuth;
+  requestId: string;
+}
+
+function auditBase(actor: Actor) {
+  return {
+    workspaceId: actor.auth.workspaceId,
+    environment: actor.auth.environment,
+    actorType: "api_key" as const,
+    actorId: actor.auth.keyId,
+    requestId: actor.requestId,
+  };
+}
+
+/** Loads an app the caller may act on, or throws 404 / 403 as the spec orders. */
+export async function getOwnedApp(db: Tx, auth: Pick<WorkspaceAuth, "workspaceId" | "environment">, clientId: string): Promise<AppRow> {
+  const app = await db.app.findUnique({ where: { id: clientId }, include: withRelations });
+  if (!app || app.deletedAt !== null || app.environment !== auth.environment) throw notFound(`App "${clientId}"`);
+  if (app.workspaceId !== auth.workspaceId) {
+    throw new ApiError("RESOURCE_FORBIDDEN", `The API key's workspace does not own app "${clientId}"`);
+  }
+  return app;
+}
+
+export async function createApp(db: Tx, actor: Actor, input: { name?: string }): Promise<TAppJson & { clientSecret: string }> {
+  const env: TEnvironment = actor.auth.environment;
+  const clientId = newId("app");
+  const workflowId = newId("wf");
+  const { secret, hash } = generateClientSecret(env);
+  const starter = starterWorkflow();
+  await db.app.create({
+    data: {
+      id: clientId,
+      workspaceId: actor.auth.workspaceId,
+      environment: env,
+      name: input.name ?? DEFAULT_APP_NAME,
+      redirectUris: [],
+      clientSecretHash: hash,
+      providers: {
+        create: { providerId: STARTER_PROVIDER_ID, enabled: true, status: "activated", activatedAt: new Date() },
+      },
+      workflows: {
+        create: { id: workflowId, name: starter.name, entryNodeId: starter.entryNodeId, nodes: starter.nodes as object[] },
+      },
+    },
+  });
+  const app = await db.app.update({ where: { id: clientId }, data: { defaultWorkflowId: workflowId }, include: withRelations });
+  await recordAudit(db, { ...auditBase(actor), action: "app.created", targetType: "app", targetId: clientId, data: { name: app.name } });
+  return { ...toAppJson(app), clientSecret: secret };
+}
+
+export async function listApps(
+  db: Tx,
+  auth: WorkspaceAuth,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<{ data: TAppJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+  const where = { workspaceId: auth.workspaceId, environment: auth.environment, deletedAt: null };
+  const [total, rows] = await Promise.all([
+    db.app.count({ where }),
+    db.app.findMany({ where, include: withRelations, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+  ]);
+  return { data: rows.map(toAppJson), total, limit, offset, hasMore: offset + rows.length < total };
+}
+
+function checkUri(path: string, value: string, env: TEnvironment): void {
+  const problem = checkRedirectUri(value, env);
+  if (problem) throw invalidField(path, problem);
+}
+
+function webhookChanges(current: AppRow, patch: TWebhookConfigPatch, env: TEnvironment) {
+  if (patch.secret !== undefined) {
+    throw invalidField(
+      "webhookConfig.secret",
+      "is read-only; rotate it with POST /v1/apps/{client_id}/webhook-config/rotate-secret",
+      "VALIDATION_INVALID_PARAMETER",
+    );
+  }
+  const data: Record<string, unknown> = {};
+  if (patch.url !== undefined) {
+    const url = patch.url === null || patch.url.trim() === "" ? null : patch.url.trim();
+    if (url !== null) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        throw invalidField("webhookConfig.url", "must be an absolute http(s) URL");
+      }
+      if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw invalidField("webhookConfig.url", "must use https or http");
+      if (env === "production" && parsed.protocol !== "https:") throw invalidField("webhookConfig.url", "must use https in production");
+      if (parsed.username || parsed.password) throw invalidField("webhookConfig.url", "must not contain user credentials");
+      if (url.includes("#")) throw invalidField("webhookConfig.url", "must not contain a fragment");
+    }
+    data.webhookUrl = url;
+  }
+  if (patch.enabled !== undefined) data.webhookEnabled = patch.enabled;
+  if (patch.retryAttempts !== undefined) data.webhookRetryAttempts = patch.retryAttempts;
+  if (patch.timeoutSeconds !== undefined) data.webhookTimeoutSeconds = patch.timeoutSeconds;
+  if (patch.events !== undefined) data.webhookEvents = [...new Set(patch.events)];
+  const enabled = (data.webhookEnabled as boolean | undefined) ?? current.webhookEnabled;
+  const url = data.webhookUrl !== undefined ? (data.webhookUrl as string | null) : current.webhookUrl;
+  if (enabled && !url) throw invalidField("webhookConfig.url", "is required while the webhook is enabled");
+  return data;
+}
+
+export async function updateApp(db: Tx, actor: Actor, clientId: string, patch: TUpdateApp): Promise<TAppJson> {
+  for (const field of ["clientId", "clientSecret"] as const) {
+    if (patch[field] !== undefined) {
+      throw invalidField(
+        field,
+        field === "clientId"
+          ? "is immutable and cannot be changed"
+          : "cannot be set; rotate it with POST /v1/apps/{client_id}/rotate-client-secret",
+        "VALIDATION_INVALID_PARAMETER",
+      );
+    }
+  }
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const env = actor.auth.environment;
+  const data: Record<string, unknown> = {};
+  if (patch.name !== undefined) data.name = patch.name;
+  if (patch.logo !== undefined) {
+    if (patch.logo === null || patch.logo === "") data.logo = null;
+    else {
+      const check = checkLogoDataUrl(patch.logo);
+      if (!check.ok) throw invalidField("logo", check.message);
+      data.logo = patch.logo;
+    }
+  }
+  if (patch.redirectUris !== undefined) {
+    if (patch.redirectUris.length > MAX_REDIRECT_URIS) {
+      throw invalidField("redirectUris", `must contain at most ${MAX_REDIRECT_URIS} URIs`);
+    }
+    patch.redirectUris.forEach((uri, i) => checkUri(`redirectUris[${i}]`, uri, env));
+    data.redirectUris = [...new Set(patch.redirectUris)];
+  }
+  for (const field of ["defaultSuccessRedirectUri", "defaultFailureRedirectUri"] as const) {
+    const value = patch[field];
+    if (value === undefined) continue;
+    if (value === null || value === "") data[field] = null;
+    else {
+      checkUri(field, value, env);
+      data[field] = value;
+    }
+  }
+  if (patch.webhookConfig !== undefined) Object.assign(data, webhookChanges(app, patch.webhookConfig, env));
+
+  const updated = await db.app.update({ where: { id: clientId }, data, include: withRelations });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "app.updated",
+    targetType: "app",
+    targetId: clientId,
+    data: { fields: Object.keys(data) },
+  });
+  return toAppJson(updated);
+}
+
+export async function deleteApp(db: Tx, actor: Actor, clientId: string): Promise<{ deleted: true }> {
+  await getOwnedApp(db, actor.auth, clientId);
+  await db.app.update({ where: { id: clientId }, data: { deletedAt: new Date(), clientSecretHash: null, webhookEnabled: false } });
+  await recordAudit(db, { ...auditBase(actor), action: "app.deleted", targetType: "app", targetId: clientId });
+  return { deleted: true };
+}
+
+export async function rotateClientSecret(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+): Promise<{ clientId: string; clientSecret: string; rotatedAt: string }> {
+  await getOwnedApp(db, actor.auth, clientId);
+  const { secret, hash } = generateClientSecret(actor.auth.environment);
+  const rotatedAt = new Date();
+  await db.app.update({ where: { id: clientId }, data: { clientSecretHash: hash, clientSecretRotatedAt: rotatedAt } });
+  await recordAudit(db, { ...auditBase(actor), action: "app.client_secret_rotated", targetType: "app", targetId: clientId });
+  return { clientId, clientSecret: secret, rotatedAt: rotatedAt.toISOString() };
+}

@@ -1,0 +1,89 @@
+/**
+ * Workspace API keys.
+ * Rules: a key is `sk_workspace_test_…` (sandbox) or `sk_workspace_prod_…` (production) followed
+ * by 40 random characters; only its SHA-256 is stored; a key works only in its own environment;
+ * missing, malformed, unknown, revoked or wrong-environment keys are all 401 INVALID_API_KEY;
+ * Basic credentials on the Workspace API are 401 too. One indexed lookup per request, no slow hash.
+ */
+import type { Tx } from "../db/client";
+import { digestEquals, sha256Hex } from "../crypto/hash";
+import { ENV_TAG, type TEnvironment } from "../environments";
+import { ApiError } from "../http/errors";
+import { newId, randomToken } from "../ids";
+import { parseAuthorization } from "./header";
+
+export interface WorkspaceAuth {
+  kind: "workspace";
+  workspaceId: string;
+  keyId: string;
+  environment: TEnvironment;
+}
+
+const KEY_PATTERN = /^sk_workspace_(test|prod)_[A-Za-z0-9]{40}$/;
+
+export function workspaceKeyPrefix(environment: TEnvironment): string {
+  return `sk_workspace_${ENV_TAG[environment]}_`;
+}
+
+export async function createWorkspaceKey(
+  db: Tx,
+  input: { workspaceId: string; environment: TEnvironment; userId?: string; name?: string },
+): Promise<{ id: string; key: string }> {
+  const key = `${workspaceKeyPrefix(input.environment)}${randomToken(40)}`;
+  const id = newId("key");
+  await db.apiKey.create({
+    data: {
+      id,
+      kind: "workspace",
+      workspaceId: input.workspaceId,
+      environment: input.environment,
+      userId: input.userId ?? null,
+      name: input.name ?? "Default key",
+      keyHash: sha256Hex(key),
+      keyPrefix: key.slice(0, workspaceKeyPrefix(input.environment).length + 4),
+    },
+  });
+  return { id, key };
+}
+
+function invalidKey(message: string): ApiError {
+  return new ApiError("INVALID_API_KEY", message, { headers: { "WWW-Authenticate": 'Bearer realm="workspace-api"' } });
+}
+
+export async function authenticateWorkspace(
+  db: Tx,
+  authorization: string | null,
+  environment: TEnvironment,
+): Promise<WorkspaceAuth> {
+  const parsed = parseAuthorization(authorization);
+  if (parsed.scheme === "none") {
+    throw invalidKey("Missing Authorization header. Use Bearer authentication with a workspace API key");
+  }
+  if (parsed.scheme === "basic") {
+    throw invalidKey("Invalid authorization scheme. Use Bearer authentication with a workspace API key");
+  }
+  if (parsed.scheme !== "bearer") throw invalidKey("Malformed Authorization header. Use: Bearer <API_KEY>");
+
+  const match = KEY_PATTERN.exec(parsed.token);
+  if (!match) throw invalidKey("Invalid API key");
+  if (match[1] !== ENV_TAG[environment]) {
+    const other = environment === "sandbox" ? "production" : "sandbox";
+    throw invalidKey(`This API key belongs to the ${other} environment and cannot be used against the ${environment} API`);
+  }
+  const hash = sha256Hex(parsed.token);
+  const row = await db.apiKey.findUnique({
+    where: { keyHash: hash },
+    select: { id: true, kind: true, workspaceId: true, environment: true, keyHash: true, revokedAt: true },
+  });
+  if (
+    !row ||
+    row.kind !== "workspace" ||
+    row.revokedAt !== null ||
+    row.environment !== environment ||
+    !row.workspaceId ||
+    !digestEquals(row.keyHash, hash)
+  ) {
+    throw invalidKey("Invalid API key");
+  }
+  return { kind: "workspace", workspaceId: row.workspaceId, keyId: row.id, environment };
+}

@@ -1,0 +1,54 @@
+/**
+ * Resolves the database the process works on and applies migrations.
+ * DATABASE_URL set → that server; unset → the embedded server under `.data/`.
+ */
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import pg from "pg";
+import { projectRoot } from "../config/paths";
+import { startEmbeddedPostgres } from "./embedded";
+
+export interface DatabaseHandle {
+  url: string;
+  embedded: boolean;
+  stop: () => Promise<void>;
+}
+
+export async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Makes DATABASE_URL point at a running server (starting the embedded one when unset). */
+export async function ensureDatabase(): Promise<DatabaseHandle> {
+  const configured = process.env.DATABASE_URL;
+  if (configured) return { url: configured, embedded: false, stop: async () => undefined };
+  const server = await startEmbeddedPostgres("pg", Number(process.env.IDV_EMBEDDED_PG_PORT ?? 54329));
+  await createDatabaseIfMissing(server.url("postgres"), "idv");
+  const url = server.url("idv");
+  process.env.DATABASE_URL = url;
+  return { url, embedded: true, stop: server.stop };
+}
+
+/** Applies pending migrations (`prisma migrate deploy` on the WebAssembly schema engine). */
+export function migrateDatabase(url: string, { quiet = false }: { quiet?: boolean } = {}): void {
+  const require = createRequire(import.meta.url);
+  const prismaCli = require.resolve("prisma/build/index.js");
+  const preload = path.join(projectRoot, "scripts", "prisma-cli-preload.cjs");
+  const result = spawnSync(process.execPath, ["--require", preload, prismaCli, "migrate", "deploy"], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) {
+    throw new Error(`database migration failed:\n${result.stdout}\n${result.stderr}`);
+  }
+  if (!quiet) process.stdout.write(result.stdout.split("\n").filter((l) => /migration|applied|No pending/i.test(l)).join("\n") + "\n");
+}

@@ -1,0 +1,223 @@
+/**
+ * withApi(): the one wrapper every REST handler goes through. In order it does
+ * request id → environment → authentication → body (1 MB, JSON) → zod parsing → idempotency →
+ * the handler (inside a transaction for state-changing methods, with the stored idempotent
+ * response written in the same transaction) → error mapping → one log line.
+ * Handlers return plain data ({status, body, headers}); they never build Responses themselves.
+ */
+import { z } from "zod";
+import { authenticateApp, type AppAuth } from "../auth/app-credentials";
+import { authenticateOperator, type OperatorAuth } from "../auth/operator-keys";
+import { authenticateWorkspace, type WorkspaceAuth } from "../auth/workspace-keys";
+import { getDb, Prisma, type Tx } from "../db/client";
+import { parseEnvironment, type TEnvironment } from "../environments";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  hashRequestBody,
+  releaseIdempotencyKey,
+  validateIdempotencyKey,
+} from "../idempotency";
+import { newId } from "../ids";
+import { logger } from "../log";
+import { readJsonBody } from "./body";
+import { ApiError, errorBody } from "./errors";
+import { parseWith } from "./validation";
+
+type AuthKind = "workspace" | "app" | "operator" | "none";
+type AuthFor<A extends AuthKind> = A extends "workspace"
+  ? WorkspaceAuth
+  : A extends "app"
+    ? AppAuth
+    : A extends "operator"
+      ? OperatorAuth
+      : null;
+
+export interface ApiResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ApiContext<A, B, Q> {
+  request: Request;
+  url: URL;
+  requestId: string;
+  env: TEnvironment;
+  params: Record<string, string>;
+  auth: A;
+  body: B;
+  query: Q;
+  /** the transaction of this request for state-changing methods, else the shared client */
+  db: Tx;
+}
+
+export interface ApiOptions<A extends AuthKind, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+  auth: A;
+  body?: B;
+  query?: Q;
+  /** honour Idempotency-Key (workspace auth only) */
+  idempotent?: boolean;
+  /** run the handler in a transaction; default true except for GET/HEAD */
+  transaction?: boolean;
+}
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+const BASE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+
+export function json(status: number, body?: unknown, headers?: Record<string, string>): ApiResult {
+  return { status, body, headers };
+}
+
+function toResponse(result: ApiResult, requestId: string, extra: Record<string, string> = {}): Response {
+  const noBody = result.status === 204 || result.body === undefined;
+  return new Response(noBody ? null : JSON.stringify(result.body), {
+    status: result.status,
+    headers: { ...(noBody ? { "Cache-Control": "no-store" } : BASE_HEADERS), ...result.headers, ...extra, "X-Request-Id": requestId },
+  });
+}
+
+function errorResponse(error: ApiError, requestId: string): Response {
+  return toResponse({ status: error.status, body: errorBody(error, requestId), headers: error.headers }, requestId);
+}
+
+function mapUnknownError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof Prisma.PrismaClientKnownRequestError) {
+    if (err.code === "P2025") return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+  }
+  return undefined;
+}
+
+function flattenParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+export function withApi<A extends AuthKind, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  options: ApiOptions<A, B, Q>,
+  handler: (ctx: ApiContext<AuthFor<A>, Infer<B>, Infer<Q>>) => Promise<ApiResult>,
+): RouteHandler {
+  return async (request, context) => {
+    const started = performance.now();
+    const requestId = newId("req");
+    const url = new URL(request.url);
+    let status = 500;
+    try {
+      const params = flattenParams(await context.params);
+      const env = parseEnvironment(params.env);
+      if (!env) throw new ApiError("ROUTE_NOT_FOUND", `No such environment "${params.env}". Use sandbox or production`);
+
+      const db = getDb();
+      const authorization = request.headers.get("authorization");
+      let auth: unknown = null;
+      if (options.auth === "workspace") auth = await authenticateWorkspace(db, authorization, env);
+      else if (options.auth === "app") auth = await authenticateApp(db, authorization, env);
+      else if (options.auth === "operator") auth = await authenticateOperator(db, authorization);
+
+      const method = request.method.toUpperCase();
+      const hasBody = !(method === "GET" || method === "HEAD" || method === "DELETE");
+      const raw = hasBody ? await readJsonBody(request) : { text: "", json: undefined };
+      if (!options.body && raw.json !== undefined && !(typeof raw.json === "object" && raw.json !== null && Object.keys(raw.json).length === 0)) {
+        throw new ApiError("VALIDATION_ERROR", "This endpoint takes no request body", {
+          details: [{ path: "(body)", message: "must be empty" }],
+        });
+      }
+      const body = options.body ? parseWith(options.body, raw.json, "Invalid request body") : undefined;
+      const query = options.query
+        ? parseWith(options.query, Object.fromEntries(url.searchParams.entries()), "Invalid query parameters")
+        : undefined;
+
+      const idempotencyKey =
+        options.idempotent && options.auth === "workspace"
+          ? validateIdempotencyKey(request.headers.get("idempotency-key"))
+          : undefined;
+      const workspaceAuth = auth as WorkspaceAuth;
+
+      const run = async (tx: Tx, recordId?: string): Promise<ApiResult> => {
+        const result = await handler({
+          request,
+          url,
+          requestId,
+          env,
+          params,
+          auth: auth as AuthFor<A>,
+          body: body as Infer<B>,
+          query: query as Infer<Q>,
+          db: tx,
+        });
+        if (recordId && result.status < 500) {
+          await completeIdempotencyKey(tx, recordId, {
+            status: result.status,
+            headers: result.headers ?? {},
+            body: result.body === undefined ? "" : JSON.stringify(result.body),
+          });
+        }
+        return result;
+      };
+
+      let recordId: string | undefined;
+      if (idempotencyKey) {
+        const claim = await claimIdempotencyKey(db, {
+          workspaceId: workspaceAuth.workspaceId,
+          environment: env,
+          key: idempotencyKey,
+          method,
+          path: url.pathname,
+          requestHash: hashRequestBody(raw.json),
+        });
+        if (claim.kind === "replay") {
+          status = claim.response.status;
+          return new Response(claim.response.body === "" ? null : claim.response.body, {
+            status: claim.response.status,
+            headers: {
+              ...(claim.response.body === "" ? {} : BASE_HEADERS),
+              ...claim.response.headers,
+              "Idempotency-Replayed": "true",
+              "X-Request-Id": requestId,
+            },
+          });
+        }
+        recordId = claim.recordId;
+      }
+
+      const transactional = options.transaction ?? !(method === "GET" || method === "HEAD");
+      let result: ApiResult;
+      try {
+        result = transactional
+          ? await db.$transaction((tx) => run(tx, recordId), { timeout: 15_000, maxWait: 10_000 })
+          : await run(db, recordId);
+      } catch (err) {
+        if (recordId) await releaseIdempotencyKey(db, recordId).catch(() => undefined);
+        throw err;
+      }
+      status = result.status;
+      return toResponse(result, requestId);
+    } catch (err) {
+      const apiError = mapUnknownError(err);
+      if (apiError) {
+        status = apiError.status;
+        return errorResponse(apiError, requestId);
+      }
+      status = 500;
+      logger.error({ err, requestId, method: request.method, path: url.pathname }, "unhandled error");
+      return errorResponse(new ApiError("INTERNAL_ERROR", "Internal server error. Quote the requestId when contacting support"), requestId);
+    } finally {
+      logger.info(
+        { requestId, method: request.method, path: url.pathname, status, ms: Math.round(performance.now() - started) },
+        "request",
+      );
+    }
+  };
+}
+
+/** Route-level 404 / 405 in the error envelope. */
+export function routeNotFound(request: Request): Response {
+  const requestId = newId("req");
+  return errorResponse(new ApiError("ROUTE_NOT_FOUND", `No route for ${request.method} ${new URL(request.url).pathname}`), requestId);
+}

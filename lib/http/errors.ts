@@ -1,0 +1,80 @@
+/**
+ * The one error model of the REST surface. Every error has a code; the status comes from the
+ * code table below, so a code always means the same status. Unknown errors become a generic
+ * INTERNAL_ERROR that hides internals (the wrapper logs the original once).
+ */
+
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  VALIDATION_INVALID_PARAMETER: 400,
+  INVALID_JSON: 400,
+  IDEMPOTENCY_KEY_INVALID: 400,
+  DEFAULT_WORKFLOW_DELETE: 400,
+  PROVIDER_NOT_AVAILABLE: 400,
+  VERIFICATION_TERMINAL: 400,
+  INVALID_API_KEY: 401,
+  INVALID_AUTHORIZATION_SCHEME: 401,
+  INVALID_CLIENT_CREDENTIALS: 401,
+  INVALID_OPERATOR_KEY: 401,
+  RESOURCE_FORBIDDEN: 403,
+  RESOURCE_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_KEY_CONFLICT: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  VERIFICATION_NOT_COMPLETED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetail[];
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    { details = [], headers = {} }: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = details;
+    this.headers = headers;
+  }
+}
+
+/** A 400 naming the offending field. */
+export function invalidField(path: string, message: string, code: ErrorCode = "VALIDATION_ERROR"): ApiError {
+  return new ApiError(code, `${path}: ${message}`, { details: [{ path, message }] });
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError("RESOURCE_NOT_FOUND", `${what} not found`);
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; requestId: string; details?: ErrorDetail[] };
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      requestId,
+      ...(error.details.length > 0 ? { details: error.details } : {}),
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/** zod issues → the error envelope's `details`, each naming the offending field. */
+import { z } from "zod";
+import { ApiError, type ErrorCode, type ErrorDetail } from "./errors";
+
+function joinPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+    .join("");
+}
+
+export function zodDetails(error: z.ZodError, prefix = ""): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of error.issues) {
+    const base = joinPath(issue.path);
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const path = [prefix, base, key].filter(Boolean).join(".");
+        details.push({ path, message: "Unknown field" });
+      }
+      continue;
+    }
+    let message = issue.message;
+    if (issue.code === "invalid_type" && issue.input === undefined) message = "Required";
+    details.push({ path: [prefix, base].filter(Boolean).join(".") || "(body)", message });
+  }
+  return details;
+}
+
+export function validationError(details: ErrorDetail[], what = "Invalid request", code: ErrorCode = "VALIDATION_ERROR") {
+  const summary = details.map((d) => `${d.path}: ${d.message}`).join("; ");
+  return new ApiError(code, `${what}: ${summary}`, { details });
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: string, prefix = ""): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(zodDetails(result.error, prefix), what);
+  return result.data;
+}

@@ -1,0 +1,51 @@
+/**
+ * Integration tests run against a real PostgreSQL: TEST_DATABASE_URL when given (a server the
+ * tests may drop and create databases on), else the embedded server under `.data/test-pg`.
+ * Each run gets a freshly created database with every migration applied.
+ */
+import type { TestProject } from "vitest/node";
+import { createDatabaseIfMissing, migrateDatabase } from "../db/database";
+import { startEmbeddedPostgres } from "../db/embedded";
+import pg from "pg";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+async function recreate(adminUrl: string, database: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await client.end();
+  await createDatabaseIfMissing(adminUrl, database);
+}
+
+export default async function setup(project: TestProject) {
+  const database = `idv_test_${process.pid}`;
+  let adminUrl: string;
+  let stop = async () => undefined as void;
+  if (process.env.TEST_DATABASE_URL) {
+    adminUrl = process.env.TEST_DATABASE_URL;
+  } else {
+    const server = await startEmbeddedPostgres("test-pg", 54339, { durable: false });
+    adminUrl = server.url("postgres");
+    stop = server.stop;
+  }
+  await recreate(adminUrl, database);
+  const u = new URL(adminUrl);
+  u.pathname = `/${database}`;
+  const url = u.toString();
+  migrateDatabase(url, { quiet: true });
+  project.provide("databaseUrl", url);
+  process.env.DATABASE_URL = url;
+
+  return async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await client.end();
+    await stop();
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Workspaces (the integrator's account), their users and keys.
+ * Rules: creating a workspace creates (or reuses, after checking the password) its owner user
+ * and one key per environment; the workspace record reports the app count of the caller's
+ * environment only.
+ */
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { createWorkspaceKey } from "../auth/workspace-keys";
+import { recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import { hashPassword, verifyPassword } from "../crypto/password";
+import { ApiError, notFound } from "../http/errors";
+import { newId } from "../ids";
+
+export interface CreatedWorkspace {
+  workspaceId: string;
+  userId: string;
+  keys: { sandbox: string; production: string };
+}
+
+export async function createWorkspace(
+  db: Tx,
+  input: { name: string; email: string; password: string },
+): Promise<CreatedWorkspace> {
+  const email = input.email.trim().toLowerCase();
+  let user = await db.user.findUnique({ where: { email } });
+  if (user) {
+    if (!(await verifyPassword(input.password, user.passwordHash))) {
+      throw new ApiError("VALIDATION_ERROR", `A user with email ${email} already exists and the password does not match`, {
+        details: [{ path: "password", message: "does not match the existing user" }],
+      });
+    }
+  } else {
+    user = await db.user.create({ data: { id: newId("usr"), email, passwordHash: await hashPassword(input.password) } });
+  }
+  const workspaceId = newId("ws");
+  await db.workspace.create({ data: { id: workspaceId, name: input.name } });
+  await db.membership.create({ data: { workspaceId, userId: user.id, role: "owner" } });
+  const sandbox = await createWorkspaceKey(db, { workspaceId, environment: "sandbox", userId: user.id });
+  const production = await createWorkspaceKey(db, { workspaceId, environment: "production", userId: user.id });
+  await recordAudit(db, { workspaceId, actorType: "cli", actorId: user.id, action: "workspace.created", targetType: "workspace", targetId: workspaceId });
+  return { workspaceId, userId: user.id, keys: { sandbox: sandbox.key, production: production.key } };
+}
+
+export async function getWorkspaceSummary(db: Tx, auth: WorkspaceAuth) {
+  const workspace = await db.workspace.findUnique({ where: { id: auth.workspaceId } });
+  if (!workspace) throw notFound("Workspace");
+  const appCount = await db.app.count({ where: { workspaceId: auth.workspaceId, environment: auth.environment, deletedAt: null } });
+  return {
+    workspaceId: workspace.id,
+    organizationId: workspace.id,
+    name: workspace.name,
+    environment: auth.environment,
+    appCount,
+    createdAt: workspace.createdAt.toISOString(),
+  };
+}
