@@ -30,7 +30,10 @@ export async function createDatabaseIfMissing(adminUrl: string, database: string
 export async function ensureDatabase(): Promise<DatabaseHandle> {
   const configured = process.env.DATABASE_URL;
   if (configured) return { url: configured, embedded: false, stop: async () => undefined };
-  const server = await startEmbeddedPostgres("pg", Number(process.env.IDV_EMBEDDED_PG_PORT ?? 54329));
+  // IDV_EMBEDDED_PG_NAME picks the data directory under .data/ (the end-to-end tests use their own)
+  const name = process.env.IDV_EMBEDDED_PG_NAME ?? "pg";
+  if (!/^[a-z0-9-]+$/.test(name)) throw new Error("IDV_EMBEDDED_PG_NAME must be lowercase letters, digits and dashes");
+  const server = await startEmbeddedPostgres(name, Number(process.env.IDV_EMBEDDED_PG_PORT ?? 54329));
   await createDatabaseIfMissing(server.url("postgres"), "idv");
   const url = server.url("idv");
   process.env.DATABASE_URL = url;
