@@ -1,0 +1,32 @@
+/**
+ * The App API provider listing (GET /v1/providers): every catalog provider with the calling
+ * app's status — `activated` (activated and enabled), `action_required` (activated but its
+ * stored configuration needs attention), `deactivated` (everything else).
+ */
+import type { AppAuth } from "../auth/app-credentials";
+import type { Tx } from "../db/client";
+import { PROVIDERS } from "./catalog";
+
+export const APP_PROVIDER_STATUSES = ["activated", "deactivated", "action_required"] as const;
+export type TAppProviderStatus = (typeof APP_PROVIDER_STATUSES)[number];
+
+export interface TAppProviderEntry {
+  id: string;
+  logoUrl: string;
+  name: string;
+  description: string;
+  countries: string[];
+  status: TAppProviderStatus;
+}
+
+export async function listProvidersForApp(db: Tx, auth: AppAuth, status?: TAppProviderStatus): Promise<TAppProviderEntry[]> {
+  const rows = await db.appProvider.findMany({ where: { appId: auth.clientId } });
+  const byId = new Map(rows.map((r) => [r.providerId, r]));
+  const entries = PROVIDERS.map((p): TAppProviderEntry => {
+    const row = byId.get(p.id);
+    const needsAction = row?.status === "activated" && (row.config as { needAction?: boolean } | null)?.needAction === true;
+    const state: TAppProviderStatus = needsAction ? "action_required" : row?.status === "activated" && row.enabled ? "activated" : "deactivated";
+    return { id: p.id, logoUrl: p.logoUrl, name: p.name, description: p.description, countries: p.countries, status: state };
+  });
+  return status ? entries.filter((e) => e.status === status) : entries;
+}
