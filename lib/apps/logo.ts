@@ -7,13 +7,16 @@ export const LOGO_MAX_BYTES = 512 * 1024;
 export const LOGO_MAX_SIDE = 4096;
 export const LOGO_TYPES = ["png", "jpeg", "gif", "webp"] as const;
 
-export type LogoCheck = { ok: true; type: (typeof LOGO_TYPES)[number]; width: number; height: number } | { ok: false; message: string };
+export type LogoCheck =
+  | { ok: true; type: (typeof LOGO_TYPES)[number]; width: number; height: number }
+  | { ok: false; message: string };
 
 const DATA_URL = /^data:image\/([a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/;
 
 function pngSize(b: Buffer): [number, number] | undefined {
   const sig = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (b.length < 33 || !sig.every((v, i) => b[i] === v) || b.toString("latin1", 12, 16) !== "IHDR") return undefined;
+  if (b.length < 33 || !sig.every((v, i) => b[i] === v) || b.toString("latin1", 12, 16) !== "IHDR")
+    return undefined;
   if (b.toString("latin1", b.length - 8, b.length - 4) !== "IEND") return undefined;
   return [b.readUInt32BE(16), b.readUInt32BE(20)];
 }
@@ -25,7 +28,8 @@ function gifSize(b: Buffer): [number, number] | undefined {
 }
 
 function webpSize(b: Buffer): [number, number] | undefined {
-  if (b.length < 30 || b.toString("latin1", 0, 4) !== "RIFF" || b.toString("latin1", 8, 12) !== "WEBP") return undefined;
+  if (b.length < 30 || b.toString("latin1", 0, 4) !== "RIFF" || b.toString("latin1", 8, 12) !== "WEBP")
+    return undefined;
   if (b.readUInt32LE(4) + 8 !== b.length) return undefined;
   const chunk = b.toString("latin1", 12, 16);
   if (chunk === "VP8X") return [1 + b.readUIntLE(24, 3), 1 + b.readUIntLE(27, 3)];
@@ -43,6 +47,10 @@ function jpegSize(b: Buffer): [number, number] | undefined {
   let i = 2;
   while (i + 9 < b.length) {
     if (b[i] !== 0xff) return undefined;
+    if (b[i + 1] === 0xff) {
+      i += 1; // fill byte before a marker (ITU T.81 B.1.1.2)
+      continue;
+    }
     const marker = b[i + 1]!;
     if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
       i += 2;
@@ -77,7 +85,13 @@ export function checkLogoDataUrl(value: string): LogoCheck {
     return { ok: false, message: `the image is ${bytes.length} bytes; the limit is ${LOGO_MAX_BYTES} bytes` };
   }
   const size =
-    declared === "png" ? pngSize(bytes) : declared === "gif" ? gifSize(bytes) : declared === "webp" ? webpSize(bytes) : jpegSize(bytes);
+    declared === "png"
+      ? pngSize(bytes)
+      : declared === "gif"
+        ? gifSize(bytes)
+        : declared === "webp"
+          ? webpSize(bytes)
+          : jpegSize(bytes);
   if (!size) return { ok: false, message: `the data is not a valid ${declared.toUpperCase()} image` };
   const [width, height] = size;
   if (width < 1 || height < 1 || width > LOGO_MAX_SIDE || height > LOGO_MAX_SIDE) {

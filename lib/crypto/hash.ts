@@ -6,7 +6,10 @@ export function sha256Hex(value: string): string {
 }
 
 /** Constant-time comparison of two hex digests. */
+const HEX = /^(?:[0-9a-f]{2})+$/;
+
 export function digestEquals(a: string, b: string): boolean {
+  if (!HEX.test(a) || !HEX.test(b)) return false;
   const left = Buffer.from(a, "hex");
   const right = Buffer.from(b, "hex");
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);

@@ -22,11 +22,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, key] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, "base64url");
-  const actual = await scrypt(password, Buffer.from(salt, "base64url"), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 64 * 1024 * 1024,
-  });
+  let actual: Buffer;
+  try {
+    actual = await scrypt(password, Buffer.from(salt, "base64url"), {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: 64 * 1024 * 1024,
+    });
+  } catch {
+    // unusable parameters in a stored hash (not a number, N not a power of two, over the memory
+    // limit) mean "does not match", not a server error at sign-in
+    return false;
+  }
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

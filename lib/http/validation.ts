@@ -8,6 +8,17 @@ function joinPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
+/**
+ * A missing field is an invalid_type issue whose input was undefined. zod 4 drops `input` from
+ * issues unless parsed with `reportInput`, so without it every wrong-typed field would read as
+ * "Required"; then fall back on zod's default message, which names the received type.
+ */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if (issue.code !== "invalid_type") return false;
+  if ("input" in issue) return issue.input === undefined;
+  return / received undefined$/.test(issue.message);
+}
+
 export function zodDetails(error: z.ZodError, prefix = ""): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
@@ -19,20 +30,28 @@ export function zodDetails(error: z.ZodError, prefix = ""): ErrorDetail[] {
       }
       continue;
     }
-    let message = issue.message;
-    if (issue.code === "invalid_type" && issue.input === undefined) message = "Required";
+    const message = isMissing(issue) ? "Required" : issue.message;
     details.push({ path: [prefix, base].filter(Boolean).join(".") || "(body)", message });
   }
   return details;
 }
 
-export function validationError(details: ErrorDetail[], what = "Invalid request", code: ErrorCode = "VALIDATION_ERROR") {
+export function validationError(
+  details: ErrorDetail[],
+  what = "Invalid request",
+  code: ErrorCode = "VALIDATION_ERROR",
+) {
   const summary = details.map((d) => `${d.path}: ${d.message}`).join("; ");
   return new ApiError(code, `${what}: ${summary}`, { details });
 }
 
-export function parseWith<T extends z.ZodType>(schema: T, input: unknown, what: string, prefix = ""): z.infer<T> {
-  const result = schema.safeParse(input);
+export function parseWith<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  what: string,
+  prefix = "",
+): z.infer<T> {
+  const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw validationError(zodDetails(result.error, prefix), what);
   return result.data;
 }
