@@ -6,7 +6,7 @@ export function sha256Hex(value: string): string {
 }
 
 /** Constant-time comparison of two hex digests. */
-const HEX = /^(?:[0-9a-f]{2})+$/;
+const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 
 export function digestEquals(a: string, b: string): boolean {
   if (!HEX.test(a) || !HEX.test(b)) return false;
