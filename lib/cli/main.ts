@@ -1,12 +1,127 @@
-/** Entry of the `idv` command. */
-import { serve } from "./serve";
+/**
+ * Entry of the `idv` command (bin/idv.mjs): dispatches to one module per command group and
+ * turns every failure into one message and an exit code.
+ * Rules: exit 0 on success, 2 on a usage or input error (nothing was done), 1 on a failure
+ * while doing the work. With --json, errors go to stderr as {"error":{"code","message"}};
+ * otherwise as `error: …`. Messages never contain passwords or database credentials.
+ */
+import { CliError, usageError } from "./args";
+
+export const USAGE = `Usage: idv <command> [options]
+
+Commands:
+  serve [--dev] [--port N]
+      Run the service (Next.js) on the configured database, applying migrations first.
+      --dev also seeds a demo workspace and prints its sign-in and sandbox key.
+
+  workspace create --name N --email E --password P [--json]
+      Create a workspace owned by E (created, or an existing user whose password matches)
+      and print one sandbox and one production API key.
+
+  operator create --email E --password P [--json]
+      Create an operator user (or upgrade an existing user whose password matches) and print
+      a new operator key for the back-office API.
+
+  keys create --workspace W --env sandbox|production [--name N] [--json]
+      Create another workspace API key for one environment.
+
+  db migrate [--json]
+      Apply pending database migrations.
+
+  help
+      Show this text.
+
+Options:
+  --json   print the result as one JSON object on stdout (errors as JSON on stderr)
+
+The database is DATABASE_URL when set, else the embedded PostgreSQL under .data/.
+Names are 1-100 characters; passwords at least 8. Exit codes: 0 ok, 1 failed, 2 bad usage.
+`;
+
+interface CommandModule {
+  run(args: string[]): Promise<number>;
+}
+
+// loaded on demand, so `idv help` and usage errors do not load the database client
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  serve: () => import("./serve"),
+  workspace: () => import("./workspace"),
+  operator: () => import("./operator"),
+  keys: () => import("./keys"),
+  db: () => import("./db"),
+};
+
+/** Replaces the password of DATABASE_URL wherever a driver message repeats it. */
+function redact(message: string): string {
+  let out = message;
+  try {
+    const password = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).password : "";
+    // a very short password would blank out ordinary words in the message
+    if (password.length >= 4) {
+      out = out.replaceAll(password, "***").replaceAll(decodeURIComponent(password), "***");
+    }
+  } catch {
+    // an unparsable URL has no password to hide
+  }
+  return out;
+}
+
+function toCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  // Prisma: the table or column does not exist, i.e. the schema is behind the code
+  if (code === "P2021" || code === "P2022") {
+    return new CliError(
+      "DATABASE_NOT_MIGRATED",
+      "The database schema is not up to date. Run `idv db migrate` first.",
+    );
+  }
+  if (error instanceof Error && error.name === "ApiError" && typeof code === "string") {
+    return new CliError(code, message);
+  }
+  // Prisma P1xxx: cannot reach, authenticate to or find the database
+  if (typeof code === "string" && /^P10\d\d$/.test(code)) {
+    return new CliError("DATABASE_UNAVAILABLE", message);
+  }
+  if (code === "ECONNREFUSED" || /ECONNREFUSED|connect ETIMEDOUT|getaddrinfo/.test(message)) {
+    return new CliError("DATABASE_UNAVAILABLE", `Cannot connect to the database: ${message.split("\n")[0]}`);
+  }
+  if (message.startsWith("database migration failed")) {
+    return new CliError("MIGRATION_FAILED", message.trim());
+  }
+  return new CliError("INTERNAL_ERROR", message.trim() || "unexpected failure");
+}
+
+function report(error: unknown, json: boolean): number {
+  const failure = toCliError(error);
+  const message = redact(failure.message);
+  const hint = failure.code === "USAGE_ERROR" && !json ? " (run `idv help` for usage)" : "";
+  process.stderr.write(
+    json ? `${JSON.stringify({ error: { code: failure.code, message } })}\n` : `error: ${message}${hint}\n`,
+  );
+  return failure.exitCode;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === "serve") {
-    const portIndex = rest.indexOf("--port");
-    return serve({ dev: rest.includes("--dev"), port: portIndex >= 0 ? Number(rest[portIndex + 1]) : undefined });
+  const json = argv.includes("--json");
+  if (
+    command === undefined ||
+    command === "help" ||
+    command === "--help" ||
+    command === "-h" ||
+    rest.includes("--help") ||
+    rest.includes("-h")
+  ) {
+    process.stdout.write(USAGE);
+    return 0;
   }
-  console.error(`unknown command: ${command ?? "(none)"}`);
-  return 2;
+  try {
+    const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (!load) throw usageError(`unknown command: ${command}`);
+    return await (await load()).run(rest);
+  } catch (error) {
+    return report(error, json);
+  }
 }

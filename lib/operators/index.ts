@@ -1,0 +1,59 @@
+/**
+ * Operators: the people who run the service (activation review, production-test scheduling,
+ * domain support) through the back-office and the Operator API.
+ * Rules: an operator is a user with isOperator=true. Creating one for an email that already
+ * has a user requires that user's password, then upgrades the user, so nobody can turn a
+ * stranger's account into an operator or take it over. Every call issues a new operator key
+ * (shown once, stored as SHA-256) and writes an audit record in the same transaction. Run it
+ * inside a transaction.
+ */
+import { recordAudit, type AuditEntry } from "../audit";
+import { createOperatorKey } from "../auth/operator-keys";
+import type { Tx } from "../db/client";
+import { hashPassword, verifyPassword } from "../crypto/password";
+import { ApiError } from "../http/errors";
+import { newId } from "../ids";
+
+export interface CreatedOperator {
+  userId: string;
+  operatorKey: string;
+  keyId: string;
+  /** a new user was created (rather than an existing one upgraded or given another key) */
+  newUser: boolean;
+  /** the user was an operator before this call */
+  wasOperator: boolean;
+}
+
+export async function createOperator(
+  db: Tx,
+  input: { email: string; password: string },
+  actor: { type: AuditEntry["actorType"]; id?: string } = { type: "cli" },
+): Promise<CreatedOperator> {
+  const email = input.email.trim().toLowerCase();
+  const existing = await db.user.findUnique({ where: { email } });
+  if (existing && !(await verifyPassword(input.password, existing.passwordHash))) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `A user with email ${email} already exists and the password does not match`,
+      {
+        details: [{ path: "password", message: "does not match the existing user" }],
+      },
+    );
+  }
+  const user = existing
+    ? await db.user.update({ where: { id: existing.id }, data: { isOperator: true } })
+    : await db.user.create({
+        data: { id: newId("usr"), email, passwordHash: await hashPassword(input.password), isOperator: true },
+      });
+  const wasOperator = existing?.isOperator ?? false;
+  const key = await createOperatorKey(db, user.id);
+  await recordAudit(db, {
+    actorType: actor.type,
+    actorId: actor.id ?? user.id,
+    action: wasOperator ? "operator.key_created" : "operator.created",
+    targetType: "user",
+    targetId: user.id,
+    data: { keyId: key.id, newUser: !existing },
+  });
+  return { userId: user.id, operatorKey: key.key, keyId: key.id, newUser: !existing, wasOperator };
+}
