@@ -5,7 +5,15 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", ".data/**", "node_modules/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      ".data/**",
+      "node_modules/**",
+      "lib/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {
@@ -16,7 +24,10 @@ const config = [
     // domain code stays free of the framework (DESIGN.md §6)
     files: ["lib/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["next", "next/*"], message: "lib/ must not depend on Next.js" }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["next", "next/*"], message: "lib/ must not depend on Next.js" }] },
+      ],
     },
   },
 ];

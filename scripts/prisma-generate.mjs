@@ -5,5 +5,9 @@ import { spawnSync } from "node:child_process";
 
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };
 env.DATABASE_URL ||= "postgresql://localhost:5432/unused";
-const result = spawnSync("prisma", ["generate"], { stdio: "inherit", env, shell: process.platform === "win32" });
+const result = spawnSync("prisma", ["generate"], {
+  stdio: "inherit",
+  env,
+  shell: process.platform === "win32",
+});
 process.exit(result.status ?? 1);

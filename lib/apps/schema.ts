@@ -20,12 +20,18 @@ export const ZBatchCreateApps = z.strictObject({
 export type TBatchCreateApps = z.infer<typeof ZBatchCreateApps>;
 
 export const ZWebhookConfigPatch = z.strictObject({
-  url: z.string({ error: "must be a string" }).max(2048, "must be at most 2048 characters").nullable().optional(),
+  url: z
+    .string({ error: "must be a string" })
+    .max(2048, "must be at most 2048 characters")
+    .nullable()
+    .optional(),
   enabled: z.boolean({ error: "must be a boolean" }).optional(),
   retryAttempts: z.number({ error: "must be a number" }).int("must be an integer").min(0).max(10).optional(),
   timeoutSeconds: z.number({ error: "must be a number" }).int("must be an integer").min(1).max(30).optional(),
   events: z
-    .array(z.enum(EVENT_TYPES, { error: `must be one of: ${EVENT_TYPES.join(", ")}` }), { error: "must be an array" })
+    .array(z.enum(EVENT_TYPES, { error: `must be one of: ${EVENT_TYPES.join(", ")}` }), {
+      error: "must be an array",
+    })
     .max(EVENT_TYPES.length)
     .optional(),
   // read-only: present here only so that the error names the field and the reason
@@ -38,7 +44,9 @@ const ZOptionalUri = z.string({ error: "must be a string" }).nullable().optional
 export const ZUpdateApp = z.strictObject({
   name: ZAppName.optional(),
   logo: z.string({ error: "must be a string" }).nullable().optional(),
-  redirectUris: z.array(z.string({ error: "must be a string" }), { error: "must be an array of strings" }).optional(),
+  redirectUris: z
+    .array(z.string({ error: "must be a string" }), { error: "must be an array of strings" })
+    .optional(),
   webhookConfig: ZWebhookConfigPatch.optional(),
   defaultSuccessRedirectUri: ZOptionalUri,
   defaultFailureRedirectUri: ZOptionalUri,
@@ -55,5 +63,9 @@ export const ZListAppsQuery = z.object({
     .min(1, "must be at least 1")
     .max(100, "must be at most 100")
     .default(20),
-  offset: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must be at least 0").default(0),
+  offset: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(0, "must be at least 0")
+    .default(0),
 });

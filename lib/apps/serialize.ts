@@ -60,7 +60,9 @@ export function toWebhookConfigJson(app: App, withSecret = false): TWebhookConfi
     retryAttempts: app.webhookRetryAttempts,
     timeoutSeconds: app.webhookTimeoutSeconds,
     events: app.webhookEvents,
-    ...(withSecret && app.webhookSecretEncrypted ? { secret: decryptSecret(app.webhookSecretEncrypted) } : {}),
+    ...(withSecret && app.webhookSecretEncrypted
+      ? { secret: decryptSecret(app.webhookSecretEncrypted) }
+      : {}),
   };
 }
 
@@ -76,7 +78,9 @@ export function toAppJson(app: AppRow): TAppJson {
     redirectUris: app.redirectUris,
     providers,
     defaultWorkflowId: app.defaultWorkflowId,
-    workflows: [...app.workflows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)).map(toWorkflowJson),
+    workflows: [...app.workflows]
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+      .map(toWorkflowJson),
     organizationId: app.workspaceId,
     environment: app.environment,
     webhookConfig: toWebhookConfigJson(app),

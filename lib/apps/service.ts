@@ -43,16 +43,25 @@ function auditBase(actor: Actor) {
 }
 
 /** Loads an app the caller may act on, or throws 404 / 403 as the spec orders. */
-export async function getOwnedApp(db: Tx, auth: Pick<WorkspaceAuth, "workspaceId" | "environment">, clientId: string): Promise<AppRow> {
+export async function getOwnedApp(
+  db: Tx,
+  auth: Pick<WorkspaceAuth, "workspaceId" | "environment">,
+  clientId: string,
+): Promise<AppRow> {
   const app = await db.app.findUnique({ where: { id: clientId }, include: withRelations });
-  if (!app || app.deletedAt !== null || app.environment !== auth.environment) throw notFound(`App "${clientId}"`);
+  if (!app || app.deletedAt !== null || app.environment !== auth.environment)
+    throw notFound(`App "${clientId}"`);
   if (app.workspaceId !== auth.workspaceId) {
     throw new ApiError("RESOURCE_FORBIDDEN", `The API key's workspace does not own app "${clientId}"`);
   }
   return app;
 }
 
-export async function createApp(db: Tx, actor: Actor, input: { name?: string }): Promise<TAppJson & { clientSecret: string }> {
+export async function createApp(
+  db: Tx,
+  actor: Actor,
+  input: { name?: string },
+): Promise<TAppJson & { clientSecret: string }> {
   const env: TEnvironment = actor.auth.environment;
   const clientId = newId("app");
   const workflowId = newId("wf");
@@ -67,15 +76,35 @@ export async function createApp(db: Tx, actor: Actor, input: { name?: string }):
       redirectUris: [],
       clientSecretHash: hash,
       providers: {
-        create: { providerId: STARTER_PROVIDER_ID, enabled: true, status: "activated", activatedAt: new Date() },
+        create: {
+          providerId: STARTER_PROVIDER_ID,
+          enabled: true,
+          status: "activated",
+          activatedAt: new Date(),
+        },
       },
       workflows: {
-        create: { id: workflowId, name: starter.name, entryNodeId: starter.entryNodeId, nodes: starter.nodes as object[] },
+        create: {
+          id: workflowId,
+          name: starter.name,
+          entryNodeId: starter.entryNodeId,
+          nodes: starter.nodes as object[],
+        },
       },
     },
   });
-  const app = await db.app.update({ where: { id: clientId }, data: { defaultWorkflowId: workflowId }, include: withRelations });
-  await recordAudit(db, { ...auditBase(actor), action: "app.created", targetType: "app", targetId: clientId, data: { name: app.name } });
+  const app = await db.app.update({
+    where: { id: clientId },
+    data: { defaultWorkflowId: workflowId },
+    include: withRelations,
+  });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "app.created",
+    targetType: "app",
+    targetId: clientId,
+    data: { name: app.name },
+  });
   return { ...toAppJson(app), clientSecret: secret };
 }
 
@@ -87,7 +116,13 @@ export async function listApps(
   const where = { workspaceId: auth.workspaceId, environment: auth.environment, deletedAt: null };
   const [total, rows] = await Promise.all([
     db.app.count({ where }),
-    db.app.findMany({ where, include: withRelations, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+    db.app.findMany({
+      where,
+      include: withRelations,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: limit,
+      skip: offset,
+    }),
   ]);
   return { data: rows.map(toAppJson), total, limit, offset, hasMore: offset + rows.length < total };
 }
@@ -115,9 +150,12 @@ function webhookChanges(current: AppRow, patch: TWebhookConfigPatch, env: TEnvir
       } catch {
         throw invalidField("webhookConfig.url", "must be an absolute http(s) URL");
       }
-      if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw invalidField("webhookConfig.url", "must use https or http");
-      if (env === "production" && parsed.protocol !== "https:") throw invalidField("webhookConfig.url", "must use https in production");
-      if (parsed.username || parsed.password) throw invalidField("webhookConfig.url", "must not contain user credentials");
+      if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+        throw invalidField("webhookConfig.url", "must use https or http");
+      if (env === "production" && parsed.protocol !== "https:")
+        throw invalidField("webhookConfig.url", "must use https in production");
+      if (parsed.username || parsed.password)
+        throw invalidField("webhookConfig.url", "must not contain user credentials");
       if (url.includes("#")) throw invalidField("webhookConfig.url", "must not contain a fragment");
     }
     data.webhookUrl = url;
@@ -132,7 +170,12 @@ function webhookChanges(current: AppRow, patch: TWebhookConfigPatch, env: TEnvir
   return data;
 }
 
-export async function updateApp(db: Tx, actor: Actor, clientId: string, patch: TUpdateApp): Promise<TAppJson> {
+export async function updateApp(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  patch: TUpdateApp,
+): Promise<TAppJson> {
   for (const field of ["clientId", "clientSecret"] as const) {
     if (patch[field] !== undefined) {
       throw invalidField(
@@ -187,8 +230,16 @@ export async function updateApp(db: Tx, actor: Actor, clientId: string, patch: T
 
 export async function deleteApp(db: Tx, actor: Actor, clientId: string): Promise<{ deleted: true }> {
   await getOwnedApp(db, actor.auth, clientId);
-  await db.app.update({ where: { id: clientId }, data: { deletedAt: new Date(), clientSecretHash: null, webhookEnabled: false } });
-  await recordAudit(db, { ...auditBase(actor), action: "app.deleted", targetType: "app", targetId: clientId });
+  await db.app.update({
+    where: { id: clientId },
+    data: { deletedAt: new Date(), clientSecretHash: null, webhookEnabled: false },
+  });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "app.deleted",
+    targetType: "app",
+    targetId: clientId,
+  });
   return { deleted: true };
 }
 
@@ -200,7 +251,15 @@ export async function rotateClientSecret(
   await getOwnedApp(db, actor.auth, clientId);
   const { secret, hash } = generateClientSecret(actor.auth.environment);
   const rotatedAt = new Date();
-  await db.app.update({ where: { id: clientId }, data: { clientSecretHash: hash, clientSecretRotatedAt: rotatedAt } });
-  await recordAudit(db, { ...auditBase(actor), action: "app.client_secret_rotated", targetType: "app", targetId: clientId });
+  await db.app.update({
+    where: { id: clientId },
+    data: { clientSecretHash: hash, clientSecretRotatedAt: rotatedAt },
+  });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "app.client_secret_rotated",
+    targetType: "app",
+    targetId: clientId,
+  });
   return { clientId, clientSecret: secret, rotatedAt: rotatedAt.toISOString() };
 }

@@ -9,7 +9,17 @@ import type { TEnvironment } from "../environments";
 export const MAX_URI_LENGTH = 2048;
 export const MAX_REDIRECT_URIS = 20;
 
-const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:", "ftp:", "ws:", "wss:"]);
+const FORBIDDEN_SCHEMES = new Set([
+  "javascript:",
+  "data:",
+  "file:",
+  "vbscript:",
+  "blob:",
+  "about:",
+  "ftp:",
+  "ws:",
+  "wss:",
+]);
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export function checkRedirectUri(value: string, environment: TEnvironment): string | undefined {

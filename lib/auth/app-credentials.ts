@@ -25,12 +25,20 @@ export function generateClientSecret(environment: TEnvironment): { secret: strin
 
 const BASIC_CHALLENGE = { "WWW-Authenticate": 'Basic realm="app-api", charset="UTF-8"' };
 
-export async function authenticateApp(db: Tx, authorization: string | null, environment: TEnvironment): Promise<AppAuth> {
+export async function authenticateApp(
+  db: Tx,
+  authorization: string | null,
+  environment: TEnvironment,
+): Promise<AppAuth> {
   const parsed = parseAuthorization(authorization);
   if (parsed.scheme === "bearer") {
-    throw new ApiError("INVALID_AUTHORIZATION_SCHEME", "Invalid authorization scheme. Use Basic authentication", {
-      headers: BASIC_CHALLENGE,
-    });
+    throw new ApiError(
+      "INVALID_AUTHORIZATION_SCHEME",
+      "Invalid authorization scheme. Use Basic authentication",
+      {
+        headers: BASIC_CHALLENGE,
+      },
+    );
   }
   if (parsed.scheme === "none") {
     throw new ApiError(
@@ -40,11 +48,17 @@ export async function authenticateApp(db: Tx, authorization: string | null, envi
     );
   }
   if (parsed.scheme !== "basic") {
-    throw new ApiError("INVALID_CLIENT_CREDENTIALS", "Malformed Authorization header. Use: Basic base64(clientId:clientSecret)", {
-      headers: BASIC_CHALLENGE,
-    });
+    throw new ApiError(
+      "INVALID_CLIENT_CREDENTIALS",
+      "Malformed Authorization header. Use: Basic base64(clientId:clientSecret)",
+      {
+        headers: BASIC_CHALLENGE,
+      },
+    );
   }
-  const invalid = new ApiError("INVALID_CLIENT_CREDENTIALS", "Invalid client credentials", { headers: BASIC_CHALLENGE });
+  const invalid = new ApiError("INVALID_CLIENT_CREDENTIALS", "Invalid client credentials", {
+    headers: BASIC_CHALLENGE,
+  });
   if (parsed.username.length > 64 || parsed.password.length > 128) throw invalid;
   const app = await db.app.findUnique({
     where: { id: parsed.username },

@@ -29,7 +29,11 @@ export function parseAuthorization(header: string | null): ParsedAuthorization {
         return s;
       }
     };
-    return { scheme: "basic", username: safeDecode(decoded.slice(0, colon)), password: safeDecode(decoded.slice(colon + 1)) };
+    return {
+      scheme: "basic",
+      username: safeDecode(decoded.slice(0, colon)),
+      password: safeDecode(decoded.slice(colon + 1)),
+    };
   }
   return { scheme: "malformed" };
 }

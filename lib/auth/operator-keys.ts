@@ -20,23 +20,48 @@ export async function createOperatorKey(db: Tx, userId: string): Promise<{ id: s
   const key = `${PREFIX}${randomToken(40)}`;
   const id = newId("key");
   await db.apiKey.create({
-    data: { id, kind: "operator", userId, name: "Operator key", keyHash: sha256Hex(key), keyPrefix: key.slice(0, PREFIX.length + 4) },
+    data: {
+      id,
+      kind: "operator",
+      userId,
+      name: "Operator key",
+      keyHash: sha256Hex(key),
+      keyPrefix: key.slice(0, PREFIX.length + 4),
+    },
   });
   return { id, key };
 }
 
 export async function authenticateOperator(db: Tx, authorization: string | null): Promise<OperatorAuth> {
   const parsed = parseAuthorization(authorization);
-  const invalid = new ApiError("INVALID_OPERATOR_KEY", "A valid operator key is required (Authorization: Bearer sk_operator_…)", {
-    headers: { "WWW-Authenticate": 'Bearer realm="operator-api"' },
-  });
+  const invalid = new ApiError(
+    "INVALID_OPERATOR_KEY",
+    "A valid operator key is required (Authorization: Bearer sk_operator_…)",
+    {
+      headers: { "WWW-Authenticate": 'Bearer realm="operator-api"' },
+    },
+  );
   if (parsed.scheme !== "bearer" || !/^sk_operator_[A-Za-z0-9]{40}$/.test(parsed.token)) throw invalid;
   const hash = sha256Hex(parsed.token);
   const row = await db.apiKey.findUnique({
     where: { keyHash: hash },
-    select: { id: true, kind: true, userId: true, keyHash: true, revokedAt: true, user: { select: { isOperator: true } } },
+    select: {
+      id: true,
+      kind: true,
+      userId: true,
+      keyHash: true,
+      revokedAt: true,
+      user: { select: { isOperator: true } },
+    },
   });
-  if (!row || row.kind !== "operator" || row.revokedAt || !row.userId || !row.user?.isOperator || !digestEquals(row.keyHash, hash)) {
+  if (
+    !row ||
+    row.kind !== "operator" ||
+    row.revokedAt ||
+    !row.userId ||
+    !row.user?.isOperator ||
+    !digestEquals(row.keyHash, hash)
+  ) {
     throw invalid;
   }
   return { kind: "operator", userId: row.userId, keyId: row.id };

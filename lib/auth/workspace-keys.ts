@@ -47,7 +47,9 @@ export async function createWorkspaceKey(
 }
 
 function invalidKey(message: string): ApiError {
-  return new ApiError("INVALID_API_KEY", message, { headers: { "WWW-Authenticate": 'Bearer realm="workspace-api"' } });
+  return new ApiError("INVALID_API_KEY", message, {
+    headers: { "WWW-Authenticate": 'Bearer realm="workspace-api"' },
+  });
 }
 
 export async function authenticateWorkspace(
@@ -68,7 +70,9 @@ export async function authenticateWorkspace(
   if (!match) throw invalidKey("Invalid API key");
   if (match[1] !== ENV_TAG[environment]) {
     const other = environment === "sandbox" ? "production" : "sandbox";
-    throw invalidKey(`This API key belongs to the ${other} environment and cannot be used against the ${environment} API`);
+    throw invalidKey(
+      `This API key belongs to the ${other} environment and cannot be used against the ${environment} API`,
+    );
   }
   const hash = sha256Hex(parsed.token);
   const row = await db.apiKey.findUnique({

@@ -32,7 +32,8 @@ export async function ensureDatabase(): Promise<DatabaseHandle> {
   if (configured) return { url: configured, embedded: false, stop: async () => undefined };
   // IDV_EMBEDDED_PG_NAME picks the data directory under .data/ (the end-to-end tests use their own)
   const name = process.env.IDV_EMBEDDED_PG_NAME ?? "pg";
-  if (!/^[a-z0-9-]+$/.test(name)) throw new Error("IDV_EMBEDDED_PG_NAME must be lowercase letters, digits and dashes");
+  if (!/^[a-z0-9-]+$/.test(name))
+    throw new Error("IDV_EMBEDDED_PG_NAME must be lowercase letters, digits and dashes");
   const server = await startEmbeddedPostgres(name, Number(process.env.IDV_EMBEDDED_PG_PORT ?? 54329));
   await createDatabaseIfMissing(server.url("postgres"), "idv");
   const url = server.url("idv");
@@ -53,5 +54,11 @@ export function migrateDatabase(url: string, { quiet = false }: { quiet?: boolea
   if (result.status !== 0) {
     throw new Error(`database migration failed:\n${result.stdout}\n${result.stderr}`);
   }
-  if (!quiet) process.stdout.write(result.stdout.split("\n").filter((l) => /migration|applied|No pending/i.test(l)).join("\n") + "\n");
+  if (!quiet)
+    process.stdout.write(
+      result.stdout
+        .split("\n")
+        .filter((l) => /migration|applied|No pending/i.test(l))
+        .join("\n") + "\n",
+    );
 }

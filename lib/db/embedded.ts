@@ -51,7 +51,10 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   };
   const found = lookup();
   if (found) return found;
-  execFileSync("sh", ["-c", "getent group postgres >/dev/null || groupadd postgres; useradd -g postgres postgres"]);
+  execFileSync("sh", [
+    "-c",
+    "getent group postgres >/dev/null || groupadd postgres; useradd -g postgres postgres",
+  ]);
   const created = lookup();
   if (!created) throw new Error("could not create the postgres system user for the embedded database");
   return created;
@@ -63,7 +66,10 @@ function canAccess(user: { uid: number; gid: number }, test: string, target: str
 }
 
 /** As root, make the binaries runnable by the postgres user (copy them out of a private tree). */
-function runnableBinaries(bins: { initdb: string; pgCtl: string; postgres: string }, user?: { uid: number; gid: number }) {
+function runnableBinaries(
+  bins: { initdb: string; pgCtl: string; postgres: string },
+  user?: { uid: number; gid: number },
+) {
   if (!user || canAccess(user, "-x", bins.postgres)) return bins;
   const nativeDir = path.dirname(path.dirname(bins.postgres));
   const version = createHash("sha256").update(nativeDir).digest("hex").slice(0, 12);
@@ -119,9 +125,16 @@ async function choosePort(preferred: number): Promise<number> {
 }
 
 function run(file: string, args: string[], user?: { uid: number; gid: number }, allowFail = false) {
-  const r = spawnSync(file, args, { uid: user?.uid, gid: user?.gid, encoding: "utf8", env: { ...process.env, LC_ALL: "C" } });
+  const r = spawnSync(file, args, {
+    uid: user?.uid,
+    gid: user?.gid,
+    encoding: "utf8",
+    env: { ...process.env, LC_ALL: "C" },
+  });
   if (r.status !== 0 && !allowFail) {
-    throw new Error(`${path.basename(file)} ${args[0] ?? ""} failed: ${r.stderr || r.stdout || r.error?.message}`);
+    throw new Error(
+      `${path.basename(file)} ${args[0] ?? ""} failed: ${r.stderr || r.stdout || r.error?.message}`,
+    );
   }
   return r;
 }
@@ -146,7 +159,19 @@ export async function startEmbeddedPostgres(
     const pwFile = path.join(os.tmpdir(), `idv-pg-pw-${randomBytes(6).toString("hex")}`);
     fs.writeFileSync(pwFile, `${password}\n`, { mode: 0o644 });
     try {
-      run(bins.initdb, ["--pgdata", dataDir, "--auth=scram-sha-256", "--username=postgres", `--pwfile=${pwFile}`, "--encoding=UTF8", "--locale=C"], user);
+      run(
+        bins.initdb,
+        [
+          "--pgdata",
+          dataDir,
+          "--auth=scram-sha-256",
+          "--username=postgres",
+          `--pwfile=${pwFile}`,
+          "--encoding=UTF8",
+          "--locale=C",
+        ],
+        user,
+      );
     } finally {
       fs.rmSync(pwFile, { force: true });
     }
@@ -160,10 +185,15 @@ export async function startEmbeddedPostgres(
     meta.port = await choosePort(meta.port || preferredPort);
     fs.writeFileSync(metaFile, JSON.stringify(meta), { mode: 0o600 });
     const opts = `-p ${meta.port} -c listen_addresses=127.0.0.1 -k ${dataDir} -c max_connections=200${durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"}`;
-    run(bins.pgCtl, ["start", "-D", dataDir, "-w", "-t", "60", "-l", path.join(dataDir, "server.log"), "-o", opts], user);
+    run(
+      bins.pgCtl,
+      ["start", "-D", dataDir, "-w", "-t", "60", "-l", path.join(dataDir, "server.log"), "-o", opts],
+      user,
+    );
     startedHere = true;
   }
-  const url = (database: string) => `postgresql://postgres:${encodeURIComponent(meta.password)}@127.0.0.1:${meta.port}/${database}`;
+  const url = (database: string) =>
+    `postgresql://postgres:${encodeURIComponent(meta.password)}@127.0.0.1:${meta.port}/${database}`;
   return {
     url,
     startedHere,

@@ -52,7 +52,11 @@ export interface ApiContext<A, B, Q> {
   db: Tx;
 }
 
-export interface ApiOptions<A extends AuthKind, B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+export interface ApiOptions<
+  A extends AuthKind,
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+> {
   auth: A;
   body?: B;
   query?: Q;
@@ -77,12 +81,20 @@ function toResponse(result: ApiResult, requestId: string, extra: Record<string, 
   const noBody = result.status === 204 || result.body === undefined;
   return new Response(noBody ? null : JSON.stringify(result.body), {
     status: result.status,
-    headers: { ...(noBody ? { "Cache-Control": "no-store" } : BASE_HEADERS), ...result.headers, ...extra, "X-Request-Id": requestId },
+    headers: {
+      ...(noBody ? { "Cache-Control": "no-store" } : BASE_HEADERS),
+      ...result.headers,
+      ...extra,
+      "X-Request-Id": requestId,
+    },
   });
 }
 
 function errorResponse(error: ApiError, requestId: string): Response {
-  return toResponse({ status: error.status, body: errorBody(error, requestId), headers: error.headers }, requestId);
+  return toResponse(
+    { status: error.status, body: errorBody(error, requestId), headers: error.headers },
+    requestId,
+  );
 }
 
 function mapUnknownError(err: unknown): ApiError | undefined {
@@ -99,7 +111,11 @@ function flattenParams(raw: Record<string, string | string[] | undefined>): Reco
   return out;
 }
 
-export function withApi<A extends AuthKind, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+export function withApi<
+  A extends AuthKind,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(
   options: ApiOptions<A, B, Q>,
   handler: (ctx: ApiContext<AuthFor<A>, Infer<B>, Infer<Q>>) => Promise<ApiResult>,
 ): RouteHandler {
@@ -111,7 +127,11 @@ export function withApi<A extends AuthKind, B extends z.ZodType | undefined = un
     try {
       const params = flattenParams(await context.params);
       const env = parseEnvironment(params.env);
-      if (!env) throw new ApiError("ROUTE_NOT_FOUND", `No such environment "${params.env}". Use sandbox or production`);
+      if (!env)
+        throw new ApiError(
+          "ROUTE_NOT_FOUND",
+          `No such environment "${params.env}". Use sandbox or production`,
+        );
 
       const db = getDb();
       const authorization = request.headers.get("authorization");
@@ -123,7 +143,11 @@ export function withApi<A extends AuthKind, B extends z.ZodType | undefined = un
       const method = request.method.toUpperCase();
       const hasBody = !(method === "GET" || method === "HEAD" || method === "DELETE");
       const raw = hasBody ? await readJsonBody(request) : { text: "", json: undefined };
-      if (!options.body && raw.json !== undefined && !(typeof raw.json === "object" && raw.json !== null && Object.keys(raw.json).length === 0)) {
+      if (
+        !options.body &&
+        raw.json !== undefined &&
+        !(typeof raw.json === "object" && raw.json !== null && Object.keys(raw.json).length === 0)
+      ) {
         throw new ApiError("VALIDATION_ERROR", "This endpoint takes no request body", {
           details: [{ path: "(body)", message: "must be empty" }],
         });
@@ -206,10 +230,19 @@ export function withApi<A extends AuthKind, B extends z.ZodType | undefined = un
       }
       status = 500;
       logger.error({ err, requestId, method: request.method, path: url.pathname }, "unhandled error");
-      return errorResponse(new ApiError("INTERNAL_ERROR", "Internal server error. Quote the requestId when contacting support"), requestId);
+      return errorResponse(
+        new ApiError("INTERNAL_ERROR", "Internal server error. Quote the requestId when contacting support"),
+        requestId,
+      );
     } finally {
       logger.info(
-        { requestId, method: request.method, path: url.pathname, status, ms: Math.round(performance.now() - started) },
+        {
+          requestId,
+          method: request.method,
+          path: url.pathname,
+          status,
+          ms: Math.round(performance.now() - started),
+        },
         "request",
       );
     }
@@ -219,5 +252,8 @@ export function withApi<A extends AuthKind, B extends z.ZodType | undefined = un
 /** Route-level 404 / 405 in the error envelope. */
 export function routeNotFound(request: Request): Response {
   const requestId = newId("req");
-  return errorResponse(new ApiError("ROUTE_NOT_FOUND", `No route for ${request.method} ${new URL(request.url).pathname}`), requestId);
+  return errorResponse(
+    new ApiError("ROUTE_NOT_FOUND", `No route for ${request.method} ${new URL(request.url).pathname}`),
+    requestId,
+  );
 }

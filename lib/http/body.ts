@@ -12,7 +12,10 @@ export interface RawBody {
 }
 
 function tooLarge(): ApiError {
-  return new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
+  return new ApiError(
+    "PAYLOAD_TOO_LARGE",
+    `Request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MB)`,
+  );
 }
 
 export async function readJsonBody(request: Request): Promise<RawBody> {

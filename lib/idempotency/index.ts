@@ -29,7 +29,8 @@ export interface StoredResponse {
   body: string;
 }
 
-export type IdempotencyClaim = { kind: "claimed"; recordId: string } | { kind: "replay"; response: StoredResponse };
+export type IdempotencyClaim =
+  { kind: "claimed"; recordId: string } | { kind: "replay"; response: StoredResponse };
 
 export interface IdempotencyScope {
   workspaceId: string;
@@ -65,7 +66,11 @@ export function validateIdempotencyKey(key: string | null): string | undefined {
     throw new ApiError(
       "IDEMPOTENCY_KEY_INVALID",
       `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters without spaces`,
-      { details: [{ path: "Idempotency-Key", message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} printable characters` }] },
+      {
+        details: [
+          { path: "Idempotency-Key", message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} printable characters` },
+        ],
+      },
     );
   }
   return key;
@@ -116,13 +121,21 @@ export async function claimIdempotencyKey(db: Tx, scope: IdempotencyScope): Prom
       if (taken[0]) return { kind: "claimed", recordId: taken[0].id };
       continue;
     }
-    if (existing.method !== scope.method || existing.path !== scope.path || existing.request_hash !== scope.requestHash) {
+    if (
+      existing.method !== scope.method ||
+      existing.path !== scope.path ||
+      existing.request_hash !== scope.requestHash
+    ) {
       throw new ApiError(
         "IDEMPOTENCY_KEY_CONFLICT",
         "This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request",
       );
     }
-    if (existing.state !== "completed" || existing.response_status === null || existing.response_body === null) {
+    if (
+      existing.state !== "completed" ||
+      existing.response_status === null ||
+      existing.response_body === null
+    ) {
       throw new ApiError(
         "IDEMPOTENCY_KEY_IN_USE",
         "A request with this Idempotency-Key is still being processed. Retry after it completes",
@@ -144,7 +157,11 @@ export async function claimIdempotencyKey(db: Tx, scope: IdempotencyScope): Prom
 }
 
 /** Stores the response; call inside the transaction that did the work. */
-export async function completeIdempotencyKey(db: Tx, recordId: string, response: StoredResponse): Promise<void> {
+export async function completeIdempotencyKey(
+  db: Tx,
+  recordId: string,
+  response: StoredResponse,
+): Promise<void> {
   await db.idempotencyRecord.update({
     where: { id: recordId },
     data: {

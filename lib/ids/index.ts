@@ -2,7 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { ulid } from "ulid";
 
-export type IdPrefix = "ws" | "usr" | "key" | "app" | "wf" | "act" | "ver" | "evt" | "aud" | "req" | "dlv" | "dom" | "ptr";
+export type IdPrefix =
+  "ws" | "usr" | "key" | "app" | "wf" | "act" | "ver" | "evt" | "aud" | "req" | "dlv" | "dom" | "ptr";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

@@ -19,14 +19,30 @@ export interface TAppProviderEntry {
   status: TAppProviderStatus;
 }
 
-export async function listProvidersForApp(db: Tx, auth: AppAuth, status?: TAppProviderStatus): Promise<TAppProviderEntry[]> {
+export async function listProvidersForApp(
+  db: Tx,
+  auth: AppAuth,
+  status?: TAppProviderStatus,
+): Promise<TAppProviderEntry[]> {
   const rows = await db.appProvider.findMany({ where: { appId: auth.clientId } });
   const byId = new Map(rows.map((r) => [r.providerId, r]));
   const entries = PROVIDERS.map((p): TAppProviderEntry => {
     const row = byId.get(p.id);
-    const needsAction = row?.status === "activated" && (row.config as { needAction?: boolean } | null)?.needAction === true;
-    const state: TAppProviderStatus = needsAction ? "action_required" : row?.status === "activated" && row.enabled ? "activated" : "deactivated";
-    return { id: p.id, logoUrl: p.logoUrl, name: p.name, description: p.description, countries: p.countries, status: state };
+    const needsAction =
+      row?.status === "activated" && (row.config as { needAction?: boolean } | null)?.needAction === true;
+    const state: TAppProviderStatus = needsAction
+      ? "action_required"
+      : row?.status === "activated" && row.enabled
+        ? "activated"
+        : "deactivated";
+    return {
+      id: p.id,
+      logoUrl: p.logoUrl,
+      name: p.name,
+      description: p.description,
+      countries: p.countries,
+      status: state,
+    };
   });
   return status ? entries.filter((e) => e.status === status) : entries;
 }

@@ -25,7 +25,8 @@ export const PROVIDERS: readonly TProviderDefinition[] = [
   {
     id: "passport",
     name: "Passport (NFC)",
-    description: "Reads the chip of an ICAO 9303 electronic passport with the phone's NFC reader and checks its passive and chip authentication.",
+    description:
+      "Reads the chip of an ICAO 9303 electronic passport with the phone's NFC reader and checks its passive and chip authentication.",
     logoUrl: "/providers/passport.svg",
     countries: ["*"],
     flowTypes: ["qr"],

@@ -22,7 +22,9 @@ export async function seedDemo(): Promise<{ email: string; password: string; san
     );
     sandboxKey = created.keys.sandbox;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ workspaceId: created.workspaceId, sandboxKey }, null, 2), { mode: 0o600 });
+    fs.writeFileSync(file, JSON.stringify({ workspaceId: created.workspaceId, sandboxKey }, null, 2), {
+      mode: 0o600,
+    });
   } else if (fs.existsSync(file)) {
     sandboxKey = (JSON.parse(fs.readFileSync(file, "utf8")) as { sandboxKey?: string }).sandboxKey;
   }

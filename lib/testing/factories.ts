@@ -13,5 +13,10 @@ export async function makeWorkspace(name = "Test workspace") {
 export async function makeApp(key: string, env: "sandbox" | "production" = "sandbox", name = "Test app") {
   const res = await call("POST", `/api/${env}/v1/apps`, { headers: bearer(key), body: { name } });
   if (res.status !== 201) throw new Error(`creating an app failed: ${res.status} ${res.text}`);
-  return res.body as { clientId: string; clientSecret: string; defaultWorkflowId: string; [k: string]: unknown };
+  return res.body as {
+    clientId: string;
+    clientSecret: string;
+    defaultWorkflowId: string;
+    [k: string]: unknown;
+  };
 }

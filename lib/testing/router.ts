@@ -8,7 +8,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Handler = (
+  request: Request,
+  context: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 interface Route {
   file: string;
@@ -72,6 +75,8 @@ export interface CallOptions {
   rawBody?: string | Uint8Array;
 }
 
+// Tests read arbitrary JSON bodies; `any` keeps assertions on them short.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface CallResult<T = any> {
   status: number;
   headers: Headers;
@@ -79,7 +84,12 @@ export interface CallResult<T = any> {
   text: string;
 }
 
-export async function call<T = any>(method: string, urlPath: string, options: CallOptions = {}): Promise<CallResult<T>> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function call<T = any>(
+  method: string,
+  urlPath: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   const url = new URL(urlPath, "http://localhost:3000");
   const parts = url.pathname.split("/").filter(Boolean);
   for (const route of allRoutes()) {

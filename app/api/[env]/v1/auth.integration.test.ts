@@ -23,24 +23,35 @@ describe("Workspace API authentication", () => {
   it("refuses real app credentials on the Workspace API", async () => {
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
-    const res = await call("GET", "/api/sandbox/v1/workspace", { headers: basic(app.clientId, app.clientSecret) });
+    const res = await call("GET", "/api/sandbox/v1/workspace", {
+      headers: basic(app.clientId, app.clientSecret),
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("INVALID_API_KEY");
   });
 
   it("binds keys to their environment", async () => {
     const ws = await makeWorkspace();
-    const prodOnSandbox = await call("GET", "/api/sandbox/v1/workspace", { headers: bearer(ws.keys.production) });
+    const prodOnSandbox = await call("GET", "/api/sandbox/v1/workspace", {
+      headers: bearer(ws.keys.production),
+    });
     expect(prodOnSandbox.status).toBe(401);
     expect(prodOnSandbox.body.error.code).toBe("INVALID_API_KEY");
-    const sandboxOnProd = await call("GET", "/api/production/v1/workspace", { headers: bearer(ws.keys.sandbox) });
+    const sandboxOnProd = await call("GET", "/api/production/v1/workspace", {
+      headers: bearer(ws.keys.sandbox),
+    });
     expect(sandboxOnProd.status).toBe(401);
-    expect((await call("GET", "/api/production/v1/workspace", { headers: bearer(ws.keys.production) })).status).toBe(200);
+    expect(
+      (await call("GET", "/api/production/v1/workspace", { headers: bearer(ws.keys.production) })).status,
+    ).toBe(200);
   });
 
   it("stops accepting a revoked key", async () => {
     const ws = await makeWorkspace();
-    await getDb().apiKey.updateMany({ where: { workspaceId: ws.workspaceId, environment: "sandbox" }, data: { revokedAt: new Date() } });
+    await getDb().apiKey.updateMany({
+      where: { workspaceId: ws.workspaceId, environment: "sandbox" },
+      data: { revokedAt: new Date() },
+    });
     const res = await call("GET", "/api/sandbox/v1/workspace", { headers: bearer(ws.keys.sandbox) });
     expect(res.status).toBe(401);
   });
@@ -70,7 +81,9 @@ describe("App API authentication", () => {
   it("accepts the app's Basic credentials", async () => {
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
-    const res = await call("GET", "/api/sandbox/v1/providers", { headers: basic(app.clientId, app.clientSecret) });
+    const res = await call("GET", "/api/sandbox/v1/providers", {
+      headers: basic(app.clientId, app.clientSecret),
+    });
     expect(res.status).toBe(200);
     expect(res.body.find((p: { id: string }) => p.id === "passport")).toMatchObject({ status: "activated" });
   });
@@ -100,7 +113,9 @@ describe("App API authentication", () => {
   it("does not accept sandbox app credentials on the production API", async () => {
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
-    const res = await call("GET", "/api/production/v1/providers", { headers: basic(app.clientId, app.clientSecret) });
+    const res = await call("GET", "/api/production/v1/providers", {
+      headers: basic(app.clientId, app.clientSecret),
+    });
     expect(res.status).toBe(401);
   });
 
@@ -124,8 +139,15 @@ describe("GET /v1/workspace", () => {
     await makeApp(ws.keys.production, "production");
     const sandbox = await call("GET", "/api/sandbox/v1/workspace", { headers: bearer(ws.keys.sandbox) });
     expect(sandbox.status).toBe(200);
-    expect(sandbox.body).toMatchObject({ workspaceId: ws.workspaceId, name: "Acme", environment: "sandbox", appCount: 2 });
-    const production = await call("GET", "/api/production/v1/workspace", { headers: bearer(ws.keys.production) });
+    expect(sandbox.body).toMatchObject({
+      workspaceId: ws.workspaceId,
+      name: "Acme",
+      environment: "sandbox",
+      appCount: 2,
+    });
+    const production = await call("GET", "/api/production/v1/workspace", {
+      headers: bearer(ws.keys.production),
+    });
     expect(production.body).toMatchObject({ environment: "production", appCount: 1 });
   });
 });

@@ -33,19 +33,26 @@ describe("POST /v1/apps", () => {
     // the secret is stored hashed only, and never returned again
     const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
     expect(row.clientSecretHash).not.toContain(app.clientSecret);
-    const again = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) });
+    const again = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, {
+      headers: bearer(ws.keys.sandbox),
+    });
     expect(again.status).toBe(200);
     expect(again.body.clientSecret).toBeUndefined();
     expect(again.text).not.toContain(app.clientSecret);
 
     // the audit trail records the creation
-    const audit = await getDb().auditEvent.findFirst({ where: { targetId: app.clientId, action: "app.created" } });
+    const audit = await getDb().auditEvent.findFirst({
+      where: { targetId: app.clientId, action: "app.created" },
+    });
     expect(audit?.workspaceId).toBe(ws.workspaceId);
   });
 
   it("uses the given name and creates production apps with production secrets", async () => {
     const ws = await makeWorkspace();
-    const res = await call("POST", "/api/production/v1/apps", { headers: bearer(ws.keys.production), body: { name: "  Shop  " } });
+    const res = await call("POST", "/api/production/v1/apps", {
+      headers: bearer(ws.keys.production),
+      body: { name: "  Shop  " },
+    });
     expect(res.status).toBe(201);
     expect(res.body.name).toBe("Shop");
     expect(res.body.environment).toBe("production");
@@ -172,7 +179,10 @@ describe("POST /v1/apps/batch", () => {
     "refuses %#",
     async (body) => {
       const ws = await makeWorkspace();
-      const res = await call("POST", "/api/sandbox/v1/apps/batch", { headers: bearer(ws.keys.sandbox), body });
+      const res = await call("POST", "/api/sandbox/v1/apps/batch", {
+        headers: bearer(ws.keys.sandbox),
+        body,
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.details[0].path).toBe("apps");
     },
@@ -184,10 +194,14 @@ describe("GET /v1/apps/{client_id}", () => {
     const owner = await makeWorkspace();
     const other = await makeWorkspace();
     const app = await makeApp(owner.keys.sandbox);
-    const missing = await call("GET", "/api/sandbox/v1/apps/app_01HZZZZZZZZZZZZZZZZZZZZZZZ", { headers: bearer(owner.keys.sandbox) });
+    const missing = await call("GET", "/api/sandbox/v1/apps/app_01HZZZZZZZZZZZZZZZZZZZZZZZ", {
+      headers: bearer(owner.keys.sandbox),
+    });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe("RESOURCE_NOT_FOUND");
-    const forbidden = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(other.keys.sandbox) });
+    const forbidden = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, {
+      headers: bearer(other.keys.sandbox),
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.error.code).toBe("RESOURCE_FORBIDDEN");
   });
@@ -195,7 +209,9 @@ describe("GET /v1/apps/{client_id}", () => {
   it("does not cross environments: a sandbox app is not found with the production key", async () => {
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
-    const res = await call("GET", `/api/production/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.production) });
+    const res = await call("GET", `/api/production/v1/apps/${app.clientId}`, {
+      headers: bearer(ws.keys.production),
+    });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("RESOURCE_NOT_FOUND");
   });
@@ -238,7 +254,9 @@ describe("PATCH /v1/apps/{client_id}", () => {
 
   it("merges webhookConfig and refuses to set its secret", async () => {
     const { patch } = await setup();
-    const first = await patch({ webhookConfig: { url: "https://hooks.example.com/idv", events: ["verification.completed"] } });
+    const first = await patch({
+      webhookConfig: { url: "https://hooks.example.com/idv", events: ["verification.completed"] },
+    });
     expect(first.status).toBe(200);
     expect(first.body.webhookConfig).toMatchObject({
       url: "https://hooks.example.com/idv",
@@ -273,7 +291,11 @@ describe("PATCH /v1/apps/{client_id}", () => {
     [{ logo: "data:image/svg+xml;base64,PHN2Zy8+" }, "logo", "VALIDATION_ERROR"],
     [{ logo: "data:image/png;base64,R0lGODlhAQABAAAAACw=" }, "logo", "VALIDATION_ERROR"],
     [{ redirectUris: ["/relative"] }, "redirectUris[0]", "VALIDATION_ERROR"],
-    [{ redirectUris: ["https://ok.example.com/cb", "https://x.example.com/cb#frag"] }, "redirectUris[1]", "VALIDATION_ERROR"],
+    [
+      { redirectUris: ["https://ok.example.com/cb", "https://x.example.com/cb#frag"] },
+      "redirectUris[1]",
+      "VALIDATION_ERROR",
+    ],
     [{ redirectUris: ["javascript:alert(1)"] }, "redirectUris[0]", "VALIDATION_ERROR"],
     [{ redirectUris: "https://x.example.com" }, "redirectUris", "VALIDATION_ERROR"],
     [{ defaultSuccessRedirectUri: "not a uri" }, "defaultSuccessRedirectUri", "VALIDATION_ERROR"],
@@ -297,9 +319,15 @@ describe("PATCH /v1/apps/{client_id}", () => {
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.production, "production");
     const url = `/api/production/v1/apps/${app.clientId}`;
-    const http = await call("PATCH", url, { headers: bearer(ws.keys.production), body: { redirectUris: ["http://shop.example.com/cb"] } });
+    const http = await call("PATCH", url, {
+      headers: bearer(ws.keys.production),
+      body: { redirectUris: ["http://shop.example.com/cb"] },
+    });
     expect(http.status).toBe(400);
-    const local = await call("PATCH", url, { headers: bearer(ws.keys.production), body: { redirectUris: ["http://127.0.0.1:8080/cb"] } });
+    const local = await call("PATCH", url, {
+      headers: bearer(ws.keys.production),
+      body: { redirectUris: ["http://127.0.0.1:8080/cb"] },
+    });
     expect(local.status).toBe(200);
   });
 
@@ -320,12 +348,20 @@ describe("DELETE /v1/apps/{client_id}", () => {
     const creds = basic(app.clientId, app.clientSecret);
     expect((await call("GET", "/api/sandbox/v1/providers", { headers: creds })).status).toBe(200);
 
-    const res = await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) });
+    const res = await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, {
+      headers: bearer(ws.keys.sandbox),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: true });
 
-    expect((await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) })).status).toBe(404);
-    expect((await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) })).status).toBe(404);
+    expect(
+      (await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) }))
+        .status,
+    ).toBe(404);
     const list = await call("GET", "/api/sandbox/v1/apps", { headers: bearer(ws.keys.sandbox) });
     expect(list.body.total).toBe(0);
     const workspace = await call("GET", "/api/sandbox/v1/workspace", { headers: bearer(ws.keys.sandbox) });
@@ -339,9 +375,14 @@ describe("DELETE /v1/apps/{client_id}", () => {
     const ws = await makeWorkspace();
     const other = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
-    const res = await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(other.keys.sandbox) });
+    const res = await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, {
+      headers: bearer(other.keys.sandbox),
+    });
     expect(res.status).toBe(403);
-    expect((await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) })).status).toBe(200);
+    expect(
+      (await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -349,14 +390,20 @@ describe("POST /v1/apps/{client_id}/rotate-client-secret", () => {
   it("returns a new secret once; the old one stops working", async () => {
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
-    const res = await call("POST", `/api/sandbox/v1/apps/${app.clientId}/rotate-client-secret`, { headers: bearer(ws.keys.sandbox) });
+    const res = await call("POST", `/api/sandbox/v1/apps/${app.clientId}/rotate-client-secret`, {
+      headers: bearer(ws.keys.sandbox),
+    });
     expect(res.status).toBe(200);
     expect(res.body.clientId).toBe(app.clientId);
     expect(res.body.clientSecret).toMatch(/^cs_test_/);
     expect(res.body.clientSecret).not.toBe(app.clientSecret);
-    const old = await call("GET", "/api/sandbox/v1/providers", { headers: basic(app.clientId, app.clientSecret) });
+    const old = await call("GET", "/api/sandbox/v1/providers", {
+      headers: basic(app.clientId, app.clientSecret),
+    });
     expect(old.status).toBe(401);
-    const fresh = await call("GET", "/api/sandbox/v1/providers", { headers: basic(app.clientId, res.body.clientSecret) });
+    const fresh = await call("GET", "/api/sandbox/v1/providers", {
+      headers: basic(app.clientId, res.body.clientSecret),
+    });
     expect(fresh.status).toBe(200);
   });
 
@@ -365,10 +412,21 @@ describe("POST /v1/apps/{client_id}/rotate-client-secret", () => {
     const other = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
     const url = `/api/sandbox/v1/apps/${app.clientId}/rotate-client-secret`;
-    expect((await call("POST", url, { headers: bearer(ws.keys.sandbox), body: { clientSecret: "mine" } })).status).toBe(400);
+    expect(
+      (await call("POST", url, { headers: bearer(ws.keys.sandbox), body: { clientSecret: "mine" } })).status,
+    ).toBe(400);
     expect((await call("POST", url, { headers: bearer(other.keys.sandbox) })).status).toBe(403);
-    expect((await call("POST", "/api/sandbox/v1/apps/app_nope/rotate-client-secret", { headers: bearer(ws.keys.sandbox) })).status).toBe(404);
+    expect(
+      (
+        await call("POST", "/api/sandbox/v1/apps/app_nope/rotate-client-secret", {
+          headers: bearer(ws.keys.sandbox),
+        })
+      ).status,
+    ).toBe(404);
     // the refused attempts did not rotate anything
-    expect((await call("GET", "/api/sandbox/v1/providers", { headers: basic(app.clientId, app.clientSecret) })).status).toBe(200);
+    expect(
+      (await call("GET", "/api/sandbox/v1/providers", { headers: basic(app.clientId, app.clientSecret) }))
+        .status,
+    ).toBe(200);
   });
 });

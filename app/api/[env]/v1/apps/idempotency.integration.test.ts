@@ -5,7 +5,10 @@ import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 
 const post = (key: string, idem: string | undefined, body: unknown, path = "/api/sandbox/v1/apps") =>
-  call("POST", path, { headers: { ...bearer(key), ...(idem === undefined ? {} : { "idempotency-key": idem }) }, body });
+  call("POST", path, {
+    headers: { ...bearer(key), ...(idem === undefined ? {} : { "idempotency-key": idem }) },
+    body,
+  });
 
 describe("Idempotency-Key on POST /v1/apps", () => {
   it("replays the original response, secret included, without creating a second app", async () => {
@@ -58,7 +61,9 @@ describe("Idempotency-Key on POST /v1/apps", () => {
 
   it("runs concurrent duplicates once: one creates, the others are told the key is in use or replayed", async () => {
     const ws = await makeWorkspace();
-    const results = await Promise.all(Array.from({ length: 12 }, () => post(ws.keys.sandbox, "race", { name: "Race" })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => post(ws.keys.sandbox, "race", { name: "Race" })),
+    );
     const statuses = results.map((r) => r.status);
     const created = results.filter((r) => r.status === 201 && r.headers.get("idempotency-replayed") === null);
     expect(created).toHaveLength(1);
@@ -144,7 +149,9 @@ describe("Idempotency-Key on POST /v1/apps", () => {
   it("stores the replayable response encrypted, never the plain client secret", async () => {
     const ws = await makeWorkspace();
     const res = await post(ws.keys.sandbox, "secret-at-rest", { name: "S" });
-    const row = await getDb().idempotencyRecord.findFirstOrThrow({ where: { workspaceId: ws.workspaceId, key: "secret-at-rest" } });
+    const row = await getDb().idempotencyRecord.findFirstOrThrow({
+      where: { workspaceId: ws.workspaceId, key: "secret-at-rest" },
+    });
     expect(row.responseBody).not.toContain(res.body.clientSecret);
     expect(row.responseBody).toMatch(/^v1\./);
   });
@@ -160,6 +167,12 @@ describe("Idempotency-Key on rotate-client-secret", () => {
     const again = await call("POST", url, { headers });
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(again.body.clientSecret).toBe(first.body.clientSecret);
-    expect((await call("GET", "/api/sandbox/v1/providers", { headers: basic(app.clientId, first.body.clientSecret) })).status).toBe(200);
+    expect(
+      (
+        await call("GET", "/api/sandbox/v1/providers", {
+          headers: basic(app.clientId, first.body.clientSecret),
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -6,7 +6,10 @@ export const GET = withApi({ auth: "workspace", query: ZListAppsQuery }, async (
   json(200, await listApps(db, auth, query)),
 );
 
-export const POST = withApi({ auth: "workspace", body: ZCreateApp, idempotent: true }, async ({ db, auth, body, requestId, url }) => {
-  const app = await createApp(db, { auth, requestId }, { name: body?.name });
-  return json(201, app, { Location: `${url.pathname}/${app.clientId}` });
-});
+export const POST = withApi(
+  { auth: "workspace", body: ZCreateApp, idempotent: true },
+  async ({ db, auth, body, requestId, url }) => {
+    const app = await createApp(db, { auth, requestId }, { name: body?.name });
+    return json(201, app, { Location: `${url.pathname}/${app.clientId}` });
+  },
+);

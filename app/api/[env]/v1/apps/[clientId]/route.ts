@@ -7,8 +7,10 @@ export const GET = withApi({ auth: "workspace" }, async ({ db, auth, params }) =
   json(200, toAppJson(await getOwnedApp(db, auth, params.clientId!))),
 );
 
-export const PATCH = withApi({ auth: "workspace", body: ZUpdateApp }, async ({ db, auth, body, params, requestId }) =>
-  json(200, await updateApp(db, { auth, requestId }, params.clientId!, body)),
+export const PATCH = withApi(
+  { auth: "workspace", body: ZUpdateApp },
+  async ({ db, auth, body, params, requestId }) =>
+    json(200, await updateApp(db, { auth, requestId }, params.clientId!, body)),
 );
 
 export const DELETE = withApi({ auth: "workspace" }, async ({ db, auth, params, requestId }) =>
