@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ensureDatabase, migrateDatabase } from "../db/database";
 import { ensureDevMasterKey } from "../crypto/master-key";
 import { projectRoot } from "../config/paths";
+import { parseHostMap } from "../http/hosts";
 import { seedDemo } from "../seed/demo";
 import { parseCommand } from "./args";
 
@@ -34,6 +35,8 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   const hostname = process.env.HOSTNAME ?? "127.0.0.1";
   process.env.PUBLIC_URL ??= `http://localhost:${port}`;
   process.env.NEXT_TELEMETRY_DISABLED = "1";
+  // a malformed host map would otherwise fail every proxied request: refuse to start instead
+  if (process.env.IDV_HOSTS) parseHostMap(process.env.IDV_HOSTS);
   if (options.dev) ensureDevMasterKey();
   else if (!process.env.IDV_MASTER_KEY) {
     if (process.env.DATABASE_URL) {

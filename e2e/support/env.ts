@@ -1,0 +1,20 @@
+/**
+ * What the end-to-end server and the specs' CLI calls share. Both must reach the same embedded
+ * PostgreSQL: the same data directory name under .data/ (a running server on it is reused).
+ */
+export const E2E_PORT = 3100;
+
+export const E2E_ENV = {
+  IDV_EMBEDDED_PG_NAME: "e2e-pg",
+  IDV_EMBEDDED_PG_PORT: "54349",
+  // a fixed, test-only key: the e2e database holds nothing worth protecting
+  IDV_MASTER_KEY: "e2e-only-master-key-do-not-use-elsewhere-0123456789",
+  PUBLIC_URL: `http://localhost:${E2E_PORT}`,
+  NEXT_TELEMETRY_DISABLED: "1",
+} as const;
+
+/** Dedicated hosts the server is started with (IDV_HOSTS), exercised by e2e/hosts.spec.ts. */
+export const E2E_HOSTS = {
+  "api.sandbox.e2e.test": "/api/sandbox",
+  "auth.e2e.test": "/oidc/production",
+} as const;
