@@ -100,3 +100,29 @@ test("a body over 1 MB is 413 and changes nothing", async ({ request, workspace 
   });
   expect(((await after.json()) as { name: string }).name).toBe("E2E size limit");
 });
+
+test("concurrent duplicates with one Idempotency-Key create exactly one app", async ({ request }) => {
+  // a workspace of its own, so the app count below is exact whatever other tests do
+  const own = await createWorkspace("idempotency race");
+  const headers = { ...bearer(own.keys.sandbox), "Idempotency-Key": "e2e-race" };
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      request.post("/api/sandbox/v1/apps", { headers, data: { name: "Race" } }),
+    ),
+  );
+  const bodies = (await Promise.all(responses.map((r) => r.json()))) as {
+    clientId?: string;
+    error?: { code: string };
+  }[];
+  const clientIds = new Set<string>();
+  responses.forEach((response, i) => {
+    if (response.status() === 409) expect(bodies[i]!.error?.code).toBe("IDEMPOTENCY_KEY_IN_USE");
+    else {
+      expect(response.status()).toBe(201);
+      clientIds.add(bodies[i]!.clientId!);
+    }
+  });
+  expect(clientIds.size).toBe(1);
+  const list = await request.get("/api/sandbox/v1/apps", { headers: bearer(own.keys.sandbox) });
+  expect(((await list.json()) as { total: number }).total).toBe(1);
+});

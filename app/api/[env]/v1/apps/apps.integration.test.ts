@@ -430,3 +430,28 @@ describe("POST /v1/apps/{client_id}/rotate-client-secret", () => {
     ).toBe(200);
   });
 });
+
+describe("environments never cross", () => {
+  it.each([
+    ["GET", ""],
+    ["PATCH", ""],
+    ["DELETE", ""],
+    ["POST", "/rotate-client-secret"],
+  ])("%s on a sandbox app through the production API is 404 and changes nothing", async (method, suffix) => {
+    const ws = await makeWorkspace();
+    const app = await makeApp(ws.keys.sandbox);
+    const res = await call(method, `/api/production/v1/apps/${app.clientId}${suffix}`, {
+      headers: bearer(ws.keys.production),
+      body: method === "PATCH" ? { name: "changed" } : undefined,
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("RESOURCE_NOT_FOUND");
+    const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    expect(row.name).toBe("Test app");
+    expect(row.deletedAt).toBeNull();
+    expect(
+      (await call("GET", "/api/sandbox/v1/providers", { headers: basic(app.clientId, app.clientSecret) }))
+        .status,
+    ).toBe(200);
+  });
+});
