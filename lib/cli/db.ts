@@ -38,7 +38,7 @@ export async function run(args: string[]): Promise<number> {
   const handle = await ensureDatabase();
   try {
     const before = new Set(await appliedMigrations(handle.url));
-    migrateDatabase(handle.url, { quiet: true });
+    await migrateDatabase(handle.url, { quiet: true });
     const after = await appliedMigrations(handle.url);
     const applied = after.filter((name) => !before.has(name));
     const where = describeDatabase(handle);

@@ -15,7 +15,7 @@ export async function withDatabase<T>(
 ): Promise<T> {
   const handle = await ensureDatabase();
   try {
-    if (handle.embedded && migrateEmbedded) migrateDatabase(handle.url, { quiet: true });
+    if (handle.embedded && migrateEmbedded) await migrateDatabase(handle.url, { quiet: true });
     const db = getDb();
     try {
       return await work(db, handle);

@@ -50,7 +50,7 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   }
 
   const db = await ensureDatabase();
-  migrateDatabase(db.url, { quiet: true });
+  await migrateDatabase(db.url, { quiet: true });
   const demo = options.dev ? await seedDemo() : undefined;
 
   const lines = [

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import { projectRoot } from "../config/paths";
+import { installJobQueue } from "../jobs/worker";
 import { startEmbeddedPostgres } from "./embedded";
 
 export interface DatabaseHandle {
@@ -41,8 +42,14 @@ export async function ensureDatabase(): Promise<DatabaseHandle> {
   return { url, embedded: true, stop: server.stop };
 }
 
-/** Applies pending migrations (`prisma migrate deploy` on the WebAssembly schema engine). */
-export function migrateDatabase(url: string, { quiet = false }: { quiet?: boolean } = {}): void {
+/**
+ * Applies pending migrations (`prisma migrate deploy` on the WebAssembly schema engine) and
+ * installs or upgrades the job queue's own schema.
+ */
+export async function migrateDatabase(
+  url: string,
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<void> {
   const require = createRequire(import.meta.url);
   const prismaCli = require.resolve("prisma/build/index.js");
   const preload = path.join(projectRoot, "scripts", "prisma-cli-preload.cjs");
@@ -54,6 +61,7 @@ export function migrateDatabase(url: string, { quiet = false }: { quiet?: boolea
   if (result.status !== 0) {
     throw new Error(`database migration failed:\n${result.stdout}\n${result.stderr}`);
   }
+  await installJobQueue(url);
   if (!quiet)
     process.stdout.write(
       result.stdout

@@ -24,7 +24,7 @@ import { readJsonBody } from "./body";
 import { ApiError, errorBody } from "./errors";
 import { parseWith } from "./validation";
 
-type AuthKind = "workspace" | "app" | "operator" | "none";
+export type AuthKind = "workspace" | "app" | "operator" | "none";
 type AuthFor<A extends AuthKind> = A extends "workspace"
   ? WorkspaceAuth
   : A extends "app"
@@ -72,6 +72,27 @@ export type RouteContext = { params: Promise<Record<string, string | string[] | 
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
 const BASE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+
+// Tests set IDV_VALIDATE_RESPONSES=1: every success response must be documented on its endpoint
+// definition and match the documented schema, so the OpenAPI document cannot drift from reality.
+const VALIDATE_RESPONSES = process.env.IDV_VALIDATE_RESPONSES === "1";
+
+function checkDocumentedResponse(options: object, result: ApiResult): void {
+  const responses = (options as { responses?: Record<number, { schema?: z.ZodType }> }).responses;
+  const operation = (options as { operationId?: string }).operationId ?? "(undocumented endpoint)";
+  if (!responses)
+    throw new Error(`${operation}: the route has no endpoint definition with documented responses`);
+  const doc = responses[result.status];
+  if (!doc) throw new Error(`${operation}: status ${result.status} is not documented`);
+  if (doc.schema) {
+    const parsed = doc.schema.safeParse(result.body);
+    if (!parsed.success) {
+      throw new Error(
+        `${operation}: the ${result.status} body does not match its documented schema: ${parsed.error.message}`,
+      );
+    }
+  }
+}
 
 export function json(status: number, body?: unknown, headers?: Record<string, string>): ApiResult {
   return { status, body, headers };
@@ -175,6 +196,7 @@ export function withApi<
           query: query as Infer<Q>,
           db: tx,
         });
+        if (VALIDATE_RESPONSES) checkDocumentedResponse(options, result);
         if (recordId && result.status < 500) {
           await completeIdempotencyKey(tx, recordId, {
             status: result.status,

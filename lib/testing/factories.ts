@@ -20,3 +20,9 @@ export async function makeApp(key: string, env: "sandbox" | "production" = "sand
     [k: string]: unknown;
   };
 }
+
+export async function makeOperator() {
+  const { createOperator } = await import("../operators");
+  const email = `operator-${randomToken(10).toLowerCase()}@example.test`;
+  return getDb().$transaction((tx) => createOperator(tx, { email, password: "operator password 1" }));
+}

@@ -37,7 +37,7 @@ export default async function setup(project: TestProject) {
   const u = new URL(adminUrl);
   u.pathname = `/${database}`;
   const url = u.toString();
-  migrateDatabase(url, { quiet: true });
+  await migrateDatabase(url, { quiet: true });
   project.provide("databaseUrl", url);
   process.env.DATABASE_URL = url;
 

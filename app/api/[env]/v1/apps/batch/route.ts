@@ -1,13 +1,10 @@
-import { ZBatchCreateApps } from "@/lib/apps/schema";
+import { batchCreateApps } from "@/lib/apps/api";
 import { createApp } from "@/lib/apps/service";
 import { json, withApi } from "@/lib/http/api";
 
 // all-or-nothing: every app is created in the request's one transaction
-export const POST = withApi(
-  { auth: "workspace", body: ZBatchCreateApps, idempotent: true },
-  async ({ db, auth, body, requestId }) => {
-    const data = [];
-    for (const input of body.apps) data.push(await createApp(db, { auth, requestId }, { name: input.name }));
-    return json(201, { data });
-  },
-);
+export const POST = withApi(batchCreateApps, async ({ db, auth, body, requestId }) => {
+  const data = [];
+  for (const input of body.apps) data.push(await createApp(db, { auth, requestId }, { name: input.name }));
+  return json(201, { data });
+});

@@ -1,0 +1,61 @@
+/**
+ * Runs the job queue inside the service process (started from instrumentation.ts, and by tests
+ * that need background work). `installJobQueue` creates the queue's schema; it runs with the
+ * database migrations.
+ */
+import { Logger, run, runMigrations, type Runner, type Task, type TaskList } from "graphile-worker";
+import { logger } from "../log";
+import { TASKS } from "./tasks";
+
+function taskList(): TaskList {
+  const list: TaskList = {};
+  for (const [name, load] of Object.entries(TASKS)) {
+    const task: Task = async (payload) => {
+      const handler = await load();
+      await handler(payload);
+    };
+    list[name] = task;
+  }
+  return list;
+}
+
+export async function installJobQueue(connectionString: string): Promise<void> {
+  await runMigrations({ connectionString, logger: quietLogger() });
+}
+
+/** graphile-worker's messages, routed into our log at warning level and above. */
+function quietLogger(): Logger {
+  return new Logger(() => (level, message, meta) => {
+    if (level === "error") logger.error({ meta }, message);
+    else if (level === "warning") logger.warn({ meta }, message);
+  });
+}
+
+let runner: Runner | undefined;
+
+export async function startJobWorker(
+  connectionString = process.env.DATABASE_URL,
+  { concurrency = Number(process.env.JOB_CONCURRENCY ?? 5), pollInterval = 1000 } = {},
+): Promise<Runner> {
+  if (runner) return runner;
+  if (!connectionString) throw new Error("DATABASE_URL is not set");
+  runner = await run({
+    connectionString,
+    concurrency,
+    pollInterval,
+    noHandleSignals: true,
+    taskList: taskList(),
+    crontab: "0 * * * * idempotency.purge",
+    logger: quietLogger(),
+  });
+  runner.events.on("job:error", ({ job, error }) =>
+    logger.warn({ task: job.task_identifier, err: error }, "job failed"),
+  );
+  return runner;
+}
+
+export async function stopJobWorker(): Promise<void> {
+  const current = runner;
+  runner = undefined;
+  await current?.stop();
+}
