@@ -1,0 +1,9 @@
+import { json, withApi } from "@/lib/http/api";
+import { getOpenApiDocument } from "@/lib/openapi/api";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+
+export const GET = withApi(getOpenApiDocument, async ({ env }) =>
+  json(200, buildOpenApiDocument({ origin: process.env.PUBLIC_URL ?? "", environment: env }), {
+    "Cache-Control": "public, max-age=300",
+  }),
+);

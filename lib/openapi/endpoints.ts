@@ -1,0 +1,28 @@
+/**
+ * Every endpoint definition of the REST surface. A route file that the document lacks, or a
+ * definition without a route, fails lib/openapi/routes.integration.test.ts.
+ */
+import * as apps from "../apps/api";
+import type { EndpointDef } from "../http/endpoint";
+import * as providers from "../providers/api";
+import * as openapi from "./api";
+
+function defs(...modules: Record<string, unknown>[]): EndpointDef[] {
+  const out: EndpointDef[] = [];
+  for (const mod of modules) {
+    for (const value of Object.values(mod)) {
+      if (
+        value &&
+        typeof value === "object" &&
+        "operationId" in value &&
+        "method" in value &&
+        "path" in value
+      ) {
+        out.push(value as EndpointDef);
+      }
+    }
+  }
+  return out;
+}
+
+export const ALL_ENDPOINTS: EndpointDef[] = defs(apps, providers, openapi);
