@@ -3,7 +3,21 @@ import { randomBytes } from "node:crypto";
 import { ulid } from "ulid";
 
 export type IdPrefix =
-  "ws" | "usr" | "key" | "app" | "wf" | "act" | "ver" | "evt" | "aud" | "req" | "dlv" | "dom" | "ptr";
+  | "ws"
+  | "usr"
+  | "key"
+  | "app"
+  | "wf"
+  | "act"
+  | "ver"
+  | "evt"
+  | "aud"
+  | "req"
+  | "dlv"
+  | "dom"
+  | "ptr"
+  | "chl"
+  | "ptp";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

@@ -4,6 +4,7 @@
  */
 import * as apps from "../apps/api";
 import type { EndpointDef } from "../http/endpoint";
+import * as productionTests from "../production-tests/api";
 import * as providers from "../providers/api";
 import * as openapi from "./api";
 
@@ -25,4 +26,4 @@ function defs(...modules: Record<string, unknown>[]): EndpointDef[] {
   return out;
 }
 
-export const ALL_ENDPOINTS: EndpointDef[] = defs(apps, providers, openapi);
+export const ALL_ENDPOINTS: EndpointDef[] = defs(apps, providers, productionTests, openapi);

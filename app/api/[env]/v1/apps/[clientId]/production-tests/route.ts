@@ -1,0 +1,11 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/production-tests/api";
+import { createProductionTest, listProductionTests } from "@/lib/production-tests/service";
+
+export const GET = withApi(api.listProductionTests, async ({ db, auth, params }) =>
+  json(200, await listProductionTests(db, auth, params.clientId!)),
+);
+
+export const POST = withApi(api.createProductionTest, async ({ db, auth, body, params, requestId }) =>
+  json(201, await createProductionTest(db, { auth, requestId }, params.clientId!, body)),
+);

@@ -1,0 +1,7 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/production-tests/api";
+import { scheduleProductionTest } from "@/lib/production-tests/service";
+
+export const POST = withApi(api.scheduleProductionTest, async ({ db, auth, env, body, params, requestId }) =>
+  json(200, await scheduleProductionTest(db, { auth, env, requestId }, params.requestId!, body)),
+);

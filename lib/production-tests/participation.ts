@@ -1,0 +1,146 @@
+/**
+ * Participations and stamp claims of a production-test challenge (the verification flow calls
+ * these; they have no endpoint of their own).
+ * Rules:
+ * - a participation is one attempt (successful or not) with one of the test's providers, while
+ *   the challenge is active (neither completed nor expired); a verification participates at
+ *   most once per challenge (recording it again returns the first record);
+ * - only a successful participation claims, and at most once;
+ * - claims never exceed the request's maxStampClaims: every claim (and every participation)
+ *   first locks the challenge row (SELECT … FOR UPDATE), so claims of one challenge run one
+ *   after another and each counts the claims committed before it;
+ * - the claim that reaches maxStampClaims sets completedAt; no claim after completion or expiry.
+ * Both functions must run inside a transaction (the lock lasts until it ends); refusals the
+ * caller can expect are returned as results, not thrown.
+ */
+import { recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import type { ProductionTestParticipation } from "../db/generated/client";
+import { notFound } from "../http/errors";
+import { newId } from "../ids";
+import { readPayload } from "./serialize";
+
+export type TParticipationRefusal = "challenge_completed" | "challenge_expired" | "provider_not_in_test";
+export type TClaimRefusal =
+  "not_successful" | "already_claimed" | "challenge_completed" | "challenge_expired";
+
+export type TParticipationResult =
+  | { ok: true; participation: ProductionTestParticipation; created: boolean }
+  | { ok: false; reason: TParticipationRefusal };
+
+export type TClaimResult =
+  | { ok: true; participation: ProductionTestParticipation; totalClaims: number; completed: boolean }
+  | { ok: false; reason: TClaimRefusal };
+
+export interface TParticipationInput {
+  challengeId: string;
+  verificationId?: string | null;
+  providerId: string;
+  successful: boolean;
+}
+
+function assertInTransaction(db: Tx, what: string): void {
+  // the root client has $transaction, a transaction client does not; without a transaction the
+  // row lock would be released at once and the claim limit would not hold
+  if ("$transaction" in db) throw new Error(`${what} must run inside a transaction`);
+}
+
+/** Locks the challenge row until the transaction ends and returns it with its request payload. */
+async function lockChallenge(db: Tx, challengeId: string) {
+  const locked = await db.$queryRaw<{ id: string }[]>`
+    SELECT id FROM production_test_challenges WHERE id = ${challengeId} FOR UPDATE`;
+  if (locked.length === 0) throw notFound(`Production test challenge "${challengeId}"`);
+  return db.productionTestChallenge.findUniqueOrThrow({
+    where: { id: challengeId },
+    include: {
+      request: { select: { payload: true, workspaceId: true, app: { select: { environment: true } } } },
+    },
+  });
+}
+
+function inactiveReason(
+  challenge: { completedAt: Date | null; expiresAt: Date },
+  now: Date,
+): "challenge_completed" | "challenge_expired" | undefined {
+  if (challenge.completedAt !== null) return "challenge_completed";
+  if (challenge.expiresAt.getTime() <= now.getTime()) return "challenge_expired";
+  return undefined;
+}
+
+export async function recordParticipation(
+  db: Tx,
+  input: TParticipationInput,
+  now: Date = new Date(),
+): Promise<TParticipationResult> {
+  assertInTransaction(db, "recordParticipation");
+  const challenge = await lockChallenge(db, input.challengeId);
+  if (input.verificationId) {
+    const existing = await db.productionTestParticipation.findFirst({
+      where: { challengeId: challenge.id, verificationId: input.verificationId },
+    });
+    if (existing) return { ok: true, participation: existing, created: false };
+  }
+  const inactive = inactiveReason(challenge, now);
+  if (inactive) return { ok: false, reason: inactive };
+  if (!readPayload(challenge.request).providerIds.includes(input.providerId)) {
+    return { ok: false, reason: "provider_not_in_test" };
+  }
+  const participation = await db.productionTestParticipation.create({
+    data: {
+      id: newId("ptp"),
+      challengeId: challenge.id,
+      verificationId: input.verificationId ?? null,
+      providerId: input.providerId,
+      successful: input.successful,
+    },
+  });
+  return { ok: true, participation, created: true };
+}
+
+export async function claimStamp(
+  db: Tx,
+  participationId: string,
+  now: Date = new Date(),
+): Promise<TClaimResult> {
+  assertInTransaction(db, "claimStamp");
+  const found = await db.productionTestParticipation.findUnique({
+    where: { id: participationId },
+    select: { challengeId: true },
+  });
+  if (!found) throw notFound(`Production test participation "${participationId}"`);
+  const challenge = await lockChallenge(db, found.challengeId);
+  // read again under the lock: a concurrent claim of the same participation has committed by now
+  const participation = await db.productionTestParticipation.findUniqueOrThrow({
+    where: { id: participationId },
+  });
+  if (!participation.successful) return { ok: false, reason: "not_successful" };
+  if (participation.claimed) return { ok: false, reason: "already_claimed" };
+  const inactive = inactiveReason(challenge, now);
+  if (inactive) return { ok: false, reason: inactive };
+
+  const max = readPayload(challenge.request).maxStampClaims;
+  const claimedBefore = await db.productionTestParticipation.count({
+    where: { challengeId: challenge.id, claimed: true },
+  });
+  // only reachable if completedAt was lost (e.g. edited by hand): finish the challenge now
+  const exhausted = claimedBefore >= max;
+  if (!exhausted) {
+    await db.productionTestParticipation.update({ where: { id: participationId }, data: { claimed: true } });
+  }
+  const totalClaims = exhausted ? claimedBefore : claimedBefore + 1;
+  const completed = totalClaims >= max;
+  if (completed) {
+    await db.productionTestChallenge.update({ where: { id: challenge.id }, data: { completedAt: now } });
+    await recordAudit(db, {
+      workspaceId: challenge.request.workspaceId,
+      environment: challenge.request.app.environment,
+      actorType: "system",
+      action: "production_test.completed",
+      targetType: "production_test_challenge",
+      targetId: challenge.id,
+      data: { requestId: challenge.requestId, totalClaims, maxStampClaims: max },
+    });
+  }
+  if (exhausted) return { ok: false, reason: "challenge_completed" };
+  return { ok: true, participation: { ...participation, claimed: true }, totalClaims, completed };
+}

@@ -1,0 +1,108 @@
+/**
+ * Request bodies and queries of the production-test endpoints, and the stored request payload.
+ * Unknown fields are rejected everywhere; every message names what the field must be.
+ */
+import { z } from "zod";
+
+export const TITLE_MAX = 200;
+export const MAX_PROVIDERS = 20;
+export const MAX_STAMP_CLAIMS = 100_000;
+export const DESCRIPTION_MAX = 2000;
+export const FAILURE_REASON_MAX = 500;
+export const MAX_SOURCES = 50;
+/** a challenge runs 14 days unless the operator says otherwise, and at most a year */
+export const DEFAULT_CHALLENGE_DAYS = 14;
+export const MAX_CHALLENGE_DAYS = 365;
+
+/** `any`: no preference; null (or omitted) means the same and is what the spec's examples show */
+export const TARGET_PLATFORMS = ["web", "ios", "android", "any"] as const;
+export type TTargetPlatform = (typeof TARGET_PLATFORMS)[number];
+
+export const REQUEST_STATUSES = ["pending", "scheduled", "failed"] as const;
+export type TRequestStatus = (typeof REQUEST_STATUSES)[number];
+
+const ZTitle = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, "must not be empty")
+  .max(TITLE_MAX, `must be at most ${TITLE_MAX} characters`);
+
+const ZTargetPlatform = z
+  .enum(TARGET_PLATFORMS, { error: `must be one of: ${TARGET_PLATFORMS.join(", ")} (or null)` })
+  .nullable();
+
+export const ZCreateProductionTest = z.strictObject({
+  title: ZTitle,
+  providerIds: z
+    .array(z.string({ error: "must be a string" }).min(1, "must not be empty").max(100, "is too long"), {
+      error: "must be an array of provider ids",
+    })
+    .min(1, "must contain at least 1 provider")
+    .max(MAX_PROVIDERS, `must contain at most ${MAX_PROVIDERS} providers`),
+  maxStampClaims: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(MAX_STAMP_CLAIMS, `must be at most ${MAX_STAMP_CLAIMS}`),
+  targetPlatform: ZTargetPlatform.optional(),
+});
+export type TCreateProductionTest = z.infer<typeof ZCreateProductionTest>;
+
+/** What a request asks for, as stored in ProductionTestRequest.payload and returned verbatim. */
+export const ZProductionTestPayload = z.object({
+  title: z.string(),
+  providerIds: z.array(z.string()),
+  maxStampClaims: z.number().int(),
+  targetPlatform: z.enum(TARGET_PLATFORMS).nullable(),
+});
+export type TProductionTestPayload = z.infer<typeof ZProductionTestPayload>;
+
+export const ZScheduleProductionTest = z
+  .strictObject({
+    expiresAt: z.iso
+      .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2030-01-31T12:00:00Z" })
+      .optional(),
+    description: z
+      .string({ error: "must be a string" })
+      .trim()
+      .max(DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`)
+      .nullable()
+      .optional(),
+    sponsor: z.json({ error: "must be a JSON value" }).nullable().optional(),
+    sources: z
+      .array(z.json(), { error: "must be an array" })
+      .max(MAX_SOURCES, `must contain at most ${MAX_SOURCES} entries`)
+      .nullable()
+      .optional(),
+  })
+  // the body is optional: scheduling with every default is the common case
+  .optional();
+export type TScheduleProductionTest = z.infer<typeof ZScheduleProductionTest>;
+
+export const ZFailProductionTest = z.strictObject({
+  reason: z
+    .string({ error: "must be a string" })
+    .trim()
+    .min(1, "must not be empty")
+    .max(FAILURE_REASON_MAX, `must be at most ${FAILURE_REASON_MAX} characters`),
+});
+export type TFailProductionTest = z.infer<typeof ZFailProductionTest>;
+
+export const ZOperatorListQuery = z.object({
+  status: z
+    .enum(REQUEST_STATUSES, { error: `must be one of: ${REQUEST_STATUSES.join(", ")}` })
+    .default("pending"),
+  clientId: z.string().min(1, "must not be empty").max(100, "is too long").optional(),
+  limit: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(100, "must be at most 100")
+    .default(50),
+  offset: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(0, "must be at least 0")
+    .default(0),
+});
+export type TOperatorListQuery = z.infer<typeof ZOperatorListQuery>;

@@ -1,0 +1,345 @@
+/**
+ * Production tests: an integrator asks for a live test of an app's providers in front of real
+ * end-users; an operator schedules it (creating the challenge) or fails it.
+ * Rules:
+ * - requests belong to an app the caller owns (403 another workspace's, 404 unknown, deleted or
+ *   other-environment apps); operators act only on requests of the URL's environment;
+ * - every requested provider must be in the catalog (VALIDATION_ERROR) and activated for the app
+ *   (PROVIDER_NOT_AVAILABLE), each error naming `providerIds[i]`; duplicates collapse;
+ * - moves follow the table in ./state.ts, guarded by a conditional update so two operators
+ *   racing on one request cannot both win (the loser sees the current status);
+ * - a challenge expires in the future (default 14 days, at most 365) and takes its title from
+ *   the request;
+ * - the report counts with one grouped query, so its numbers are one consistent snapshot;
+ * - every change writes an audit record in the same transaction.
+ */
+import { getOwnedApp } from "../apps/service";
+import { recordAudit } from "../audit";
+import type { OperatorAuth } from "../auth/operator-keys";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { Prisma, type Tx } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { ApiError, invalidField, notFound, type ErrorCode } from "../http/errors";
+import { newId } from "../ids";
+import { findProvider } from "../providers/catalog";
+import {
+  DEFAULT_CHALLENGE_DAYS,
+  MAX_CHALLENGE_DAYS,
+  type TCreateProductionTest,
+  type TFailProductionTest,
+  type TOperatorListQuery,
+  type TProductionTestPayload,
+  type TScheduleProductionTest,
+} from "./schema";
+import {
+  buildProviderBreakdown,
+  readPayload,
+  toItemJson,
+  toOperatorItemJson,
+  type TOperatorItemJson,
+  type TProductionTestItemJson,
+  type TReportJson,
+  toChallengeJson,
+} from "./serialize";
+import { nextRequestStatus, type TRequestAction } from "./state";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// A move out of a final state is refused like the spec's other state conflicts (cancelling a
+// terminal verification, configuring an existing custom domain): 400 with the current status in
+// the message. A dedicated code (PRODUCTION_TEST_NOT_PENDING) is proposed for lib/http/errors.ts.
+const NOT_PENDING_CODE: ErrorCode = "PRODUCTION_TEST_NOT_PENDING";
+
+export interface WorkspaceActor {
+  auth: WorkspaceAuth;
+  requestId: string;
+}
+
+export interface OperatorActor {
+  auth: OperatorAuth;
+  env: TEnvironment;
+  requestId: string;
+}
+
+const withChallenge = { challenge: true } as const;
+
+export async function createProductionTest(
+  db: Tx,
+  actor: WorkspaceActor,
+  clientId: string,
+  input: TCreateProductionTest,
+): Promise<TProductionTestItemJson> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+
+  input.providerIds.forEach((id, i) => {
+    if (!findProvider(id)) throw invalidField(`providerIds[${i}]`, `unknown provider "${id}"`);
+  });
+  const activated = new Set(
+    (
+      await db.appProvider.findMany({
+        where: { appId: app.id, providerId: { in: input.providerIds }, status: "activated" },
+        select: { providerId: true },
+      })
+    ).map((p) => p.providerId),
+  );
+  input.providerIds.forEach((id, i) => {
+    if (!activated.has(id)) {
+      throw invalidField(
+        `providerIds[${i}]`,
+        `provider "${id}" is not activated for this app; activate it first`,
+        "PROVIDER_NOT_AVAILABLE",
+      );
+    }
+  });
+
+  const payload: TProductionTestPayload = {
+    title: input.title,
+    providerIds: [...new Set(input.providerIds)],
+    maxStampClaims: input.maxStampClaims,
+    targetPlatform: input.targetPlatform ?? null,
+  };
+  const row = await db.productionTestRequest.create({
+    data: {
+      id: newId("ptr"),
+      appId: app.id,
+      workspaceId: app.workspaceId,
+      status: "pending",
+      payload,
+    },
+    include: withChallenge,
+  });
+  await recordAudit(db, {
+    workspaceId: actor.auth.workspaceId,
+    environment: actor.auth.environment,
+    actorType: "api_key",
+    actorId: actor.auth.keyId,
+    requestId: actor.requestId,
+    action: "production_test.requested",
+    targetType: "production_test_request",
+    targetId: row.id,
+    data: { clientId: app.id, ...payload },
+  });
+  return toItemJson(row);
+}
+
+/** Every request of the app, newest first; scheduled ones appear as challenges. */
+export async function listProductionTests(
+  db: Tx,
+  auth: WorkspaceAuth,
+  clientId: string,
+): Promise<TProductionTestItemJson[]> {
+  const app = await getOwnedApp(db, auth, clientId);
+  const rows = await db.productionTestRequest.findMany({
+    where: { appId: app.id },
+    include: withChallenge,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  const now = new Date();
+  return rows.map((r) => toItemJson(r, now));
+}
+
+export async function getProductionTestReport(
+  db: Tx,
+  auth: WorkspaceAuth,
+  clientId: string,
+  challengeId: string,
+): Promise<TReportJson> {
+  const app = await getOwnedApp(db, auth, clientId);
+  const challenge = await db.productionTestChallenge.findFirst({
+    where: { id: challengeId, appId: app.id },
+    include: { request: { select: { payload: true } } },
+  });
+  if (!challenge) {
+    if (challengeId.startsWith("ptr_")) {
+      throw new ApiError(
+        "RESOURCE_NOT_FOUND",
+        `Production test challenge "${challengeId}" not found: use the id inside the challenge object, not the request id (a pending request has no report yet)`,
+      );
+    }
+    throw notFound(`Production test challenge "${challengeId}"`);
+  }
+  const groups = await db.productionTestParticipation.groupBy({
+    by: ["providerId", "claimed"],
+    where: { challengeId: challenge.id },
+    _count: { _all: true },
+  });
+  let totalParticipations = 0;
+  let totalClaims = 0;
+  const claimCounts = new Map<string, number>();
+  for (const g of groups) {
+    totalParticipations += g._count._all;
+    if (g.claimed) {
+      totalClaims += g._count._all;
+      claimCounts.set(g.providerId, (claimCounts.get(g.providerId) ?? 0) + g._count._all);
+    }
+  }
+  return {
+    challenge: toChallengeJson(challenge),
+    stats: {
+      totalParticipations,
+      totalClaims,
+      providerBreakdown: buildProviderBreakdown(readPayload(challenge.request).providerIds, claimCounts),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator API
+
+async function loadRequestForOperator(db: Tx, env: TEnvironment, requestId: string) {
+  const row = await db.productionTestRequest.findUnique({
+    where: { id: requestId },
+    include: {
+      ...withChallenge,
+      app: { select: { id: true, name: true, workspaceId: true, environment: true, deletedAt: true } },
+    },
+  });
+  // requests of deleted apps or of the other environment do not exist for this URL
+  if (!row || row.app.environment !== env || row.app.deletedAt !== null) {
+    throw notFound(`Production test request "${requestId}"`);
+  }
+  return row;
+}
+
+function notPending(requestId: string, status: string, action: TRequestAction): ApiError {
+  const verb = action === "schedule" ? "scheduled" : "failed";
+  return new ApiError(
+    NOT_PENDING_CODE,
+    `Production test request "${requestId}" is ${status}; only pending requests can be ${verb}`,
+    { details: [{ path: "request_id", message: `is ${status}, not pending` }] },
+  );
+}
+
+/**
+ * Moves the request along the state table, but only if it is still in the status we read: the
+ * UPDATE … WHERE status = <read status> waits for a concurrent mover's commit and then matches
+ * nothing, so of two operators racing on one request exactly one wins.
+ */
+async function moveRequest(
+  db: Tx,
+  request: { id: string; status: string },
+  action: TRequestAction,
+  data: { failureReason?: string } = {},
+): Promise<void> {
+  const next = nextRequestStatus(request.status, action);
+  if (!next) throw notPending(request.id, request.status, action);
+  const moved = await db.productionTestRequest.updateMany({
+    where: { id: request.id, status: request.status },
+    data: { status: next, ...data },
+  });
+  if (moved.count === 0) {
+    const current = await db.productionTestRequest.findUniqueOrThrow({
+      where: { id: request.id },
+      select: { status: true },
+    });
+    throw notPending(request.id, current.status, action);
+  }
+}
+
+export async function scheduleProductionTest(
+  db: Tx,
+  actor: OperatorActor,
+  requestId: string,
+  input: TScheduleProductionTest,
+  now: Date = new Date(),
+): Promise<TOperatorItemJson> {
+  const row = await loadRequestForOperator(db, actor.env, requestId);
+  if (!nextRequestStatus(row.status, "schedule")) throw notPending(requestId, row.status, "schedule");
+
+  const expiresAt = input?.expiresAt
+    ? new Date(input.expiresAt)
+    : new Date(now.getTime() + DEFAULT_CHALLENGE_DAYS * DAY_MS);
+  if (expiresAt.getTime() <= now.getTime()) throw invalidField("expiresAt", "must be in the future");
+  if (expiresAt.getTime() > now.getTime() + MAX_CHALLENGE_DAYS * DAY_MS) {
+    throw invalidField("expiresAt", `must be at most ${MAX_CHALLENGE_DAYS} days ahead`);
+  }
+
+  await moveRequest(db, row, "schedule");
+  const challenge = await db.productionTestChallenge.create({
+    data: {
+      id: newId("chl"),
+      requestId,
+      appId: row.appId,
+      title: readPayload(row).title,
+      description: input?.description ? input.description : null,
+      challengeMode: "stamp",
+      sponsor: input?.sponsor == null ? Prisma.DbNull : (input.sponsor as Prisma.InputJsonValue),
+      sources: input?.sources == null ? Prisma.DbNull : (input.sources as Prisma.InputJsonValue),
+      expiresAt,
+    },
+  });
+  await recordAudit(db, {
+    workspaceId: row.workspaceId,
+    environment: actor.env,
+    actorType: "operator",
+    actorId: actor.auth.userId,
+    requestId: actor.requestId,
+    action: "production_test.scheduled",
+    targetType: "production_test_request",
+    targetId: requestId,
+    data: {
+      clientId: row.appId,
+      challengeId: challenge.id,
+      expiresAt: expiresAt.toISOString(),
+      keyId: actor.auth.keyId,
+    },
+  });
+  return toOperatorItemJson({ ...row, status: "scheduled", challenge }, now);
+}
+
+export async function failProductionTest(
+  db: Tx,
+  actor: OperatorActor,
+  requestId: string,
+  input: TFailProductionTest,
+): Promise<TOperatorItemJson> {
+  const row = await loadRequestForOperator(db, actor.env, requestId);
+  await moveRequest(db, row, "fail", { failureReason: input.reason });
+  await recordAudit(db, {
+    workspaceId: row.workspaceId,
+    environment: actor.env,
+    actorType: "operator",
+    actorId: actor.auth.userId,
+    requestId: actor.requestId,
+    action: "production_test.failed",
+    targetType: "production_test_request",
+    targetId: requestId,
+    data: { clientId: row.appId, reason: input.reason, keyId: actor.auth.keyId },
+  });
+  return toOperatorItemJson({ ...row, status: "failed", failureReason: input.reason });
+}
+
+/**
+ * The operators' queue: requests of one status in the URL's environment, apps not deleted.
+ * Pending requests oldest first (first come, first served); scheduled and failed newest first.
+ */
+export async function listProductionTestsForOperator(
+  db: Tx,
+  env: TEnvironment,
+  { status, clientId, limit, offset }: TOperatorListQuery,
+): Promise<{ data: TOperatorItemJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+  const where = {
+    status,
+    ...(clientId ? { appId: clientId } : {}),
+    app: { environment: env, deletedAt: null },
+  };
+  const dir = status === "pending" ? "asc" : "desc";
+  const [total, rows] = await Promise.all([
+    db.productionTestRequest.count({ where }),
+    db.productionTestRequest.findMany({
+      where,
+      include: { ...withChallenge, app: { select: { id: true, name: true, workspaceId: true } } },
+      orderBy: [{ createdAt: dir }, { id: dir }],
+      take: limit,
+      skip: offset,
+    }),
+  ]);
+  const now = new Date();
+  return {
+    data: rows.map((r) => toOperatorItemJson(r, now)),
+    total,
+    limit,
+    offset,
+    hasMore: offset + rows.length < total,
+  };
+}
