@@ -6,6 +6,7 @@ import * as apps from "../apps/api";
 import type { EndpointDef } from "../http/endpoint";
 import * as productionTests from "../production-tests/api";
 import * as providers from "../providers/api";
+import * as workflows from "../workflows/api";
 import * as openapi from "./api";
 
 function defs(...modules: Record<string, unknown>[]): EndpointDef[] {
@@ -26,4 +27,4 @@ function defs(...modules: Record<string, unknown>[]): EndpointDef[] {
   return out;
 }
 
-export const ALL_ENDPOINTS: EndpointDef[] = defs(apps, providers, productionTests, openapi);
+export const ALL_ENDPOINTS: EndpointDef[] = defs(apps, providers, productionTests, workflows, openapi);

@@ -1,15 +1,13 @@
 /**
  * The starter workflow every new app gets (spec, App rule 1): request → verification with the
- * passport provider → response, so verifications can run at once.
+ * passport provider → response, so verifications can run at once. It is an ordinary workflow:
+ * it passes validate.ts for an app whose providers include passport (a test keeps it so).
  */
+import type { TWorkflowNode } from "./json";
+
 export const STARTER_PROVIDER_ID = "passport";
 
-export interface TWorkflowNode {
-  id: string;
-  type: string;
-  next?: string;
-  config?: Record<string, unknown>;
-}
+export type { TWorkflowNode } from "./json";
 
 export function starterWorkflow(): { name: string; entryNodeId: string; nodes: TWorkflowNode[] } {
   return {

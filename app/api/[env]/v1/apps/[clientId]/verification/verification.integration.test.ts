@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { findProvider } from "@/lib/providers/catalog";
+import { makeApp, makeWorkspace } from "@/lib/testing/factories";
+import { basic, bearer, call } from "@/lib/testing/router";
+import { addAppProvider, createWorkflow, workflowBody } from "@/lib/testing/workflows";
+import { providerSpecificClaims } from "@/lib/workflows/claims";
+
+const passportSpecific = providerSpecificClaims(findProvider("passport")!.scopes);
+
+async function setup() {
+  const ws = await makeWorkspace();
+  const app = await makeApp(ws.keys.sandbox);
+  return { ws, app, key: ws.keys.sandbox, url: `/api/sandbox/v1/apps/${app.clientId}/verification` };
+}
+
+describe("GET /v1/apps/{client_id}/verification", () => {
+  it("derives the settings of a new app from its starter workflow", async () => {
+    const { key, url } = await setup();
+    const res = await call("GET", url, { headers: bearer(key) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      verification_type: "identity",
+      request_attributes: ["given_name", "family_name", "birthdate", "nationality"],
+      providers: [{ provider_id: "passport", enabled: true, provider_specific_attributes: passportSpecific }],
+    });
+    expect(passportSpecific).toContain("nationality");
+  });
+
+  it("follows the default workflow: age verification, claims, opt-outs and disabled providers", async () => {
+    const { app, key, url } = await setup();
+    await addAppProvider(app.clientId, "acme-id");
+    await addAppProvider(app.clientId, "beta-id", { enabled: false });
+    const body = workflowBody();
+    body.nodes[1]!.config = {
+      channel: "oidc",
+      claims: ["birthdate", "document_number"],
+      mode: "age_verification",
+      minimumAge: 18,
+      providers: { passport: { enabled: false }, "beta-id": { enabled: true } },
+    };
+    const wf = await createWorkflow(key, app.clientId, body);
+
+    // a workflow that is not the default does not change the settings
+    const before = await call("GET", url, { headers: bearer(key) });
+    expect(before.body.verification_type).toBe("identity");
+    expect(before.body.providers.map((p: { enabled: boolean }) => p.enabled)).toEqual([true, false, true]);
+
+    const base = `/api/sandbox/v1/apps/${app.clientId}`;
+    expect(
+      (
+        await call("PUT", `${base}/default-workflow`, {
+          headers: bearer(key),
+          body: { workflowId: wf.workflowId },
+        })
+      ).status,
+    ).toBe(200);
+    const res = await call("GET", url, { headers: bearer(key) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      verification_type: "age_verification",
+      request_attributes: ["birthdate", "document_number"],
+      providers: [
+        { provider_id: "acme-id", enabled: true, provider_specific_attributes: [] },
+        // an override cannot enable a provider the app has disabled
+        { provider_id: "beta-id", enabled: false, provider_specific_attributes: [] },
+        { provider_id: "passport", enabled: false, provider_specific_attributes: passportSpecific },
+      ],
+    });
+
+    // editing the default workflow and the app's providers shows at once
+    const patched = await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
+      headers: bearer(key),
+      body: {
+        nodes: [
+          { id: "start", type: "request", next: "verify" },
+          { id: "verify", type: "verification", next: "end", config: { channel: "api", claims: ["email"] } },
+          { id: "end", type: "response" },
+        ],
+      },
+    });
+    expect(patched.status).toBe(200);
+    await getDb().appProvider.update({
+      where: { appId_providerId: { appId: app.clientId, providerId: "acme-id" } },
+      data: { enabled: false },
+    });
+    const after = await call("GET", url, { headers: bearer(key) });
+    expect(after.body.verification_type).toBe("identity");
+    expect(after.body.request_attributes).toEqual(["email"]);
+    expect(after.body.providers.map((p: { enabled: boolean }) => p.enabled)).toEqual([false, false, true]);
+  });
+
+  it("is 401 without a Bearer key, 403 for another workspace, 404 for unknown apps and across environments", async () => {
+    const { ws, app, url } = await setup();
+    const other = await makeWorkspace();
+    const none = await call("GET", url);
+    expect(none.status).toBe(401);
+    expect(none.body.error.code).toBe("INVALID_API_KEY");
+    expect((await call("GET", url, { headers: basic(app.clientId, app.clientSecret) })).status).toBe(401);
+    const forbidden = await call("GET", url, { headers: bearer(other.keys.sandbox) });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error.code).toBe("RESOURCE_FORBIDDEN");
+    const unknown = await call("GET", "/api/sandbox/v1/apps/app_nope/verification", {
+      headers: bearer(ws.keys.sandbox),
+    });
+    expect(unknown.status).toBe(404);
+    const cross = await call("GET", `/api/production/v1/apps/${app.clientId}/verification`, {
+      headers: bearer(ws.keys.production),
+    });
+    expect(cross.status).toBe(404);
+    expect(cross.body.error.code).toBe("RESOURCE_NOT_FOUND");
+    const deleted = await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, {
+      headers: bearer(ws.keys.sandbox),
+    });
+    expect(deleted.status).toBe(200);
+    expect((await call("GET", url, { headers: bearer(ws.keys.sandbox) })).status).toBe(404);
+  });
+});

@@ -1,0 +1,12 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/workflows/api";
+import { createWorkflow, listWorkflows } from "@/lib/workflows/service";
+
+export const GET = withApi(api.listWorkflows, async ({ db, auth, params }) =>
+  json(200, await listWorkflows(db, auth, params.clientId!)),
+);
+
+export const POST = withApi(api.createWorkflow, async ({ db, auth, body, params, requestId, url }) => {
+  const workflow = await createWorkflow(db, { auth, requestId }, params.clientId!, body);
+  return json(201, workflow, { Location: `${url.pathname}/${workflow.workflowId}` });
+});

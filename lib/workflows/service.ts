@@ -1,0 +1,209 @@
+/**
+ * Workflows of an app, its default workflow and the verification settings derived from it.
+ * Rules:
+ * - the app is loaded through getOwnedApp (404 unknown/deleted/other environment, 403 other
+ *   workspace); a workflow id that is not one of this app's workflows is 404;
+ * - every create and every change of entryNodeId or nodes is validated against the app's current
+ *   providers (validate.ts) before anything is written; a refused request writes nothing;
+ * - at creation, verification nodes get branding.useAppBranding = true unless it was given (spec);
+ *   later PATCHes store nodes as sent;
+ * - the default workflow cannot be deleted (400 DEFAULT_WORKFLOW_DELETE): set another default
+ *   first. Delete and set-default lock the app row, so a concurrent pair cannot leave the app
+ *   pointing at a deleted workflow;
+ * - creating a workflow never changes the default (spec, App rule 2);
+ * - every change writes an audit record in the same transaction.
+ */
+import { recordAudit } from "../audit";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import type { Tx } from "../db/client";
+import type { Workflow } from "../db/generated/client";
+import { ApiError, notFound } from "../http/errors";
+import { validationError } from "../http/validation";
+import { newId } from "../ids";
+import { getOwnedApp, type Actor } from "../apps/service";
+import { toAppJson, toWorkflowJson, type AppRow, type TAppJson, type TWorkflowJson } from "../apps/serialize";
+import { applyCreationDefaults, normalizeNodes } from "./defaults";
+import type { TWorkflowNode } from "./json";
+import type { TCreateWorkflow, TUpdateWorkflow } from "./schema";
+import { deriveVerificationSettings, type TVerificationSettings } from "./settings";
+import { validateWorkflow, type TWorkflowDraft } from "./validate";
+
+type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
+
+function auditBase(actor: Actor) {
+  return {
+    workspaceId: actor.auth.workspaceId,
+    environment: actor.auth.environment,
+    actorType: "api_key" as const,
+    actorId: actor.auth.keyId,
+    requestId: actor.requestId,
+  };
+}
+
+function assertValid(app: AppRow, draft: TWorkflowDraft): void {
+  const issues = validateWorkflow(draft, { appProviderIds: app.providers.map((p) => p.providerId) });
+  if (issues.length > 0) throw validationError(issues, "Invalid workflow");
+}
+
+function findAppWorkflow(app: AppRow, workflowId: string): Workflow {
+  const workflow = app.workflows.find((w) => w.id === workflowId);
+  if (!workflow) throw notFound(`Workflow "${workflowId}" of app "${app.id}"`);
+  return workflow;
+}
+
+function sortWorkflows(workflows: Workflow[]): Workflow[] {
+  return [...workflows].sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+  );
+}
+
+/** Serializes concurrent delete / set-default on one app. */
+async function lockApp(db: Tx, clientId: string): Promise<void> {
+  await db.$queryRaw`SELECT id FROM apps WHERE id = ${clientId} FOR UPDATE`;
+}
+
+export async function listWorkflows(db: Tx, auth: Auth, clientId: string): Promise<TWorkflowJson[]> {
+  const app = await getOwnedApp(db, auth, clientId);
+  return sortWorkflows(app.workflows).map(toWorkflowJson);
+}
+
+export async function getWorkflow(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+  workflowId: string,
+): Promise<TWorkflowJson> {
+  const app = await getOwnedApp(db, auth, clientId);
+  return toWorkflowJson(findAppWorkflow(app, workflowId));
+}
+
+export async function createWorkflow(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  input: TCreateWorkflow,
+): Promise<TWorkflowJson> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const nodes = applyCreationDefaults(normalizeNodes(input.nodes));
+  assertValid(app, { entryNodeId: input.entryNodeId, nodes });
+  const workflow = await db.workflow.create({
+    data: {
+      id: newId("wf"),
+      appId: app.id,
+      name: input.name,
+      entryNodeId: input.entryNodeId,
+      nodes: nodes as object[],
+    },
+  });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "workflow.created",
+    targetType: "workflow",
+    targetId: workflow.id,
+    data: { clientId: app.id, name: workflow.name, nodeCount: nodes.length },
+  });
+  return toWorkflowJson(workflow);
+}
+
+export async function updateWorkflow(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  workflowId: string,
+  patch: TUpdateWorkflow,
+): Promise<TWorkflowJson> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const current = findAppWorkflow(app, workflowId);
+  const fields = (["name", "entryNodeId", "nodes"] as const).filter((f) => patch[f] !== undefined);
+  if (fields.length === 0) return toWorkflowJson(current);
+
+  const data: { name?: string; entryNodeId?: string; nodes?: object[] } = {};
+  if (patch.name !== undefined) data.name = patch.name;
+  if (patch.entryNodeId !== undefined || patch.nodes !== undefined) {
+    const entryNodeId = patch.entryNodeId ?? current.entryNodeId;
+    const nodes =
+      patch.nodes !== undefined ? normalizeNodes(patch.nodes) : (current.nodes as TWorkflowNode[]);
+    assertValid(app, { entryNodeId, nodes });
+    data.entryNodeId = entryNodeId;
+    data.nodes = nodes as object[];
+  }
+  const updated = await db.workflow.update({ where: { id: current.id }, data });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "workflow.updated",
+    targetType: "workflow",
+    targetId: current.id,
+    data: { clientId: app.id, fields },
+  });
+  return toWorkflowJson(updated);
+}
+
+export async function deleteWorkflow(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  workflowId: string,
+): Promise<{ deleted: true }> {
+  // read under the lock: a concurrent set-default must not slip in between check and delete
+  await lockApp(db, clientId);
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const workflow = findAppWorkflow(app, workflowId);
+  if (app.defaultWorkflowId === workflow.id) {
+    throw new ApiError(
+      "DEFAULT_WORKFLOW_DELETE",
+      `Workflow "${workflow.id}" is the app's default workflow and cannot be deleted; set another default first (PUT /v1/apps/${app.id}/default-workflow)`,
+    );
+  }
+  await db.workflow.delete({ where: { id: workflow.id } });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "workflow.deleted",
+    targetType: "workflow",
+    targetId: workflow.id,
+    data: { clientId: app.id, name: workflow.name },
+  });
+  return { deleted: true };
+}
+
+export async function setDefaultWorkflow(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  workflowId: string,
+): Promise<TAppJson> {
+  await lockApp(db, clientId);
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const workflow = app.workflows.find((w) => w.id === workflowId);
+  if (!workflow) {
+    throw new ApiError("RESOURCE_NOT_FOUND", `Workflow "${workflowId}" of app "${app.id}" not found`, {
+      details: [{ path: "workflowId", message: "is not a workflow of this app" }],
+    });
+  }
+  if (app.defaultWorkflowId === workflow.id) return toAppJson(app);
+  const updated = await db.app.update({
+    where: { id: app.id },
+    data: { defaultWorkflowId: workflow.id },
+    include: { providers: true, workflows: true },
+  });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "app.default_workflow_set",
+    targetType: "app",
+    targetId: app.id,
+    data: { from: app.defaultWorkflowId, to: workflow.id },
+  });
+  return toAppJson(updated);
+}
+
+export async function getVerificationSettings(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+): Promise<TVerificationSettings> {
+  const app = await getOwnedApp(db, auth, clientId);
+  const workflow = app.workflows.find((w) => w.id === app.defaultWorkflowId);
+  return deriveVerificationSettings(
+    app.providers,
+    workflow && { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as TWorkflowNode[] },
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * App verification settings (GET /v1/apps/{client_id}/verification), derived — never stored.
+ * Rules:
+ * - the source is the default workflow's first verification node, breadth-first from the entry
+ *   (next, then, else): verification_type is age_verification when that node is in that mode,
+ *   else identity; request_attributes are its claims;
+ * - providers: one entry per provider added to the app (AppProvider rows), by id; enabled when the
+ *   app has it enabled and the node does not opt it out; provider_specific_attributes are the
+ *   claims its catalog scopes give beyond the OIDC standard claims ([] for unknown providers);
+ * - an app without a default workflow or verification node reads as identity with no attributes.
+ */
+import { findProvider } from "../providers/catalog";
+import { providerSpecificClaims } from "./claims";
+import { firstVerificationNode } from "./graph";
+import type { TWorkflowNode } from "./json";
+import type { TVerificationConfig } from "./schema";
+
+export interface TVerificationSettings {
+  verification_type: "identity" | "age_verification";
+  request_attributes: string[];
+  providers: { provider_id: string; enabled: boolean; provider_specific_attributes: string[] }[];
+}
+
+export function deriveVerificationSettings(
+  appProviders: readonly { providerId: string; enabled: boolean }[],
+  workflow: { entryNodeId: string; nodes: readonly TWorkflowNode[] } | undefined,
+): TVerificationSettings {
+  const node = workflow ? firstVerificationNode(workflow.nodes, workflow.entryNodeId) : undefined;
+  const config = (node?.config ?? {}) as Partial<TVerificationConfig>;
+  const overrides = config.providers ?? {};
+  return {
+    verification_type: config.mode === "age_verification" ? "age_verification" : "identity",
+    request_attributes: Array.isArray(config.claims) ? [...config.claims] : [],
+    providers: [...appProviders]
+      .sort((a, b) => a.providerId.localeCompare(b.providerId))
+      .map((p) => {
+        const definition = findProvider(p.providerId);
+        return {
+          provider_id: p.providerId,
+          enabled: p.enabled && overrides[p.providerId]?.enabled !== false,
+          provider_specific_attributes: definition ? providerSpecificClaims(definition.scopes) : [],
+        };
+      }),
+  };
+}
