@@ -1,13 +1,20 @@
 /**
- * Host-based rewriting (DESIGN.md §2): requests for a dedicated host named in IDV_HOSTS are served
- * from that host's surface prefix (lib/http/hosts.ts holds the rules). Without IDV_HOSTS this does
- * nothing, so the default single-host deployment is routed purely by path.
+ * Host-based rewriting (DESIGN.md §2), in this order:
+ * 1. a dedicated host named in IDV_HOSTS is served from that host's surface prefix
+ *    (lib/http/hosts.ts holds the rules);
+ * 2. a host that is an app's ACTIVE custom domain is served from the hosted pages (webDomain,
+ *    `/verify/…`) or the app environment's OpenID Provider (oidcDomain, `/oidc/{env}/…`)
+ *    (lib/domains/routing.ts: one indexed query behind a 30 s per-process cache);
+ * 3. anything else is routed purely by path, as in the default single-host deployment.
  *
- * Runs on the Node.js runtime (the Next 16 default for proxy), so IDV_HOSTS is read at request
- * time from the server's environment, not baked in at build time.
+ * Runs on the Node.js runtime (the Next 16 default for proxy), so the environment is read at
+ * request time and the database is reachable.
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { parseHostMap, rewriteHostPath, type THostMap } from "@/lib/http/hosts";
+import { getDb } from "@/lib/db/client";
+import { customDomainPath, mayBeCustomDomain, resolveCustomDomainHost } from "@/lib/domains/routing";
+import { normalizeHost, parseHostMap, rewriteHostPath, type THostMap } from "@/lib/http/hosts";
+import { logger } from "@/lib/log";
 
 let cached: { raw: string; map: THostMap } | undefined;
 
@@ -18,22 +25,38 @@ function hostMap(raw: string): THostMap {
   return cached.map;
 }
 
-export function proxy(request: NextRequest) {
-  const raw = process.env.IDV_HOSTS;
-  if (!raw) return NextResponse.next();
+function rewrite(request: NextRequest, pathname: string | undefined) {
+  if (!pathname) return NextResponse.next();
+  const url = request.nextUrl.clone();
+  url.pathname = pathname;
+  return NextResponse.rewrite(url);
+}
 
+export async function proxy(request: NextRequest) {
   // The Host header as received: a TLS-terminating reverse proxy in front must preserve it.
   const host = request.headers.get("host");
-  const rewritten = rewriteHostPath(hostMap(raw), host, request.nextUrl.pathname);
-  // Custom app domains (an app's active webDomain / oidcDomain) plug in here, in a later issue:
-  // when the static map has no entry, look the host up among active custom domains and rewrite
-  // to `/verify/…` (webDomain) or the app environment's `/oidc/{env}` (oidcDomain). That lookup
-  // must then also run when IDV_HOSTS is unset.
-  if (!rewritten) return NextResponse.next();
+  const pathname = request.nextUrl.pathname;
 
-  const url = request.nextUrl.clone();
-  url.pathname = rewritten;
-  return NextResponse.rewrite(url);
+  const raw = process.env.IDV_HOSTS;
+  if (raw) {
+    const map = hostMap(raw);
+    const name = normalizeHost(host);
+    if (name && map.has(name)) return rewrite(request, rewriteHostPath(map, name, pathname));
+  }
+
+  const candidate = mayBeCustomDomain(host);
+  if (!candidate) return NextResponse.next();
+  let route;
+  try {
+    route = await resolveCustomDomainHost(getDb(), candidate);
+  } catch (err) {
+    // without the database we cannot tell a customer's domain from ours: serve neither, rather
+    // than show the console on someone's domain
+    logger.error({ err, host: candidate }, "custom domain lookup failed");
+    return new NextResponse("Service temporarily unavailable", { status: 503 });
+  }
+  if (!route) return NextResponse.next();
+  return rewrite(request, customDomainPath(route, pathname));
 }
 
 export const config = {

@@ -17,9 +17,10 @@ import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../http/errors";
 import { newId } from "../ids";
+import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
 import { checkLogoDataUrl } from "./logo";
-import type { TUpdateApp, TWebhookConfigPatch } from "./schema";
+import type { TUpdateApp } from "./schema";
 import { toAppJson, type AppRow, type TAppJson } from "./serialize";
 import { checkRedirectUri, MAX_REDIRECT_URIS } from "./uris";
 
@@ -132,44 +133,6 @@ function checkUri(path: string, value: string, env: TEnvironment): void {
   if (problem) throw invalidField(path, problem);
 }
 
-function webhookChanges(current: AppRow, patch: TWebhookConfigPatch, env: TEnvironment) {
-  if (patch.secret !== undefined) {
-    throw invalidField(
-      "webhookConfig.secret",
-      "is read-only; rotate it with POST /v1/apps/{client_id}/webhook-config/rotate-secret",
-      "VALIDATION_INVALID_PARAMETER",
-    );
-  }
-  const data: Record<string, unknown> = {};
-  if (patch.url !== undefined) {
-    const url = patch.url === null || patch.url.trim() === "" ? null : patch.url.trim();
-    if (url !== null) {
-      let parsed: URL;
-      try {
-        parsed = new URL(url);
-      } catch {
-        throw invalidField("webhookConfig.url", "must be an absolute http(s) URL");
-      }
-      if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
-        throw invalidField("webhookConfig.url", "must use https or http");
-      if (env === "production" && parsed.protocol !== "https:")
-        throw invalidField("webhookConfig.url", "must use https in production");
-      if (parsed.username || parsed.password)
-        throw invalidField("webhookConfig.url", "must not contain user credentials");
-      if (url.includes("#")) throw invalidField("webhookConfig.url", "must not contain a fragment");
-    }
-    data.webhookUrl = url;
-  }
-  if (patch.enabled !== undefined) data.webhookEnabled = patch.enabled;
-  if (patch.retryAttempts !== undefined) data.webhookRetryAttempts = patch.retryAttempts;
-  if (patch.timeoutSeconds !== undefined) data.webhookTimeoutSeconds = patch.timeoutSeconds;
-  if (patch.events !== undefined) data.webhookEvents = [...new Set(patch.events)];
-  const enabled = (data.webhookEnabled as boolean | undefined) ?? current.webhookEnabled;
-  const url = data.webhookUrl !== undefined ? (data.webhookUrl as string | null) : current.webhookUrl;
-  if (enabled && !url) throw invalidField("webhookConfig.url", "is required while the webhook is enabled");
-  return data;
-}
-
 export async function updateApp(
   db: Tx,
   actor: Actor,
@@ -215,7 +178,8 @@ export async function updateApp(
       data[field] = value;
     }
   }
-  if (patch.webhookConfig !== undefined) Object.assign(data, webhookChanges(app, patch.webhookConfig, env));
+  if (patch.webhookConfig !== undefined)
+    Object.assign(data, webhookConfigChanges(app, patch.webhookConfig, env, "webhookConfig."));
 
   const updated = await db.app.update({ where: { id: clientId }, data, include: withRelations });
   await recordAudit(db, {
@@ -234,6 +198,8 @@ export async function deleteApp(db: Tx, actor: Actor, clientId: string): Promise
     where: { id: clientId },
     data: { deletedAt: new Date(), clientSecretHash: null, webhookEnabled: false },
   });
+  // its custom domain stops routing and its hosts become free for other apps at once
+  await db.customDomain.deleteMany({ where: { appId: clientId } });
   await recordAudit(db, {
     ...auditBase(actor),
     action: "app.deleted",

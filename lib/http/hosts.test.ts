@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeHost, parseHostMap, rewriteHostPath } from "./hosts";
+import { normalizeHost, parseHostMap, rewriteHostPath, rewriteUnderPrefix } from "./hosts";
 
 const map = parseHostMap(
   JSON.stringify({
@@ -110,5 +110,15 @@ describe("parseHostMap", () => {
     expect(() =>
       parseHostMap('{"api.example.com":"/api/sandbox","API.example.com":"/api/production"}'),
     ).toThrow(/listed twice/);
+  });
+});
+
+describe("rewriteUnderPrefix", () => {
+  it("puts a path under the prefix unless it is there already or a framework asset", () => {
+    expect(rewriteUnderPrefix("/verify", "/")).toBe("/verify");
+    expect(rewriteUnderPrefix("/verify", "/ver_1")).toBe("/verify/ver_1");
+    expect(rewriteUnderPrefix("/verify", "/verify/ver_1")).toBeUndefined();
+    expect(rewriteUnderPrefix("/oidc/sandbox", "/oidc/sandboxes")).toBe("/oidc/sandbox/oidc/sandboxes");
+    expect(rewriteUnderPrefix("/oidc/sandbox", "/_next/static/x.js")).toBeUndefined();
   });
 });

@@ -15,6 +15,8 @@
  * - Framework assets (`/_next/…`) are never rewritten: pages served on a mapped host need them.
  * - A malformed map is a configuration error and throws, rather than silently serving the console
  *   on an API host.
+ * - Hosts of the static map come first; an app's active custom domain (lib/domains/routing.ts) is
+ *   only looked up for hosts the map does not name.
  * Pure functions only: the proxy (proxy.ts) reads the environment and applies the result.
  */
 import { z } from "zod";
@@ -83,6 +85,15 @@ export function rewriteHostPath(
   if (!name) return undefined;
   const prefix = map.get(name);
   if (!prefix) return undefined;
+  return rewriteUnderPrefix(prefix, pathname);
+}
+
+/**
+ * The pathname under which a host whose surface is `prefix` serves `pathname`, or undefined when
+ * it is served as addressed (framework asset, or already under the prefix). Shared by the static
+ * map and by app custom domains (lib/domains/routing.ts).
+ */
+export function rewriteUnderPrefix(prefix: string, pathname: string): string | undefined {
   if (pathname === "/_next" || pathname.startsWith("/_next/")) return undefined;
   if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return undefined;
   const path = pathname.startsWith("/") ? pathname : `/${pathname}`;

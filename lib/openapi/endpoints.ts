@@ -3,9 +3,11 @@
  * definition without a route, fails lib/openapi/routes.integration.test.ts.
  */
 import * as apps from "../apps/api";
+import * as domains from "../domains/api";
 import type { EndpointDef } from "../http/endpoint";
 import * as productionTests from "../production-tests/api";
 import * as providers from "../providers/api";
+import * as webhooks from "../webhooks/api";
 import * as workflows from "../workflows/api";
 import * as openapi from "./api";
 
@@ -27,4 +29,12 @@ function defs(...modules: Record<string, unknown>[]): EndpointDef[] {
   return out;
 }
 
-export const ALL_ENDPOINTS: EndpointDef[] = defs(apps, providers, productionTests, workflows, openapi);
+export const ALL_ENDPOINTS: EndpointDef[] = defs(
+  apps,
+  providers,
+  productionTests,
+  workflows,
+  webhooks,
+  domains,
+  openapi,
+);

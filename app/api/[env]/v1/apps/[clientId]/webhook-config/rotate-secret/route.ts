@@ -1,0 +1,9 @@
+import { getOwnedApp } from "@/lib/apps/service";
+import { json, withApi } from "@/lib/http/api";
+import { rotateWebhookSecret as rotateWebhookSecretEndpoint } from "@/lib/webhooks/api";
+import { rotateWebhookSecret } from "@/lib/webhooks/config";
+
+export const POST = withApi(rotateWebhookSecretEndpoint, async ({ db, auth, params, requestId }) => {
+  const app = await getOwnedApp(db, auth, params.clientId!);
+  return json(200, await rotateWebhookSecret(db, { auth, requestId }, app));
+});

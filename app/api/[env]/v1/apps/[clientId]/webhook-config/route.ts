@@ -1,0 +1,13 @@
+import { getOwnedApp } from "@/lib/apps/service";
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/webhooks/api";
+import { getWebhookConfig, updateWebhookConfig } from "@/lib/webhooks/config";
+
+export const GET = withApi(api.getWebhookConfig, async ({ db, auth, params }) =>
+  json(200, getWebhookConfig(await getOwnedApp(db, auth, params.clientId!))),
+);
+
+export const PATCH = withApi(api.updateWebhookConfig, async ({ db, auth, body, params, requestId }) => {
+  const app = await getOwnedApp(db, auth, params.clientId!);
+  return json(200, await updateWebhookConfig(db, { auth, requestId }, app, body));
+});

@@ -1,0 +1,89 @@
+/** Endpoint definitions of the custom domain resource (see lib/http/endpoint.ts). */
+import { z } from "zod";
+import { endpoint } from "../http/endpoint";
+import { DOMAIN_STATUSES, REQUIRED_ACTIONS } from "./state-machine";
+
+const ZHostInput = z
+  .string({ error: "must be a string" })
+  .max(253, "must be at most 253 characters")
+  .describe("A host name only: no scheme, path, port or wildcard; not an IP address");
+
+export const ZConfigureCustomDomain = z.strictObject({
+  webDomain: ZHostInput.describe("Host of the hosted verification pages, e.g. verify.shop.example.com"),
+  oidcDomain: ZHostInput.describe("Host of the OpenID Connect endpoints, e.g. auth.shop.example.com"),
+});
+export type TConfigureCustomDomain = z.infer<typeof ZConfigureCustomDomain>;
+
+export const ZDnsRecordJson = z.object({
+  id: z.string().describe("web-cname, oidc-cname or ownership-txt"),
+  type: z.enum(["CNAME", "TXT"]),
+  host: z.string().describe("Fully qualified name the record is set on"),
+  name: z.string().describe("The same name relative to the base domain, as DNS providers' forms ask for it"),
+  value: z.string(),
+  required: z.boolean(),
+  description: z.string(),
+});
+
+export const ZCustomDomainJson = z.object({
+  webDomain: z.string().nullable().describe("null while unconfigured"),
+  oidcDomain: z.string().nullable().describe("null while unconfigured"),
+  status: z.enum(DOMAIN_STATUSES),
+  requiredAction: z.enum(REQUIRED_ACTIONS),
+  statusMessage: z.string().optional().describe("Omitted when there is nothing to report"),
+  dnsRecords: z.array(ZDnsRecordJson),
+  lastCheckedAt: z.string().optional().describe("ISO 8601 of the latest verify; omitted until the first"),
+});
+
+const STATES =
+  "States: `unconfigured` (no domain; requiredAction `none`) → PUT → `awaiting_dns` (`add_cname`). Each verify then follows what DNS says: no record found → `awaiting_dns` (`add_cname`); some right, others not yet visible → `verifying` (`waiting`); all right → `active` (`none`, the hosts are served); a record with a wrong value → `invalid` (`retry`: fix it, verify again); a host that became one of the service's own → `invalid` (`contact_support`). A DNS timeout or failing name server changes nothing but requiredAction (`retry`).";
+
+export const getCustomDomain = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/custom-domain",
+  operationId: "getCustomDomain",
+  summary: "Get the custom domain",
+  description: `The app's custom domain state. An app without one gets status \`unconfigured\`. ${STATES}`,
+  tag: "Custom domain",
+  auth: "workspace",
+  responses: { 200: { description: "The custom domain state", schema: ZCustomDomainJson } },
+});
+
+export const configureCustomDomain = endpoint({
+  method: "PUT",
+  path: "/v1/apps/{client_id}/custom-domain",
+  operationId: "configureCustomDomain",
+  summary: "Configure the custom domain",
+  description:
+    "Sets the app's custom domain (one per app) and returns the DNS records to add: a CNAME from each host to the service's edge host and a TXT ownership record `_idv-challenge.<base domain>` = `idv-verify=<token>`. Both hosts are host names only (no scheme, path, port or wildcard, not an IP), differ, are below the same registrable base domain (Public Suffix List: verify.shop.example.co.uk and auth.shop.example.co.uk share example.co.uk) and are not that base domain itself. Configuring only generates the records: add them, then call verify. 400 when the app already has a custom domain (the message names its status; delete it first) or a host is used by another app.",
+  tag: "Custom domain",
+  auth: "workspace",
+  body: ZConfigureCustomDomain,
+  responses: {
+    200: { description: "The new custom domain, awaiting DNS", schema: ZCustomDomainJson },
+  },
+});
+
+export const verifyCustomDomain = endpoint({
+  method: "POST",
+  path: "/v1/apps/{client_id}/custom-domain/verify",
+  operationId: "verifyCustomDomain",
+  summary: "Verify the custom domain's DNS records",
+  description: `Looks the DNS records up now and advances the state; sets lastCheckedAt. statusMessage says what is missing or wrong, per record. ${STATES} Empty body.`,
+  tag: "Custom domain",
+  auth: "workspace",
+  // DNS lookups may take seconds: they run before, not inside, the write transaction
+  transaction: false,
+  responses: { 200: { description: "The custom domain state after the check", schema: ZCustomDomainJson } },
+});
+
+export const deleteCustomDomain = endpoint({
+  method: "DELETE",
+  path: "/v1/apps/{client_id}/custom-domain",
+  operationId: "deleteCustomDomain",
+  summary: "Delete the custom domain",
+  description:
+    "Removes the custom domain; its hosts stop being served and another domain can be configured. 404 when the app has none.",
+  tag: "Custom domain",
+  auth: "workspace",
+  responses: { 200: { description: "Deleted", schema: z.object({ deleted: z.boolean() }) } },
+});

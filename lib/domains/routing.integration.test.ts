@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "../db/client";
+import { makeActiveCustomDomain, setupTestDns } from "../testing/custom-domains";
+import { makeApp, makeWorkspace } from "../testing/factories";
+import { bearer, call } from "../testing/router";
+import {
+  CACHE_TTL_MS,
+  customDomainPath,
+  findActiveCustomDomainHost,
+  resolveCustomDomainHost,
+} from "./routing";
+
+const dns = setupTestDns();
+
+describe("findActiveCustomDomainHost", () => {
+  it("finds both hosts of an active domain with the app's environment", async () => {
+    const ws = await makeWorkspace();
+    const sandboxApp = await makeApp(ws.keys.sandbox);
+    const productionApp = await makeApp(ws.keys.production, "production");
+    const s = await makeActiveCustomDomain(dns(), ws.keys.sandbox, "sandbox", sandboxApp.clientId);
+    const p = await makeActiveCustomDomain(dns(), ws.keys.production, "production", productionApp.clientId);
+    const db = getDb();
+
+    expect(await findActiveCustomDomainHost(db, s.web)).toEqual({ kind: "web", environment: "sandbox" });
+    expect(await findActiveCustomDomainHost(db, s.oidc)).toEqual({ kind: "oidc", environment: "sandbox" });
+    const route = await findActiveCustomDomainHost(db, p.oidc);
+    expect(route).toEqual({ kind: "oidc", environment: "production" });
+    // the request paths the proxy then serves
+    expect(customDomainPath(route!, "/.well-known/openid-configuration")).toBe(
+      "/oidc/production/.well-known/openid-configuration",
+    );
+    const web = await findActiveCustomDomainHost(db, p.web);
+    expect(customDomainPath(web!, "/verify/ver_123")).toBeUndefined();
+
+    expect(await findActiveCustomDomainHost(db, `x.${s.web}`)).toBeUndefined();
+    expect(await findActiveCustomDomainHost(db, s.base)).toBeUndefined();
+  });
+
+  it("ignores domains that are not active and apps that are deleted", async () => {
+    const ws = await makeWorkspace();
+    const app = await makeApp(ws.keys.sandbox);
+    const names = await makeActiveCustomDomain(dns(), ws.keys.sandbox, "sandbox", app.clientId);
+    const db = getDb();
+    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
+    expect(await findActiveCustomDomainHost(db, names.web)).toBeUndefined();
+    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
+    expect(await findActiveCustomDomainHost(db, names.web)).toBeDefined();
+    await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) });
+    expect(await findActiveCustomDomainHost(db, names.web)).toBeUndefined();
+  });
+});
+
+describe("resolveCustomDomainHost", () => {
+  it("caches answers, misses included, and forgets this process's own changes at once", async () => {
+    const ws = await makeWorkspace();
+    const key = ws.keys.sandbox;
+    const app = await makeApp(key);
+    const names = await makeActiveCustomDomain(dns(), key, "sandbox", app.clientId);
+    const db = getDb();
+    const now = Date.now();
+    expect(await resolveCustomDomainHost(db, names.web, now)).toEqual({
+      kind: "web",
+      environment: "sandbox",
+    });
+
+    // a change made elsewhere (another instance) shows once the entry expires
+    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
+    expect(await resolveCustomDomainHost(db, names.web, now + 1000)).toBeDefined();
+    expect(await resolveCustomDomainHost(db, names.web, now + CACHE_TTL_MS + 1)).toBeUndefined();
+    // the miss is cached too
+    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
+    const later = now + CACHE_TTL_MS + 2;
+    expect(await resolveCustomDomainHost(db, names.web, later)).toBeUndefined();
+
+    // a verify or delete through the API drops the cached entries of its hosts
+    await call("POST", `/api/sandbox/v1/apps/${app.clientId}/custom-domain/verify`, { headers: bearer(key) });
+    expect(await resolveCustomDomainHost(db, names.web, later)).toEqual({
+      kind: "web",
+      environment: "sandbox",
+    });
+    await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}/custom-domain`, { headers: bearer(key) });
+    expect(await resolveCustomDomainHost(db, names.web, later)).toBeUndefined();
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Serving an app's ACTIVE custom domain (DESIGN.md §2), for the proxy (proxy.ts) and the TLS
+ * "may a certificate be issued" check.
+ * Rules:
+ * - only an `active` custom domain of an app that is not deleted is served; anything else is not
+ *   ours, so the proxy leaves it alone and no certificate is issued for it;
+ * - webDomain serves the hosted pages: `/verify/…` as addressed; any other path is kept inside
+ *   `/verify` (`/` → `/verify`, `/login` → `/verify/login`), so a customer's domain never
+ *   shows the console, the REST API or another surface;
+ * - oidcDomain serves the app environment's OpenID Provider: a path goes under `/oidc/{env}`
+ *   (`/.well-known/openid-configuration` → `/oidc/sandbox/.well-known/openid-configuration`);
+ * - framework assets (`/_next/…`) are never rewritten;
+ * - the lookup is one indexed query (the unique indexes on web_domain and oidc_domain); the proxy's
+ *   answers, found or not, are cached per process for CACHE_TTL_MS, so an activation or a delete
+ *   reaches other instances within that time (this instance forgets at once);
+ * - the service's own hosts (PUBLIC_URL, IDV_HOSTS, the CNAME target), IP addresses and names
+ *   without a dot are never looked up.
+ */
+import { isIP } from "node:net";
+import type { Tx } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { normalizeHost, rewriteUnderPrefix } from "../http/hosts";
+import { reservedHosts } from "./settings";
+
+export const CACHE_TTL_MS = 30_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+export interface TCustomDomainRoute {
+  kind: "web" | "oidc";
+  environment: TEnvironment;
+}
+
+/** The surface path prefix a custom domain host serves. */
+export function customDomainPrefix(route: TCustomDomainRoute): string {
+  return route.kind === "web" ? "/verify" : `/oidc/${route.environment}`;
+}
+
+/** The pathname to serve for `pathname` on a custom domain, or undefined to serve it as addressed. */
+export function customDomainPath(route: TCustomDomainRoute, pathname: string): string | undefined {
+  return rewriteUnderPrefix(customDomainPrefix(route), pathname);
+}
+
+/** One indexed query: the route of `host` when it is a host of an active custom domain. */
+export async function findActiveCustomDomainHost(
+  db: Tx,
+  host: string,
+): Promise<TCustomDomainRoute | undefined> {
+  const rows = await db.$queryRaw<{ web_domain: string; environment: string }[]>`
+    SELECT d.web_domain, a.environment::text AS environment
+    FROM custom_domains d JOIN apps a ON a.id = d.app_id
+    WHERE (d.web_domain = ${host} OR d.oidc_domain = ${host})
+      AND d.status = 'active' AND a.deleted_at IS NULL
+    LIMIT 1`;
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    kind: row.web_domain === host ? "web" : "oidc",
+    environment: row.environment === "production" ? "production" : "sandbox",
+  };
+}
+
+interface CacheEntry {
+  route: TCustomDomainRoute | undefined;
+  expires: number;
+}
+
+// on globalThis: the proxy and the route handlers may be bundled apart yet share the process
+const globalCache = globalThis as unknown as {
+  idvCustomDomainCache?: Map<string, CacheEntry>;
+  idvServiceHosts?: { key: string; hosts: Set<string> };
+};
+function cache(): Map<string, CacheEntry> {
+  return (globalCache.idvCustomDomainCache ??= new Map());
+}
+
+/** Drops cached answers for these hosts (after a change made by this process). */
+export function forgetCustomDomainHosts(hosts: readonly string[]): void {
+  for (const host of hosts) cache().delete(host);
+}
+
+function serviceHosts(): Set<string> {
+  const key = [process.env.PUBLIC_URL, process.env.IDV_CNAME_TARGET, process.env.IDV_HOSTS].join("\n");
+  if (globalCache.idvServiceHosts?.key !== key) globalCache.idvServiceHosts = { key, hosts: reservedHosts() };
+  return globalCache.idvServiceHosts.hosts;
+}
+
+/** Whether a Host header could name a custom domain at all (so whether to look it up). */
+export function mayBeCustomDomain(host: string | null | undefined): string | undefined {
+  const name = normalizeHost(host);
+  if (!name || !name.includes(".") || isIP(name) || serviceHosts().has(name)) return undefined;
+  return name;
+}
+
+/** The proxy's lookup: findActiveCustomDomainHost behind the per-process cache. */
+export async function resolveCustomDomainHost(
+  db: Tx,
+  host: string,
+  now = Date.now(),
+): Promise<TCustomDomainRoute | undefined> {
+  const entries = cache();
+  const hit = entries.get(host);
+  if (hit && hit.expires > now) return hit.route;
+  const route = await findActiveCustomDomainHost(db, host);
+  entries.delete(host);
+  if (entries.size >= CACHE_MAX_ENTRIES) {
+    // Maps iterate in insertion order: drop the oldest entry
+    const oldest = entries.keys().next().value;
+    if (oldest !== undefined) entries.delete(oldest);
+  }
+  entries.set(host, { route, expires: now + CACHE_TTL_MS });
+  return route;
+}
+
+/**
+ * The TLS on-demand check (Caddy's `ask`): may a certificate be issued for `domain`? Only for a
+ * host of an active custom domain. Uncached — it runs once per new certificate, and an answer
+ * cached from before an activation would delay the first certificate.
+ */
+export async function isTlsHostAllowed(db: Tx, domain: string): Promise<boolean> {
+  const host = normalizeHost(domain);
+  if (!host) return false;
+  return (await findActiveCustomDomainHost(db, host)) !== undefined;
+}

@@ -1,0 +1,129 @@
+/**
+ * The custom domain state machine, as one explicit table: (state, event) → (next state, the
+ * action the integrator has to take). A pair missing from the table is an illegal transition.
+ * Rules:
+ * - configure (PUT) is only legal from `unconfigured`; a configured domain is deleted first;
+ * - each verify classifies the DNS answers into one event (classifyDnsChecks) and moves by it, from
+ *   every configured state alike, so the status always follows what DNS says now (an active
+ *   domain whose records were removed stops being active);
+ * - a DNS failure (timeout, unreachable or failing name server) is not an answer: the state stays
+ *   and the action becomes `retry`;
+ * - `contact_support` is only for what the integrator cannot fix: a host that has since become a
+ *   host of the service itself;
+ * - delete is legal from every configured state and returns to `unconfigured` (the row goes).
+ */
+
+export const DOMAIN_STATUSES = ["unconfigured", "awaiting_dns", "verifying", "active", "invalid"] as const;
+export type TDomainStatus = (typeof DOMAIN_STATUSES)[number];
+
+export const REQUIRED_ACTIONS = [
+  "none",
+  "add_cname",
+  "waiting",
+  "verify",
+  "contact_support",
+  "retry",
+] as const;
+export type TRequiredAction = (typeof REQUIRED_ACTIONS)[number];
+
+export const DOMAIN_EVENTS = [
+  "configure",
+  // verify outcomes
+  "dns_missing", // none of the records is there
+  "dns_partial", // some are there and right, the others not there (yet)
+  "dns_complete", // every required record is there and right
+  "dns_wrong", // at least one record is there with a wrong value
+  "dns_unreachable", // a lookup timed out or the name server failed: no answer
+  "host_reserved", // a host is now one of the service's own
+  "delete",
+] as const;
+export type TDomainEvent = (typeof DOMAIN_EVENTS)[number];
+
+export interface TDomainTransition {
+  status: TDomainStatus;
+  requiredAction: TRequiredAction;
+}
+
+const to = (status: TDomainStatus, requiredAction: TRequiredAction): TDomainTransition => ({
+  status,
+  requiredAction,
+});
+
+export const DOMAIN_TRANSITIONS: Readonly<
+  Record<TDomainStatus, Partial<Record<TDomainEvent, TDomainTransition>>>
+> = {
+  unconfigured: {
+    configure: to("awaiting_dns", "add_cname"),
+  },
+  awaiting_dns: {
+    dns_missing: to("awaiting_dns", "add_cname"),
+    dns_partial: to("verifying", "waiting"),
+    dns_complete: to("active", "none"),
+    dns_wrong: to("invalid", "retry"),
+    dns_unreachable: to("awaiting_dns", "retry"),
+    host_reserved: to("invalid", "contact_support"),
+    delete: to("unconfigured", "none"),
+  },
+  verifying: {
+    dns_missing: to("awaiting_dns", "add_cname"),
+    dns_partial: to("verifying", "waiting"),
+    dns_complete: to("active", "none"),
+    dns_wrong: to("invalid", "retry"),
+    dns_unreachable: to("verifying", "retry"),
+    host_reserved: to("invalid", "contact_support"),
+    delete: to("unconfigured", "none"),
+  },
+  active: {
+    dns_missing: to("awaiting_dns", "add_cname"),
+    dns_partial: to("verifying", "waiting"),
+    dns_complete: to("active", "none"),
+    dns_wrong: to("invalid", "retry"),
+    dns_unreachable: to("active", "retry"),
+    host_reserved: to("invalid", "contact_support"),
+    delete: to("unconfigured", "none"),
+  },
+  invalid: {
+    dns_missing: to("awaiting_dns", "add_cname"),
+    dns_partial: to("verifying", "waiting"),
+    dns_complete: to("active", "none"),
+    dns_wrong: to("invalid", "retry"),
+    dns_unreachable: to("invalid", "retry"),
+    host_reserved: to("invalid", "contact_support"),
+    delete: to("unconfigured", "none"),
+  },
+};
+
+export class IllegalDomainTransition extends Error {
+  constructor(
+    readonly from: string,
+    readonly event: TDomainEvent,
+  ) {
+    super(`Custom domain: "${event}" is not possible in state "${from}"`);
+    this.name = "IllegalDomainTransition";
+  }
+}
+
+export function isDomainStatus(value: string): value is TDomainStatus {
+  return (DOMAIN_STATUSES as readonly string[]).includes(value);
+}
+
+/** The next state and action, or throws IllegalDomainTransition. */
+export function nextDomainState(from: string, event: TDomainEvent): TDomainTransition {
+  const move = isDomainStatus(from) ? DOMAIN_TRANSITIONS[from][event] : undefined;
+  if (!move) throw new IllegalDomainTransition(from, event);
+  return move;
+}
+
+/** The result of looking up one expected DNS record. */
+export type TRecordCheckState = "ok" | "missing" | "wrong" | "unreachable";
+
+/** Which verify event a set of record checks amounts to (see DOMAIN_EVENTS). */
+export function classifyDnsChecks(checks: readonly { state: TRecordCheckState; required: boolean }[]) {
+  const required = checks.filter((c) => c.required);
+  // a wrong record is a definite answer even when another lookup failed
+  if (checks.some((c) => c.state === "wrong")) return "dns_wrong" as const;
+  if (checks.some((c) => c.state === "unreachable")) return "dns_unreachable" as const;
+  if (required.every((c) => c.state === "ok")) return "dns_complete" as const;
+  if (checks.some((c) => c.state === "ok")) return "dns_partial" as const;
+  return "dns_missing" as const;
+}

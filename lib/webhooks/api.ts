@@ -1,0 +1,56 @@
+/** Endpoint definitions of the webhook configuration resource (see lib/http/endpoint.ts). */
+import { z } from "zod";
+import { ZWebhookConfigJson } from "../apps/api";
+import { endpoint } from "../http/endpoint";
+import { ZWebhookConfigPatch } from "./config";
+
+const CONFIG_FIELDS =
+  '`url` (https in production, http or https in sandbox; absolute, no credentials, no fragment; `null` or `""` clears it), `enabled` (needs a url), `retryAttempts` (0–10) and `timeoutSeconds` (1–30) — stored, but delivery follows the deployment-wide schedule —, `events` (known event types; duplicates collapsed).';
+
+export const getWebhookConfig = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/webhook-config",
+  operationId: "getWebhookConfig",
+  summary: "Get the webhook configuration",
+  description:
+    "The app's webhook configuration. `secret` (the stored `whsec_…` signing secret) appears once the secret has been rotated at least once; until then deliveries are not signed.",
+  tag: "Webhooks",
+  auth: "workspace",
+  responses: { 200: { description: "The webhook configuration", schema: ZWebhookConfigJson } },
+});
+
+export const updateWebhookConfig = endpoint({
+  method: "PATCH",
+  path: "/v1/apps/{client_id}/webhook-config",
+  operationId: "updateWebhookConfig",
+  summary: "Update the webhook configuration",
+  description: `All fields optional; omitted fields keep their value. ${CONFIG_FIELDS} \`secret\` cannot be set (400 VALIDATION_INVALID_PARAMETER): rotate it instead. Unknown fields are refused.`,
+  tag: "Webhooks",
+  auth: "workspace",
+  body: ZWebhookConfigPatch,
+  responses: {
+    200: {
+      description: "The updated configuration, in the same shape as GET",
+      schema: ZWebhookConfigJson,
+    },
+  },
+});
+
+export const rotateWebhookSecret = endpoint({
+  method: "POST",
+  path: "/v1/apps/{client_id}/webhook-config/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Rotate the webhook signing secret",
+  description:
+    'Generates a new `whsec_…` signing secret, stores it encrypted and returns it. The first rotation turns signing on: from then on every delivery carries `X-Service-Signature: t=<unix-seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Signatures made with the previous secret stop verifying at once. Empty body. Honours `Idempotency-Key`: a replay returns the same secret with `Idempotency-Replayed: true`.',
+  tag: "Webhooks",
+  auth: "workspace",
+  idempotent: true,
+  responses: {
+    200: {
+      description: "The new secret",
+      schema: z.object({ secret: z.string().regex(/^whsec_[A-Za-z0-9]+$/) }),
+    },
+  },
+  errors: [409],
+});
