@@ -5,5 +5,6 @@
 export type TaskHandler = (payload: unknown) => Promise<void>;
 
 export const TASKS: Record<string, () => Promise<TaskHandler>> = {
-  "idempotency.purge": async () => (await import("./housekeeping")).purgeIdempotencyRecords,
+  idempotency_purge: async () => (await import("./housekeeping")).purgeIdempotencyRecords,
+  "activation.complete_demo": async () => (await import("../activation/demo")).completeDemoActivation,
 };

@@ -45,7 +45,7 @@ export async function startJobWorker(
     pollInterval,
     noHandleSignals: true,
     taskList: taskList(),
-    crontab: "0 * * * * idempotency.purge",
+    crontab: "0 * * * * idempotency_purge",
     logger: quietLogger(),
   });
   runner.events.on("job:error", ({ job, error }) =>

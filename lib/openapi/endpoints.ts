@@ -2,6 +2,7 @@
  * Every endpoint definition of the REST surface. A route file that the document lacks, or a
  * definition without a route, fails lib/openapi/routes.integration.test.ts.
  */
+import * as activation from "../activation/api";
 import * as apps from "../apps/api";
 import * as domains from "../domains/api";
 import type { EndpointDef } from "../http/endpoint";
@@ -32,6 +33,7 @@ function defs(...modules: Record<string, unknown>[]): EndpointDef[] {
 export const ALL_ENDPOINTS: EndpointDef[] = defs(
   apps,
   providers,
+  activation,
   productionTests,
   workflows,
   webhooks,

@@ -2,6 +2,12 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { APP_PROVIDER_STATUSES } from "./app-listing";
+import {
+  ZListAppProvidersQuery,
+  ZProviderJson,
+  ZProviderWithActivationJson,
+  ZUpdateAppProvider,
+} from "./schema";
 
 export const ZAppProvidersQuery = z.object({
   status: z
@@ -23,9 +29,41 @@ export const listAppApiProviders = endpoint({
   path: "/v1/providers",
   operationId: "listProvidersForApp",
   summary: "List providers for the calling app (App API)",
-  description: "Every catalog provider with the app's status; filter with `status`.",
+  description:
+    "Every catalog provider with the calling app's status: `activated` (activated and enabled), `action_required` (activated, but its stored configuration fails the provider's current requirements) or `deactivated` (anything else). Filter with `status`; other values are 400.",
   tag: "App API",
   auth: "app",
   query: ZAppProvidersQuery,
   responses: { 200: { description: "Provider list entries", schema: z.array(ZAppProviderEntryJson) } },
+});
+
+export const listAppProviders = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/providers",
+  operationId: "listAppProviders",
+  summary: "List an app's providers",
+  description:
+    "A plain array of catalog entries with the app's state: `isActive` (status activated) and `needAction` (activated, but the stored configuration fails the provider's current requirements). Production lists the whole catalog; the sandbox lists only providers added to the app (the starter `passport`, and any provider an activation was submitted for). With `include=activation` (repeatable or comma-separated; unknown values are ignored) each entry also has `status` and `activation`: the ticket id and timestamps, and the requirements to submit, prefilled (`currentValue`) from the company information the app submitted before, with the latest submitted values (`submittedValue`).",
+  tag: "Providers",
+  auth: "workspace",
+  query: ZListAppProvidersQuery,
+  responses: { 200: { description: "The app's provider entries", schema: z.array(ZProviderJson) } },
+});
+
+export const updateAppProvider = endpoint({
+  method: "PATCH",
+  path: "/v1/apps/{client_id}/providers/{provider_id}",
+  operationId: "updateAppProvider",
+  summary: "Enable or disable a provider for an app",
+  description:
+    "Switches an activated provider on or off for the app: reflected in the App's `providers[id].enabled` and in the App API listing (`activated` vs `deactivated`). A provider that is not activated for the app is `400 PROVIDER_NOT_AVAILABLE`; a provider id outside the catalog is 404. Returns the entry with its activation.",
+  tag: "Providers",
+  auth: "workspace",
+  body: ZUpdateAppProvider,
+  responses: {
+    200: {
+      description: "The provider entry, with status and activation",
+      schema: ZProviderWithActivationJson,
+    },
+  },
 });

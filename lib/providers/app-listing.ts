@@ -1,10 +1,12 @@
 /**
  * The App API provider listing (GET /v1/providers): every catalog provider with the calling
- * app's status — `activated` (activated and enabled), `action_required` (activated but its
- * stored configuration needs attention), `deactivated` (everything else).
+ * app's status — `action_required` (activated, but its stored configuration fails the
+ * provider's current requirements: the Workspace API's needAction), `activated` (activated and
+ * enabled), `deactivated` (everything else: not activated, under review, rejected, disabled).
  */
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
+import { providerNeedsAction } from "./app-providers";
 import { PROVIDERS } from "./catalog";
 
 export const APP_PROVIDER_STATUSES = ["activated", "deactivated", "action_required"] as const;
@@ -28,9 +30,7 @@ export async function listProvidersForApp(
   const byId = new Map(rows.map((r) => [r.providerId, r]));
   const entries = PROVIDERS.map((p): TAppProviderEntry => {
     const row = byId.get(p.id);
-    const needsAction =
-      row?.status === "activated" && (row.config as { needAction?: boolean } | null)?.needAction === true;
-    const state: TAppProviderStatus = needsAction
+    const state: TAppProviderStatus = providerNeedsAction(p, row)
       ? "action_required"
       : row?.status === "activated" && row.enabled
         ? "activated"

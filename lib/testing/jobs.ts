@@ -5,7 +5,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { startJobWorker, stopJobWorker } from "../jobs/worker";
 
-export function useJobWorker(): void {
+export function startJobWorkerForTests(): void {
   beforeAll(async () => {
     await startJobWorker(process.env.DATABASE_URL, { concurrency: 2, pollInterval: 100 });
   });

@@ -457,4 +457,3 @@ describe("custom-domain access", () => {
     expect((await get()).body).toMatchObject({ webDomain: names.web, status: "active" });
   });
 });
-

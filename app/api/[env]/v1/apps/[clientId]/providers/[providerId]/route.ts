@@ -1,0 +1,10 @@
+import { json, withApi } from "@/lib/http/api";
+import { updateAppProvider } from "@/lib/providers/api";
+import { setProviderEnabled } from "@/lib/providers/app-providers";
+
+export const PATCH = withApi(updateAppProvider, async ({ db, auth, body, params, requestId }) =>
+  json(
+    200,
+    await setProviderEnabled(db, { auth, requestId }, params.clientId!, params.providerId!, body.enabled),
+  ),
+);

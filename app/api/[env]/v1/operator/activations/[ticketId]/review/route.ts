@@ -1,0 +1,7 @@
+import * as api from "@/lib/activation/api";
+import { startReview } from "@/lib/activation/review";
+import { json, withApi } from "@/lib/http/api";
+
+export const POST = withApi(api.startActivationReview, async ({ db, auth, env, params, requestId }) =>
+  json(200, await startReview(db, { auth, env, requestId }, params.ticketId!)),
+);

@@ -1,0 +1,11 @@
+import * as api from "@/lib/activation/api";
+import { listTickets, recordContractActivation } from "@/lib/activation/review";
+import { json, withApi } from "@/lib/http/api";
+
+export const GET = withApi(api.listActivationTickets, async ({ db, env, query }) =>
+  json(200, await listTickets(db, env, query)),
+);
+
+export const POST = withApi(api.recordContractActivation, async ({ db, auth, env, body, requestId }) =>
+  json(201, await recordContractActivation(db, { auth, env, requestId }, body)),
+);

@@ -1,0 +1,159 @@
+/**
+ * Operator review of activation tickets (Operator API).
+ * Rules:
+ * - operators act on any workspace, but only on tickets of the URL's environment (404 otherwise,
+ *   and for tickets of deleted apps);
+ * - review → approve | reject, strictly as the spec's table: a review is started on an
+ *   activation_requested ticket (→ activation_processing) and only a ticket under review is
+ *   approved (→ activated) or rejected (→ rejected, with a 1–500 character reason); any other
+ *   move is refused naming the ticket's current status;
+ * - a contract provider, activated off-API once its contract is signed, is recorded by an
+ *   operator (a ticket created activated);
+ * - every step is audited with the operator's user id.
+ */
+import type { OperatorAuth } from "../auth/operator-keys";
+import { recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { ApiError, invalidField, notFound } from "../http/errors";
+import { newId } from "../ids";
+import { findProvider } from "../providers/catalog";
+import type { TListTicketsQuery, TTicketJson } from "./schema";
+import { isActivationStatus, nextStatus, stateConflict } from "./state-machine";
+import { getTicket, moveTicket, toTicketJson } from "./tickets";
+
+export interface OperatorActor {
+  auth: OperatorAuth;
+  requestId: string;
+  env: TEnvironment;
+}
+
+const auditOf = (actor: OperatorActor) => ({
+  actorType: "operator" as const,
+  actorId: actor.auth.userId,
+  requestId: actor.requestId,
+});
+
+export async function listTickets(
+  db: Tx,
+  env: TEnvironment,
+  query: TListTicketsQuery,
+): Promise<{ data: TTicketJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+  const where = { environment: env, status: query.status, app: { deletedAt: null } };
+  const [total, rows] = await Promise.all([
+    db.activationTicket.count({ where }),
+    db.activationTicket.findMany({
+      where,
+      include: { app: { select: { id: true, name: true, deletedAt: true } } },
+      // a queue: the oldest request first
+      orderBy: [{ requestedAt: "asc" }, { id: "asc" }],
+      take: query.limit,
+      skip: query.offset,
+    }),
+  ]);
+  return {
+    data: rows.map(toTicketJson),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+    hasMore: query.offset + rows.length < total,
+  };
+}
+
+export async function startReview(db: Tx, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
+  const ticket = await getTicket(db, actor.env, ticketId);
+  const moved = await moveTicket(db, ticket, {
+    event: "start_review",
+    data: { reviewStartedAt: new Date(), reviewerUserId: actor.auth.userId },
+    audit: { ...auditOf(actor), action: "activation.review_started" },
+  });
+  return toTicketJson(moved);
+}
+
+export async function approveTicket(db: Tx, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
+  const ticket = await getTicket(db, actor.env, ticketId);
+  const moved = await moveTicket(db, ticket, {
+    event: "approve",
+    data: { activatedAt: new Date(), reviewerUserId: actor.auth.userId },
+    audit: { ...auditOf(actor), action: "activation.approved" },
+  });
+  return toTicketJson(moved);
+}
+
+export async function rejectTicket(
+  db: Tx,
+  actor: OperatorActor,
+  ticketId: string,
+  reason: string,
+): Promise<TTicketJson> {
+  const ticket = await getTicket(db, actor.env, ticketId);
+  const moved = await moveTicket(db, ticket, {
+    event: "reject",
+    data: { rejectedAt: new Date(), rejectionReason: reason, reviewerUserId: actor.auth.userId },
+    audit: { ...auditOf(actor), action: "activation.rejected", data: { reason } },
+  });
+  return toTicketJson(moved);
+}
+
+/** Records the off-API activation of a contract provider for an app: a ticket born activated. */
+export async function recordContractActivation(
+  db: Tx,
+  actor: OperatorActor,
+  input: { clientId: string; providerId: string },
+): Promise<TTicketJson> {
+  const app = await db.app.findUnique({ where: { id: input.clientId } });
+  if (!app || app.deletedAt || app.environment !== actor.env) throw notFound(`App "${input.clientId}"`);
+  const provider = findProvider(input.providerId);
+  if (!provider) throw invalidField("providerId", "Unknown provider");
+  if (provider.activation.kind !== "contract") {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `providerId: "${provider.id}" is a ${provider.activation.kind} provider; only contract providers are activated off-API`,
+      {
+        details: [
+          { path: "providerId", message: `is a ${provider.activation.kind} provider, not a contract one` },
+        ],
+      },
+    );
+  }
+  await db.$queryRaw`SELECT id FROM apps WHERE id = ${app.id} FOR UPDATE`;
+  const key = { appId_providerId: { appId: app.id, providerId: provider.id } };
+  const row = await db.appProvider.findUnique({ where: key });
+  const from = row && isActivationStatus(row.status) ? row.status : "not_activated";
+  const to = nextStatus(from, "record_contract");
+  if (!to) {
+    throw stateConflict(`Provider "${provider.id}" is ${from} for app ${app.id}; nothing to record`, [
+      { path: "providerId", message: `status is ${from}` },
+    ]);
+  }
+  const now = new Date();
+  const ticketId = newId("act");
+  await db.activationTicket.create({
+    data: {
+      id: ticketId,
+      appId: app.id,
+      workspaceId: app.workspaceId,
+      environment: app.environment,
+      providerId: provider.id,
+      status: to,
+      submitted: {},
+      requestedAt: now,
+      reviewStartedAt: now,
+      activatedAt: now,
+      reviewerUserId: actor.auth.userId,
+    },
+  });
+  const state = { status: to, currentTicketId: ticketId, activatedAt: now, enabled: true, config: {} };
+  if (row) await db.appProvider.update({ where: key, data: state });
+  else await db.appProvider.create({ data: { appId: app.id, providerId: provider.id, ...state } });
+  await recordAudit(db, {
+    ...auditOf(actor),
+    workspaceId: app.workspaceId,
+    environment: app.environment,
+    action: "activation.contract_recorded",
+    targetType: "activation_ticket",
+    targetId: ticketId,
+    data: { clientId: app.id, providerId: provider.id, from, to },
+  });
+  return toTicketJson(await getTicket(db, actor.env, ticketId));
+}

@@ -1,0 +1,194 @@
+/**
+ * Submitting activation requests (POST /v1/apps/{client_id}/activation).
+ * Rules:
+ * - all or nothing: every provider id must be in the catalog and every value must pass its
+ *   requirement, and every provider must be in a state that accepts a submission; otherwise
+ *   400 naming each offending `providers.<id>[.<requirement>]` and nothing is written;
+ * - `demo: true` only in the sandbox (400 naming `demo` in production); it applies to
+ *   registration and contract providers (direct ones are activated at once anyway);
+ * - the move follows the transition table (state-machine.ts): direct → activated at once;
+ *   registration → activation_requested; demo → activation_processing, then a job enqueued in
+ *   the same transaction activates it about a second later; contract without demo → unchanged
+ *   and no ticket (activated off-API); rejected providers are resubmitted with a new ticket;
+ * - submitting adds the provider to the app (its row, disabled until activated); values of
+ *   company-information inputs are remembered on the app to prefill later forms;
+ * - submissions of one app are serialised (row lock on the app), so two concurrent requests
+ *   cannot both open a ticket for the same provider.
+ */
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { getOwnedApp } from "../apps/service";
+import { recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import { invalidField, type ErrorDetail } from "../http/errors";
+import { validationError } from "../http/validation";
+import { newId } from "../ids";
+import { enqueueJob } from "../jobs/queue";
+import { loadProviderEntries } from "../providers/app-providers";
+import { findProvider, type TProviderDefinition } from "../providers/catalog";
+import { checkRequirementValues, isCompanyInfo, type TRequirementValue } from "../providers/requirements";
+import type { TProviderJson } from "../providers/schema";
+import type { TSubmitActivation } from "./schema";
+import { isActivationStatus, nextStatus, stateConflict, type TActivationEvent } from "./state-machine";
+
+export const DEMO_TASK = "activation.complete_demo";
+/** how long a demo activation stays in activation_processing */
+export const DEMO_DELAY_MS = 1000;
+
+interface TPlanned {
+  provider: TProviderDefinition;
+  values: Record<string, TRequirementValue>;
+  event: TActivationEvent;
+  from: string;
+  to: string;
+  exists: boolean;
+}
+
+function eventFor(provider: TProviderDefinition, demo: boolean): TActivationEvent {
+  const kind = provider.activation.kind;
+  if (kind === "direct") return "submit_direct";
+  if (demo) return "submit_demo";
+  return kind === "registration" ? "submit_registration" : "submit_contract";
+}
+
+function conflictMessage(status: string): string {
+  if (status === "activated") return "is already activated";
+  return `has an activation under review (status ${status}); wait for the review result`;
+}
+
+export async function submitActivation(
+  db: Tx,
+  actor: { auth: WorkspaceAuth; requestId: string },
+  clientId: string,
+  body: TSubmitActivation,
+): Promise<TProviderJson[]> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const demo = body.demo === true;
+  if (demo && actor.auth.environment !== "sandbox") {
+    throw invalidField("demo", "is only available in the sandbox; production activations are reviewed");
+  }
+  // read what the decision depends on only under the lock
+  const [locked] = await db.$queryRaw<{ companyInfo: unknown }[]>`
+    SELECT company_info AS "companyInfo" FROM apps WHERE id = ${app.id} FOR UPDATE`;
+  const storedInfo = locked?.companyInfo;
+  const rows = await db.appProvider.findMany({ where: { appId: app.id } });
+  const rowById = new Map(rows.map((r) => [r.providerId, r]));
+
+  const details: ErrorDetail[] = [];
+  const conflicts: ErrorDetail[] = [];
+  const planned: TPlanned[] = [];
+  for (const [providerId, input] of Object.entries(body.providers)) {
+    const path = `providers.${providerId}`;
+    const provider = findProvider(providerId);
+    if (!provider) {
+      details.push({ path, message: "Unknown provider: not in the catalog" });
+      continue;
+    }
+    const checked = checkRequirementValues(provider.activation.requirements, input, path);
+    details.push(...checked.details);
+    const row = rowById.get(providerId);
+    const from = row && isActivationStatus(row.status) ? row.status : "not_activated";
+    const event = eventFor(provider, demo);
+    const to = nextStatus(from, event);
+    if (!to) conflicts.push({ path, message: conflictMessage(from) });
+    else planned.push({ provider, values: checked.values, event, from, to, exists: !!row });
+  }
+  if (details.length) throw validationError(details, "Invalid activation request");
+  if (conflicts.length) {
+    throw stateConflict(
+      `Activation refused: ${conflicts.map((c) => `${c.path} ${c.message}`).join("; ")}`,
+      conflicts,
+    );
+  }
+
+  const now = new Date();
+  const audit = {
+    workspaceId: actor.auth.workspaceId,
+    environment: actor.auth.environment,
+    actorType: "api_key" as const,
+    actorId: actor.auth.keyId,
+    requestId: actor.requestId,
+  };
+  const companyInfo: Record<string, unknown> = {
+    ...(typeof storedInfo === "object" && storedInfo !== null && !Array.isArray(storedInfo)
+      ? (storedInfo as Record<string, unknown>)
+      : {}),
+  };
+  let companyInfoChanged = false;
+
+  for (const step of planned) {
+    const { provider, values, to } = step;
+    const key = { appId_providerId: { appId: app.id, providerId: provider.id } };
+    if (!step.exists) {
+      // added disabled: a provider is enabled when it becomes activated
+      await db.appProvider.create({ data: { appId: app.id, providerId: provider.id, enabled: false } });
+      await recordAudit(db, {
+        ...audit,
+        action: "app_provider.added",
+        targetType: "app",
+        targetId: app.id,
+        data: { providerId: provider.id },
+      });
+    }
+    for (const r of provider.activation.requirements) {
+      if (isCompanyInfo(r) && values[r.id] !== undefined) {
+        companyInfo[r.id] = values[r.id];
+        companyInfoChanged = true;
+      }
+    }
+    if (step.event === "submit_contract") continue; // activated off-API: no ticket
+
+    const ticketId = newId("act");
+    const activated = to === "activated";
+    await db.activationTicket.create({
+      data: {
+        id: ticketId,
+        appId: app.id,
+        workspaceId: app.workspaceId,
+        environment: app.environment,
+        providerId: provider.id,
+        status: to,
+        submitted: values,
+        demo: demo && step.event === "submit_demo",
+        requestedAt: now,
+        activatedAt: activated ? now : null,
+      },
+    });
+    await db.appProvider.update({
+      where: key,
+      data: {
+        status: to,
+        currentTicketId: ticketId,
+        ...(activated ? { activatedAt: now, enabled: true, config: values } : {}),
+      },
+    });
+    await recordAudit(db, {
+      ...audit,
+      action: "activation.submitted",
+      targetType: "activation_ticket",
+      targetId: ticketId,
+      data: {
+        clientId: app.id,
+        providerId: provider.id,
+        from: step.from,
+        to,
+        demo: step.event === "submit_demo",
+      },
+    });
+    if (to === "activation_processing") {
+      await enqueueJob(
+        db,
+        DEMO_TASK,
+        { ticketId },
+        { runAt: new Date(now.getTime() + DEMO_DELAY_MS), jobKey: `${DEMO_TASK}:${ticketId}` },
+      );
+    }
+  }
+  if (companyInfoChanged) {
+    await db.app.update({ where: { id: app.id }, data: { companyInfo: companyInfo as object } });
+  }
+  return loadProviderEntries(
+    db,
+    { ...app, companyInfo },
+    { providerIds: planned.map((p) => p.provider.id), withActivation: true },
+  );
+}

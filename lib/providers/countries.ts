@@ -1,0 +1,49 @@
+/**
+ * Country codes of the catalog. Rules: every `countries` entry of a provider is an officially
+ * assigned ISO 3166-1 alpha-2 code from this list (checked by the catalog's unit tests).
+ */
+// prettier-ignore
+export const ISO_3166_ALPHA2 = [
+  "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU", "AW", "AX", "AZ",
+  "BA", "BB", "BD", "BE", "BF", "BG", "BH", "BI", "BJ", "BL", "BM", "BN", "BO", "BQ", "BR", "BS",
+  "BT", "BV", "BW", "BY", "BZ", "CA", "CC", "CD", "CF", "CG", "CH", "CI", "CK", "CL", "CM", "CN",
+  "CO", "CR", "CU", "CV", "CW", "CX", "CY", "CZ", "DE", "DJ", "DK", "DM", "DO", "DZ", "EC", "EE",
+  "EG", "EH", "ER", "ES", "ET", "FI", "FJ", "FK", "FM", "FO", "FR", "GA", "GB", "GD", "GE", "GF",
+  "GG", "GH", "GI", "GL", "GM", "GN", "GP", "GQ", "GR", "GS", "GT", "GU", "GW", "GY", "HK", "HM",
+  "HN", "HR", "HT", "HU", "ID", "IE", "IL", "IM", "IN", "IO", "IQ", "IR", "IS", "IT", "JE", "JM",
+  "JO", "JP", "KE", "KG", "KH", "KI", "KM", "KN", "KP", "KR", "KW", "KY", "KZ", "LA", "LB", "LC",
+  "LI", "LK", "LR", "LS", "LT", "LU", "LV", "LY", "MA", "MC", "MD", "ME", "MF", "MG", "MH", "MK",
+  "ML", "MM", "MN", "MO", "MP", "MQ", "MR", "MS", "MT", "MU", "MV", "MW", "MX", "MY", "MZ", "NA",
+  "NC", "NE", "NF", "NG", "NI", "NL", "NO", "NP", "NR", "NU", "NZ", "OM", "PA", "PE", "PF", "PG",
+  "PH", "PK", "PL", "PM", "PN", "PR", "PS", "PT", "PW", "PY", "QA", "RE", "RO", "RS", "RU", "RW",
+  "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR", "SS",
+  "ST", "SV", "SX", "SY", "SZ", "TC", "TD", "TF", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO",
+  "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "UM", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI",
+  "VN", "VU", "WF", "WS", "YE", "YT", "ZA", "ZM", "ZW",
+] as const;
+
+const ISO_SET: ReadonlySet<string> = new Set(ISO_3166_ALPHA2);
+
+export function isIsoCountry(code: string): boolean {
+  return ISO_SET.has(code);
+}
+
+/** EU member states. */
+// prettier-ignore
+export const EU = [
+  "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT",
+  "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
+];
+
+/** EU plus the EEA states that take part in the EU Digital Identity framework. */
+export const EEA = [...EU, "IS", "LI", "NO"].sort();
+
+// Territories without a permanent population issue no passports.
+const UNINHABITED = new Set(["AQ", "BV", "GS", "HM", "TF", "UM"]);
+
+/**
+ * Where an ICAO 9303 e-passport can come from: every inhabited ISO 3166-1 territory. Nearly
+ * every state issues chip passports and the chip is read the same way whatever the issuer;
+ * whether the issuer is trusted is decided per document (its signing certificate) at reading.
+ */
+export const PASSPORT_COUNTRIES: string[] = ISO_3166_ALPHA2.filter((c) => !UNINHABITED.has(c));
