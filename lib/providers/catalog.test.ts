@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SCOPE_CLAIMS, STANDARD_CLAIMS } from "./claims";
+import { KNOWN_CLAIMS, SCOPE_CLAIMS } from "./claims";
 import { isIsoCountry } from "./countries";
 import { FLOW_TYPES, findProvider, findTestIdentity, PROVIDERS } from "./catalog";
 import { TEST_SCENARIOS } from "./identities";
@@ -55,7 +55,7 @@ describe("provider catalog", () => {
     for (const p of PROVIDERS) {
       expect(p.claims.length).toBeGreaterThan(0);
       for (const c of p.claims) {
-        expect(STANDARD_CLAIMS, `${p.id}: ${c}`).toContain(c);
+        expect(KNOWN_CLAIMS, `${p.id}: ${c}`).toContain(c);
         expect(
           p.scopes.some((s) => SCOPE_CLAIMS[s]?.includes(c)),
           `${p.id}: ${c} has no scope`,
