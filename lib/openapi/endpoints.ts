@@ -6,8 +6,10 @@ import * as activation from "../activation/api";
 import * as apps from "../apps/api";
 import * as domains from "../domains/api";
 import type { EndpointDef } from "../http/endpoint";
+import * as oidc from "../oidc/api";
 import * as productionTests from "../production-tests/api";
 import * as providers from "../providers/api";
+import * as verifications from "../verifications/api";
 import * as webhooks from "../webhooks/api";
 import * as workflows from "../workflows/api";
 import * as openapi from "./api";
@@ -38,5 +40,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = defs(
   workflows,
   webhooks,
   domains,
+  verifications,
+  oidc,
   openapi,
 );

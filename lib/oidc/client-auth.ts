@@ -1,0 +1,88 @@
+/**
+ * Client authentication at the token endpoints: client_secret_basic (HTTP Basic with the app's
+ * clientId:clientSecret, form-urlencoded inside per RFC 6749 §2.3.1) or client_secret_post
+ * (client_id and client_secret in the body).
+ * Rules:
+ * - the secret check is the App API's own (lib/auth/app-credentials.ts: SHA-256, constant time,
+ *   deleted apps and apps of the other environment refused), so both surfaces accept exactly
+ *   the same credentials;
+ * - one method per request (RFC 6749 §2.3): a Basic header together with a client_secret in the
+ *   body is 400 invalid_request; a client_id in the body next to Basic must name the same app;
+ * - every authentication failure is 401 invalid_client with a Basic challenge; the reason is
+ *   never more precise than "invalid client credentials".
+ */
+import { authenticateApp, type AppAuth } from "../auth/app-credentials";
+import { parseAuthorization } from "../auth/header";
+import type { Tx } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { ApiError } from "../http/errors";
+import { OAuthError } from "./errors";
+
+export type TClientAuthMethod = "client_secret_basic" | "client_secret_post";
+
+export interface TClientAuthInput {
+  authorization: string | null;
+  /** body parameters */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export interface TAuthenticatedClient extends AppAuth {
+  method: TClientAuthMethod;
+}
+
+const HOW =
+  "Authenticate with HTTP Basic (clientId:clientSecret) or with client_id and client_secret in the body";
+
+function basicHeader(clientId: string, clientSecret: string): string {
+  const encoded = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
+  return `Basic ${Buffer.from(encoded, "utf8").toString("base64")}`;
+}
+
+export async function authenticateClient(
+  db: Tx,
+  environment: TEnvironment,
+  input: TClientAuthInput,
+): Promise<TAuthenticatedClient> {
+  const parsed = parseAuthorization(input.authorization);
+  let method: TClientAuthMethod;
+  let header: string;
+  if (parsed.scheme !== "none") {
+    if (input.clientSecret !== undefined) {
+      throw new OAuthError(
+        "invalid_request",
+        "Use one client authentication method: the Authorization header or client_id/client_secret in the body, not both",
+      );
+    }
+    if (parsed.scheme !== "basic")
+      throw new OAuthError("invalid_client", `Unsupported Authorization header. ${HOW}`, 401);
+    if (input.clientId !== undefined && input.clientId !== parsed.username) {
+      throw new OAuthError(
+        "invalid_request",
+        "client_id: does not match the client of the Authorization header",
+      );
+    }
+    method = "client_secret_basic";
+    header = input.authorization!;
+  } else {
+    if (input.clientId === undefined)
+      throw new OAuthError("invalid_client", `Client authentication is required. ${HOW}`, 401);
+    if (input.clientSecret === undefined) {
+      throw new OAuthError(
+        "invalid_client",
+        "client_secret: is required with client_id (client_secret_post)",
+        401,
+      );
+    }
+    method = "client_secret_post";
+    header = basicHeader(input.clientId, input.clientSecret);
+  }
+  try {
+    const app = await authenticateApp(db, header, environment);
+    return { ...app, method };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401)
+      throw new OAuthError("invalid_client", "Invalid client credentials", 401);
+    throw err;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Authorization codes, shared by the REST code exchange and the OpenID Provider.
+ * Rules:
+ * - 256 random bits, handed out once; only the SHA-256 is stored;
+ * - short-lived (default 60 s, at most 10 minutes) and single-use: redemption marks `usedAt`
+ *   with a conditional update, so of two concurrent redemptions exactly one wins;
+ * - bound to the app and environment it was issued for; a code of another environment is
+ *   unknown, a code of another app is refused without being consumed;
+ * - bound to the redirect_uri when issued with one (the redeemer must send the same value);
+ * - bound to a PKCE S256 challenge when issued with one; a code_verifier sent for a code issued
+ *   without a challenge is refused too (a downgrade would otherwise go unnoticed);
+ * - a code presented again after its use is reported as `reused`, so the OpenID Provider can
+ *   revoke what was issued from it (RFC 6749 §4.1.2);
+ * - failed checks do not consume the code: an attacker holding a stolen code but not the
+ *   verifier must not be able to burn the legitimate client's exchange.
+ */
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../crypto/hash";
+import type { Tx } from "../db/client";
+import type { AuthorizationCode } from "../db/generated/client";
+import type { TEnvironment } from "../environments";
+import { isValidCodeChallenge, verifyCodeVerifier } from "./pkce";
+import { CODE_TTL_SECONDS, MAX_CODE_TTL_SECONDS } from "./settings";
+
+export interface TIssueCodeInput {
+  appId: string;
+  environment: TEnvironment;
+  verificationId: string;
+  redirectUri?: string;
+  /** S256 code challenge */
+  codeChallenge?: string;
+  nonce?: string;
+  scope?: string;
+  ttlSeconds?: number;
+  now?: Date;
+}
+
+export async function issueAuthorizationCode(db: Tx, input: TIssueCodeInput): Promise<string> {
+  const ttl = input.ttlSeconds ?? CODE_TTL_SECONDS;
+  if (!(ttl > 0 && ttl <= MAX_CODE_TTL_SECONDS)) {
+    throw new RangeError(`authorization code lifetime must be 1–${MAX_CODE_TTL_SECONDS} s (got ${ttl})`);
+  }
+  if (input.codeChallenge !== undefined && !isValidCodeChallenge(input.codeChallenge)) {
+    throw new TypeError("codeChallenge must be an S256 challenge (43 base64url characters)");
+  }
+  const code = randomBytes(32).toString("base64url");
+  const now = input.now ?? new Date();
+  await db.authorizationCode.create({
+    data: {
+      codeHash: sha256Hex(code),
+      appId: input.appId,
+      environment: input.environment,
+      verificationId: input.verificationId,
+      redirectUri: input.redirectUri ?? null,
+      codeChallenge: input.codeChallenge ?? null,
+      nonce: input.nonce ?? null,
+      scope: input.scope ?? null,
+      expiresAt: new Date(now.getTime() + ttl * 1000),
+      createdAt: now,
+    },
+  });
+  return code;
+}
+
+export interface TRedeemCodeInput {
+  code: string;
+  appId: string;
+  environment: TEnvironment;
+  redirectUri?: string;
+  codeVerifier?: string;
+  now?: Date;
+}
+
+export type TCodeRejection =
+  | "unknown_code"
+  | "wrong_client"
+  | "expired"
+  | "reused"
+  | "redirect_uri_mismatch"
+  | "pkce_verifier_missing"
+  | "pkce_verifier_mismatch"
+  | "pkce_not_expected";
+
+export type TRedeemResult =
+  | { ok: true; code: AuthorizationCode }
+  | {
+      ok: false;
+      /** the OAuth error every rejection maps to (RFC 6749 §5.2) */
+      error: "invalid_grant";
+      reason: TCodeRejection;
+      description: string;
+      /** the code had been redeemed before: whatever was issued from it should be revoked */
+      reused: boolean;
+      /** the stored code, when it belongs to the redeeming app (to revoke by verification) */
+      code?: AuthorizationCode;
+    };
+
+const DESCRIPTIONS: Record<TCodeRejection, string> = {
+  // one message for unknown codes and codes of other clients: whether a code exists is not the
+  // redeemer's business
+  unknown_code: "The authorization code is invalid",
+  wrong_client: "The authorization code is invalid",
+  expired: "The authorization code has expired",
+  reused: "The authorization code has already been used",
+  redirect_uri_mismatch: "redirect_uri does not match the one the authorization code was issued for",
+  pkce_verifier_missing: "code_verifier is required for this authorization code",
+  pkce_verifier_mismatch: "code_verifier does not match the code challenge",
+  pkce_not_expected: "code_verifier was sent, but the authorization code was issued without a code challenge",
+};
+
+function reject(reason: TCodeRejection, code?: AuthorizationCode): TRedeemResult {
+  return {
+    ok: false,
+    error: "invalid_grant",
+    reason,
+    description: DESCRIPTIONS[reason],
+    reused: reason === "reused",
+    ...(code ? { code } : {}),
+  };
+}
+
+/** Checks a presented code and consumes it; see the module rules for what is refused. */
+export async function redeemAuthorizationCode(db: Tx, input: TRedeemCodeInput): Promise<TRedeemResult> {
+  const now = input.now ?? new Date();
+  // ours are 43 characters; anything far longer is not worth hashing
+  if (input.code.length === 0 || input.code.length > 256) return reject("unknown_code");
+  const row = await db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) } });
+  if (!row || row.environment !== input.environment) return reject("unknown_code");
+  if (row.appId !== input.appId) return reject("wrong_client");
+  if (row.usedAt !== null) return reject("reused", row);
+  if (row.expiresAt.getTime() <= now.getTime()) return reject("expired", row);
+  if (row.redirectUri !== null && input.redirectUri !== row.redirectUri) {
+    return reject("redirect_uri_mismatch", row);
+  }
+  if (row.codeChallenge !== null) {
+    if (input.codeVerifier === undefined) return reject("pkce_verifier_missing", row);
+    if (!verifyCodeVerifier(row.codeChallenge, input.codeVerifier))
+      return reject("pkce_verifier_mismatch", row);
+  } else if (input.codeVerifier !== undefined) {
+    return reject("pkce_not_expected", row);
+  }
+  const claimed = await db.authorizationCode.updateMany({
+    where: { codeHash: row.codeHash, usedAt: null },
+    data: { usedAt: now },
+  });
+  // a concurrent redemption got there first
+  if (claimed.count !== 1) return reject("reused", row);
+  return { ok: true, code: { ...row, usedAt: now } };
+}

@@ -1,0 +1,16 @@
+/** Background task of the signing keys: daily rotation check for both environments. */
+import { getDb } from "../db/client";
+import { ENVIRONMENTS } from "../environments";
+import { logger } from "../log";
+import { rotateSigningKeys } from "./keys";
+
+export const ROTATE_SIGNING_KEYS_TASK = "signing_keys_rotate";
+
+export async function rotateSigningKeysTask(): Promise<void> {
+  for (const environment of ENVIRONMENTS) {
+    const result = await rotateSigningKeys(getDb(), environment);
+    if (result.created.length + result.retired.length + result.removed.length > 0) {
+      logger.info({ environment, ...result }, "signing keys rotated");
+    }
+  }
+}
