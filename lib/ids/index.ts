@@ -1,6 +1,9 @@
 /** Prefixed identifiers: `<prefix>_<ulid>` (sortable by creation time, 128 bits). */
 import { randomBytes } from "node:crypto";
-import { ulid } from "ulid";
+import { monotonicFactory } from "ulid";
+
+// monotonic: ids made in the same millisecond still sort in creation order
+const ulid = monotonicFactory();
 
 export type IdPrefix =
   | "ws"

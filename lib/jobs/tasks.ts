@@ -7,4 +7,9 @@ export type TaskHandler = (payload: unknown) => Promise<void>;
 export const TASKS: Record<string, () => Promise<TaskHandler>> = {
   idempotency_purge: async () => (await import("./housekeeping")).purgeIdempotencyRecords,
   "activation.complete_demo": async () => (await import("../activation/demo")).completeDemoActivation,
+  verification_expire: async () => (await import("../verifications/jobs")).expireVerificationTask,
+  verification_retention: async () => (await import("../verifications/jobs")).retentionTask,
+  signing_keys_rotate: async () => (await import("../oidc/jobs")).rotateSigningKeysTask,
+  webhook_deliver: async () => (await import("../webhooks/delivery")).deliverWebhookTask,
+  webhook_sweep: async () => (await import("../webhooks/delivery")).sweepWebhookDeliveriesTask,
 };

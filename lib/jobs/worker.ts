@@ -45,7 +45,12 @@ export async function startJobWorker(
     pollInterval,
     noHandleSignals: true,
     taskList: taskList(),
-    crontab: "0 * * * * idempotency_purge",
+    crontab: [
+      "0 * * * * idempotency_purge",
+      "30 * * * * verification_retention",
+      "* * * * * webhook_sweep",
+      "15 3 * * * signing_keys_rotate",
+    ].join("\n"),
     logger: quietLogger(),
   });
   runner.events.on("job:error", ({ job, error }) =>

@@ -45,7 +45,9 @@ export default async function setup(project: TestProject) {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    // another test run may be using the same embedded server: the last one out stops it
+    const others = await client.query("SELECT 1 FROM pg_database WHERE datname LIKE 'idv_test_%'");
     await client.end();
-    await stop();
+    if (others.rowCount === 0) await stop();
   };
 }

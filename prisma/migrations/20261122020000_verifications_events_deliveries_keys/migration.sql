@@ -36,6 +36,7 @@ CREATE TABLE "verifications" (
 -- CreateTable
 CREATE TABLE "verification_events" (
     "id" TEXT NOT NULL,
+    "seq" BIGSERIAL NOT NULL,
     "verification_id" TEXT NOT NULL,
     "app_id" TEXT NOT NULL,
     "type" TEXT NOT NULL,

@@ -1,0 +1,48 @@
+/** Test helpers for verification sessions: apps with providers activated, sessions, their events. */
+import { getDb } from "../db/client";
+import { makeApp, makeWorkspace } from "./factories";
+import { basic, call } from "./router";
+
+export type TEnv = "sandbox" | "production";
+
+/** Marks providers activated and enabled for an app (as a finished activation would). */
+export async function activateProviders(clientId: string, providerIds: string[]): Promise<void> {
+  for (const providerId of providerIds) {
+    await getDb().appProvider.upsert({
+      where: { appId_providerId: { appId: clientId, providerId } },
+      create: { appId: clientId, providerId, status: "activated", enabled: true, activatedAt: new Date() },
+      update: { status: "activated", enabled: true, activatedAt: new Date() },
+    });
+  }
+}
+
+/** A workspace with one app whose listed providers are usable, and App API helpers for it. */
+export async function makeVerifyingApp(providerIds: string[] = [], env: TEnv = "sandbox") {
+  const ws = await makeWorkspace();
+  const app = await makeApp(ws.keys[env], env);
+  await activateProviders(app.clientId, providerIds);
+  const creds = basic(app.clientId, app.clientSecret);
+  const base = `/api/${env}/v1`;
+  return {
+    ws,
+    app,
+    creds,
+    start: (body: Record<string, unknown>) => call("POST", `${base}/verifications`, { headers: creds, body }),
+    status: (id: string) => call("GET", `${base}/verifications/${id}`, { headers: creds }),
+    cancel: (id: string) => call("DELETE", `${base}/verifications/${id}`, { headers: creds }),
+    userinfo: (id: string) => call("GET", `${base}/verifications/${id}/userinfo`, { headers: creds }),
+    evidence: (id: string) => call("GET", `${base}/verifications/${id}/evidence`, { headers: creds }),
+    simulate: (id: string, body: Record<string, unknown>) =>
+      call("POST", `${base}/sandbox/verifications/${id}/simulate`, { headers: creds, body }),
+  };
+}
+
+/** The event types recorded for a session, in order. */
+export async function eventTypes(verificationId: string): Promise<string[]> {
+  const rows = await getDb().verificationEvent.findMany({
+    where: { verificationId },
+    orderBy: { seq: "asc" },
+    select: { type: true },
+  });
+  return rows.map((r) => r.type);
+}
