@@ -416,3 +416,37 @@ describe("personal data retention", () => {
     expect((await t.status(id)).body.status).toBe("completed");
   });
 });
+
+describe("production-test participation", () => {
+  it("counts participations and claims stamps from sessions started for a challenge", async () => {
+    const { makeOperator } = await import("@/lib/testing/factories");
+    const { requestProductionTest, scheduleProductionTest } = await import("@/lib/testing/production-tests");
+    const t = await makeVerifyingApp();
+    const operator = await makeOperator();
+    const request = await requestProductionTest(t.ws.keys.sandbox, t.app.clientId);
+    const { challenge } = await scheduleProductionTest(operator.operatorKey, request.request.id);
+
+    const ok = await t.start({ providerId: "passport", challengeId: challenge.id });
+    expect(ok.status).toBe(201);
+    await t.simulate(ok.body.verificationId, { outcome: "success" });
+    const failed = await t.start({ providerId: "passport", challengeId: challenge.id });
+    await t.simulate(failed.body.verificationId, { outcome: "failure" });
+
+    const report = await call(
+      "GET",
+      `/api/sandbox/v1/apps/${t.app.clientId}/production-tests/${challenge.id}/report`,
+      {
+        headers: bearer(t.ws.keys.sandbox),
+      },
+    );
+    expect(report.status).toBe(200);
+    expect(report.body.stats).toMatchObject({ totalParticipations: 2, totalClaims: 1 });
+    expect(report.body.stats.providerBreakdown).toEqual([
+      { providerId: "passport", providerName: expect.any(String), claimCount: 1 },
+    ]);
+
+    const unknown = await t.start({ providerId: "passport", challengeId: "chl_unknown" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details[0].path).toBe("challengeId");
+  });
+});
