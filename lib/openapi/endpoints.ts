@@ -11,6 +11,7 @@ import * as productionTests from "../production-tests/api";
 import * as providers from "../providers/api";
 import * as verifications from "../verifications/api";
 import * as webhooks from "../webhooks/api";
+import * as webhookDeliveries from "../webhooks/deliveries-api";
 import * as workflows from "../workflows/api";
 import * as openapi from "./api";
 
@@ -39,6 +40,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = defs(
   productionTests,
   workflows,
   webhooks,
+  webhookDeliveries,
   domains,
   verifications,
   oidc,

@@ -1,0 +1,9 @@
+import { getOwnedApp } from "@/lib/apps/service";
+import { json, withApi } from "@/lib/http/api";
+import { redeliverDelivery } from "@/lib/webhooks/deliveries";
+import { redeliverWebhookDelivery } from "@/lib/webhooks/deliveries-api";
+
+export const POST = withApi(redeliverWebhookDelivery, async ({ db, auth, params, requestId }) => {
+  const app = await getOwnedApp(db, auth, params.clientId!);
+  return json(202, await redeliverDelivery(db, { auth, requestId }, app, params.deliveryId!));
+});

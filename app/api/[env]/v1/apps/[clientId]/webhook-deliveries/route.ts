@@ -1,0 +1,9 @@
+import { getOwnedApp } from "@/lib/apps/service";
+import { json, withApi } from "@/lib/http/api";
+import { listDeliveries } from "@/lib/webhooks/deliveries";
+import { listWebhookDeliveries } from "@/lib/webhooks/deliveries-api";
+
+export const GET = withApi(listWebhookDeliveries, async ({ db, auth, params, query }) => {
+  const app = await getOwnedApp(db, auth, params.clientId!);
+  return json(200, await listDeliveries(db, app, query));
+});

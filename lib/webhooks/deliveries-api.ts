@@ -1,0 +1,120 @@
+/**
+ * Endpoint definitions of the webhook delivery log, manual redelivery and test events (see
+ * lib/http/endpoint.ts).
+ */
+import { z } from "zod";
+import { endpoint } from "../http/endpoint";
+import { ZListDeliveriesQuery } from "./deliveries";
+
+const iso = z.string().describe("ISO 8601 date-time");
+
+export const ZDeliveryAttemptJson = z.object({
+  attemptNumber: z.number().int().min(1).describe("1 for the first attempt, counting manual ones"),
+  trigger: z.enum(["automatic", "manual"]).describe("manual: made by POST …/redeliver"),
+  startedAt: iso,
+  durationMs: z.number().int().min(0),
+  responseStatus: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The receiver's HTTP status; null when no response came (refused, unreachable, timeout)"),
+  error: z.string().nullable().describe("Why the attempt failed; null on success"),
+  success: z.boolean().describe("true for a 2xx response"),
+});
+
+export const ZDeliveryJson = z.object({
+  deliveryId: z.string().describe("dlv_…"),
+  eventId: z.string().nullable().describe("The event's evt_… id (also inside the body)"),
+  eventType: z.string().describe("An event type of the spec, or webhook.test"),
+  url: z.string().describe("Where the last attempt went (the app's URL at that time)"),
+  status: z
+    .enum(["pending", "succeeded", "dead"])
+    .describe("pending: an attempt is queued or running; dead: no further attempt will be made"),
+  attemptCount: z.number().int().min(0),
+  lastStatus: z.number().int().nullable().describe("HTTP status of the last attempt"),
+  lastError: z.string().nullable(),
+  nextAttemptAt: iso.nullable().describe("When the next attempt is due; null unless pending"),
+  deliveredAt: iso.nullable().describe("Time of the last successful attempt"),
+  createdAt: iso,
+  updatedAt: iso,
+  attempts: z.array(ZDeliveryAttemptJson).describe("Oldest first"),
+});
+
+export const ZDeliveryDetailJson = ZDeliveryJson.extend({
+  body: z.string().describe("The exact request body sent (the signed bytes)"),
+  payload: z.record(z.string(), z.unknown()).describe("The body, parsed"),
+});
+
+export type TDeliveryAttemptJson = z.infer<typeof ZDeliveryAttemptJson>;
+export type TDeliveryJson = z.infer<typeof ZDeliveryJson>;
+export type TDeliveryDetailJson = z.infer<typeof ZDeliveryDetailJson>;
+
+const DELIVERY_RULES =
+  "Each event is attempted at once, then retried after each value of the deployment's retry schedule (default 1 s, 5 s, 30 s); an attempt succeeds on a 2xx response within 10 s, redirects are not followed, and after the last retry the delivery is `dead`.";
+
+export const listWebhookDeliveries = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/webhook-deliveries",
+  operationId: "listWebhookDeliveries",
+  summary: "List webhook deliveries",
+  description: `The app's webhook deliveries, newest first, each with its event type and every attempt (status code, duration, error). ${DELIVERY_RULES} \`limit\` 1–100 (default 20), \`offset\` ≥ 0 (default 0); \`status\` (pending, succeeded, dead) and \`eventType\` filter the list.`,
+  tag: "Webhooks",
+  auth: "workspace",
+  query: ZListDeliveriesQuery,
+  responses: {
+    200: {
+      description: "A page of deliveries",
+      schema: z.object({
+        data: z.array(ZDeliveryJson),
+        total: z.number().int(),
+        limit: z.number().int(),
+        offset: z.number().int(),
+        hasMore: z.boolean(),
+      }),
+    },
+  },
+});
+
+export const getWebhookDelivery = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/webhook-deliveries/{delivery_id}",
+  operationId: "getWebhookDelivery",
+  summary: "Get a webhook delivery",
+  description:
+    "One delivery with its attempts and the exact body sent (`body`, the bytes the signature covers) and parsed (`payload`). A delivery of another app is 404.",
+  tag: "Webhooks",
+  auth: "workspace",
+  responses: { 200: { description: "The delivery", schema: ZDeliveryDetailJson } },
+});
+
+export const redeliverWebhookDelivery = endpoint({
+  method: "POST",
+  path: "/v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
+  operationId: "redeliverWebhookDelivery",
+  summary: "Redeliver a webhook",
+  description:
+    "Queues one manual attempt of a `dead` or `succeeded` delivery at once: the same body (same `eventId`, so receivers can dedupe), sent to the app's current URL and signed with its current secret. It is sent even while the webhook is disabled; if it fails, the delivery is `dead` again (no automatic retries). A `pending` delivery is refused (409 WEBHOOK_DELIVERY_PENDING, `delivery_id`): its next attempt is already queued. Needs a configured URL (400, `url`). Empty body. Honours `Idempotency-Key`.",
+  tag: "Webhooks",
+  auth: "workspace",
+  idempotent: true,
+  responses: {
+    202: { description: "The delivery, now pending, with its attempt queued", schema: ZDeliveryDetailJson },
+  },
+  errors: [409],
+});
+
+export const sendTestWebhook = endpoint({
+  method: "POST",
+  path: "/v1/apps/{client_id}/webhook-config/test",
+  operationId: "sendTestWebhook",
+  summary: "Send a test event",
+  description:
+    'Queues a signed `webhook.test` event to the configured URL, whatever the subscribed events and even while the webhook is disabled, so a receiver can be checked before enabling it. Payload: the usual envelope — `{"event":"webhook.test","eventId":"evt_…","timestamp":"…","apiVersion":"v1","clientId":"…","data":{"message":"…"}}`. It is delivered (and retried) like any event and appears in the delivery log. Needs a URL (400 naming `url`). Empty body. Honours `Idempotency-Key`.',
+  tag: "Webhooks",
+  auth: "workspace",
+  idempotent: true,
+  responses: {
+    202: { description: "The queued test delivery", schema: ZDeliveryDetailJson },
+  },
+  errors: [409],
+});

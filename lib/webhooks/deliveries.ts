@@ -1,0 +1,224 @@
+/**
+ * The webhook delivery log of an app, manual redelivery and test events (Workspace API).
+ * Rules:
+ * - callers load the app with getOwnedApp first (403 another workspace's app, 404 unknown,
+ *   deleted or other-environment app); a delivery id of another app is 404;
+ * - the log is newest first and shows every attempt; the detail adds the exact body sent;
+ * - redelivery is for finished deliveries only (dead or succeeded): it queues one manual attempt
+ *   at once; a pending delivery already has its next attempt queued and is refused;
+ * - redelivery and test events need a webhook URL, but not an enabled webhook or a
+ *   subscription: the integrator asked for them explicitly;
+ * - both are audited in the same transaction as the queued job.
+ */
+import { z } from "zod";
+import type { Actor } from "../apps/service";
+import { recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
+import { invalidField, notFound } from "../http/errors";
+import { newId } from "../ids";
+import type { TDeliveryDetailJson, TDeliveryJson } from "./deliveries-api";
+import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "./delivery";
+import { queueDelivery } from "./events";
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "dead"] as const;
+
+export const ZListDeliveriesQuery = z.object({
+  limit: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(100, "must be at most 100")
+    .default(20),
+  offset: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(0, "must be at least 0")
+    .default(0),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of: ${DELIVERY_STATUSES.join(", ")}` }).optional(),
+  eventType: z.string().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
+});
+export type TListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
+
+type DeliveryRow = WebhookDelivery & { attempts: WebhookDeliveryAttempt[] };
+
+const withAttempts = { attempts: { orderBy: { attemptNumber: "asc" } } } as const;
+
+function parseBody(body: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // bodies are always written by JSON.stringify; an unreadable one shows as empty
+  }
+  return {};
+}
+
+export function toDeliveryJson(d: DeliveryRow): TDeliveryJson {
+  // test deliveries have no stored event; their id is the one inside the body
+  const bodyEventId = d.eventId === null ? parseBody(d.body).eventId : undefined;
+  return {
+    deliveryId: d.id,
+    eventId: d.eventId ?? (typeof bodyEventId === "string" ? bodyEventId : null),
+    eventType: d.eventType,
+    url: d.url,
+    status: d.status as TDeliveryJson["status"],
+    attemptCount: d.attemptCount,
+    lastStatus: d.lastStatus,
+    lastError: d.lastError,
+    nextAttemptAt: d.status === "pending" && d.nextAttemptAt ? d.nextAttemptAt.toISOString() : null,
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+    attempts: d.attempts.map((a) => ({
+      attemptNumber: a.attemptNumber,
+      trigger: a.trigger as "automatic" | "manual",
+      startedAt: a.startedAt.toISOString(),
+      durationMs: a.durationMs,
+      responseStatus: a.responseStatus,
+      error: a.error,
+      success: a.success,
+    })),
+  };
+}
+
+export function toDeliveryDetailJson(d: DeliveryRow): TDeliveryDetailJson {
+  return { ...toDeliveryJson(d), body: d.body, payload: parseBody(d.body) };
+}
+
+export async function listDeliveries(
+  db: Tx,
+  app: Pick<App, "id">,
+  query: TListDeliveriesQuery,
+): Promise<{ data: TDeliveryJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+  const where = {
+    appId: app.id,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.eventType ? { eventType: query.eventType } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db.webhookDelivery.findMany({
+      where,
+      include: withAttempts,
+      // ids are ULIDs: the tie-break keeps deliveries of the same millisecond in creation order
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: query.offset,
+      take: query.limit,
+    }),
+    db.webhookDelivery.count({ where }),
+  ]);
+  return {
+    data: rows.map(toDeliveryJson),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+    hasMore: query.offset + rows.length < total,
+  };
+}
+
+async function findDelivery(db: Tx, app: Pick<App, "id">, deliveryId: string): Promise<DeliveryRow> {
+  const delivery = await db.webhookDelivery.findFirst({
+    where: { id: deliveryId, appId: app.id },
+    include: withAttempts,
+  });
+  if (!delivery) throw notFound(`Webhook delivery "${deliveryId}"`);
+  return delivery;
+}
+
+export async function getDelivery(
+  db: Tx,
+  app: Pick<App, "id">,
+  deliveryId: string,
+): Promise<TDeliveryDetailJson> {
+  return toDeliveryDetailJson(await findDelivery(db, app, deliveryId));
+}
+
+function requireUrl(app: Pick<App, "webhookUrl">): string {
+  if (!app.webhookUrl)
+    throw invalidField(
+      "url",
+      "no webhook URL is configured; set one with PATCH /v1/apps/{client_id}/webhook-config",
+    );
+  return app.webhookUrl;
+}
+
+function auditBase(actor: Actor) {
+  return {
+    workspaceId: actor.auth.workspaceId,
+    environment: actor.auth.environment,
+    actorType: "api_key" as const,
+    actorId: actor.auth.keyId,
+    requestId: actor.requestId,
+  };
+}
+
+export async function redeliverDelivery(
+  db: Tx,
+  actor: Actor,
+  app: Pick<App, "id" | "webhookUrl">,
+  deliveryId: string,
+): Promise<TDeliveryDetailJson> {
+  const delivery = await findDelivery(db, app, deliveryId);
+  requireUrl(app);
+  const now = new Date();
+  // conditional: of two concurrent redeliveries only one finds the delivery finished
+  const { count } = await db.webhookDelivery.updateMany({
+    where: { id: delivery.id, status: { in: ["dead", "succeeded"] } },
+    data: { status: "pending", nextAttemptAt: now, leaseUntil: null },
+  });
+  if (count === 0)
+    throw invalidField(
+      "delivery_id",
+      "is still pending: its next attempt is already queued; redeliver once it has succeeded or is dead",
+      "WEBHOOK_DELIVERY_PENDING",
+    );
+  await queueDeliveryAttempt(db, delivery.id, "manual");
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "webhook_delivery.redelivered",
+    targetType: "webhook_delivery",
+    targetId: delivery.id,
+    data: { appId: app.id, eventType: delivery.eventType, previousStatus: delivery.status },
+  });
+  return getDelivery(db, app, delivery.id);
+}
+
+/** The body of a test event: the usual envelope, with a message as its data. */
+export function buildTestEventPayload(clientId: string, at = new Date()) {
+  return {
+    event: TEST_EVENT_TYPE,
+    eventId: newId("evt"),
+    timestamp: at.toISOString(),
+    apiVersion: "v1" as const,
+    clientId,
+    data: {
+      message:
+        "Test event sent with POST /v1/apps/{client_id}/webhook-config/test. Verify its signature and answer with a 2xx status.",
+    },
+  };
+}
+
+export async function sendTestEvent(
+  db: Tx,
+  actor: Actor,
+  app: Pick<App, "id" | "webhookUrl">,
+): Promise<TDeliveryDetailJson> {
+  const url = requireUrl(app);
+  const payload = buildTestEventPayload(app.id);
+  const deliveryId = await queueDelivery(db, {
+    appId: app.id,
+    eventId: null,
+    eventType: TEST_EVENT_TYPE,
+    url,
+    body: JSON.stringify(payload),
+  });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "webhook_config.test_sent",
+    targetType: "app",
+    targetId: app.id,
+    data: { deliveryId, eventId: payload.eventId },
+  });
+  return getDelivery(db, app, deliveryId);
+}

@@ -1,0 +1,399 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { startJobWorkerForTests, waitFor } from "@/lib/testing/jobs";
+import { bearer, call } from "@/lib/testing/router";
+import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import {
+  emitEvents,
+  makeVerificationRow,
+  makeWebhookApp,
+  isolateWebhookTestDatabase,
+} from "@/lib/testing/webhooks";
+import { newId } from "@/lib/ids";
+import { claimDelivery, deliverWebhook, sweepWebhookDeliveries, TEST_EVENT_TYPE } from "./delivery";
+import { verifyWebhook, WebhookVerificationError } from "./receiver";
+
+// the receivers listen on loopback; one test below proves what happens without this
+process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+process.env.WEBHOOK_RETRY_SCHEDULE = "0.2,0.4,0.6";
+delete process.env.WEBHOOK_TIMEOUT_MS;
+
+isolateWebhookTestDatabase();
+startJobWorkerForTests();
+
+const db = () => getDb();
+
+function delivery(id: string) {
+  return db().webhookDelivery.findUniqueOrThrow({
+    where: { id },
+    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+  });
+}
+
+function deliveriesOf(appId: string) {
+  return db().webhookDelivery.findMany({
+    where: { appId },
+    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+async function settled(id: string, status: "succeeded" | "dead", timeoutMs = 10_000) {
+  return waitFor(async () => {
+    const d = await delivery(id);
+    return d.status === status ? d : undefined;
+  }, timeoutMs);
+}
+
+/** A delivery row without a queued job, as if its job had been lost. */
+async function insertDelivery(appId: string, url: string, fields: Record<string, unknown> = {}) {
+  const eventId = newId("evt");
+  return db().webhookDelivery.create({
+    data: {
+      id: newId("dlv"),
+      appId,
+      eventId: null,
+      eventType: TEST_EVENT_TYPE,
+      url,
+      body: JSON.stringify({ event: TEST_EVENT_TYPE, eventId, data: { message: "hi" } }),
+      nextAttemptAt: new Date(),
+      ...fields,
+    },
+  });
+}
+
+let receiver: TWebhookReceiver;
+beforeEach(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterEach(async () => {
+  await receiver.close();
+  process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+  process.env.WEBHOOK_RETRY_SCHEDULE = "0.2,0.4,0.6";
+  delete process.env.WEBHOOK_TIMEOUT_MS;
+});
+
+describe("webhook delivery by the job worker", () => {
+  it("delivers exactly the subscribed events, byte for byte, unsigned before the first rotation", async () => {
+    const { app } = await makeWebhookApp({
+      url: receiver.url,
+      events: ["verification.created", "verification.requested", "verification.completed"],
+    });
+    const verification = await makeVerificationRow(app.clientId);
+    const emitted = await emitEvents(verification, [
+      "verification.created",
+      "verification.requested",
+      "verification.failed", // not subscribed
+      "verification.completed",
+    ]);
+    const received = await receiver.waitForRequests(3);
+    const rows = await waitFor(async () => {
+      const all = await deliveriesOf(app.clientId);
+      return all.length === 3 && all.every((d) => d.status === "succeeded") ? all : undefined;
+    });
+    // nothing more arrives: the unsubscribed event has no delivery
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.requests).toHaveLength(3);
+
+    const subscribed = emitted.filter((p) => p.event !== "verification.failed");
+    expect(received.map((r) => r.event!.eventId).sort()).toEqual(subscribed.map((p) => p.eventId).sort());
+    for (const request of received) {
+      const row = rows.find((d) => d.eventId === request.event!.eventId)!;
+      expect(request.method).toBe("POST");
+      expect(request.path).toBe("/hooks");
+      expect(request.body).toBe(row.body);
+      expect(request.event).toEqual(subscribed.find((p) => p.eventId === row.eventId));
+      expect(request.headers["content-type"]).toBe("application/json");
+      expect(request.headers["user-agent"]).toMatch(/^idv-broker-webhooks\//);
+      expect(request.headers["x-service-event"]).toBe(row.eventType);
+      expect(request.headers["x-service-delivery"]).toBe(row.id);
+      expect(request.signature).toBeUndefined();
+      expect(row.attemptCount).toBe(1);
+      expect(row.lastStatus).toBe(200);
+      expect(row.leaseUntil).toBeNull();
+      expect(row.nextAttemptAt).toBeNull();
+      expect(row.deliveredAt).not.toBeNull();
+      expect(row.attempts).toMatchObject([
+        { attemptNumber: 1, trigger: "automatic", responseStatus: 200, error: null, success: true },
+      ]);
+    }
+  });
+
+  it("signs with the current secret once rotated; the previous secret stops verifying", async () => {
+    const { app, key, base, secret } = await makeWebhookApp({ url: receiver.url, signed: true });
+    const verification = await makeVerificationRow(app.clientId);
+    const first = secret!;
+    receiver.setSecret(first);
+    await emitEvents(verification, ["verification.created"]);
+    const [signed] = await receiver.waitForRequests(1);
+    expect(signed!.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(signed!.signatureValid).toBe(true);
+    const t = Number(/^t=(\d+)/.exec(signed!.signature!)![1]);
+    expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(5);
+
+    const again = await call("POST", `${base}/webhook-config/rotate-secret`, { headers: bearer(key) });
+    const second = again.body.secret as string;
+    receiver.setSecret(second);
+    await emitEvents(verification, ["verification.completed"]);
+    const [, latest] = await receiver.waitForRequests(2);
+    expect(latest!.signatureValid).toBe(true);
+    expect(() => verifyWebhook(latest!.body, latest!.signature!, first)).toThrow(WebhookVerificationError);
+    expect(verifyWebhook(latest!.body, latest!.signature!, second).eventId).toBe(latest!.event!.eventId);
+  });
+
+  it("retries a failing receiver on the schedule and logs every attempt", async () => {
+    receiver.failFirst(2, 500);
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const verification = await makeVerificationRow(app.clientId);
+    await emitEvents(verification, ["verification.created"]);
+    const received = await receiver.waitForRequests(3);
+    const [row] = await deliveriesOf(app.clientId);
+    const done = await settled(row!.id, "succeeded");
+
+    expect(done.attemptCount).toBe(3);
+    expect(done.attempts).toMatchObject([
+      { attemptNumber: 1, trigger: "automatic", responseStatus: 500, success: false },
+      { attemptNumber: 2, trigger: "automatic", responseStatus: 500, success: false },
+      { attemptNumber: 3, trigger: "automatic", responseStatus: 200, success: true, error: null },
+    ]);
+    expect(done.attempts[0]!.error).toBe("receiver answered HTTP 500");
+    expect(done.lastError).toBeNull();
+    // the same bytes every time, with the attempt number in a header
+    expect(new Set(received.map((r) => r.body)).size).toBe(1);
+    expect(received.map((r) => r.headers["x-service-attempt"])).toEqual(["1", "2", "3"]);
+    // waits of 0.2 s then 0.4 s between attempts
+    const gap1 = received[1]!.receivedAt.getTime() - received[0]!.receivedAt.getTime();
+    const gap2 = received[2]!.receivedAt.getTime() - received[1]!.receivedAt.getTime();
+    expect(gap1).toBeGreaterThanOrEqual(180);
+    expect(gap2).toBeGreaterThanOrEqual(380);
+  });
+
+  it("gives up after the last retry, and a manual redelivery then succeeds", async () => {
+    receiver.respond(() => ({ status: 503 }));
+    const { app, key, base } = await makeWebhookApp({ url: receiver.url });
+    const verification = await makeVerificationRow(app.clientId);
+    await emitEvents(verification, ["verification.completed"]);
+    await receiver.waitForRequests(4);
+    const [row] = await deliveriesOf(app.clientId);
+    const dead = await settled(row!.id, "dead");
+    expect(dead).toMatchObject({ attemptCount: 4, lastStatus: 503, nextAttemptAt: null, deliveredAt: null });
+    expect(dead.lastError).toBe("receiver answered HTTP 503");
+    expect(dead.attempts.map((a) => a.trigger)).toEqual(["automatic", "automatic", "automatic", "automatic"]);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(receiver.requests).toHaveLength(4);
+
+    receiver.respond(() => undefined);
+    const res = await call("POST", `${base}/webhook-deliveries/${row!.id}/redeliver`, {
+      headers: bearer(key),
+    });
+    expect(res.status).toBe(202);
+    const requests = await receiver.waitForRequests(5);
+    expect(requests[4]!.body).toBe(dead.body);
+    const done = await settled(row!.id, "succeeded");
+    expect(done.attemptCount).toBe(5);
+    expect(done.attempts[4]).toMatchObject({ attemptNumber: 5, trigger: "manual", success: true });
+  });
+
+  it("does not follow redirects: a 3xx is a failed attempt", async () => {
+    const elsewhere = await startWebhookReceiver();
+    try {
+      receiver.respond(() => ({ status: 302, headers: { Location: elsewhere.url } }));
+      process.env.WEBHOOK_RETRY_SCHEDULE = "0.05";
+      const { app } = await makeWebhookApp({ url: receiver.url });
+      await emitEvents(await makeVerificationRow(app.clientId), ["verification.created"]);
+      const [row] = await waitFor(async () => {
+        const all = await deliveriesOf(app.clientId);
+        return all[0]?.status === "dead" ? all : undefined;
+      });
+      expect(row!.attempts).toHaveLength(2);
+      expect(row!.attempts[0]).toMatchObject({ responseStatus: 302, success: false });
+      expect(row!.attempts[0]!.error).toBe(`redirect (HTTP 302 to ${elsewhere.url}) not followed`);
+      expect(receiver.requests).toHaveLength(2);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("times out an attempt that takes too long and retries it", async () => {
+    process.env.WEBHOOK_TIMEOUT_MS = "300";
+    receiver.respond((r) => (r.index === 0 ? { delayMs: 3_000 } : undefined));
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    await emitEvents(await makeVerificationRow(app.clientId), ["verification.created"]);
+    const [row] = await waitFor(async () => {
+      const all = await deliveriesOf(app.clientId);
+      return all[0]?.status === "succeeded" ? all : undefined;
+    });
+    const [timedOut, ok] = row!.attempts;
+    expect(timedOut).toMatchObject({ responseStatus: null, success: false, error: "timed out after 300 ms" });
+    expect(timedOut!.durationMs).toBeGreaterThanOrEqual(290);
+    expect(timedOut!.durationMs).toBeLessThan(2_000);
+    expect(ok).toMatchObject({ attemptNumber: 2, responseStatus: 200, success: true });
+  });
+
+  it("refuses loopback addresses, by IP and by name, unless private networks are allowed", async () => {
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    process.env.WEBHOOK_RETRY_SCHEDULE = "0.05";
+    const byIp = await makeWebhookApp({ url: receiver.url });
+    const byName = await makeWebhookApp({ url: receiver.url.replace("127.0.0.1", "localhost") });
+    for (const { app } of [byIp, byName])
+      await emitEvents(await makeVerificationRow(app.clientId), ["verification.created"]);
+    for (const { app } of [byIp, byName]) {
+      const [row] = await waitFor(async () => {
+        const all = await deliveriesOf(app.clientId);
+        return all[0]?.status === "dead" ? all : undefined;
+      });
+      expect(row!.attempts).toHaveLength(2);
+      for (const attempt of row!.attempts) {
+        expect(attempt).toMatchObject({ responseStatus: null, success: false });
+        expect(attempt.error).toMatch(
+          /^connection to (127\.0\.0\.1|::1) refused: private, loopback, link-local and reserved addresses are not allowed$/,
+        );
+      }
+    }
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it("queues nothing for a disabled webhook or an unsubscribed event", async () => {
+    const disabled = await makeWebhookApp({ url: receiver.url, enabled: false });
+    const unsubscribed = await makeWebhookApp({ url: receiver.url, events: ["verification.failed"] });
+    await emitEvents(await makeVerificationRow(disabled.app.clientId), ["verification.created"]);
+    await emitEvents(await makeVerificationRow(unsubscribed.app.clientId), ["verification.created"]);
+    expect(await db().verificationEvent.count({ where: { appId: disabled.app.clientId } })).toBe(1);
+    expect(await db().webhookDelivery.count({ where: { appId: disabled.app.clientId } })).toBe(0);
+    expect(await db().webhookDelivery.count({ where: { appId: unsubscribed.app.clientId } })).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
+
+describe("deliverWebhook", () => {
+  it("abandons automatic attempts for a disabled webhook or a deleted app, without a request", async () => {
+    const { app, key, base } = await makeWebhookApp({ url: receiver.url });
+    const event = await insertDelivery(app.clientId, receiver.url, { eventType: "verification.created" });
+    await call("PATCH", `${base}/webhook-config`, { headers: bearer(key), body: { enabled: false } });
+    expect(await deliverWebhook(db(), event.id)).toEqual({ outcome: "dead" });
+    expect(await delivery(event.id)).toMatchObject({
+      status: "dead",
+      attemptCount: 0,
+      lastError: "the app's webhook is disabled; delivery abandoned",
+      leaseUntil: null,
+      attempts: [],
+    });
+
+    // explicit requests still go out while disabled: test events and manual redeliveries
+    const test = await insertDelivery(app.clientId, receiver.url);
+    expect((await deliverWebhook(db(), test.id)).outcome).toBe("succeeded");
+    await db().webhookDelivery.update({ where: { id: event.id }, data: { status: "pending" } });
+    expect((await deliverWebhook(db(), event.id, { trigger: "manual" })).outcome).toBe("succeeded");
+    expect(receiver.requests).toHaveLength(2);
+
+    const later = await insertDelivery(app.clientId, receiver.url);
+    await call("DELETE", base, { headers: bearer(key) });
+    expect(await deliverWebhook(db(), later.id, { trigger: "manual" })).toEqual({ outcome: "dead" });
+    expect((await delivery(later.id)).lastError).toBe("the app was deleted; delivery abandoned");
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it("sends to the app's current URL and leaves finished deliveries alone", async () => {
+    const moved = await startWebhookReceiver();
+    try {
+      const { app, key, base } = await makeWebhookApp({ url: receiver.url });
+      const row = await insertDelivery(app.clientId, receiver.url);
+      await call("PATCH", `${base}/webhook-config`, { headers: bearer(key), body: { url: moved.url } });
+      expect((await deliverWebhook(db(), row.id)).outcome).toBe("succeeded");
+      expect((await delivery(row.id)).url).toBe(moved.url);
+      // a duplicate job (e.g. after a sweep) finds nothing to do
+      expect(await deliverWebhook(db(), row.id)).toEqual({ outcome: "skipped" });
+      expect(moved.requests).toHaveLength(1);
+      expect(receiver.requests).toHaveLength(0);
+    } finally {
+      await moved.close();
+    }
+  });
+
+  it("lets exactly one of two concurrent workers claim an attempt", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const row = await insertDelivery(app.clientId, receiver.url);
+    const claims = await Promise.all([claimDelivery(db(), row.id), claimDelivery(db(), row.id)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await deliverWebhook(db(), row.id)).toEqual({ outcome: "skipped" });
+    // once the lease has run out, another worker may take over
+    expect(await claimDelivery(db(), row.id, new Date(Date.now() + 31_000))).toBeDefined();
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
+
+describe("sweepWebhookDeliveries", () => {
+  it("re-queues the delivery of a worker that died mid-attempt, and the event arrives", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const row = await insertDelivery(app.clientId, receiver.url, { eventType: "verification.created" });
+    // a worker claimed it and died before recording anything; its job died with it
+    expect(await claimDelivery(db(), row.id)).toBeDefined();
+    expect(await sweepWebhookDeliveries(db())).not.toContain(row.id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.requests).toHaveLength(0);
+
+    // 30 s later the lease has run out
+    await db().webhookDelivery.update({
+      where: { id: row.id },
+      data: { leaseUntil: new Date(Date.now() - 1) },
+    });
+    expect(await sweepWebhookDeliveries(db())).toEqual([row.id]);
+    const [request] = await receiver.waitForRequests(1);
+    expect(request!.body).toBe(row.body);
+    const done = await settled(row.id, "succeeded");
+    expect(done.attempts).toMatchObject([{ attemptNumber: 1, trigger: "automatic", success: true }]);
+  });
+
+  it("re-queues a pending delivery whose job was lost, once it is overdue by the grace period", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const recent = await insertDelivery(app.clientId, receiver.url, {
+      nextAttemptAt: new Date(Date.now() - 10_000),
+    });
+    const lost = await insertDelivery(app.clientId, receiver.url, {
+      nextAttemptAt: new Date(Date.now() - 61_000),
+    });
+    const swept = await sweepWebhookDeliveries(db());
+    expect(swept).toContain(lost.id);
+    expect(swept).not.toContain(recent.id);
+    await receiver.waitForRequests(1);
+    await settled(lost.id, "succeeded");
+    expect((await delivery(recent.id)).status).toBe("pending");
+
+    process.env.WEBHOOK_SWEEP_GRACE_SECONDS = "5";
+    try {
+      expect(await sweepWebhookDeliveries(db())).toEqual([recent.id]);
+    } finally {
+      delete process.env.WEBHOOK_SWEEP_GRACE_SECONDS;
+    }
+    await settled(recent.id, "succeeded");
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it("keeps the manual trigger of a lost redelivery", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const row = await insertDelivery(app.clientId, receiver.url, {
+      status: "pending",
+      attemptCount: 1,
+      deliveredAt: new Date(),
+      nextAttemptAt: new Date(Date.now() - 120_000),
+    });
+    await db().webhookDeliveryAttempt.create({
+      data: {
+        deliveryId: row.id,
+        attemptNumber: 1,
+        startedAt: new Date(),
+        durationMs: 5,
+        responseStatus: 200,
+        success: true,
+      },
+    });
+    expect(await sweepWebhookDeliveries(db())).toEqual([row.id]);
+    const done = await waitFor(async () => {
+      const d = await delivery(row.id);
+      return d.attempts.length === 2 ? d : undefined;
+    });
+    expect(done.attempts[1]).toMatchObject({ attemptNumber: 2, trigger: "manual", success: true });
+  });
+});

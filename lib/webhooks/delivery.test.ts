@@ -1,0 +1,166 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  parseRetrySchedule,
+  parseSweepGraceSeconds,
+  parseTimeoutMs,
+  sendWebhookRequest,
+} from "./delivery";
+
+describe("parseRetrySchedule", () => {
+  it("reads seconds, fractions included, in order", () => {
+    expect(parseRetrySchedule("1,5,30")).toEqual({ value: [1, 5, 30] });
+    expect(parseRetrySchedule(" 0.2, 0.4 ,0.6 ")).toEqual({ value: [0.2, 0.4, 0.6] });
+    expect(parseRetrySchedule("0")).toEqual({ value: [0] });
+  });
+
+  it("uses the default 1,5,30 when unset or empty", () => {
+    expect(DEFAULT_RETRY_SCHEDULE).toEqual([1, 5, 30]);
+    expect(parseRetrySchedule(undefined)).toEqual({ value: [1, 5, 30] });
+    expect(parseRetrySchedule("  ")).toEqual({ value: [1, 5, 30] });
+  });
+
+  it.each([
+    ["1,,5", /"" is not a number/],
+    ["1,five", /"five" is not a number/],
+    ["-1", /"-1" is not a number/],
+    ["1e3", /"1e3" is not a number/],
+    ["100000", /more than a day/],
+    [Array.from({ length: 21 }, () => "1").join(","), /at most 20 retries/],
+  ])("falls back on the default with a warning for %j", (raw, reason) => {
+    const parsed = parseRetrySchedule(raw);
+    expect(parsed.value).toEqual([1, 5, 30]);
+    expect(parsed.warning).toMatch(reason);
+    expect(parsed.warning).toMatch(/^WEBHOOK_RETRY_SCHEDULE=/);
+  });
+});
+
+describe("parseTimeoutMs and parseSweepGraceSeconds", () => {
+  it("default to 10 s and 60 s and accept values in range", () => {
+    expect(parseTimeoutMs(undefined)).toEqual({ value: 10_000 });
+    expect(parseTimeoutMs("250")).toEqual({ value: 250 });
+    expect(parseSweepGraceSeconds(undefined)).toEqual({ value: 60 });
+    expect(parseSweepGraceSeconds("0")).toEqual({ value: 0 });
+  });
+
+  it("refuse values out of range or not numbers, with a warning", () => {
+    for (const raw of ["0", "-5", "abc", "20001"]) {
+      const parsed = parseTimeoutMs(raw);
+      expect(parsed.value).toBe(10_000);
+      expect(parsed.warning).toMatch(/^WEBHOOK_TIMEOUT_MS=/);
+    }
+    expect(parseSweepGraceSeconds("-1")).toMatchObject({ value: 60, warning: expect.any(String) });
+  });
+});
+
+describe("sendWebhookRequest", () => {
+  type Seen = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Buffer };
+  const seen: Seen[] = [];
+  let reply: (res: http.ServerResponse) => void = (res) => res.end("ok");
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      seen.push({ method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+      reply(res);
+    });
+  });
+  let base = "";
+  const previous = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  afterEach(() => {
+    seen.length = 0;
+    reply = (res) => res.end("ok");
+    if (previous === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    else process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = previous;
+  });
+
+  it("POSTs the exact body bytes with the given headers; 2xx is success", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    reply = (res) => {
+      res.statusCode = 204;
+      res.end();
+    };
+    const body = '{"event":"verification.completed","name":"Jürgen 🎉"}';
+    const result = await sendWebhookRequest(`${base}/hooks?x=1`, body, { "X-Test": "yes" }, 2_000);
+    expect(result).toMatchObject({ success: true, responseStatus: 204, error: null });
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.method).toBe("POST");
+    expect(seen[0]!.path).toBe("/hooks?x=1");
+    expect(seen[0]!.body.equals(Buffer.from(body, "utf8"))).toBe(true);
+    expect(seen[0]!.headers["content-length"]).toBe(String(Buffer.byteLength(body)));
+    expect(seen[0]!.headers["x-test"]).toBe("yes");
+  });
+
+  it("reports non-2xx statuses and redirects as failures, without following", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    reply = (res) => {
+      res.writeHead(500);
+      res.end("boom");
+    };
+    expect(await sendWebhookRequest(base, "{}", {}, 2_000)).toMatchObject({
+      success: false,
+      responseStatus: 500,
+      error: "receiver answered HTTP 500",
+    });
+    reply = (res) => {
+      res.writeHead(307, { Location: `${base}/elsewhere` });
+      res.end();
+    };
+    expect(await sendWebhookRequest(`${base}/start`, "{}", {}, 2_000)).toMatchObject({
+      success: false,
+      responseStatus: 307,
+      error: `redirect (HTTP 307 to ${base}/elsewhere) not followed`,
+    });
+    expect(seen.map((s) => s.path)).toEqual(["/", "/start"]);
+  });
+
+  it("gives up after the timeout", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    reply = () => undefined; // never answers
+    const result = await sendWebhookRequest(base, "{}", {}, 150);
+    expect(result).toMatchObject({ success: false, responseStatus: null, error: "timed out after 150 ms" });
+    expect(result.durationMs).toBeGreaterThanOrEqual(140);
+    expect(result.durationMs).toBeLessThan(1_000);
+  });
+
+  it("refuses loopback unless private networks are allowed, before any byte is sent", async () => {
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    const port = new URL(base).port;
+    for (const url of [base, `http://localhost:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`]) {
+      const result = await sendWebhookRequest(url, "{}", {}, 2_000);
+      expect(result.success).toBe(false);
+      expect(result.responseStatus).toBeNull();
+      expect(result.error).toMatch(/refused: private, loopback, link-local and reserved addresses/);
+    }
+    expect(
+      await sendWebhookRequest("http://169.254.169.254/latest/meta-data", "{}", {}, 2_000),
+    ).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^connection to 169\.254\.169\.254 refused/),
+    });
+    expect(seen).toHaveLength(0);
+  });
+
+  it("reports unusable URLs and connection errors", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    expect((await sendWebhookRequest("not a url", "{}", {}, 500)).error).toBe("invalid webhook URL");
+    expect((await sendWebhookRequest("ftp://example.com/x", "{}", {}, 500)).error).toBe(
+      "unsupported URL scheme ftp:",
+    );
+    const refused = await sendWebhookRequest("http://127.0.0.1:1/", "{}", {}, 2_000);
+    expect(refused).toMatchObject({ success: false, responseStatus: null });
+    expect(refused.error).toMatch(/ECONNREFUSED/);
+  });
+});

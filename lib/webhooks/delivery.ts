@@ -1,0 +1,445 @@
+/**
+ * Webhook delivery: the `webhook_deliver` and `webhook_sweep` tasks (DESIGN.md §5; spec, Events).
+ * Rules:
+ * - one worker at a time sends a delivery: it first claims a lease (a conditional UPDATE on
+ *   status pending and no live lease), so two workers — or a sweeper re-queue racing the
+ *   original job — never send the same attempt;
+ * - one job sends ONE attempt: POST of the stored body bytes to the app's current URL, signed
+ *   with the app's current secret (X-Service-Signature; none before the first rotation), within
+ *   WEBHOOK_TIMEOUT_MS (default 10 s) in total, redirects not followed (3xx is a failure), 2xx
+ *   is success; connections pass the SSRF guard (lib/webhooks/ssrf.ts) at connect time;
+ * - the attempt row, the delivery's new state and the job of the next attempt are written in one
+ *   transaction;
+ * - automatic attempts: one at once, then one retry after each value of WEBHOOK_RETRY_SCHEDULE
+ *   (default 1,5,30 seconds), then the delivery is dead; a manual redelivery is a single attempt;
+ * - automatic attempts stop without a request (dead, with the reason) once the app is deleted,
+ *   its webhook disabled or its URL cleared; test events and manual redeliveries were asked for
+ *   explicitly and go out while the webhook is disabled, but never for a deleted app or without
+ *   a URL;
+ * - delivery is at-least-once: a worker that dies between sending and recording leaves a pending
+ *   delivery whose lease expires; the sweeper (every minute) re-queues it, and re-queues pending
+ *   deliveries whose job was lost, so the receiver may see an event twice and dedupes on eventId.
+ */
+import http from "node:http";
+import https from "node:https";
+import { z } from "zod";
+import { decryptSecret } from "../crypto/encryption";
+import { getDb, type Db, type Tx } from "../db/client";
+import type { WebhookDelivery } from "../db/generated/client";
+import { enqueueJob } from "../jobs/queue";
+import { logger } from "../log";
+import { DELIVER_TASK } from "./events";
+import { SIGNATURE_HEADER, signPayload } from "./signature";
+import { assertAllowedHost, guardedLookup } from "./ssrf";
+
+export { DELIVER_TASK } from "./events";
+export const SWEEP_TASK = "webhook_sweep";
+
+/** Event type of the deliveries made by POST …/webhook-config/test. */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1, 5, 30];
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_SWEEP_GRACE_SECONDS = 60;
+/** Longer than the longest attempt (timeout ≤ 20 s) plus the bookkeeping around it. */
+export const LEASE_SECONDS = 30;
+const MAX_TIMEOUT_MS = 20_000;
+const MAX_RETRY_DELAY_SECONDS = 86_400;
+const MAX_RETRIES = 20;
+const MAX_ERROR_LENGTH = 500;
+const SWEEP_BATCH = 500;
+const USER_AGENT = "idv-broker-webhooks/1.0";
+
+export type TDeliveryTrigger = "automatic" | "manual";
+
+// ---------------------------------------------------------------------------------------------
+// Deployment settings, read at every use so that a changed environment takes effect; a bad value
+// falls back on the default with one warning per value.
+
+const warned = new Set<string>();
+function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  logger.warn(message);
+}
+
+export interface TParsedSetting<T> {
+  value: T;
+  /** set when the raw value was refused and the default used */
+  warning?: string;
+}
+
+/** "1,5,30" → [1, 5, 30]: seconds (fractions allowed) before each retry; empty → the default. */
+export function parseRetrySchedule(raw: string | undefined): TParsedSetting<number[]> {
+  const fallback = (why: string) => ({
+    value: [...DEFAULT_RETRY_SCHEDULE],
+    warning: `WEBHOOK_RETRY_SCHEDULE=${JSON.stringify(raw)} ignored (${why}); using ${DEFAULT_RETRY_SCHEDULE.join(",")}`,
+  });
+  if (raw === undefined || raw.trim() === "") return { value: [...DEFAULT_RETRY_SCHEDULE] };
+  const parts = raw.split(",").map((p) => p.trim());
+  if (parts.length > MAX_RETRIES) return fallback(`at most ${MAX_RETRIES} retries`);
+  const values: number[] = [];
+  for (const part of parts) {
+    if (!/^\d+(\.\d+)?$/.test(part)) return fallback(`"${part}" is not a number of seconds`);
+    const seconds = Number(part);
+    if (seconds > MAX_RETRY_DELAY_SECONDS) return fallback(`${part} s is more than a day`);
+    values.push(seconds);
+  }
+  return { value: values };
+}
+
+function parseBoundedNumber(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): TParsedSetting<number> {
+  if (raw === undefined || raw.trim() === "") return { value: fallback };
+  const value = Number(raw.trim());
+  if (!Number.isFinite(value) || value < min || value > max)
+    return {
+      value: fallback,
+      warning: `${name}=${JSON.stringify(raw)} ignored (must be between ${min} and ${max}); using ${fallback}`,
+    };
+  return { value };
+}
+
+/** WEBHOOK_TIMEOUT_MS: total time of one attempt, 1–20000 ms (default 10000, the spec's 10 s). */
+export function parseTimeoutMs(raw: string | undefined): TParsedSetting<number> {
+  return parseBoundedNumber("WEBHOOK_TIMEOUT_MS", raw, DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS);
+}
+
+/** WEBHOOK_SWEEP_GRACE_SECONDS: how late a pending attempt may be before the sweeper re-queues it. */
+export function parseSweepGraceSeconds(raw: string | undefined): TParsedSetting<number> {
+  return parseBoundedNumber("WEBHOOK_SWEEP_GRACE_SECONDS", raw, DEFAULT_SWEEP_GRACE_SECONDS, 0, 86_400);
+}
+
+function setting<T>(name: string, parse: (raw: string | undefined) => TParsedSetting<T>): T {
+  const raw = process.env[name];
+  const parsed = parse(raw);
+  if (parsed.warning) warnOnce(`${name}=${raw}`, parsed.warning);
+  return parsed.value;
+}
+
+export const retrySchedule = () => setting("WEBHOOK_RETRY_SCHEDULE", parseRetrySchedule);
+export const attemptTimeoutMs = () => setting("WEBHOOK_TIMEOUT_MS", parseTimeoutMs);
+export const sweepGraceSeconds = () => setting("WEBHOOK_SWEEP_GRACE_SECONDS", parseSweepGraceSeconds);
+
+// ---------------------------------------------------------------------------------------------
+// One HTTP attempt
+
+export interface TAttemptResult {
+  startedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  error: string | null;
+  success: boolean;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}
+
+/**
+ * POSTs `body` to `url` once. Never throws: every failure (refused address, DNS, connection,
+ * TLS, timeout, non-2xx status) comes back as an unsuccessful result with the reason.
+ * node:http rather than fetch, because the SSRF guard needs the `lookup` hook and fetch
+ * would follow redirects on its own.
+ */
+export function sendWebhookRequest(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number = attemptTimeoutMs(),
+): Promise<TAttemptResult> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const result = (responseStatus: number | null, error: string | null): TAttemptResult => ({
+    startedAt,
+    durationMs: Math.max(0, Math.round(performance.now() - t0)),
+    responseStatus,
+    error: error === null ? null : clip(error),
+    success: error === null,
+  });
+
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve(result(null, "invalid webhook URL"));
+  }
+  if (target.protocol !== "https:" && target.protocol !== "http:")
+    return Promise.resolve(result(null, `unsupported URL scheme ${target.protocol}`));
+  try {
+    // IP literals skip DNS, so the lookup hook never sees them
+    assertAllowedHost(target.hostname);
+  } catch (err) {
+    return Promise.resolve(result(null, (err as Error).message));
+  }
+
+  const transport = target.protocol === "https:" ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (responseStatus: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result(responseStatus, error));
+    };
+    const timer = setTimeout(() => {
+      finish(null, `timed out after ${timeoutMs} ms`);
+      request.destroy();
+    }, timeoutMs);
+    const request = transport.request(
+      {
+        protocol: target.protocol,
+        hostname: target.hostname.replace(/^\[|\]$/g, ""),
+        port: target.port || undefined,
+        path: `${target.pathname}${target.search}`,
+        method: "POST",
+        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body, "utf8")) },
+        // a fresh connection per attempt: a pooled socket would skip the guarded lookup
+        agent: false,
+        lookup: guardedLookup as never,
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        // only the status matters; do not wait for (or buffer) the receiver's body
+        response.destroy();
+        if (status >= 200 && status < 300) return finish(status, null);
+        if (status >= 300 && status < 400) {
+          const location = response.headers.location;
+          return finish(status, `redirect (HTTP ${status}${location ? ` to ${location}` : ""}) not followed`);
+        }
+        finish(status, `receiver answered HTTP ${status}`);
+      },
+    );
+    request.on("error", (err) => finish(null, err.message || String(err)));
+    request.end(body, "utf8");
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claim, send, record
+
+/**
+ * Takes the lease of a pending delivery; undefined when it is not pending or another worker
+ * holds a live lease. PostgreSQL re-checks the WHERE clause on the row it locks, so of two
+ * concurrent claims exactly one wins.
+ */
+export async function claimDelivery(
+  db: Tx,
+  deliveryId: string,
+  now = new Date(),
+): Promise<WebhookDelivery | undefined> {
+  const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
+  const { count } = await db.webhookDelivery.updateMany({
+    where: { id: deliveryId, status: "pending", OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    data: { leaseUntil },
+  });
+  if (count === 0) return undefined;
+  return (await db.webhookDelivery.findUnique({ where: { id: deliveryId } })) ?? undefined;
+}
+
+export interface TDeliverOutcome {
+  /** skipped: not claimed (not pending, or another worker is on it) */
+  outcome: "skipped" | "succeeded" | "retrying" | "dead";
+  attempt?: TAttemptResult;
+  nextAttemptAt?: Date;
+}
+
+/** Why an attempt must not be made, or undefined when it may. */
+function refusalReason(
+  app: { deletedAt: Date | null; webhookEnabled: boolean; webhookUrl: string | null } | null,
+  explicit: boolean,
+): string | undefined {
+  if (!app || app.deletedAt) return "the app was deleted; delivery abandoned";
+  if (!app.webhookUrl) return "the app has no webhook URL; delivery abandoned";
+  if (!app.webhookEnabled && !explicit) return "the app's webhook is disabled; delivery abandoned";
+  return undefined;
+}
+
+/** Sends one attempt of a delivery and records it (the body of the `webhook_deliver` task). */
+export async function deliverWebhook(
+  db: Db,
+  deliveryId: string,
+  { trigger = "automatic" }: { trigger?: TDeliveryTrigger } = {},
+): Promise<TDeliverOutcome> {
+  const delivery = await claimDelivery(db, deliveryId);
+  if (!delivery) return { outcome: "skipped" };
+  const app = await db.app.findUnique({
+    where: { id: delivery.appId },
+    select: { deletedAt: true, webhookEnabled: true, webhookUrl: true, webhookSecretEncrypted: true },
+  });
+
+  const refusal = refusalReason(app, trigger === "manual" || delivery.eventType === TEST_EVENT_TYPE);
+  if (refusal || !app?.webhookUrl) {
+    await db.webhookDelivery.updateMany({
+      where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
+      data: { status: "dead", lastError: refusal, nextAttemptAt: null, leaseUntil: null },
+    });
+    return { outcome: "dead" };
+  }
+  const url = app.webhookUrl;
+
+  const attemptNumber = delivery.attemptCount + 1;
+  let attempt: TAttemptResult;
+  let secret: string | undefined;
+  try {
+    secret = app.webhookSecretEncrypted ? decryptSecret(app.webhookSecretEncrypted) : undefined;
+  } catch {
+    secret = undefined;
+  }
+  if (app.webhookSecretEncrypted && secret === undefined) {
+    // never downgrade a signed webhook to an unsigned one
+    attempt = {
+      startedAt: new Date(),
+      durationMs: 0,
+      responseStatus: null,
+      error: "the signing secret could not be decrypted (IDV_MASTER_KEY changed?); not sent",
+      success: false,
+    };
+  } else {
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      "User-Agent": USER_AGENT,
+      "X-Service-Event": delivery.eventType,
+      "X-Service-Delivery": delivery.id,
+      "X-Service-Attempt": String(attemptNumber),
+    };
+    if (secret) headers[SIGNATURE_HEADER] = signPayload(secret, delivery.body);
+    attempt = await sendWebhookRequest(url, delivery.body, headers);
+  }
+
+  return db.$transaction(async (tx) => {
+    await tx.webhookDeliveryAttempt.create({
+      data: {
+        deliveryId: delivery.id,
+        attemptNumber,
+        trigger,
+        startedAt: attempt.startedAt,
+        durationMs: attempt.durationMs,
+        responseStatus: attempt.responseStatus,
+        error: attempt.error,
+        success: attempt.success,
+      },
+    });
+    let outcome: TDeliverOutcome["outcome"] = attempt.success ? "succeeded" : "dead";
+    let nextAttemptAt: Date | undefined;
+    if (!attempt.success && trigger === "automatic") {
+      const schedule = retrySchedule();
+      const automatic = await tx.webhookDeliveryAttempt.count({
+        where: { deliveryId: delivery.id, trigger: "automatic" },
+      });
+      const delay = schedule[automatic - 1];
+      if (delay !== undefined) {
+        outcome = "retrying";
+        nextAttemptAt = new Date(Date.now() + Math.round(delay * 1000));
+      }
+    }
+    const { count } = await tx.webhookDelivery.updateMany({
+      // only while our lease stands: after a lost lease another worker owns the delivery
+      where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
+      data: {
+        status: outcome === "retrying" ? "pending" : outcome,
+        attemptCount: attemptNumber,
+        lastStatus: attempt.responseStatus,
+        lastError: attempt.error,
+        url,
+        nextAttemptAt: nextAttemptAt ?? null,
+        leaseUntil: null,
+        ...(attempt.success ? { deliveredAt: attempt.startedAt } : {}),
+      },
+    });
+    if (count === 0) {
+      logger.warn({ deliveryId: delivery.id }, "webhook delivery lease lost; attempt logged only");
+      return { outcome: "skipped", attempt };
+    }
+    if (nextAttemptAt) {
+      await enqueueJob(
+        tx,
+        DELIVER_TASK,
+        { deliveryId: delivery.id, trigger: "automatic" },
+        { runAt: nextAttemptAt, jobKey: deliveryJobKey(delivery.id), maxAttempts: 1 },
+      );
+    }
+    return { outcome, attempt, nextAttemptAt };
+  });
+}
+
+/** The job key of a delivery: at most one queued job per delivery (the same key as events.ts). */
+export function deliveryJobKey(deliveryId: string): string {
+  return `deliver:${deliveryId}`;
+}
+
+/** Queues the next attempt of a delivery now (manual redelivery, sweeper). Call in a transaction. */
+export async function queueDeliveryAttempt(
+  db: Tx,
+  deliveryId: string,
+  trigger: TDeliveryTrigger,
+): Promise<void> {
+  await enqueueJob(
+    db,
+    DELIVER_TASK,
+    { deliveryId, trigger },
+    { jobKey: deliveryJobKey(deliveryId), maxAttempts: 1 },
+  );
+}
+
+const ZDeliverPayload = z.object({
+  deliveryId: z.string().min(1),
+  trigger: z.enum(["automatic", "manual"]).optional(),
+});
+
+export async function deliverWebhookTask(payload: unknown): Promise<void> {
+  const parsed = ZDeliverPayload.safeParse(payload);
+  if (!parsed.success) {
+    logger.warn({ payload }, `${DELIVER_TASK}: malformed payload, dropped`);
+    return;
+  }
+  await deliverWebhook(getDb(), parsed.data.deliveryId, { trigger: parsed.data.trigger });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sweeper
+
+/**
+ * Re-queues pending deliveries whose worker died (lease expired) or whose job went missing (next
+ * attempt overdue by more than the grace period and nobody holds it). The job key replaces a
+ * still-queued job instead of adding a second one, and the lease makes a duplicate job harmless.
+ * Returns the ids re-queued.
+ */
+export async function sweepWebhookDeliveries(db: Tx, now = new Date()): Promise<string[]> {
+  const overdue = new Date(now.getTime() - sweepGraceSeconds() * 1000);
+  const stuck = await db.webhookDelivery.findMany({
+    where: {
+      status: "pending",
+      OR: [
+        { leaseUntil: { lt: now } },
+        { leaseUntil: null, nextAttemptAt: { lt: overdue } },
+        { leaseUntil: null, nextAttemptAt: null, updatedAt: { lt: overdue } },
+      ],
+    },
+    select: { id: true, deliveredAt: true, attempts: { select: { trigger: true } } },
+    orderBy: { nextAttemptAt: "asc" },
+    take: SWEEP_BATCH,
+  });
+  if (stuck.length === 0) return [];
+  const retries = retrySchedule().length;
+  // one add_job per delivery, each atomic on its own: no transaction needed (nor possible on a Tx)
+  for (const d of stuck) {
+    // the job payload that carried the trigger is gone: a pending delivery with its automatic
+    // attempts used up, or already delivered, or redelivered before, is a manual redelivery
+    const automatic = d.attempts.filter((a) => a.trigger === "automatic").length;
+    const manual =
+      d.deliveredAt !== null || d.attempts.some((a) => a.trigger === "manual") || automatic > retries;
+    await queueDeliveryAttempt(db, d.id, manual ? "manual" : "automatic");
+  }
+  logger.warn({ deliveryIds: stuck.map((d) => d.id) }, "webhook deliveries re-queued by the sweeper");
+  return stuck.map((d) => d.id);
+}
+
+export async function sweepWebhookDeliveriesTask(): Promise<void> {
+  await sweepWebhookDeliveries(getDb());
+}
