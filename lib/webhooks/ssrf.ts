@@ -68,8 +68,14 @@ export function isForbiddenAddress(address: string): boolean {
   return true; // not an IP address at all
 }
 
+/**
+ * WEBHOOK_ALLOW_PRIVATE_NETWORKS when set; otherwise allowed only under `npm run dev`
+ * (NODE_ENV=development), so a local receiver works out of the box while production and tests
+ * keep the guard on.
+ */
 export function privateNetworksAllowed(): boolean {
   const value = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+  if (value === undefined || value === "") return process.env.NODE_ENV === "development";
   return value === "1" || value === "true";
 }
 
