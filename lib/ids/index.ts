@@ -20,7 +20,8 @@ export type IdPrefix =
   | "dom"
   | "ptr"
   | "chl"
-  | "ptp";
+  | "ptp"
+  | "oar";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;
