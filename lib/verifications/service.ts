@@ -504,7 +504,21 @@ export async function simulateVerification(
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  const owned = await getOwnedVerification(db, auth, verificationId);
+  await getOwnedVerification(db, auth, verificationId);
+  return simulateSession(db, verificationId, input);
+}
+
+/**
+ * Drives a sandbox session as its provider would: the end-user reaches the provider, then the
+ * outcome applies. The test helper endpoint and the simulator pages both call this.
+ */
+export async function simulateSession(
+  db: Tx,
+  verificationId: string,
+  input: TSimulate,
+): Promise<Verification> {
+  const owned = await lockVerification(db, verificationId);
+  if (owned.environment !== "sandbox") throw notFound(`Verification "${verificationId}"`);
   if (isTerminal(owned.status))
     throw new ApiError("VERIFICATION_TERMINAL", `Verification "${owned.id}" is already ${owned.status}`);
   const provider = findProvider(owned.providerId)!;
@@ -513,6 +527,8 @@ export async function simulateVerification(
     outcome: input.outcome,
     identityId: input.identity,
     matchData,
+    reference: owned.id,
+    at: new Date(),
   });
   await startAuthentication(db, owned.id);
   return applyAdapterOutcome(db, owned.id, outcome);
