@@ -1,5 +1,6 @@
 /** Request and response shapes of the activation and operator review endpoints. */
 import { z } from "zod";
+import { paginationFields } from "../http/pagination";
 import { PROVIDERS } from "../providers/catalog";
 import { TICKET_STATUSES } from "./state-machine";
 
@@ -53,17 +54,7 @@ export const ZListTicketsQuery = z.object({
   status: z
     .enum(TICKET_STATUSES, { error: `must be one of: ${TICKET_STATUSES.join(", ")}` })
     .default("activation_requested"),
-  limit: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(1, "must be at least 1")
-    .max(100, "must be at most 100")
-    .default(50),
-  offset: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(0, "must be at least 0")
-    .default(0),
+  ...paginationFields(50),
 });
 export type TListTicketsQuery = z.infer<typeof ZListTicketsQuery>;
 

@@ -1,5 +1,6 @@
 /** Request bodies of the Apps API. Unknown fields are rejected everywhere. */
 import { z } from "zod";
+import { paginationFields } from "../http/pagination";
 import { EVENT_TYPES } from "../webhooks/event-types";
 
 export const ZAppName = z
@@ -57,15 +58,5 @@ export const ZUpdateApp = z.strictObject({
 export type TUpdateApp = z.infer<typeof ZUpdateApp>;
 
 export const ZListAppsQuery = z.object({
-  limit: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(1, "must be at least 1")
-    .max(100, "must be at most 100")
-    .default(20),
-  offset: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(0, "must be at least 0")
-    .default(0),
+  ...paginationFields(20),
 });

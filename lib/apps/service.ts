@@ -16,6 +16,7 @@ import { recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../http/errors";
+import { page } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
@@ -125,7 +126,7 @@ export async function listApps(
       skip: offset,
     }),
   ]);
-  return { data: rows.map(toAppJson), total, limit, offset, hasMore: offset + rows.length < total };
+  return page(rows.map(toAppJson), total, limit, offset);
 }
 
 function checkUri(path: string, value: string, env: TEnvironment): void {

@@ -3,6 +3,7 @@
  * Unknown fields are rejected everywhere; every message names what the field must be.
  */
 import { z } from "zod";
+import { paginationFields } from "../http/pagination";
 
 export const TITLE_MAX = 200;
 export const MAX_PROVIDERS = 20;
@@ -93,16 +94,6 @@ export const ZOperatorListQuery = z.object({
     .enum(REQUEST_STATUSES, { error: `must be one of: ${REQUEST_STATUSES.join(", ")}` })
     .default("pending"),
   clientId: z.string().min(1, "must not be empty").max(100, "is too long").optional(),
-  limit: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(1, "must be at least 1")
-    .max(100, "must be at most 100")
-    .default(50),
-  offset: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(0, "must be at least 0")
-    .default(0),
+  ...paginationFields(50),
 });
 export type TOperatorListQuery = z.infer<typeof ZOperatorListQuery>;

@@ -16,6 +16,7 @@ import { recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
 import { invalidField, notFound } from "../http/errors";
+import { paginationFields } from "../http/pagination";
 import { newId } from "../ids";
 import type { TDeliveryDetailJson, TDeliveryJson } from "./deliveries-api";
 import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "./delivery";
@@ -24,17 +25,7 @@ import { queueDelivery } from "./events";
 export const DELIVERY_STATUSES = ["pending", "succeeded", "dead"] as const;
 
 export const ZListDeliveriesQuery = z.object({
-  limit: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(1, "must be at least 1")
-    .max(100, "must be at most 100")
-    .default(20),
-  offset: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(0, "must be at least 0")
-    .default(0),
+  ...paginationFields(20),
   status: z.enum(DELIVERY_STATUSES, { error: `must be one of: ${DELIVERY_STATUSES.join(", ")}` }).optional(),
   eventType: z.string().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
 });
