@@ -9,9 +9,15 @@
  *   invalid_grant, and the code is left unconsumed (the whole exchange is one transaction);
  * - the ID token carries no personal data: sub, acr (from the LoA), amr ([providerId]),
  *   auth_time (verifiedAt), the code's nonce;
- * - a redeemed code, and a code presented again after use, are audited.
+ * - a redeemed code, and a code presented again after use, are audited;
+ * - the OpenID Provider (`accessTokenTtlSeconds` set) also gets an opaque access token, stored as
+ *   SHA-256 with the code's hash, and at_hash in the ID token; a code presented again revokes
+ *   every access token issued from it (RFC 6749 §4.1.2), and a code without a redirect_uri binding
+ *   (the REST exchange's) is refused there.
  */
+import { randomBytes } from "node:crypto";
 import { recordAudit } from "../audit";
+import { sha256Hex } from "../crypto/hash";
 import type { Db } from "../db/client";
 import type { AuthorizationCode } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
@@ -40,10 +46,13 @@ export interface TExchangeCodeInput {
   requestId?: string;
   /** status of invalid_grant: 401 on the REST /token (spec); the OpenID Provider may use RFC 6749's 400 */
   invalidGrantStatus?: number;
+  /** OpenID Provider: issue an access token of this lifetime alongside the ID token */
+  accessTokenTtlSeconds?: number;
 }
 
 export interface TExchangeCodeResult {
   idToken: string;
+  accessToken?: string;
   verificationId: string;
   code: AuthorizationCode;
 }
@@ -67,6 +76,22 @@ export async function exchangeAuthorizationCode(
       });
       if (!redeemed.ok) {
         if (redeemed.reused && redeemed.code) {
+          const revoked = await tx.oidcAccessToken.updateMany({
+            where: { codeHash: redeemed.code.codeHash, revokedAt: null },
+            data: { revokedAt: new Date() },
+          });
+          if (revoked.count > 0) {
+            await recordAudit(tx, {
+              workspaceId: input.client.workspaceId,
+              environment: input.environment,
+              actorType: "system",
+              action: "oidc_access_token.revoked",
+              targetType: "verification",
+              targetId: redeemed.code.verificationId,
+              data: { reason: "authorization_code_reused", count: revoked.count },
+              ...(input.requestId ? { requestId: input.requestId } : {}),
+            });
+          }
           await recordAudit(tx, {
             workspaceId: input.client.workspaceId,
             environment: input.environment,
@@ -81,6 +106,13 @@ export async function exchangeAuthorizationCode(
         return { ok: false as const, description: redeemed.description };
       }
       const code = redeemed.code;
+      if (input.accessTokenTtlSeconds !== undefined && code.redirectUri === null) {
+        throw new OAuthError(
+          "invalid_grant",
+          "The authorization code was not issued by this authorization endpoint",
+          invalidGrantStatus,
+        );
+      }
       const verification = await tx.verification.findUnique({ where: { id: code.verificationId } });
       if (
         !verification ||
@@ -96,6 +128,21 @@ export async function exchangeAuthorizationCode(
           invalidGrantStatus,
         );
       }
+      let accessToken: string | undefined;
+      if (input.accessTokenTtlSeconds !== undefined) {
+        accessToken = randomBytes(32).toString("base64url");
+        await tx.oidcAccessToken.create({
+          data: {
+            tokenHash: sha256Hex(accessToken),
+            appId: code.appId,
+            environment: input.environment,
+            verificationId: verification.id,
+            codeHash: code.codeHash,
+            scope: code.scope ?? "openid",
+            expiresAt: new Date(Date.now() + input.accessTokenTtlSeconds * 1000),
+          },
+        });
+      }
       const idToken = await mintIdToken(tx, {
         environment: input.environment,
         issuer: input.issuer ?? issuerFor(input.environment),
@@ -106,6 +153,7 @@ export async function exchangeAuthorizationCode(
         amr: [verification.providerId],
         ...(code.nonce !== null ? { nonce: code.nonce } : {}),
         ...(input.includeVerificationId ? { verificationId: verification.id } : {}),
+        ...(accessToken !== undefined ? { accessToken } : {}),
         ...(input.alg ? { alg: input.alg } : {}),
       });
       await recordAudit(tx, {
@@ -118,7 +166,10 @@ export async function exchangeAuthorizationCode(
         targetId: verification.id,
         ...(input.requestId ? { requestId: input.requestId } : {}),
       });
-      return { ok: true as const, result: { idToken, verificationId: verification.id, code } };
+      return {
+        ok: true as const,
+        result: { idToken, verificationId: verification.id, code, ...(accessToken ? { accessToken } : {}) },
+      };
     },
     { timeout: 15_000, maxWait: 10_000 },
   );

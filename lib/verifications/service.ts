@@ -157,10 +157,16 @@ function providerUnavailable(message: string): ApiError {
   return new ApiError("PROVIDER_NOT_AVAILABLE", message, { details: [{ path: "providerId", message }] });
 }
 
+export interface TCreateVerificationOptions {
+  /** the OpenID Provider's sessions always run in the browser, whatever the workflow plans */
+  channel?: "oidc";
+}
+
 export async function createVerification(
   db: Tx,
   auth: AppAuth,
   input: TCreateVerification,
+  options: TCreateVerificationOptions = {},
 ): Promise<TVerificationCreated> {
   const app = await db.app.findUniqueOrThrow({ where: { id: auth.clientId }, include: { providers: true } });
   const provider = findProvider(input.providerId);
@@ -183,10 +189,11 @@ export async function createVerification(
   const appProviders = Object.fromEntries(
     app.providers.map((p) => [p.providerId, { enabled: p.enabled && p.status === "activated" }]),
   );
-  const plan = planVerification(
+  const planned = planVerification(
     { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as unknown as TWorkflowNode[] },
     { providerId: provider.id, provider, appProviders },
   );
+  const plan = options.channel ? { ...planned, channel: options.channel } : planned;
 
   if (input.redirect_uri !== undefined && !app.redirectUris.includes(input.redirect_uri)) {
     throw invalidField("redirect_uri", "must be one of the app's registered redirectUris");

@@ -1,0 +1,484 @@
+import * as oauth from "oauth4webapi";
+import * as client from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { sha256Hex } from "@/lib/crypto/hash";
+import { PROVIDERS } from "@/lib/providers/catalog";
+import { startHttpServer, type TTestServer } from "@/lib/testing/http-server";
+import { basic, bearer, call } from "@/lib/testing/router";
+import { makeVerifyingApp } from "@/lib/testing/verifications";
+
+const REDIRECT = "https://rp.example.com/cb";
+const SANDBOX_PROVIDERS = PROVIDERS.filter((p) => p.verificationModel === "disclosure").map((p) => p.id);
+
+let server: TTestServer;
+let issuer: string;
+
+beforeAll(async () => {
+  server = await startHttpServer();
+  process.env.PUBLIC_URL = server.origin;
+  issuer = `${server.origin}/oidc/sandbox`;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function oidcApp(providers: string[] = ["passport"]) {
+  const t = await makeVerifyingApp(providers);
+  const patched = await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
+    headers: bearer(t.ws.keys.sandbox),
+    body: { redirectUris: [REDIRECT] },
+  });
+  expect(patched.status).toBe(200);
+  return t;
+}
+
+function authUrl(clientId: string, extra: Record<string, string | undefined> = {}) {
+  const q = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: "code",
+    scope: "openid profile",
+  });
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) q.delete(k);
+    else q.set(k, v);
+  }
+  return `/oidc/sandbox/auth?${q.toString()}`;
+}
+
+/** /auth → hosted page; the session is driven by the sandbox helper; resume → the client's redirect. */
+async function signIn(
+  t: Awaited<ReturnType<typeof oidcApp>>,
+  url: string,
+  outcome: "success" | "failure" | "cancel" | "expire" = "success",
+) {
+  const started = await fetch(url.startsWith("http") ? url : `${server.origin}${url}`, {
+    redirect: "manual",
+  });
+  expect(started.status).toBe(303);
+  const hosted = new URL(started.headers.get("location")!);
+  expect(hosted.pathname).toMatch(/^\/verify\/ver_/);
+  const id = hosted.pathname.split("/")[2]!;
+  const sim = await t.simulate(id, { outcome });
+  expect(sim.status).toBe(200);
+  const resumed = await fetch(`${server.origin}/oidc/sandbox/resume/${id}`, { redirect: "manual" });
+  expect(resumed.status).toBe(303);
+  return { id, location: new URL(resumed.headers.get("location")!) };
+}
+
+describe("discovery and keys", () => {
+  it("publishes a complete discovery document with cache headers", async () => {
+    const res = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toMatch(/max-age=\d+/);
+    const doc = (await res.json()) as Record<string, unknown>;
+    expect(doc).toMatchObject({
+      issuer,
+      authorization_endpoint: `${issuer}/auth`,
+      token_endpoint: `${issuer}/token`,
+      userinfo_endpoint: `${issuer}/userinfo`,
+      jwks_uri: `${issuer}/jwks`,
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code"],
+      subject_types_supported: ["public"],
+      id_token_signing_alg_values_supported: ["ES256", "RS256"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      authorization_response_iss_parameter_supported: true,
+      acr_values_supported: ["urn:idv:loa:0", "urn:idv:loa:1", "urn:idv:loa:2", "urn:idv:loa:3"],
+    });
+    expect(doc.scopes_supported).toEqual(
+      expect.arrayContaining(["openid", "profile", "email", "address", "phone"]),
+    );
+    expect(doc.claims_supported).toEqual(expect.arrayContaining(["sub", "acr", "given_name", "nationality"]));
+    expect(doc.authorization_request_parameters_supported).toContain("provider");
+    expect((await fetch(`${server.origin}/oidc/staging/.well-known/openid-configuration`)).status).toBe(404);
+  });
+
+  it("publishes only public keys with distinct kids", async () => {
+    const res = await fetch(`${issuer}/jwks`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toMatch(/max-age=\d+/);
+    const { keys } = (await res.json()) as { keys: Record<string, unknown>[] };
+    expect(keys.map((k) => k.alg)).toEqual(expect.arrayContaining(["ES256", "RS256"]));
+    expect(new Set(keys.map((k) => k.kid)).size).toBe(keys.length);
+    for (const key of keys)
+      for (const priv of ["d", "p", "q", "dp", "dq", "qi"]) expect(key).not.toHaveProperty(priv);
+  });
+});
+
+describe("relying parties", () => {
+  it("openid-client completes sign-in with every sandbox provider (PKCE, nonce, basic auth) and reads userinfo", async () => {
+    const t = await oidcApp(SANDBOX_PROVIDERS);
+    const config = await client.discovery(
+      new URL(issuer),
+      t.app.clientId,
+      undefined,
+      client.ClientSecretBasic(t.app.clientSecret),
+      {
+        execute: [client.allowInsecureRequests],
+      },
+    );
+    for (const provider of SANDBOX_PROVIDERS) {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: "openid profile",
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        state,
+        nonce,
+        provider,
+      });
+      const { id, location } = await signIn(t, url.href);
+      expect(location.searchParams.get("iss")).toBe(issuer);
+      const tokens = await client.authorizationCodeGrant(config, location, {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+        expectedNonce: nonce,
+        idTokenExpected: true,
+      });
+      expect(tokens.token_type.toLowerCase()).toBe("bearer");
+      const claims = tokens.claims()!;
+      expect(claims.amr).toEqual([provider]);
+      expect(claims.acr).toMatch(/^urn:idv:loa:[0-3]$/);
+      expect(typeof claims.at_hash).toBe("string");
+      expect(typeof claims.auth_time).toBe("number");
+      // no personal data in the ID token
+      for (const k of ["name", "given_name", "family_name", "birthdate", "email", "address"])
+        expect(claims).not.toHaveProperty(k);
+      const userinfo = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+      const rest = await t.userinfo(id);
+      expect(userinfo).toEqual(rest.body);
+    }
+  });
+
+  it("oauth4webapi completes sign-in with client_secret_post and POST userinfo", async () => {
+    const t = await oidcApp(["de_eid"]);
+    const opts = { [oauth.allowInsecureRequests]: true };
+    const as = await oauth.processDiscoveryResponse(
+      new URL(issuer),
+      await oauth.discoveryRequest(new URL(issuer), opts),
+    );
+    const c: oauth.Client = { client_id: t.app.clientId };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const nonce = oauth.generateRandomNonce();
+    const url = new URL(as.authorization_endpoint!);
+    for (const [k, v] of Object.entries({
+      client_id: t.app.clientId,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope: "openid email",
+      state,
+      nonce,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      provider: "de_eid",
+    }))
+      url.searchParams.set(k, v);
+    const { location } = await signIn(t, url.href);
+    const params = oauth.validateAuthResponse(as, c, location, state);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      c,
+      oauth.ClientSecretPost(t.app.clientSecret),
+      params,
+      REDIRECT,
+      verifier,
+      opts,
+    );
+    const result = await oauth.processAuthorizationCodeResponse(as, c, response, {
+      expectedNonce: nonce,
+      requireIdToken: true,
+    });
+    expect(result.scope).toBe("openid email");
+    const claims = oauth.getValidatedIdTokenClaims(result)!;
+    const ui = await oauth.processUserInfoResponse(
+      as,
+      c,
+      claims.sub,
+      await oauth.userInfoRequest(as, c, result.access_token, opts),
+    );
+    expect(ui.sub).toBe(claims.sub);
+    const viaForm = await fetch(`${issuer}/userinfo`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ access_token: result.access_token }),
+    });
+    expect(viaForm.status).toBe(200);
+    expect(((await viaForm.json()) as { sub: string }).sub).toBe(claims.sub);
+  });
+});
+
+describe("/auth rules", () => {
+  it("shows the error page (never redirects) for a bad client_id or redirect_uri", async () => {
+    const t = await oidcApp();
+    const other = await oidcApp();
+    const prod = await makeVerifyingApp([], "production");
+    for (const url of [
+      authUrl(t.app.clientId, { client_id: undefined }),
+      authUrl("app_unknown"),
+      authUrl(prod.app.clientId),
+      authUrl(t.app.clientId, { redirect_uri: undefined }),
+      authUrl(t.app.clientId, { redirect_uri: "https://evil.example.com/cb" }),
+      authUrl(t.app.clientId, { redirect_uri: `${REDIRECT}/` }),
+      `${authUrl(t.app.clientId)}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    ]) {
+      const res = await call("GET", url);
+      expect(res.status, url).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    }
+    expect(
+      await getDb().oidcAuthorizationRequest.count({
+        where: { appId: { in: [t.app.clientId, other.app.clientId] } },
+      }),
+    ).toBe(0);
+  });
+
+  it.each([
+    [{ response_type: undefined }, "invalid_request", "response_type"],
+    [{ response_type: "token" }, "unsupported_response_type", "response_type"],
+    [{ response_type: "code id_token" }, "unsupported_response_type", "response_type"],
+    [{ response_mode: "fragment" }, "invalid_request", "response_mode"],
+    [{ scope: undefined }, "invalid_request", "scope"],
+    [{ scope: "profile email" }, "invalid_scope", "scope"],
+    [
+      { code_challenge: "x".repeat(43), code_challenge_method: "plain" },
+      "invalid_request",
+      "code_challenge_method",
+    ],
+    [{ code_challenge: "x".repeat(43) }, "invalid_request", "code_challenge_method"],
+    [{ code_challenge_method: "S256" }, "invalid_request", "code_challenge"],
+    [{ code_challenge: "short", code_challenge_method: "S256" }, "invalid_request", "code_challenge"],
+    [{ prompt: "none" }, "login_required", "prompt"],
+    [{ prompt: "none login" }, "invalid_request", "prompt"],
+    [{ prompt: "bogus" }, "invalid_request", "prompt"],
+    [{ max_age: "-1" }, "invalid_request", "max_age"],
+    [{ provider: "nope" }, "invalid_request", "provider"],
+    [{ provider: "de_eid" }, "invalid_request", "provider"],
+    [{ request: "eyJ.x.y" }, "request_not_supported", "request"],
+    [{ request_uri: "https://rp.example.com/r" }, "request_uri_not_supported", "request_uri"],
+    [{ registration: "{}" }, "registration_not_supported", "registration"],
+  ] as const)("%o → %s redirected with state and iss", async (extra, error, field) => {
+    const t = await oidcApp();
+    const res = await call("GET", authUrl(t.app.clientId, { state: "st-1", provider: "passport", ...extra }));
+    expect(res.status).toBe(303);
+    const loc = new URL(res.headers.get("location")!);
+    expect(`${loc.origin}${loc.pathname}`).toBe(REDIRECT);
+    expect(loc.searchParams.get("error")).toBe(error);
+    expect(loc.searchParams.get("error_description")).toContain(
+      field === "prompt" && error === "login_required" ? "prompt" : field,
+    );
+    expect(loc.searchParams.get("state")).toBe("st-1");
+    expect(loc.searchParams.get("iss")).toBe(issuer);
+    expect(await getDb().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await getDb().oidcAuthorizationRequest.count({ where: { appId: t.app.clientId } })).toBe(0);
+  });
+
+  it("refuses a repeated parameter and ignores unknown ones", async () => {
+    const t = await oidcApp();
+    const dup = await call("GET", `${authUrl(t.app.clientId, { provider: "passport" })}&scope=openid`);
+    expect(new URL(dup.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
+    const ok = await call(
+      "GET",
+      authUrl(t.app.clientId, { provider: "passport", frobnicate: "1", claims_locales: "de" }),
+    );
+    expect(new URL(ok.headers.get("location")!).pathname).toMatch(/^\/verify\/ver_/);
+  });
+
+  it("accepts POST, starts an oidc-channel session with the ui_locales locale and stores the request", async () => {
+    const t = await oidcApp();
+    const form = new URLSearchParams({
+      client_id: t.app.clientId,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope: "openid unknown_scope email",
+      provider: "passport",
+      ui_locales: "de-CH en",
+      acr_values: "urn:idv:loa:2 urn:other:x",
+      max_age: "0",
+      nonce: "n-1",
+      prompt: "login",
+    });
+    const res = await call("POST", "/oidc/sandbox/auth", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      rawBody: form.toString(),
+    });
+    expect(res.status).toBe(303);
+    const id = new URL(res.headers.get("location")!).pathname.split("/")[2]!;
+    const v = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect(v).toMatchObject({ channel: "oidc", locale: "de-CH", providerId: "passport" });
+    const r = await getDb().oidcAuthorizationRequest.findUniqueOrThrow({ where: { verificationId: id } });
+    expect(r).toMatchObject({
+      scope: "openid email",
+      minLoa: 2,
+      maxAge: 0,
+      nonce: "n-1",
+      prompt: "login",
+      uiLocales: "de-CH en",
+    });
+  });
+
+  it("without provider shows the branded picker with the app's activated providers", async () => {
+    const t = await oidcApp(["passport", "de_eid", "nl_digid"]);
+    await getDb().appProvider.update({
+      where: { appId_providerId: { appId: t.app.clientId, providerId: "nl_digid" } },
+      data: { enabled: false },
+    });
+    const res = await call("GET", authUrl(t.app.clientId, { state: "s" }));
+    expect(res.status).toBe(303);
+    const select = res.headers.get("location")!;
+    expect(select.startsWith("select?")).toBe(true);
+    const page = await call("GET", `/oidc/sandbox/${select}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Sign in to Test app");
+    expect(page.text).toContain('data-provider="passport"');
+    expect(page.text).toContain('data-provider="de_eid"');
+    expect(page.text).not.toContain('data-provider="nl_digid"');
+    const link = /href="(auth\?[^"]+)"/.exec(page.text)![1]!.replaceAll("&#38;", "&");
+    const chosen = await call("GET", `/oidc/sandbox/${link}`);
+    expect(new URL(chosen.headers.get("location")!).pathname).toMatch(/^\/verify\/ver_/);
+  });
+});
+
+describe("resume", () => {
+  it("answers access_denied for failed and cancelled sessions and a too low LoA, and only once", async () => {
+    const t = await oidcApp();
+    for (const outcome of ["failure", "cancel"] as const) {
+      const { id, location } = await signIn(
+        t,
+        authUrl(t.app.clientId, { provider: "passport", state: "s" }),
+        outcome,
+      );
+      expect(location.searchParams.get("error")).toBe("access_denied");
+      expect(location.searchParams.get("state")).toBe("s");
+      expect(location.searchParams.get("iss")).toBe(issuer);
+      const again = await call("GET", `/oidc/sandbox/resume/${id}`);
+      expect(again.status).toBe(400);
+      expect(again.headers.get("location")).toBeNull();
+    }
+    const low = await signIn(
+      t,
+      authUrl(t.app.clientId, { provider: "passport", acr_values: "urn:idv:loa:3" }),
+    );
+    const v = await getDb().verification.findUniqueOrThrow({ where: { id: low.id } });
+    if ((v.loa ?? 0) < 3) expect(low.location.searchParams.get("error")).toBe("access_denied");
+    else expect(low.location.searchParams.get("code")).not.toBeNull();
+    expect((await call("GET", "/oidc/sandbox/resume/ver_unknown")).status).toBe(400);
+  });
+});
+
+describe("/token and /userinfo rules", () => {
+  async function codeFor(t: Awaited<ReturnType<typeof oidcApp>>, extra: Record<string, string> = {}) {
+    const { location } = await signIn(t, authUrl(t.app.clientId, { provider: "passport", ...extra }));
+    return location.searchParams.get("code")!;
+  }
+  const token = (headers: Record<string, string>, body: Record<string, string>) =>
+    call("POST", "/oidc/sandbox/token", {
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      rawBody: new URLSearchParams(body).toString(),
+    });
+
+  it("binds the code to client, redirect_uri and PKCE; refuses reuse and revokes its tokens", async () => {
+    const t = await oidcApp();
+    const other = await oidcApp();
+    const verifier = client.randomPKCECodeVerifier();
+    const code = await codeFor(t, {
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    });
+    const base = { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier };
+    const failures: [Record<string, string>, Record<string, string>, number, string][] = [
+      [basic(other.app.clientId, other.app.clientSecret), base, 400, "invalid_grant"],
+      [basic(t.app.clientId, "wrong"), base, 401, "invalid_client"],
+      [{}, base, 401, "invalid_client"],
+      [t.creds, { ...base, redirect_uri: "https://rp.example.com/other" }, 400, "invalid_grant"],
+      [t.creds, { ...base, code_verifier: undefined as unknown as string }, 400, "invalid_grant"],
+      [t.creds, { ...base, code_verifier: client.randomPKCECodeVerifier() }, 400, "invalid_grant"],
+      [t.creds, { ...base, grant_type: "client_credentials" }, 400, "unsupported_grant_type"],
+    ];
+    for (const [headers, body, status, error] of failures) {
+      const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+      const res = await token(headers, clean);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.error).toBe(error);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      if (status === 401) expect(res.headers.get("www-authenticate")).toMatch(/^Basic/);
+    }
+    const ok = await token(t.creds, base);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("cache-control")).toBe("no-store");
+    expect(ok.body).toMatchObject({ token_type: "Bearer", expires_in: 600, scope: "openid profile" });
+    const ui = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(ok.body.access_token) });
+    expect(ui.status).toBe(200);
+
+    const reused = await token(t.creds, base);
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toBe("invalid_grant");
+    const row = await getDb().oidcAccessToken.findUniqueOrThrow({
+      where: { tokenHash: sha256Hex(ok.body.access_token) },
+    });
+    expect(row.revokedAt).not.toBeNull();
+    const revoked = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(ok.body.access_token) });
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("refuses a verifier for a code without challenge, and REST codes", async () => {
+    const t = await oidcApp();
+    const code = await codeFor(t);
+    const res = await token(t.creds, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: client.randomPKCECodeVerifier(),
+    });
+    expect(res.body.error).toBe("invalid_grant");
+    const ok = await token(
+      {},
+      {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: t.app.clientId,
+        client_secret: t.app.clientSecret,
+      },
+    );
+    expect(ok.status).toBe(200);
+  });
+
+  it("userinfo: missing, malformed, doubled, unknown and expired tokens are refused with WWW-Authenticate", async () => {
+    const t = await oidcApp();
+    const code = await codeFor(t);
+    const ok = await token(t.creds, { grant_type: "authorization_code", code, redirect_uri: REDIRECT });
+    const at = ok.body.access_token as string;
+    const none = await call("GET", "/oidc/sandbox/userinfo");
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="userinfo"');
+    const malformed = await call("GET", "/oidc/sandbox/userinfo", {
+      headers: { authorization: "Basic abc" },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get("www-authenticate")).toContain('error="invalid_request"');
+    const both = await call("POST", "/oidc/sandbox/userinfo", {
+      headers: { ...bearer(at), "content-type": "application/x-www-form-urlencoded" },
+      rawBody: `access_token=${at}`,
+    });
+    expect(both.status).toBe(400);
+    const unknown = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer("nope") });
+    expect(unknown.status).toBe(401);
+    expect((await call("GET", "/oidc/production/userinfo", { headers: bearer(at) })).status).toBe(401);
+    await getDb().oidcAccessToken.update({
+      where: { tokenHash: sha256Hex(at) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const expired = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(at) });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get("www-authenticate")).toContain("expired");
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The OpenID Provider's token endpoint (/oidc/{env}/token), authorization_code only.
+ * Rules:
+ * - the body and client authentication are the REST exchange's (lib/oidc/token-request.ts,
+ *   lib/oidc/client-auth.ts): client_secret_basic or client_secret_post, 401 invalid_client;
+ * - the code must pass lib/oidc/codes.ts (single-use, 60 s, bound to client, redirect_uri, PKCE);
+ *   failures are RFC 6749's 400 invalid_grant here (the REST /token's 401 is the spec's own rule);
+ *   a reused code revokes the access tokens issued from it;
+ * - the answer: an opaque access token (ACCESS_TOKEN_TTL_SECONDS), token_type Bearer, expires_in,
+ *   the ID token (with at_hash, no personal data) and the granted scope; never cached.
+ */
+import { getDb } from "../../db/client";
+import type { TEnvironment } from "../../environments";
+import { newId } from "../../ids";
+import { logger } from "../../log";
+import { authenticateClient } from "../client-auth";
+import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "../errors";
+import { exchangeAuthorizationCode } from "../exchange";
+import { parseCodeGrant, readTokenParams } from "../token-request";
+import { resolveIssuer } from "./issuer";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 600;
+
+export async function handleOidcTokenRequest(request: Request, environment: TEnvironment): Promise<Response> {
+  const requestId = newId("req");
+  const headers = { "X-Request-Id": requestId };
+  try {
+    const params = await readTokenParams(request);
+    const grant = parseCodeGrant(params);
+    const db = getDb();
+    const client = await authenticateClient(db, environment, {
+      authorization: request.headers.get("authorization"),
+      ...(grant.client_id !== undefined ? { clientId: grant.client_id } : {}),
+      ...(grant.client_secret !== undefined ? { clientSecret: grant.client_secret } : {}),
+    });
+    const result = await exchangeAuthorizationCode(db, {
+      environment,
+      client,
+      code: grant.code,
+      ...(grant.redirect_uri !== undefined ? { redirectUri: grant.redirect_uri } : {}),
+      ...(grant.code_verifier !== undefined ? { codeVerifier: grant.code_verifier } : {}),
+      issuer: await resolveIssuer(db, environment, request, client.clientId),
+      invalidGrantStatus: 400,
+      accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
+      requestId,
+    });
+    return oauthJsonResponse(
+      200,
+      {
+        access_token: result.accessToken,
+        token_type: "Bearer",
+        expires_in: ACCESS_TOKEN_TTL_SECONDS,
+        id_token: result.idToken,
+        scope: result.code.scope ?? "openid",
+      },
+      headers,
+    );
+  } catch (err) {
+    if (err instanceof OAuthError) return oauthErrorResponse(err, headers);
+    logger.error({ err, requestId, path: new URL(request.url).pathname }, "unhandled error");
+    return oauthErrorResponse(
+      new OAuthError(
+        "server_error",
+        `Internal server error. Quote the requestId ${requestId} when contacting support`,
+        500,
+      ),
+      headers,
+    );
+  }
+}
