@@ -366,9 +366,16 @@ describe("resume", () => {
       t,
       authUrl(t.app.clientId, { provider: "passport", acr_values: "urn:idv:loa:3" }),
     );
+    // passport sessions reach LoA 2 (substantial): below the requested 3, so the client is refused
     const v = await getDb().verification.findUniqueOrThrow({ where: { id: low.id } });
-    if ((v.loa ?? 0) < 3) expect(low.location.searchParams.get("error")).toBe("access_denied");
-    else expect(low.location.searchParams.get("code")).not.toBeNull();
+    expect(v.loa).toBe(2);
+    expect(low.location.searchParams.get("error")).toBe("access_denied");
+    expect(low.location.searchParams.get("code")).toBeNull();
+    const enough = await signIn(
+      t,
+      authUrl(t.app.clientId, { provider: "passport", acr_values: "urn:idv:loa:2" }),
+    );
+    expect(enough.location.searchParams.get("code")).not.toBeNull();
     expect((await call("GET", "/oidc/sandbox/resume/ver_unknown")).status).toBe(400);
   });
 });
