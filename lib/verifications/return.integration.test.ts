@@ -60,3 +60,24 @@ describe("return address after a session", () => {
     expect(await returnUrl(b)).toBeNull(); // no success default: the hosted final page
   });
 });
+
+describe("sessions started by the OpenID Provider", () => {
+  it("return through the issuer the client used", async () => {
+    const t = await makeVerifyingApp();
+    const { verificationId: id } = (await t.start({ providerId: "passport" })).body;
+    await getDb().oidcAuthorizationRequest.create({
+      data: {
+        id: `oar_${id}`,
+        verificationId: id,
+        appId: t.app.clientId,
+        environment: "sandbox",
+        redirectUri: "https://rp.example.com/cb",
+        issuer: "https://auth.shop.example.com",
+        scope: "openid",
+        expiresAt: new Date(Date.now() + 600_000),
+      },
+    });
+    await t.simulate(id, { outcome: "success" });
+    expect(await returnUrl(id)).toBe(`https://auth.shop.example.com/resume/${id}`);
+  });
+});

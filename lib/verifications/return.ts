@@ -2,7 +2,7 @@
  * Where the end-user's browser goes when a session has ended.
  * Rules:
  * - a session started by the OpenID Provider (/oidc/{env}/auth) returns through the OP, which
- *   answers its client: {PUBLIC_URL}/oidc/{env}/resume/{verificationId};
+ *   answers its client: {issuer}/resume/{verificationId}, on the issuer the client used;
  * - otherwise the session's redirect_uri, else the app's defaultSuccessRedirectUri (completed) or
  *   defaultFailureRedirectUri (failed, cancelled, expired), else nowhere (the hosted page shows
  *   the final page);
@@ -24,7 +24,8 @@ export async function returnUrlFor(db: Tx, verificationId: string): Promise<stri
     throw new ApiError("VERIFICATION_STATE_CONFLICT", `Verification "${v.id}" is still ${v.status}`);
   }
   const oidc = await db.oidcAuthorizationRequest.findUnique({ where: { verificationId: v.id } });
-  if (oidc) return `${publicUrl()}/oidc/${v.environment}/resume/${v.id}`;
+  // back through the issuer the client talked to (a custom oidcDomain is rewritten to /oidc/{env})
+  if (oidc) return `${oidc.issuer ?? `${publicUrl()}/oidc/${v.environment}`}/resume/${v.id}`;
 
   const app = await db.app.findUnique({ where: { id: v.appId } });
   if (!app || app.deletedAt) return null;

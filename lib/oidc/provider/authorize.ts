@@ -98,6 +98,7 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
         appId: app.id,
         environment,
         redirectUri,
+        issuer,
         scope,
         state: state ?? null,
         nonce: nonce ?? null,

@@ -48,7 +48,8 @@ export async function resumeAuthorization(
   if (claimed.count !== 1) {
     return { kind: "error_page", error: pageError("This sign-in has already been answered") };
   }
-  const issuer = await issuerFor(app.id);
+  // the issuer the client started with (its custom OIDC domain or the default one)
+  const issuer = request.issuer ?? (await issuerFor(app.id));
   const target = { redirectUri: request.redirectUri, state: request.state, issuer };
   if (v.status !== "completed") {
     const reason = ENDED[v.status] ?? "The identity verification did not complete";

@@ -5,6 +5,7 @@ CREATE TABLE "oidc_authorization_requests" (
     "app_id" TEXT NOT NULL,
     "environment" "Environment" NOT NULL,
     "redirect_uri" TEXT NOT NULL,
+    "issuer" TEXT,
     "scope" TEXT NOT NULL,
     "state" TEXT,
     "nonce" TEXT,
