@@ -7,6 +7,8 @@ const config = [
   {
     ignores: [
       ".next/**",
+      "**/.next/**",
+      "e2e/rp/next-env.d.ts",
       ".data/**",
       "node_modules/**",
       "lib/db/generated/**",

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_ENV, E2E_HOSTS, E2E_PORT as PORT } from "./e2e/support/env";
+import { E2E_ENV, E2E_HOSTS, E2E_PORT as PORT, RP_CONFIG_FILE, RP_PORT } from "./e2e/support/env";
 
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 
@@ -40,16 +40,34 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    // builds nothing: `npm run test:e2e` runs `next build` before Playwright
-    command: `node bin/idv.mjs serve --port ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/`,
-    env: { ...E2E_ENV, IDV_HOSTS: JSON.stringify(E2E_HOSTS) },
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    // SIGTERM lets the launcher stop Next.js and then the embedded PostgreSQL it started
-    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-  },
+  webServer: [
+    {
+      // builds nothing: `npm run test:e2e` runs `next build` before Playwright
+      command: `node bin/idv.mjs serve --port ${PORT}`,
+      url: `http://127.0.0.1:${PORT}/`,
+      // the hosted-page specs run their webhook receiver on 127.0.0.1
+      env: { ...E2E_ENV, IDV_HOSTS: JSON.stringify(E2E_HOSTS), WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" },
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      // SIGTERM lets the launcher stop Next.js and then the embedded PostgreSQL it started
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    },
+    {
+      // the next-auth relying party of e2e/oidc (a second Next.js app, in development mode)
+      command: `node node_modules/next/dist/bin/next dev e2e/rp --port ${RP_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${RP_PORT}/`,
+      env: {
+        NEXTAUTH_URL: `http://localhost:${RP_PORT}`,
+        RP_CONFIG_FILE,
+        IDV_JOBS: "off",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

@@ -13,6 +13,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { customDomainPath, mayBeCustomDomain, resolveCustomDomainHost } from "@/lib/domains/routing";
+import { HOSTED_PATH, hostedCsp, newNonce } from "@/lib/hosted/csp";
 import { normalizeHost, parseHostMap, rewriteHostPath, type THostMap } from "@/lib/http/hosts";
 import { logger } from "@/lib/log";
 
@@ -25,11 +26,30 @@ function hostMap(raw: string): THostMap {
   return cached.map;
 }
 
+/**
+ * Continues (or rewrites to `pathname`); hosted and simulator pages get a per-request CSP nonce,
+ * passed to Next.js on the request (it nonces its own scripts) and sent to the browser.
+ */
 function rewrite(request: NextRequest, pathname: string | undefined) {
-  if (!pathname) return NextResponse.next();
-  const url = request.nextUrl.clone();
-  url.pathname = pathname;
-  return NextResponse.rewrite(url);
+  const target = pathname ?? request.nextUrl.pathname;
+  let init: { request: { headers: Headers } } | undefined;
+  let csp: string | undefined;
+  if (HOSTED_PATH.test(target)) {
+    csp = hostedCsp(newNonce());
+    const headers = new Headers(request.headers);
+    headers.set("content-security-policy", csp);
+    init = { request: { headers } };
+  }
+  let response: NextResponse;
+  if (pathname) {
+    const url = request.nextUrl.clone();
+    url.pathname = pathname;
+    response = NextResponse.rewrite(url, init);
+  } else {
+    response = NextResponse.next(init);
+  }
+  if (csp) response.headers.set("Content-Security-Policy", csp);
+  return response;
 }
 
 export async function proxy(request: NextRequest) {
@@ -45,7 +65,7 @@ export async function proxy(request: NextRequest) {
   }
 
   const candidate = mayBeCustomDomain(host);
-  if (!candidate) return NextResponse.next();
+  if (!candidate) return rewrite(request, undefined);
   let route;
   try {
     route = await resolveCustomDomainHost(getDb(), candidate);
@@ -55,7 +75,7 @@ export async function proxy(request: NextRequest) {
     logger.error({ err, host: candidate }, "custom domain lookup failed");
     return new NextResponse("Service temporarily unavailable", { status: 503 });
   }
-  if (!route) return NextResponse.next();
+  if (!route) return rewrite(request, undefined);
   return rewrite(request, customDomainPath(route, pathname));
 }
 

@@ -18,3 +18,7 @@ export const E2E_HOSTS = {
   "api.sandbox.e2e.test": "/api/sandbox",
   "auth.e2e.test": "/oidc/production",
 } as const;
+
+/** The next-auth relying party of e2e/oidc (e2e/rp, `next dev`), and where it reads its client. */
+export const RP_PORT = 3200;
+export const RP_CONFIG_FILE = ".data/e2e-rp-client.json";

@@ -1,0 +1,34 @@
+// The simulator's buttons: drive the sandbox session through simulateSession (the test helpers' path).
+import { getDb } from "@/lib/db/client";
+import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
+import { actInSimulator } from "@/lib/hosted/session";
+import { ApiError } from "@/lib/http/errors";
+import { FLOW_TYPES } from "@/lib/providers/catalog";
+import { SIMULATE_OUTCOMES } from "@/lib/verifications/schema";
+
+export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const { id } = await ctx.params;
+  if (!isSameOrigin(request)) return textResponse(403, "Cross-site request refused");
+  if (!VERIFICATION_ID.test(id)) return textResponse(404, "Verification not found");
+  const form = await request.formData().catch(() => null);
+  const outcome = String(form?.get("outcome") ?? "");
+  const identity = String(form?.get("identity") ?? "");
+  const flowRaw = String(form?.get("flow") ?? "");
+  const flow = (FLOW_TYPES as readonly string[]).includes(flowRaw) ? flowRaw : "redirect";
+  if (!(SIMULATE_OUTCOMES as readonly string[]).includes(outcome)) {
+    return textResponse(400, `outcome: must be one of ${SIMULATE_OUTCOMES.join(", ")}`);
+  }
+  try {
+    await actInSimulator(getDb(), id, {
+      outcome: outcome as (typeof SIMULATE_OUTCOMES)[number],
+      ...(identity ? { identity } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === "RESOURCE_NOT_FOUND") return textResponse(404, "Verification not found");
+    // an unknown identity, or a session that ended meanwhile: the page shows the current state
+    if (err.code !== "VERIFICATION_TERMINAL") return textResponse(400, err.message);
+  }
+  // redirect flow: the provider sends the browser back; the other flows ran on a second screen
+  return seeOther(flow === "redirect" ? `/verify/${id}` : `/sandbox/verify/${id}?flow=${flow}&done=1`);
+}

@@ -1,0 +1,18 @@
+// The end-user's Cancel (a plain form post, so it works without JavaScript).
+import { getDb } from "@/lib/db/client";
+import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
+import { cancelByUser } from "@/lib/hosted/session";
+import { ApiError } from "@/lib/http/errors";
+
+export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const { id } = await ctx.params;
+  if (!isSameOrigin(request)) return textResponse(403, "Cross-site request refused");
+  if (!VERIFICATION_ID.test(id)) return textResponse(404, "Verification not found");
+  try {
+    await cancelByUser(getDb(), id);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "RESOURCE_NOT_FOUND") return textResponse(404, err.message);
+    throw err;
+  }
+  return seeOther(`/verify/${id}`);
+}

@@ -1,0 +1,26 @@
+// The one callback of every real upstream (register {PUBLIC_URL}/verify/callback there).
+import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
+import { readCookie, UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
+import { ApiError } from "@/lib/http/errors";
+import { logger } from "@/lib/log";
+import { completeUpstreamAuthentication } from "@/lib/verifications/upstream";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request) {
+  const id = readCookie(request.headers.get("cookie"), UPSTREAM_COOKIE);
+  if (!id || !VERIFICATION_ID.test(id))
+    return textResponse(400, "No verification in progress in this browser");
+  const clear = { "Set-Cookie": `${UPSTREAM_COOKIE}=; Path=/verify; HttpOnly; SameSite=Lax; Max-Age=0` };
+  try {
+    await completeUpstreamAuthentication(id, new URL(request.url));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    // the page shows whatever state the session is in; the reason goes to the log only
+    logger.warn(
+      { err: { code: err.code, message: err.message }, verificationId: id },
+      "upstream callback refused",
+    );
+  }
+  return seeOther(`/verify/${id}`, clear);
+}

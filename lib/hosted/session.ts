@@ -1,0 +1,102 @@
+/**
+ * What the end-user's browser may do to a session from the hosted and simulator pages.
+ * Rules:
+ * - the status read model carries no personal data: status, reason, and once the session has
+ *   ended the address to return to (returnUrlFor: only registered addresses; null → final page);
+ * - the end-user's Cancel is the provider-side "cancelled" outcome (verification.workflow.cancelled,
+ *   cancelledBy user); a session that already ended is left as it is (the page then shows it);
+ * - a push identifier is validated for the provider, sealed on the session, and moves it to
+ *   authenticating (the request reached the person's app);
+ * - simulator actions exist only for sandbox sessions and go through simulateSession, the same
+ *   path as the App API test helper; a production session is "not found" there;
+ * - every write runs in one transaction with the events it emits.
+ */
+import { encryptSecret } from "../crypto/encryption";
+import type { Db, Tx } from "../db/client";
+import { ApiError } from "../http/errors";
+import type { TSimulatedOutcome } from "../providers/adapters/simulator";
+import { returnUrlFor } from "../verifications/return";
+import { applyAdapterOutcome, simulateSession, startAuthentication } from "../verifications/service";
+import { isTerminal } from "../verifications/states";
+import { validatePushIdentifier } from "./push";
+
+export interface THostedStatus {
+  status: string;
+  reason?: string;
+  /** where the browser goes now that the session has ended (absent: show the final page) */
+  next?: string;
+}
+
+export async function readHostedStatus(db: Tx, verificationId: string): Promise<THostedStatus | null> {
+  const v = await db.verification.findUnique({
+    where: { id: verificationId },
+    select: { status: true, statusReason: true },
+  });
+  if (!v) return null;
+  const status: THostedStatus = {
+    status: v.status,
+    ...(v.statusReason && v.status !== "completed" ? { reason: v.statusReason } : {}),
+  };
+  if (!isTerminal(v.status)) return status;
+  const next = await returnUrlFor(db, verificationId);
+  return next ? { ...status, next } : status;
+}
+
+/** The end-user pressed Cancel. Returns false when the session had already ended. */
+export async function cancelByUser(db: Db, verificationId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const v = await tx.verification.findUnique({ where: { id: verificationId }, select: { status: true } });
+    if (!v) throw new ApiError("RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`);
+    if (isTerminal(v.status)) return false;
+    await applyAdapterOutcome(tx, verificationId, { kind: "cancelled" });
+    return true;
+  });
+}
+
+/** Push flow: the identifier was entered. Returns false when it does not fit the provider. */
+export async function submitPushIdentifier(db: Db, verificationId: string, raw: unknown): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const v = await tx.verification.findUnique({ where: { id: verificationId } });
+    if (!v) throw new ApiError("RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`);
+    if (v.flowType !== "push") {
+      throw new ApiError("VERIFICATION_STATE_CONFLICT", `Verification "${v.id}" is not a push session`);
+    }
+    const identifier = validatePushIdentifier(v.providerId, raw);
+    if (!identifier) return false;
+    if (isTerminal(v.status)) return true;
+    await startAuthentication(tx, v.id);
+    await tx.verification.update({
+      where: { id: v.id },
+      data: { upstreamEncrypted: encryptSecret(JSON.stringify({ pushIdentifier: identifier })) },
+    });
+    return true;
+  });
+}
+
+/** Redirect flow: the end-user left for the provider (sandbox: its simulator). */
+export async function leaveForProvider(db: Db, verificationId: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const v = await tx.verification.findUnique({ where: { id: verificationId }, select: { status: true } });
+    if (v && !isTerminal(v.status)) await startAuthentication(tx, verificationId);
+  });
+}
+
+export async function actInSimulator(
+  db: Db,
+  verificationId: string,
+  input: { outcome: TSimulatedOutcome; identity?: string },
+): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const v = await tx.verification.findUnique({
+      where: { id: verificationId },
+      select: { environment: true },
+    });
+    if (!v || v.environment !== "sandbox") {
+      throw new ApiError("RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`);
+    }
+    await simulateSession(tx, verificationId, {
+      outcome: input.outcome,
+      ...(input.identity ? { identity: input.identity } : {}),
+    });
+  });
+}
