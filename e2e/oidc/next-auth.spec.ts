@@ -11,6 +11,8 @@ import { E2E_ENV, RP_CONFIG_FILE, RP_PORT } from "../support/env";
 const RP = `http://localhost:${RP_PORT}`;
 
 test("next-auth signs in with an eID through the hosted pages", async ({ page, request }, testInfo) => {
+  // the relying party runs `next dev`: its routes compile on first use
+  test.setTimeout(120_000);
   const ws = await createWorkspace("next-auth relying party");
   const headers = { Authorization: `Bearer ${ws.keys.sandbox}` };
   const created = await request.post("/api/sandbox/v1/apps", { headers, data: { name: "Next RP" } });
