@@ -84,6 +84,20 @@ export interface CallResult<T = any> {
   text: string;
 }
 
+/** Routes one Request to its handler, as Next.js would (404 / 405 when none). */
+export async function dispatch(request: Request): Promise<Response> {
+  const parts = new URL(request.url).pathname.split("/").filter(Boolean);
+  for (const route of allRoutes()) {
+    const params = match(route, parts);
+    if (!params) continue;
+    const mod = (await import(pathToFileURL(route.file).href)) as Record<string, Handler | undefined>;
+    const handler = mod[request.method.toUpperCase()];
+    if (!handler) return new Response(null, { status: 405 });
+    return handler(request, { params: Promise.resolve(params) });
+  }
+  return new Response(null, { status: 404 });
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function call<T = any>(
   method: string,
@@ -91,32 +105,22 @@ export async function call<T = any>(
   options: CallOptions = {},
 ): Promise<CallResult<T>> {
   const url = new URL(urlPath, "http://localhost:3000");
-  const parts = url.pathname.split("/").filter(Boolean);
-  for (const route of allRoutes()) {
-    const params = match(route, parts);
-    if (!params) continue;
-    const mod = (await import(pathToFileURL(route.file).href)) as Record<string, Handler | undefined>;
-    const handler = mod[method.toUpperCase()];
-    const headers = new Headers(options.headers);
-    let body: BodyInit | undefined;
-    if (options.rawBody !== undefined) body = options.rawBody as BodyInit;
-    else if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      if (!headers.has("content-type")) headers.set("content-type", "application/json");
-    }
-    const request = new Request(url, { method, headers, body });
-    if (!handler) return { status: 405, headers: new Headers(), body: undefined as T, text: "" };
-    const response = await handler(request, { params: Promise.resolve(params) });
-    const text = await response.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  const headers = new Headers(options.headers);
+  let body: BodyInit | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody as BodyInit;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return { status: 404, headers: new Headers(), body: undefined as T, text: "" };
+  const response = await dispatch(new Request(url, { method, headers, body }));
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
