@@ -1,12 +1,15 @@
 "use client";
 /**
- * The dc flow: asks the browser's Digital Credentials API (navigator.credentials.get with an
- * OpenID4VP request) where the browser has it; otherwise (and always in the sandbox, where no
- * real wallet may answer) the wallet link is the way.
+ * The dc flow: asks the browser's Digital Credentials API (navigator.credentials.get with the
+ * OpenID4VP request the server built for this session, GET /verify/{id}/wallet) where the
+ * browser has it, and posts the wallet's answer back (POST /verify/{id}/wallet); the status
+ * watcher then sees the session end. Otherwise (and always in the sandbox, where no real wallet
+ * may answer) the wallet link is the way.
  */
 import { useState, useSyncExternalStore } from "react";
 
 interface Props {
+  /** kept for the page's signature; the server's request names the claims to ask for */
   claims: string[];
   sandbox: boolean;
   walletUrl: string;
@@ -19,13 +22,14 @@ function hasDigitalCredentials(): boolean {
 
 const noSubscription = () => () => {};
 
-function randomNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+/** /verify/{id}/wallet, relative to the page (also on an app's custom domain, where /verify stays) */
+function walletEndpoint(): string {
+  return `${window.location.pathname.replace(/\/+$/, "")}/wallet`;
 }
 
-export function DigitalCredentials({ claims, sandbox, walletUrl, texts }: Props) {
+export function DigitalCredentials({ sandbox, walletUrl, texts }: Props) {
   const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
   // false on the server and during hydration, the browser's answer afterwards
   const supported = useSyncExternalStore(
     noSubscription,
@@ -35,35 +39,30 @@ export function DigitalCredentials({ claims, sandbox, walletUrl, texts }: Props)
 
   async function request() {
     setFailed(false);
+    setBusy(true);
     try {
-      const options = {
-        digital: {
-          requests: [
-            {
-              protocol: "openid4vp-v1-unsigned",
-              data: {
-                response_type: "vp_token",
-                response_mode: "dc_api",
-                nonce: randomNonce(),
-                dcql_query: {
-                  credentials: [
-                    {
-                      id: "pid",
-                      format: "dc+sd-jwt",
-                      meta: { vct_values: ["urn:eudi:pid:1"] },
-                      claims: claims.map((claim) => ({ path: [claim] })),
-                    },
-                  ],
-                },
-              },
-            },
-          ],
-        },
-      } as unknown as CredentialRequestOptions;
-      const credential = await navigator.credentials.get(options);
-      if (!credential) setFailed(true);
+      const endpoint = walletEndpoint();
+      const asked = await fetch(endpoint, { cache: "no-store", headers: { Accept: "application/json" } });
+      if (!asked.ok) throw new Error("no wallet request");
+      const walletRequest = (await asked.json()) as unknown;
+      const options = { digital: { requests: [walletRequest] } } as unknown as CredentialRequestOptions;
+      const credential = (await navigator.credentials.get(options)) as { data?: unknown } | null;
+      if (!credential?.data) throw new Error("no credential");
+      // the DC API may hand the response over as a JSON string or an object
+      const data: unknown =
+        typeof credential.data === "string" ? JSON.parse(credential.data) : credential.data;
+      const answered = await fetch(endpoint, {
+        method: "POST",
+        cache: "no-store",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ data }),
+      });
+      // a refused presentation ends the session as failed: the status watcher shows that
+      if (!answered.ok) throw new Error("answer refused");
     } catch {
       setFailed(true);
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -74,6 +73,8 @@ export function DigitalCredentials({ claims, sandbox, walletUrl, texts }: Props)
         <button
           type="button"
           onClick={request}
+          disabled={busy}
+          aria-busy={busy}
           className="w-full rounded-md bg-blue-700 px-4 py-3 font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
         >
           {texts.useBrowser}

@@ -1,0 +1,175 @@
+/**
+ * Production dc sessions run by a wallet provider, through the browser's Digital Credentials
+ * API (the session glue around lib/providers/adapters/wallet.ts).
+ * Rules:
+ * - only production sessions with flow type dc whose provider's production adapter is "wallet"
+ *   and which the deployment trusts issuers for (IDV_WALLET_TRUSTED_ISSUERS: JSON {providerId:
+ *   {issuers: {iss: JWKS}, vct: [...], loa?}}, validated at first use); anything else is not
+ *   found, sandbox sessions always use the simulator;
+ * - asking for the request marks the session authenticating and seals a fresh nonce and the
+ *   expected origin in it (a new request replaces the previous one, so only the latest
+ *   presentation can answer); the claims asked for are the workflow plan's sourceClaims;
+ * - the wallet's answer is verified outside any transaction, then applied in one; a shape error
+ *   in the posted body changes nothing (400 naming the field), a presentation that does not
+ *   verify fails the session with reason invalid_presentation;
+ * - claims are never logged.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { decryptSecret, encryptSecret } from "../crypto/encryption";
+import { getDb } from "../db/client";
+import type { Verification } from "../db/generated/client";
+import { ApiError, invalidField } from "../http/errors";
+import {
+  buildWalletRequest,
+  readWalletResponse,
+  verifyWalletPresentation,
+  ZWalletTrustConfig,
+  type TWalletRequest,
+  type TWalletTrustConfig,
+} from "../providers/adapters/wallet";
+import { findProvider } from "../providers/catalog";
+import { planVerification } from "../workflows/engine";
+import type { TWorkflowNode } from "../workflows/json";
+import { applyAdapterOutcome, lockVerification, startAuthentication } from "./service";
+import { publicUrl } from "./settings";
+import { isTerminal } from "./states";
+
+let cache: { raw: string; configs: Record<string, TWalletTrustConfig> } | undefined;
+
+export function walletTrustConfigs(): Record<string, TWalletTrustConfig> {
+  const raw = process.env.IDV_WALLET_TRUSTED_ISSUERS ?? "";
+  if (cache?.raw === raw) return cache.configs;
+  let configs: Record<string, TWalletTrustConfig> = {};
+  if (raw.trim() !== "") {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new Error("IDV_WALLET_TRUSTED_ISSUERS is not JSON");
+    }
+    const parsed = z.record(z.string(), ZWalletTrustConfig).safeParse(json);
+    if (!parsed.success) throw new Error(`IDV_WALLET_TRUSTED_ISSUERS is invalid: ${parsed.error.message}`);
+    configs = parsed.data;
+  }
+  cache = { raw, configs };
+  return configs;
+}
+
+/** The `aud` a wallet puts in its Key Binding JWT for an unsigned DC API request from our page. */
+export function walletAudience(): string {
+  return `origin:${new URL(publicUrl()).origin}`;
+}
+
+interface TSealedWalletState {
+  kind: "wallet";
+  nonce: string;
+  expectedOrigin: string;
+}
+
+/** Whether a session is answered by a wallet over the Digital Credentials API. */
+export function usesWallet(v: Pick<Verification, "environment" | "providerId" | "flowType">): boolean {
+  return (
+    v.environment === "production" &&
+    v.flowType === "dc" &&
+    findProvider(v.providerId)?.adapters.production === "wallet" &&
+    Boolean(walletTrustConfigs()[v.providerId])
+  );
+}
+
+async function loadWalletSession(verificationId: string): Promise<Verification> {
+  const v = await getDb().verification.findUnique({ where: { id: verificationId } });
+  if (!v || !usesWallet(v)) {
+    throw new ApiError("RESOURCE_NOT_FOUND", `No wallet request for verification "${verificationId}"`);
+  }
+  if (isTerminal(v.status))
+    throw new ApiError("VERIFICATION_TERMINAL", `Verification "${v.id}" is already ${v.status}`);
+  return v;
+}
+
+/** The claims to ask the wallet for: the plan's sourceClaims, the catalog's on a broken plan. */
+async function claimsToRequest(v: Verification): Promise<string[]> {
+  const db = getDb();
+  const provider = findProvider(v.providerId)!;
+  const [workflow, appProviders] = await Promise.all([
+    db.workflow.findUnique({ where: { id: v.workflowId } }),
+    db.appProvider.findMany({ where: { appId: v.appId } }),
+  ]);
+  if (!workflow) return provider.claims;
+  try {
+    const plan = planVerification(
+      { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as unknown as TWorkflowNode[] },
+      {
+        providerId: provider.id,
+        provider,
+        appProviders: Object.fromEntries(
+          appProviders.map((p) => [p.providerId, { enabled: p.enabled && p.status === "activated" }]),
+        ),
+      },
+    );
+    return plan.sourceClaims;
+  } catch (err) {
+    // the provider was disabled or the workflow edited since the session started: the
+    // session's checks still run at completion, so ask for everything the provider has
+    if (err instanceof ApiError) return provider.claims;
+    throw err;
+  }
+}
+
+/** GET /verify/{id}/wallet: the Digital Credentials API request for this session. */
+export async function beginWalletPresentation(verificationId: string): Promise<TWalletRequest> {
+  const v = await loadWalletSession(verificationId);
+  const config = walletTrustConfigs()[v.providerId]!;
+  const nonce = randomBytes(24).toString("base64url");
+  const request = buildWalletRequest({ nonce, vct: config.vct, claims: await claimsToRequest(v) });
+  const sealed: TSealedWalletState = { kind: "wallet", nonce, expectedOrigin: walletAudience() };
+  await getDb().$transaction(async (tx) => {
+    await startAuthentication(tx, v.id);
+    await tx.verification.update({
+      where: { id: v.id },
+      data: { upstreamEncrypted: encryptSecret(JSON.stringify(sealed)) },
+    });
+  });
+  return request;
+}
+
+/** POST /verify/{id}/wallet: verifies the wallet's answer and applies the outcome. */
+export async function completeWalletPresentation(
+  verificationId: string,
+  body: unknown,
+): Promise<Verification> {
+  const v = await loadWalletSession(verificationId);
+  const response = readWalletResponse(body);
+  if (!response.ok) throw invalidField(response.field, response.message);
+  const state = v.upstreamEncrypted
+    ? (JSON.parse(decryptSecret(v.upstreamEncrypted)) as Partial<TSealedWalletState>)
+    : undefined;
+  if (v.status !== "authenticating" || state?.kind !== "wallet" || !state.nonce || !state.expectedOrigin) {
+    throw new ApiError(
+      "VERIFICATION_STATE_CONFLICT",
+      `Verification "${v.id}" has no wallet request in progress`,
+    );
+  }
+  const config = walletTrustConfigs()[v.providerId]!;
+  // one credential query ("pid") with one presentation; several would be several credentials
+  const outcome =
+    response.presentations.length === 1
+      ? await verifyWalletPresentation(
+          config,
+          { nonce: state.nonce, audience: state.expectedOrigin },
+          response.presentations[0]!,
+        )
+      : ({
+          kind: "failure",
+          reason: "invalid_presentation",
+          message: "exactly one presentation was expected",
+        } as const);
+  return getDb().$transaction(async (tx) => {
+    // a newer request (another tab) replaced this nonce while we verified: its answer counts
+    const locked = await lockVerification(tx, v.id);
+    if (locked.upstreamEncrypted !== v.upstreamEncrypted) {
+      throw new ApiError("VERIFICATION_STATE_CONFLICT", `Verification "${v.id}" has a newer wallet request`);
+    }
+    return applyAdapterOutcome(tx, v.id, outcome);
+  });
+}
