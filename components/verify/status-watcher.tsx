@@ -1,10 +1,12 @@
 "use client";
 /**
- * Live status of a hosted session: polls GET /verify/{id}/status every 1.5 s and announces
- * changes in a polite live region; once the session has ended it sends the browser to the
- * integrator (the `next` address) or reloads to show the final page.
+ * Live status of a hosted session: polls GET /verify/{id}/status every 1.5 s (TanStack Query) and
+ * announces changes in a polite live region; once the session has ended it sends the browser to
+ * the integrator (the `next` address) or reloads to show the final page.
  */
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { hostedKeys } from "@/lib/hosted/query-keys";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "expired"]);
 const POLL_MS = 1500;
@@ -18,39 +20,37 @@ interface Props {
   redirecting: string;
 }
 
-export function StatusWatcher({ verificationId, initialStatus, label, texts, redirecting }: Props) {
-  const [status, setStatus] = useState(initialStatus);
-  const [leaving, setLeaving] = useState(false);
+interface TStatus {
+  status: string;
+  next?: string;
+}
+
+async function fetchStatus(verificationId: string): Promise<TStatus> {
+  const response = await fetch(`/verify/${verificationId}/status`, { cache: "no-store" });
+  if (!response.ok) throw new Error(`status ${response.status}`);
+  return (await response.json()) as TStatus;
+}
+
+function Watcher({ verificationId, initialStatus, label, texts, redirecting }: Props) {
+  const { data } = useQuery({
+    queryKey: hostedKeys.status(verificationId),
+    queryFn: () => fetchStatus(verificationId),
+    initialData: { status: initialStatus },
+    initialDataUpdatedAt: 0,
+    // keep asking until the session ends; a dropped connection is retried at the next tick
+    refetchInterval: (query) => (TERMINAL.has(query.state.data?.status ?? "") ? false : POLL_MS),
+    refetchIntervalInBackground: true,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+  const status = data.status;
+  const leaving = TERMINAL.has(status) && status !== initialStatus;
 
   useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    async function poll() {
-      try {
-        const response = await fetch(`/verify/${verificationId}/status`, { cache: "no-store" });
-        if (response.ok) {
-          const body = (await response.json()) as { status: string; next?: string };
-          if (stopped) return;
-          setStatus(body.status);
-          if (TERMINAL.has(body.status)) {
-            stopped = true;
-            setLeaving(true);
-            if (body.next) window.location.assign(body.next);
-            else window.location.reload();
-            return;
-          }
-        }
-      } catch {
-        // a dropped connection: try again at the next tick
-      }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    }
-    timer = setTimeout(poll, POLL_MS);
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    };
-  }, [verificationId]);
+    if (!leaving) return;
+    if (data.next) window.location.assign(data.next);
+    else window.location.reload();
+  }, [leaving, data.next]);
 
   return (
     <div className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-950">
@@ -59,5 +59,14 @@ export function StatusWatcher({ verificationId, initialStatus, label, texts, red
         {leaving ? redirecting : (texts[status] ?? status)}
       </span>
     </div>
+  );
+}
+
+export function StatusWatcher(props: Props) {
+  const [client] = useState(() => new QueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <Watcher {...props} />
+    </QueryClientProvider>
   );
 }
