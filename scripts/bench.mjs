@@ -1,8 +1,10 @@
 // Load benchmark of the hot authenticated paths against a running server (`npm start`).
 // Usage: BENCH_URL=http://127.0.0.1:3000 BENCH_KEY=sk_workspace_test_… node scripts/bench.mjs
 // It creates one app with the key, then measures for BENCH_SECONDS (default 10) each:
-//   GET /api/sandbox/v1/apps/{id}   (Bearer workspace key: one SHA-256 + one indexed lookup)
-//   GET /api/sandbox/v1/providers   (Basic app credentials)
+//   GET /api/sandbox/v1/apps/{id}          (Bearer workspace key: one SHA-256 + one indexed lookup)
+//   GET /api/sandbox/v1/providers          (Basic app credentials)
+//   POST /api/sandbox/v1/verifications     (a session: workflow plan, 3 events, expiry job)
+//   GET /api/sandbox/v1/verifications/{id} (the status record)
 // Loopback only; bounded in time.
 import autocannon from "autocannon";
 
@@ -31,9 +33,28 @@ if (created.status !== 201) {
 const app = await created.json();
 const basic = Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64");
 
+const session = await fetch(`${base}/api/sandbox/v1/verifications`, {
+  method: "POST",
+  headers: { authorization: `Basic ${basic}`, "content-type": "application/json" },
+  body: JSON.stringify({ providerId: "passport" }),
+});
+const { verificationId } = await session.json();
+
 const scenarios = [
   { name: "GET app (Bearer)", path: `/api/sandbox/v1/apps/${app.clientId}`, auth: `Bearer ${key}` },
   { name: "GET providers (Basic)", path: "/api/sandbox/v1/providers", auth: `Basic ${basic}` },
+  {
+    name: "POST verification",
+    path: "/api/sandbox/v1/verifications",
+    auth: `Basic ${basic}`,
+    method: "POST",
+    body: JSON.stringify({ providerId: "passport" }),
+  },
+  {
+    name: "GET verification",
+    path: `/api/sandbox/v1/verifications/${verificationId}`,
+    auth: `Basic ${basic}`,
+  },
 ];
 
 for (const s of scenarios) {
@@ -41,7 +62,9 @@ for (const s of scenarios) {
     url: `${base}${s.path}`,
     connections: 10,
     duration: seconds,
-    headers: { authorization: s.auth },
+    method: s.method ?? "GET",
+    headers: { authorization: s.auth, ...(s.body ? { "content-type": "application/json" } : {}) },
+    ...(s.body ? { body: s.body } : {}),
   });
   const non2xx = result.non2xx;
   console.log(

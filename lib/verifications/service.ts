@@ -240,8 +240,10 @@ export async function createVerification(
       expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
     },
   });
-  await emitVerificationEvent(db, created, "verification.created");
+  // the app row loaded above carries the webhook settings: no query per event
+  await emitVerificationEvent(db, created, "verification.created", { app });
   await emitVerificationEvent(db, created, "verification.requested", {
+    app,
     metadata: {
       channel: plan.channel,
       flowType,
@@ -249,6 +251,7 @@ export async function createVerification(
     },
   });
   await emitVerificationEvent(db, created, "verification.workflow.started", {
+    app,
     metadata: { verificationNodeId: plan.verificationNodeId, mode: plan.mode },
   });
   await enqueueJob(

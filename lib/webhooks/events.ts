@@ -5,7 +5,7 @@
  * transaction; a crash either loses the whole change or keeps the event and its delivery.
  */
 import type { Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { App, Verification } from "../db/generated/client";
 import { newId } from "../ids";
 import { enqueueJob } from "../jobs/queue";
 import type { TEventType } from "./event-types";
@@ -79,11 +79,18 @@ export function buildEventPayload(
  * Records `type` for `verification` (its row as it is after the state change) and queues its
  * delivery to the app's webhook when subscribed. Call inside the state change's transaction.
  */
+/** The app's webhook settings, when the caller already has them (saves a query per event). */
+export type TWebhookTarget = Pick<App, "webhookEnabled" | "webhookUrl" | "webhookEvents" | "deletedAt">;
+
 export async function emitVerificationEvent(
   db: Tx,
   verification: Verification,
   type: TEventType,
-  options: { metadata?: Record<string, unknown>; result?: TEventPayload["data"]["result"] } = {},
+  options: {
+    metadata?: Record<string, unknown>;
+    result?: TEventPayload["data"]["result"];
+    app?: TWebhookTarget;
+  } = {},
 ): Promise<TEventPayload> {
   const payload = buildEventPayload(verification, type, options);
   await db.verificationEvent.create({
@@ -95,10 +102,12 @@ export async function emitVerificationEvent(
       payload: payload as object,
     },
   });
-  const app = await db.app.findUnique({
-    where: { id: verification.appId },
-    select: { webhookEnabled: true, webhookUrl: true, webhookEvents: true, deletedAt: true },
-  });
+  const app =
+    options.app ??
+    (await db.app.findUnique({
+      where: { id: verification.appId },
+      select: { webhookEnabled: true, webhookUrl: true, webhookEvents: true, deletedAt: true },
+    }));
   if (app && !app.deletedAt && app.webhookEnabled && app.webhookUrl && app.webhookEvents.includes(type)) {
     await queueDelivery(db, {
       appId: verification.appId,
