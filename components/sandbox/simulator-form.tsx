@@ -12,6 +12,14 @@ interface Props {
   texts: TMessages["sim"];
 }
 
+// what the provider's stand-in can do, in the order shown
+const ACTIONS = [
+  { outcome: "success", text: "approve", testId: "sim-approve" },
+  { outcome: "failure", text: "decline", testId: "sim-decline" },
+  { outcome: "cancel", text: "cancel", testId: "sim-cancel" },
+  { outcome: "expire", text: "expire", testId: "sim-expire" },
+] as const;
+
 export function SimulatorForm({ verificationId, flow, identities, texts }: Props) {
   return (
     <form method="post" action={`/sandbox/verify/${verificationId}/act`} className="space-y-4">
@@ -40,42 +48,18 @@ export function SimulatorForm({ verificationId, flow, identities, texts }: Props
         ))}
       </fieldset>
       <div className="grid gap-2 sm:grid-cols-2">
-        <button
-          type="submit"
-          name="outcome"
-          value="success"
-          className={buttonClass}
-          data-testid="sim-approve"
-        >
-          {texts.approve}
-        </button>
-        <button
-          type="submit"
-          name="outcome"
-          value="failure"
-          className={secondaryButtonClass}
-          data-testid="sim-decline"
-        >
-          {texts.decline}
-        </button>
-        <button
-          type="submit"
-          name="outcome"
-          value="cancel"
-          className={secondaryButtonClass}
-          data-testid="sim-cancel"
-        >
-          {texts.cancel}
-        </button>
-        <button
-          type="submit"
-          name="outcome"
-          value="expire"
-          className={secondaryButtonClass}
-          data-testid="sim-expire"
-        >
-          {texts.expire}
-        </button>
+        {ACTIONS.map(({ outcome, text, testId }) => (
+          <button
+            key={outcome}
+            type="submit"
+            name="outcome"
+            value={outcome}
+            className={outcome === "success" ? buttonClass : secondaryButtonClass}
+            data-testid={testId}
+          >
+            {texts[text]}
+          </button>
+        ))}
       </div>
     </form>
   );

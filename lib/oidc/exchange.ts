@@ -22,12 +22,13 @@ import type { Db } from "../db/client";
 import type { AuthorizationCode } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { acrFor } from "../verifications/loa";
-import type { TAuthenticatedClient } from "./client-auth";
+import { authenticateClient, type TAuthenticatedClient } from "./client-auth";
 import { redeemAuthorizationCode } from "./codes";
 import { OAuthError } from "./errors";
 import { mintIdToken } from "./id-token";
 import { getSigningKey, type TSigningAlg } from "./keys";
 import { issuerFor } from "./settings";
+import { parseCodeGrant, readTokenParams } from "./token-request";
 
 /** invalid_grant's status on our token endpoints (spec: "401 invalid code or client credentials"). */
 export const INVALID_GRANT_STATUS = 401;
@@ -175,4 +176,39 @@ export async function exchangeAuthorizationCode(
   );
   if (!outcome.ok) throw new OAuthError("invalid_grant", outcome.description, invalidGrantStatus);
   return outcome.result;
+}
+
+/**
+ * A whole code-grant token request: read the body, authenticate the client (Basic or body
+ * credentials), redeem the code. The REST /token and the OpenID Provider's /token differ only in
+ * `policy` and in how they shape the answer.
+ */
+export async function handleCodeGrant(
+  db: Db,
+  request: Request,
+  environment: TEnvironment,
+  policy: Omit<
+    TExchangeCodeInput,
+    "environment" | "client" | "code" | "redirectUri" | "codeVerifier" | "issuer"
+  > & {
+    /** the issuer for this client (custom OIDC domains); default the environment's own */
+    issuerFor?: (clientId: string) => Promise<string>;
+  } = {},
+): Promise<TExchangeCodeResult> {
+  const grant = parseCodeGrant(await readTokenParams(request));
+  const client = await authenticateClient(db, environment, {
+    authorization: request.headers.get("authorization"),
+    ...(grant.client_id !== undefined ? { clientId: grant.client_id } : {}),
+    ...(grant.client_secret !== undefined ? { clientSecret: grant.client_secret } : {}),
+  });
+  const { issuerFor: resolveIssuer, ...rest } = policy;
+  return exchangeAuthorizationCode(db, {
+    ...rest,
+    environment,
+    client,
+    code: grant.code,
+    ...(grant.redirect_uri !== undefined ? { redirectUri: grant.redirect_uri } : {}),
+    ...(grant.code_verifier !== undefined ? { codeVerifier: grant.code_verifier } : {}),
+    ...(resolveIssuer ? { issuer: await resolveIssuer(client.clientId) } : {}),
+  });
 }

@@ -9,10 +9,8 @@ import { getDb } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 import { logger } from "../log";
-import { authenticateClient } from "./client-auth";
 import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "./errors";
-import { exchangeAuthorizationCode } from "./exchange";
-import { parseCodeGrant, readTokenParams } from "./token-request";
+import { handleCodeGrant } from "./exchange";
 
 export async function handleRestTokenRequest(request: Request, environment: TEnvironment): Promise<Response> {
   const started = performance.now();
@@ -20,20 +18,7 @@ export async function handleRestTokenRequest(request: Request, environment: TEnv
   const url = new URL(request.url);
   let status = 500;
   try {
-    const params = await readTokenParams(request);
-    const grant = parseCodeGrant(params);
-    const db = getDb();
-    const client = await authenticateClient(db, environment, {
-      authorization: request.headers.get("authorization"),
-      ...(grant.client_id !== undefined ? { clientId: grant.client_id } : {}),
-      ...(grant.client_secret !== undefined ? { clientSecret: grant.client_secret } : {}),
-    });
-    const result = await exchangeAuthorizationCode(db, {
-      environment,
-      client,
-      code: grant.code,
-      ...(grant.redirect_uri !== undefined ? { redirectUri: grant.redirect_uri } : {}),
-      ...(grant.code_verifier !== undefined ? { codeVerifier: grant.code_verifier } : {}),
+    const result = await handleCodeGrant(getDb(), request, environment, {
       includeVerificationId: true,
       requestId,
     });

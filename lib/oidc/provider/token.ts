@@ -13,10 +13,8 @@ import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { newId } from "../../ids";
 import { logger } from "../../log";
-import { authenticateClient } from "../client-auth";
 import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "../errors";
-import { exchangeAuthorizationCode } from "../exchange";
-import { parseCodeGrant, readTokenParams } from "../token-request";
+import { handleCodeGrant } from "../exchange";
 import { resolveIssuer } from "./issuer";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -25,21 +23,9 @@ export async function handleOidcTokenRequest(request: Request, environment: TEnv
   const requestId = newId("req");
   const headers = { "X-Request-Id": requestId };
   try {
-    const params = await readTokenParams(request);
-    const grant = parseCodeGrant(params);
     const db = getDb();
-    const client = await authenticateClient(db, environment, {
-      authorization: request.headers.get("authorization"),
-      ...(grant.client_id !== undefined ? { clientId: grant.client_id } : {}),
-      ...(grant.client_secret !== undefined ? { clientSecret: grant.client_secret } : {}),
-    });
-    const result = await exchangeAuthorizationCode(db, {
-      environment,
-      client,
-      code: grant.code,
-      ...(grant.redirect_uri !== undefined ? { redirectUri: grant.redirect_uri } : {}),
-      ...(grant.code_verifier !== undefined ? { codeVerifier: grant.code_verifier } : {}),
-      issuer: await resolveIssuer(db, environment, request, client.clientId),
+    const result = await handleCodeGrant(db, request, environment, {
+      issuerFor: (clientId) => resolveIssuer(db, environment, request, clientId),
       invalidGrantStatus: 400,
       accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
       requestId,
