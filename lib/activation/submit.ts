@@ -17,7 +17,7 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { invalidField, type ErrorDetail } from "../http/errors";
 import { validationError } from "../http/validation";
@@ -102,10 +102,7 @@ export async function submitActivation(
 
   const now = new Date();
   const audit = {
-    workspaceId: actor.auth.workspaceId,
-    environment: actor.auth.environment,
-    actorType: "api_key" as const,
-    actorId: actor.auth.keyId,
+    ...auditActor(actor.auth),
     requestId: actor.requestId,
   };
   const companyInfo: Record<string, unknown> = {

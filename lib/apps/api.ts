@@ -151,6 +151,7 @@ export const deleteApp = endpoint({
   description: "The app and its credentials stop working at once.",
   tag: "Apps",
   auth: "workspace",
+  permission: "credentials",
   responses: { 200: { description: "Deleted", schema: z.object({ deleted: z.boolean() }) } },
 });
 
@@ -162,6 +163,7 @@ export const rotateClientSecret = endpoint({
   description: "Returns a new client secret once; the old one stops working. Honours `Idempotency-Key`.",
   tag: "Apps",
   auth: "workspace",
+  permission: "credentials",
   idempotent: true,
   responses: {
     200: {

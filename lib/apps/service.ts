@@ -12,7 +12,7 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { generateClientSecret } from "../auth/app-credentials";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../http/errors";
@@ -36,10 +36,7 @@ export interface Actor {
 
 function auditBase(actor: Actor) {
   return {
-    workspaceId: actor.auth.workspaceId,
-    environment: actor.auth.environment,
-    actorType: "api_key" as const,
-    actorId: actor.auth.keyId,
+    ...auditActor(actor.auth),
     requestId: actor.requestId,
   };
 }

@@ -1,4 +1,5 @@
 /** Audit trail: who did what to which record. Written in the same transaction as the change. */
+import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
@@ -13,6 +14,18 @@ export interface AuditEntry {
   targetId?: string;
   data?: Record<string, unknown>;
   requestId?: string;
+}
+
+/** The actor fields of an audit entry for a workspace credential (API key or console user). */
+export function auditActor(
+  auth: WorkspaceAuth,
+): Pick<AuditEntry, "actorType" | "actorId" | "workspaceId" | "environment"> {
+  return {
+    workspaceId: auth.workspaceId,
+    environment: auth.environment,
+    actorType: auth.actor.type === "user" ? "user" : "api_key",
+    actorId: auth.actor.id,
+  };
 }
 
 export async function recordAudit(db: Tx, entry: AuditEntry): Promise<void> {

@@ -11,12 +11,32 @@ import { ENV_TAG, type TEnvironment } from "../environments";
 import { ApiError } from "../http/errors";
 import { newId, randomToken } from "../ids";
 import { parseAuthorization } from "./header";
+import type { TRole } from "./roles";
+
+// lastUsedAt is written at most once a minute per key and process, off the request's path
+const LAST_USED_INTERVAL_MS = 60_000;
+const lastUsedWritten = new Map<string, number>();
+
+function touchLastUsed(db: Tx, keyId: string): void {
+  const now = Date.now();
+  if ((lastUsedWritten.get(keyId) ?? 0) > now - LAST_USED_INTERVAL_MS) return;
+  lastUsedWritten.set(keyId, now);
+  if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
+  void db.apiKey
+    .update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
+    .catch(() => undefined);
+}
+
+/** Who acts: an API key (acting as `admin` within its environment) or a console user. */
+export type TWorkspaceActor =
+  { type: "api_key"; id: string; name: string } | { type: "user"; id: string; name: string };
 
 export interface WorkspaceAuth {
   kind: "workspace";
   workspaceId: string;
-  keyId: string;
   environment: TEnvironment;
+  role: TRole;
+  actor: TWorkspaceActor;
 }
 
 const KEY_PATTERN = /^sk_workspace_(test|prod)_[A-Za-z0-9]{40}$/;
@@ -77,7 +97,15 @@ export async function authenticateWorkspace(
   const hash = sha256Hex(parsed.token);
   const row = await db.apiKey.findUnique({
     where: { keyHash: hash },
-    select: { id: true, kind: true, workspaceId: true, environment: true, keyHash: true, revokedAt: true },
+    select: {
+      id: true,
+      kind: true,
+      name: true,
+      workspaceId: true,
+      environment: true,
+      keyHash: true,
+      revokedAt: true,
+    },
   });
   if (
     !row ||
@@ -89,5 +117,12 @@ export async function authenticateWorkspace(
   ) {
     throw invalidKey("Invalid API key");
   }
-  return { kind: "workspace", workspaceId: row.workspaceId, keyId: row.id, environment };
+  touchLastUsed(db, row.id);
+  return {
+    kind: "workspace",
+    workspaceId: row.workspaceId,
+    environment,
+    role: "admin",
+    actor: { type: "api_key", id: row.id, name: row.name },
+  };
 }

@@ -18,7 +18,7 @@
  */
 import type { Actor } from "../apps/service";
 import { getOwnedApp } from "../apps/service";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
 import { Prisma } from "../db/client";
 import type { CustomDomain } from "../db/generated/client";
@@ -34,10 +34,7 @@ import type { Resolver } from "node:dns/promises";
 
 function auditBase(actor: Actor) {
   return {
-    workspaceId: actor.auth.workspaceId,
-    environment: actor.auth.environment,
-    actorType: "api_key" as const,
-    actorId: actor.auth.keyId,
+    ...auditActor(actor.auth),
     requestId: actor.requestId,
     targetType: "custom_domain",
   };

@@ -8,6 +8,13 @@
 import { z } from "zod";
 import { authenticateApp, type AppAuth } from "../auth/app-credentials";
 import { authenticateOperator, type OperatorAuth } from "../auth/operator-keys";
+import {
+  checkSameOrigin,
+  hasSessionCookie,
+  readSessionCookie,
+  resolveSessionMember,
+} from "../auth/console-session";
+import { can, PERMISSION_LABEL, type TPermission } from "../auth/roles";
 import { authenticateWorkspace, type WorkspaceAuth } from "../auth/workspace-keys";
 import { getDb, Prisma, type Tx } from "../db/client";
 import { parseEnvironment, type TEnvironment } from "../environments";
@@ -20,6 +27,7 @@ import {
 } from "../idempotency";
 import { newId } from "../ids";
 import { logger } from "../log";
+import { appendRequestLog, type RequestLogEntry } from "../request-log/writer";
 import { readJsonBody } from "./body";
 import { ApiError, errorBody } from "./errors";
 import { parseWith } from "./validation";
@@ -64,6 +72,8 @@ export interface ApiOptions<
   idempotent?: boolean;
   /** run the handler in a transaction; default true except for GET/HEAD */
   transaction?: boolean;
+  /** workspace auth: what the caller's role must allow (lib/auth/roles.ts); default read for GET, else write */
+  permission?: TPermission;
 }
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -145,9 +155,14 @@ export function withApi<
     const requestId = newId("req");
     const url = new URL(request.url);
     let status = 500;
+    let errorCode: string | null = null;
+    const logEntry: Partial<RequestLogEntry> = {};
     try {
       const params = flattenParams(await context.params);
+      if (params.clientId) logEntry.appId = params.clientId;
+      if (params.verificationId) logEntry.verificationId = params.verificationId;
       const env = parseEnvironment(params.env);
+      logEntry.environment = env;
       if (!env)
         throw new ApiError(
           "ROUTE_NOT_FOUND",
@@ -156,12 +171,31 @@ export function withApi<
 
       const db = getDb();
       const authorization = request.headers.get("authorization");
-      let auth: unknown = null;
-      if (options.auth === "workspace") auth = await authenticateWorkspace(db, authorization, env);
-      else if (options.auth === "app") auth = await authenticateApp(db, authorization, env);
-      else if (options.auth === "operator") auth = await authenticateOperator(db, authorization);
-
       const method = request.method.toUpperCase();
+      let auth: unknown = null;
+      if (options.auth === "workspace") {
+        const workspace = await authenticateWorkspaceOrSession(db, request, authorization, env);
+        authorizeRole(
+          workspace,
+          options.permission ?? (method === "GET" || method === "HEAD" ? "read" : "write"),
+        );
+        auth = workspace;
+        logCredential(logEntry, workspace);
+      } else if (options.auth === "app") {
+        const app = await authenticateApp(db, authorization, env);
+        auth = app;
+        Object.assign(logEntry, {
+          workspaceId: app.workspaceId,
+          credentialType: "app",
+          credentialId: app.clientId,
+          appId: app.clientId,
+        });
+      } else if (options.auth === "operator") {
+        const operator = await authenticateOperator(db, authorization);
+        auth = operator;
+        Object.assign(logEntry, { credentialType: "operator", credentialId: operator.userId });
+      }
+
       const hasBody = !(method === "GET" || method === "HEAD" || method === "DELETE");
       const raw = hasBody ? await readJsonBody(request) : { text: "", json: undefined };
       if (
@@ -248,27 +282,85 @@ export function withApi<
       const apiError = mapUnknownError(err);
       if (apiError) {
         status = apiError.status;
+        errorCode = apiError.code;
         return errorResponse(apiError, requestId);
       }
       status = 500;
+      errorCode = "INTERNAL_ERROR";
       logger.error({ err, requestId, method: request.method, path: url.pathname }, "unhandled error");
       return errorResponse(
         new ApiError("INTERNAL_ERROR", "Internal server error. Quote the requestId when contacting support"),
         requestId,
       );
     } finally {
-      logger.info(
-        {
-          requestId,
+      const ms = Math.round(performance.now() - started);
+      logger.info({ requestId, method: request.method, path: url.pathname, status, ms }, "request");
+      if (logEntry.environment) {
+        appendRequestLog(getDb, {
+          id: requestId,
+          workspaceId: logEntry.workspaceId ?? null,
+          environment: logEntry.environment,
           method: request.method,
           path: url.pathname,
           status,
-          ms: Math.round(performance.now() - started),
-        },
-        "request",
-      );
+          durationMs: ms,
+          errorCode,
+          credentialType: logEntry.credentialType ?? "none",
+          credentialId: logEntry.credentialId ?? null,
+          credentialName: logEntry.credentialName ?? null,
+          appId: logEntry.appId ?? null,
+          verificationId: logEntry.verificationId ?? null,
+          createdAt: new Date(),
+        });
+      }
     }
   };
+}
+
+/**
+ * A workspace credential: the Authorization header when one is sent (API keys), else the
+ * console session cookie (with the CSRF check on writes), else the API key's 401.
+ */
+async function authenticateWorkspaceOrSession(
+  db: Tx,
+  request: Request,
+  authorization: string | null,
+  env: TEnvironment,
+): Promise<WorkspaceAuth> {
+  const cookies = request.headers.get("cookie");
+  if (authorization !== null || !hasSessionCookie(cookies)) {
+    return authenticateWorkspace(db, authorization, env);
+  }
+  const claims = await readSessionCookie(cookies);
+  if (!claims) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
+  const method = request.method.toUpperCase();
+  if (method !== "GET" && method !== "HEAD") checkSameOrigin(request);
+  const member = await resolveSessionMember(db, claims, request.headers.get("x-workspace-id"));
+  return {
+    kind: "workspace",
+    workspaceId: member.workspaceId,
+    environment: env,
+    role: member.role,
+    actor: { type: "user", id: member.userId, name: member.name ?? member.email },
+  };
+}
+
+function authorizeRole(auth: WorkspaceAuth, permission: TPermission): void {
+  if (!can(auth.role, permission, auth.environment)) {
+    throw new ApiError(
+      "RESOURCE_FORBIDDEN",
+      `Your role (${auth.role}) may not ${PERMISSION_LABEL[permission]}${
+        permission === "credentials" ? ` (${auth.environment})` : ""
+      }`,
+    );
+  }
+}
+
+function logCredential(entry: Partial<RequestLogEntry>, auth: WorkspaceAuth): void {
+  entry.workspaceId = auth.workspaceId;
+  entry.credentialType = auth.actor.type === "user" ? "session" : "api_key";
+  entry.credentialId = auth.actor.id;
+  entry.credentialName = auth.actor.name;
 }
 
 /** Route-level 404 / 405 in the error envelope. */

@@ -14,7 +14,7 @@
  * - every change writes an audit record in the same transaction.
  */
 import { getOwnedApp } from "../apps/service";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { OperatorAuth } from "../auth/operator-keys";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
@@ -109,10 +109,7 @@ export async function createProductionTest(
     include: withChallenge,
   });
   await recordAudit(db, {
-    workspaceId: actor.auth.workspaceId,
-    environment: actor.auth.environment,
-    actorType: "api_key",
-    actorId: actor.auth.keyId,
+    ...auditActor(actor.auth),
     requestId: actor.requestId,
     action: "production_test.requested",
     targetType: "production_test_request",

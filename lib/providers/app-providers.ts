@@ -12,7 +12,7 @@
  *   `providers[id].enabled` and drives the App API listing.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { ActivationTicket, AppProvider } from "../db/generated/client";
 import { getOwnedApp } from "../apps/service";
@@ -213,10 +213,7 @@ export async function setProviderEnabled(
       data: { enabled },
     });
     await recordAudit(db, {
-      workspaceId: actor.auth.workspaceId,
-      environment: actor.auth.environment,
-      actorType: "api_key",
-      actorId: actor.auth.keyId,
+      ...auditActor(actor.auth),
       requestId: actor.requestId,
       action: enabled ? "app_provider.enabled" : "app_provider.disabled",
       targetType: "app",

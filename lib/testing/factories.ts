@@ -26,3 +26,34 @@ export async function makeOperator() {
   const email = `operator-${randomToken(10).toLowerCase()}@example.test`;
   return getDb().$transaction((tx) => createOperator(tx, { email, password: "operator password 1" }));
 }
+
+/**
+ * A console session for `userId`, as the browser would send it: the Cookie header, plus the
+ * same-origin Origin header that writes need (pass `{ origin: null }` to leave it out).
+ */
+export async function sessionHeaders(
+  userId: string,
+  options: { workspaceId?: string; origin?: string | null } = {},
+): Promise<Record<string, string>> {
+  const { encode } = await import("next-auth/jwt");
+  const { sessionCookieName, sessionSecret, publicUrl } = await import("../auth/console-session");
+  const token = await encode({ token: { sub: userId }, secret: sessionSecret() });
+  const headers: Record<string, string> = { cookie: `${sessionCookieName()}=${token}` };
+  const origin = options.origin === undefined ? new URL(publicUrl()).origin : options.origin;
+  if (origin) headers.origin = origin;
+  if (options.workspaceId) headers["x-workspace-id"] = options.workspaceId;
+  return headers;
+}
+
+/** Adds a member with `role` to a workspace (a new user), through the domain tables. */
+export async function addMember(workspaceId: string, role: "owner" | "admin" | "developer" | "viewer") {
+  const { hashPassword } = await import("../crypto/password");
+  const { newId } = await import("../ids");
+  const db = getDb();
+  const email = `${role}-${randomToken(10).toLowerCase()}@example.test`;
+  const user = await db.user.create({
+    data: { id: newId("usr"), email, passwordHash: await hashPassword("member password 1") },
+  });
+  await db.membership.create({ data: { workspaceId, userId: user.id, role } });
+  return { userId: user.id, email };
+}

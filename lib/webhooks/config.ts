@@ -17,7 +17,7 @@
 import type { Actor } from "../apps/service";
 import type { TWebhookConfigPatch } from "../apps/schema";
 import { toWebhookConfigJson, type TWebhookConfigJson } from "../apps/serialize";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import { encryptSecret } from "../crypto/encryption";
 import type { Tx } from "../db/client";
 import type { App } from "../db/generated/client";
@@ -93,10 +93,7 @@ export function generateWebhookSecret(): string {
 
 function auditBase(actor: Actor) {
   return {
-    workspaceId: actor.auth.workspaceId,
-    environment: actor.auth.environment,
-    actorType: "api_key" as const,
-    actorId: actor.auth.keyId,
+    ...auditActor(actor.auth),
     requestId: actor.requestId,
     targetType: "app",
   };

@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import type { Actor } from "../apps/service";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
 import { invalidField, notFound } from "../http/errors";
@@ -136,10 +136,7 @@ function requireUrl(app: Pick<App, "webhookUrl">): string {
 
 function auditBase(actor: Actor) {
   return {
-    workspaceId: actor.auth.workspaceId,
-    environment: actor.auth.environment,
-    actorType: "api_key" as const,
-    actorId: actor.auth.keyId,
+    ...auditActor(actor.auth),
     requestId: actor.requestId,
   };
 }

@@ -13,7 +13,7 @@
  * - creating a workflow never changes the default (spec, App rule 2);
  * - every change writes an audit record in the same transaction.
  */
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { Workflow } from "../db/generated/client";
@@ -32,10 +32,7 @@ type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
 function auditBase(actor: Actor) {
   return {
-    workspaceId: actor.auth.workspaceId,
-    environment: actor.auth.environment,
-    actorType: "api_key" as const,
-    actorId: actor.auth.keyId,
+    ...auditActor(actor.auth),
     requestId: actor.requestId,
   };
 }

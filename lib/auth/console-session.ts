@@ -1,0 +1,155 @@
+/**
+ * Console sessions: the next-auth JWT cookie as a workspace credential on the REST API.
+ * Rules:
+ * - the cookie is next-auth's encrypted JWT (`idv.session`, `__Secure-idv.session` on https),
+ *   HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https; its key derives from IDV_MASTER_KEY,
+ *   so no extra secret needs configuring;
+ * - a session is refused once the user's `sessionsValidFrom` is later than its issue time
+ *   (password change signs out everywhere) and when the user is no longer a member;
+ * - the workspace is the one named in `X-Workspace-Id`, else the user's oldest membership;
+ * - cookie-authenticated writes need a same-origin `Origin` header (CSRF): a missing or foreign
+ *   Origin is 403 CSRF_ORIGIN_MISMATCH. Reads need none (SameSite=Lax and CORS keep their
+ *   answers from other sites).
+ */
+import { createHmac } from "node:crypto";
+import { decode } from "next-auth/jwt";
+import type { Tx } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { getMasterKey } from "../crypto/master-key";
+import { ApiError } from "../http/errors";
+import { parseRole, type TRole } from "./roles";
+
+/** Console sessions last 12 hours (operators' will be shorter; issue 13). */
+export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+export function publicUrl(): string {
+  return (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+}
+
+export function secureCookies(): boolean {
+  return publicUrl().startsWith("https://");
+}
+
+export function sessionCookieName(): string {
+  return secureCookies() ? "__Secure-idv.session" : "idv.session";
+}
+
+let secret: string | undefined;
+/** The next-auth secret: derived from IDV_MASTER_KEY, so rotating the master key signs everyone out. */
+export function sessionSecret(): string {
+  secret ??= createHmac("sha256", getMasterKey()).update("idv console session v1").digest("base64url");
+  return secret;
+}
+
+export interface SessionClaims {
+  userId: string;
+  email: string;
+  issuedAt: number;
+}
+
+function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The session cookie's claims, or undefined when there is no valid session cookie. */
+export async function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | undefined> {
+  const token = readCookie(cookieHeader, sessionCookieName());
+  if (!token) return undefined;
+  let jwt;
+  try {
+    jwt = await decode({ token: decodeURIComponent(token), secret: sessionSecret() });
+  } catch {
+    return undefined;
+  }
+  if (!jwt || typeof jwt.sub !== "string" || typeof jwt.iat !== "number") return undefined;
+  return { userId: jwt.sub, email: typeof jwt.email === "string" ? jwt.email : "", issuedAt: jwt.iat };
+}
+
+export function hasSessionCookie(cookieHeader: string | null): boolean {
+  return readCookie(cookieHeader, sessionCookieName()) !== undefined;
+}
+
+/** Same-origin check of a cookie-authenticated write (CSRF). */
+export function checkSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (!origin) {
+    throw new ApiError(
+      "CSRF_ORIGIN_MISMATCH",
+      "A console session can change data only from the console: the Origin header is missing",
+    );
+  }
+  const allowed = new Set([new URL(publicUrl()).origin, new URL(request.url).origin]);
+  const host = request.headers.get("host");
+  if (host) allowed.add(`${new URL(request.url).protocol}//${host}`);
+  if (!allowed.has(origin)) {
+    throw new ApiError(
+      "CSRF_ORIGIN_MISMATCH",
+      `A console session can change data only from the console: Origin ${origin} is not this service`,
+    );
+  }
+}
+
+export interface SessionMember {
+  userId: string;
+  email: string;
+  name: string | null;
+  workspaceId: string;
+  role: TRole;
+}
+
+function invalidSession(message = "Your console session has ended. Sign in again"): ApiError {
+  return new ApiError("INVALID_SESSION", message);
+}
+
+/** Resolves the session's user and membership (one query), or throws 401/403. */
+export async function resolveSessionMember(
+  db: Tx,
+  claims: SessionClaims,
+  workspaceId: string | null,
+): Promise<SessionMember> {
+  const user = await db.user.findUnique({
+    where: { id: claims.userId },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      sessionsValidFrom: true,
+      memberships: {
+        where: workspaceId ? { workspaceId } : undefined,
+        orderBy: { createdAt: "asc" },
+        take: 1,
+        select: { workspaceId: true, role: true },
+      },
+    },
+  });
+  if (!user) throw invalidSession();
+  if (user.sessionsValidFrom && user.sessionsValidFrom.getTime() > claims.issuedAt * 1000 + 999) {
+    throw invalidSession("Your password was changed: sign in again");
+  }
+  const membership = user.memberships[0];
+  if (!membership) {
+    throw new ApiError(
+      "RESOURCE_FORBIDDEN",
+      workspaceId
+        ? `You are not a member of workspace ${workspaceId}`
+        : "You are not a member of any workspace",
+    );
+  }
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    workspaceId: membership.workspaceId,
+    role: parseRole(membership.role),
+  };
+}
+
+export function sessionEnvironmentLabel(environment: TEnvironment): string {
+  return environment === "sandbox" ? "Sandbox" : "Production";
+}

@@ -1,0 +1,82 @@
+/**
+ * next-auth configuration of the console: a Credentials provider over our scrypt hashes, a JWT
+ * session in one HttpOnly cookie (SameSite=Lax; Secure and `__Secure-` on https), 12 hours.
+ * The REST API reads the same cookie (lib/auth/console-session.ts), so a page and the API agree
+ * on who is signed in.
+ */
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getDb } from "../db/client";
+import { ApiError } from "../http/errors";
+import { clientIp } from "../rate-limit";
+import {
+  secureCookies,
+  sessionCookieName,
+  sessionSecret,
+  SESSION_MAX_AGE_SECONDS,
+  publicUrl,
+} from "./console-session";
+import { signInWithPassword } from "./sign-in";
+
+/** next-auth reads NEXTAUTH_URL for its own absolute URLs; ours is PUBLIC_URL. */
+export function ensureNextAuthUrl(): void {
+  process.env.NEXTAUTH_URL ??= publicUrl();
+}
+
+export function authOptions(): NextAuthOptions {
+  ensureNextAuthUrl();
+  const secure = secureCookies();
+  return {
+    secret: sessionSecret(),
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/", error: "/" },
+    useSecureCookies: secure,
+    cookies: {
+      sessionToken: {
+        name: sessionCookieName(),
+        options: { httpOnly: true, sameSite: "lax", path: "/", secure },
+      },
+    },
+    providers: [
+      CredentialsProvider({
+        name: "Email and password",
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+        },
+        async authorize(credentials, req) {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(req.headers ?? {}))
+            if (typeof v === "string") headers.set(k, v);
+          try {
+            const user = await signInWithPassword(getDb(), {
+              email: String(credentials?.email ?? ""),
+              password: String(credentials?.password ?? ""),
+              ip: clientIp(headers),
+            });
+            return { id: user.id, email: user.email, name: user.name ?? user.email };
+          } catch (err) {
+            // next-auth passes the message on as ?error=…; the sign-in page words it
+            if (err instanceof ApiError && err.code === "RATE_LIMITED") throw new Error("RateLimited");
+            if (err instanceof ApiError) return null;
+            throw err;
+          }
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) {
+          token.sub = user.id;
+          token.email = user.email;
+          token.name = user.name;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        return { ...session, user: { ...session.user, id: token.sub } };
+      },
+    },
+  };
+}
