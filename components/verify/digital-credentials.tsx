@@ -7,6 +7,7 @@
  * may answer) the wallet link is the way.
  */
 import { useState, useSyncExternalStore } from "react";
+import { Button, buttonClass } from "@/components/ui/button";
 
 interface Props {
   /** kept for the page's signature; the server's request names the claims to ask for */
@@ -70,15 +71,9 @@ export function DigitalCredentials({ sandbox, walletUrl, texts }: Props) {
     <div className="space-y-3">
       <p>{texts.intro}</p>
       {supported ? (
-        <button
-          type="button"
-          onClick={request}
-          disabled={busy}
-          aria-busy={busy}
-          className="w-full rounded-md bg-blue-700 px-4 py-3 font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
-        >
+        <Button onClick={request} pending={busy} size="lg" className="w-full">
           {texts.useBrowser}
-        </button>
+        </Button>
       ) : (
         <p className="text-sm text-gray-700">{texts.noApi}</p>
       )}
@@ -92,7 +87,8 @@ export function DigitalCredentials({ sandbox, walletUrl, texts }: Props) {
         target="_blank"
         rel="noopener"
         data-testid="wallet-link"
-        className="block w-full rounded-md border border-blue-700 px-4 py-3 text-center font-semibold text-blue-800 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+        // outlined in the primary colour: the way that always works, next to the browser's own
+        className={buttonClass("secondary", "lg", "w-full border-blue-700 text-blue-800 hover:bg-blue-50")}
       >
         {texts.walletLink}
       </a>

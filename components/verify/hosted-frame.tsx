@@ -1,19 +1,20 @@
 /**
- * The frame of every hosted and simulator page: the language of the page, who asks (brand), a
- * sandbox marker, and one main landmark. Works from 360 px up; no remote fonts.
+ * The frame of every hosted and simulator page: who asks (brand), a sandbox marker, and one main
+ * landmark. The page's language is on `<html lang>` (components/verify/hosted-document.tsx).
+ * Works from 360 px up; no remote fonts. Buttons come from components/ui/button.tsx, full width
+ * and large on these pages.
  */
 import type { ReactNode } from "react";
 
 interface Props {
-  lang: string;
   brand: { name: string; logo?: string };
   badge?: string;
   children: ReactNode;
 }
 
-export function HostedFrame({ lang, brand, badge, children }: Props) {
+export function HostedFrame({ brand, badge, children }: Props) {
   return (
-    <div lang={lang} className="min-h-screen bg-gray-50 text-gray-900">
+    <div className="min-h-screen bg-gray-50 text-gray-900">
       <header className="border-b border-gray-200 bg-white">
         <div className="mx-auto flex max-w-xl items-center gap-3 px-4 py-3">
           {brand.logo ? (
@@ -40,8 +41,3 @@ export function HostedFrame({ lang, brand, badge, children }: Props) {
     </div>
   );
 }
-
-export const buttonClass =
-  "block w-full rounded-md bg-blue-700 px-4 py-3 text-center font-semibold text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700";
-export const secondaryButtonClass =
-  "block w-full rounded-md border border-gray-400 bg-white px-4 py-3 text-center font-semibold text-gray-900 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700";

@@ -110,7 +110,7 @@ test("qr flow in German: refreshing QR code, the phone approves, the desktop tab
     locale: "de-DE",
   });
   await page.goto(hostedPath(verificationId));
-  await expect(page.locator("[lang=de]")).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
   await expect(page.getByTestId("provider-heading")).toHaveText("Identität mit Passport (NFC) bestätigen");
   await expect(page.getByTestId("status")).toHaveText("Wartet darauf, dass Sie beginnen.");
   const qr = page.getByTestId("qr-code");
@@ -348,4 +348,74 @@ test("unknown sessions are 404 on both surfaces; the simulator does not exist fo
   expect(act.status()).toBe(404);
   const status = await request.get(`/verify/${verificationId}/status`);
   expect(await status.json()).toEqual({ status: "awaiting_user_action" });
+});
+
+// WCAG 3.1.1: the document's language is the language the page is served in (the root layouts at
+// the [id] segments set it), on the hosted page, the simulator and their not-found pages.
+test.describe("the served language is the document's language", () => {
+  test("a session created in German: <html lang=de> on the hosted page and the simulator", async ({
+    page,
+    request,
+    workspace,
+    integrator,
+  }) => {
+    const app = await makeApp(request, workspace.keys.sandbox, integrator, { providers: ["passport"] });
+    const { verificationId } = await startSession(request, app, { providerId: "passport", locale: "de" });
+    await page.goto(hostedPath(verificationId));
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByTestId("status")).toHaveText("Wartet darauf, dass Sie beginnen.");
+    // one language attribute: nothing inside the page claims another
+    await expect(page.locator("body [lang]")).toHaveCount(0);
+    await page.goto(`/sandbox/verify/${verificationId}?flow=qr`);
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Das Smartphone");
+  });
+
+  test.describe("a browser asking for French", () => {
+    test.use({ locale: "fr-FR" });
+
+    test("<html lang=fr> on the hosted page, the simulator and an unknown session's 404", async ({
+      page,
+      request,
+      workspace,
+      integrator,
+    }) => {
+      const app = await makeApp(request, workspace.keys.sandbox, integrator, { providers: ["passport"] });
+      const { verificationId } = await startSession(request, app, { providerId: "passport" });
+      await page.goto(hostedPath(verificationId));
+      await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+      await expect(page.getByTestId("status")).toHaveText("En attente de votre action.");
+      await page.goto(`/sandbox/verify/${verificationId}?flow=qr`);
+      await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+
+      const unknown = await page.goto("/verify/ver_00000000000000000000000000");
+      expect(unknown!.status()).toBe(404);
+      await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Vérification introuvable");
+      const simulator = await page.goto("/sandbox/verify/ver_00000000000000000000000000");
+      expect(simulator!.status()).toBe(404);
+      await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Vérification introuvable");
+    });
+
+    test("the session's locale wins over the browser's", async ({ page, request, workspace, integrator }) => {
+      const app = await makeApp(request, workspace.keys.sandbox, integrator, { providers: ["passport"] });
+      const { verificationId } = await startSession(request, app, {
+        providerId: "passport",
+        locale: "de-CH",
+      });
+      await page.goto(hostedPath(verificationId));
+      await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    });
+  });
+
+  test("a URL no route matches is a 404 page in English", async ({ page }) => {
+    for (const path of ["/no-such-page", "/verify", "/verify/ver_00000000000000000000000000/no-such-step"]) {
+      const response = await page.goto(path);
+      expect(response!.status(), path).toBe(404);
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+    }
+    await expectNoCriticalA11yViolations(page);
+  });
 });

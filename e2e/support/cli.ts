@@ -11,6 +11,9 @@ export interface CreatedWorkspace {
   workspaceId: string;
   userId: string;
   keys: { sandbox: string; production: string };
+  /** the owner's sign-in */
+  email: string;
+  password: string;
 }
 
 /** Runs `idv …args` and returns its standard output; fails with the CLI's own output. */
@@ -31,18 +34,24 @@ export async function idv(args: string[]): Promise<string> {
 /** `idv workspace create --json` with a fresh owner, so specs never share a workspace. */
 export async function createWorkspace(label: string): Promise<CreatedWorkspace> {
   const unique = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const email = `e2e-${unique}@example.test`;
+  const password = `E2e-password-${unique}`;
   const stdout = await idv([
     "workspace",
     "create",
     "--name",
     `E2E ${label} ${unique}`,
     "--email",
-    `e2e-${unique}@example.test`,
+    email,
     "--password",
-    `E2e-password-${unique}`,
+    password,
     "--json",
   ]);
-  const created = JSON.parse(stdout.trim()) as CreatedWorkspace;
+  const created = {
+    ...(JSON.parse(stdout.trim()) as Omit<CreatedWorkspace, "email" | "password">),
+    email,
+    password,
+  };
   if (!created.keys?.sandbox?.startsWith("sk_workspace_test_")) {
     throw new Error(`unexpected output of idv workspace create: ${stdout}`);
   }

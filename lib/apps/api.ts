@@ -3,7 +3,7 @@ import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { ZWorkflowJson } from "../workflows/json";
 import { EVENT_TYPES } from "../webhooks/event-types";
-import { ZBatchCreateApps, ZCreateApp, ZListAppsQuery, ZUpdateApp } from "./schema";
+import { ZAppName, ZBatchCreateApps, ZCreateApp, ZListAppsQuery, ZUpdateApp } from "./schema";
 
 const iso = z.string().describe("ISO 8601 date-time");
 
@@ -54,6 +54,21 @@ export const getWorkspace = endpoint({
   description: "The workspace of the API key, with the number of apps in the key's environment.",
   tag: "Workspace",
   auth: "workspace",
+  responses: { 200: { description: "The workspace", schema: ZWorkspaceJson } },
+});
+
+export const ZUpdateWorkspace = z.strictObject({ name: ZAppName });
+
+export const updateWorkspace = endpoint({
+  method: "PATCH",
+  path: "/v1/workspace",
+  operationId: "updateWorkspace",
+  summary: "Rename the workspace",
+  description: "Permission `team` (owner, admin, API keys). The name is shown in the console.",
+  tag: "Workspace",
+  auth: "workspace",
+  permission: "team",
+  body: ZUpdateWorkspace,
   responses: { 200: { description: "The workspace", schema: ZWorkspaceJson } },
 });
 

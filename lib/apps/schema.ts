@@ -59,4 +59,10 @@ export type TUpdateApp = z.infer<typeof ZUpdateApp>;
 
 export const ZListAppsQuery = z.object({
   ...paginationFields(20),
+  search: z
+    .string({ error: "must be a string" })
+    .trim()
+    .max(100, "must be at most 100 characters")
+    .optional()
+    .describe("Case-insensitive part of the app name, or an exact clientId"),
 });

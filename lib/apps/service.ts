@@ -110,9 +110,15 @@ export async function createApp(
 export async function listApps(
   db: Tx,
   auth: WorkspaceAuth,
-  { limit, offset }: { limit: number; offset: number },
+  { limit, offset, search }: { limit: number; offset: number; search?: string },
 ): Promise<{ data: TAppJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
-  const where = { workspaceId: auth.workspaceId, environment: auth.environment, deletedAt: null };
+  const where = {
+    workspaceId: auth.workspaceId,
+    environment: auth.environment,
+    deletedAt: null,
+    // `search`: part of the name (any case) or the exact clientId; blank means no filter
+    ...(search ? { OR: [{ name: { contains: search, mode: "insensitive" as const } }, { id: search }] } : {}),
+  };
   const [total, rows] = await Promise.all([
     db.app.count({ where }),
     db.app.findMany({

@@ -58,6 +58,11 @@ export interface ApiContext<A, B, Q> {
   query: Q;
   /** the transaction of this request for state-changing methods, else the shared client */
   db: Tx;
+  /**
+   * Names the verification this request concerns in the request log, for requests whose path
+   * does not (POST /v1/verifications creates one).
+   */
+  logVerification: (verificationId: string) => void;
 }
 
 export interface ApiOptions<
@@ -229,6 +234,9 @@ export function withApi<
           body: body as Infer<B>,
           query: query as Infer<Q>,
           db: tx,
+          logVerification: (verificationId) => {
+            logEntry.verificationId = verificationId;
+          },
         });
         if (VALIDATE_RESPONSES) checkDocumentedResponse(options, result);
         if (recordId && result.status < 500) {

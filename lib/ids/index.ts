@@ -21,7 +21,8 @@ export type IdPrefix =
   | "ptr"
   | "chl"
   | "ptp"
-  | "oar";
+  | "oar"
+  | "inv";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

@@ -12,4 +12,6 @@ export const TASKS: Record<string, () => Promise<TaskHandler>> = {
   signing_keys_rotate: async () => (await import("../oidc/jobs")).rotateSigningKeysTask,
   webhook_deliver: async () => (await import("../webhooks/delivery")).deliverWebhookTask,
   webhook_sweep: async () => (await import("../webhooks/delivery")).sweepWebhookDeliveriesTask,
+  request_log_purge: async () => (await import("../request-log/purge")).purgeRequestLogsTask,
+  verification_stats_rollup: async () => (await import("../stats/rollup")).verificationStatsRollupTask,
 };

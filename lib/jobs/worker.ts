@@ -31,6 +31,16 @@ function quietLogger(): Logger {
   });
 }
 
+/** The periodic tasks (graphile-worker crontab lines: minute hour day month weekday task). */
+export const CRONTAB = [
+  "0 * * * * idempotency_purge",
+  "30 * * * * verification_retention",
+  "* * * * * webhook_sweep",
+  "15 3 * * * signing_keys_rotate",
+  "45 * * * * request_log_purge",
+  "20 * * * * verification_stats_rollup",
+];
+
 let runner: Runner | undefined;
 
 export async function startJobWorker(
@@ -45,12 +55,7 @@ export async function startJobWorker(
     pollInterval,
     noHandleSignals: true,
     taskList: taskList(),
-    crontab: [
-      "0 * * * * idempotency_purge",
-      "30 * * * * verification_retention",
-      "* * * * * webhook_sweep",
-      "15 3 * * * signing_keys_rotate",
-    ].join("\n"),
+    crontab: CRONTAB.join("\n"),
     logger: quietLogger(),
   });
   runner.events.on("job:error", ({ job, error }) =>

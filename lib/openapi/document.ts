@@ -2,8 +2,13 @@
  * The OpenAPI 3.1 document of the REST surface, generated from the endpoint definitions that
  * the route handlers themselves run on (request schemas, auth, idempotency, documented
  * responses). `info.version` is 1.0.0 (spec, Versioning 3).
+ * Workspace endpoints accept two credentials (either one): a workspace API key or the console
+ * session cookie. Each of them states the permission it needs (lib/auth/roles.ts) in its
+ * description — from the definition's `permission`, unless the description already words it
+ * (endpoints whose rule is finer than one permission). Unauthenticated endpoints list no security.
  */
 import { z } from "zod";
+import { can, ROLES, type TPermission } from "../auth/roles";
 import type { EndpointDef } from "../http/endpoint";
 import type { TEnvironment } from "../environments";
 import { ALL_ENDPOINTS } from "./endpoints";
@@ -19,23 +24,41 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid request: `error.code` says why (VALIDATION_ERROR, VALIDATION_INVALID_PARAMETER, INVALID_JSON, …) and `error.details` names each offending field",
   401: "Missing or invalid credentials",
-  403: "RESOURCE_FORBIDDEN: the API key's workspace does not own the app",
+  403: "RESOURCE_FORBIDDEN: the caller's role lacks the permission, or another workspace owns the record; CSRF_ORIGIN_MISMATCH: a console-session write without a same-origin Origin header",
   404: "RESOURCE_NOT_FOUND",
   409: "Conflict: IDEMPOTENCY_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_USE, or a state that does not allow the operation",
   413: "PAYLOAD_TOO_LARGE: the body exceeds 1 MB",
   415: "UNSUPPORTED_MEDIA_TYPE: the body is not JSON",
+  410: "Gone: the record can no longer be used (`error.code` says which, e.g. INVITATION_INVALID)",
+  429: "RATE_LIMITED: too many attempts; `Retry-After` gives the seconds to wait",
 };
 
-const SECURITY: Record<string, string | undefined> = {
-  workspace: "workspaceKey",
-  app: "appCredentials",
-  operator: "operatorKey",
-  none: undefined,
+/** Security requirements per auth kind: alternatives, any one of them suffices. */
+const SECURITY: Record<string, string[]> = {
+  workspace: ["workspaceKey", "consoleSession"],
+  app: ["appCredentials"],
+  operator: ["operatorKey"],
+  none: [],
 };
+
+function rolesWith(permission: TPermission): string {
+  const everywhere = ROLES.filter((r) => can(r, permission, "sandbox") && can(r, permission, "production"));
+  const sandboxOnly = ROLES.filter((r) => can(r, permission, "sandbox") && !can(r, permission, "production"));
+  return [...everywhere, ...sandboxOnly.map((r) => `${r} in sandbox only`)].join(", ");
+}
+
+/** "Permission `x`: roles…" for workspace endpoints whose description does not state it already. */
+function permissionNote(def: EndpointDef): string | undefined {
+  if (def.auth !== "workspace" || def.description?.includes("Permission `")) return undefined;
+  const permission = def.permission ?? (def.method === "GET" ? "read" : "write");
+  return `Permission \`${permission}\`: ${rolesWith(permission)}; API keys act as admin in their environment.`;
+}
 
 function errorStatuses(def: EndpointDef): number[] {
   const statuses = new Set<number>(def.errors ?? []);
   if (def.auth !== "none") statuses.add(401);
+  // a role without the permission, a session outside the workspace, a cross-site write
+  if (def.auth === "workspace") statuses.add(403);
   if (def.path.includes("{client_id}") && def.auth === "workspace") {
     statuses.add(403);
     statuses.add(404);
@@ -112,11 +135,11 @@ function operation(def: EndpointDef) {
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
   }
-  const security = SECURITY[def.auth];
+  const description = [def.description, permissionNote(def)].filter(Boolean).join("\n\n");
   return {
     operationId: def.operationId,
     summary: def.summary,
-    ...(def.description ? { description: def.description } : {}),
+    ...(description ? { description } : {}),
     tags: [def.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(def.body
@@ -128,7 +151,7 @@ function operation(def: EndpointDef) {
         }
       : {}),
     responses,
-    security: security ? [{ [security]: [] }] : [],
+    security: (SECURITY[def.auth] ?? []).map((scheme) => ({ [scheme]: [] })),
   };
 }
 
@@ -144,7 +167,7 @@ export function buildOpenApiDocument(options: { origin: string; environment?: TE
       title: "Identity Verification Service API",
       version: "1.0.0",
       description:
-        "One interface for electronic identity (eID) verification across many providers. Workspace API (Bearer workspace key), App API (Basic clientId:clientSecret) and Operator API (Bearer operator key). Errors use the envelope `{error:{code,message,requestId,details?}}`.",
+        "One interface for electronic identity (eID) verification across many providers. Workspace API (Bearer workspace key, or the console session cookie), App API (Basic clientId:clientSecret) and Operator API (Bearer operator key). Roles: owner, admin, developer, viewer; each workspace endpoint names the permission it needs. Errors use the envelope `{error:{code,message,requestId,details?}}`.",
     },
     servers: envs.map((env) => ({ url: `${options.origin}/api/${env}`, description: env })),
     tags: [...new Set(ALL_ENDPOINTS.map((d) => d.tag))].map((name) => ({ name })),
@@ -154,7 +177,15 @@ export function buildOpenApiDocument(options: { origin: string; environment?: TE
         workspaceKey: {
           type: "http",
           scheme: "bearer",
-          description: "Workspace API key: sk_workspace_test_… (sandbox) or sk_workspace_prod_… (production)",
+          description:
+            "Workspace API key: sk_workspace_test_… (sandbox) or sk_workspace_prod_… (production). Acts as `admin` within its own environment.",
+        },
+        consoleSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "idv.session",
+          description:
+            "The console's session cookie (`__Secure-idv.session` when the service runs on https), set by signing in to the console; HttpOnly, SameSite=Lax, 12 hours. It acts with the member's role in the workspace named by the `X-Workspace-Id` header (else the user's oldest membership) and in the environment of the URL. When an Authorization header is present, the API key is used instead. Writes (every method but GET and HEAD) need an `Origin` header of this service, else 403 CSRF_ORIGIN_MISMATCH. A password change ends every session (401 INVALID_SESSION).",
         },
         appCredentials: { type: "http", scheme: "basic", description: "The app's clientId and clientSecret" },
         operatorKey: { type: "http", scheme: "bearer", description: "Operator key: sk_operator_…" },

@@ -3,12 +3,18 @@
  * definition without a route, fails lib/openapi/routes.integration.test.ts.
  */
 import * as activation from "../activation/api";
+import * as apiKeys from "../api-keys/api";
 import * as apps from "../apps/api";
+import * as auditEvents from "../audit/api";
 import * as domains from "../domains/api";
 import type { EndpointDef } from "../http/endpoint";
 import * as oidc from "../oidc/api";
 import * as productionTests from "../production-tests/api";
 import * as providers from "../providers/api";
+import * as requestLogs from "../request-log/api";
+import * as stats from "../stats/api";
+import * as team from "../team/api";
+import * as verificationLog from "../verification-log/api";
 import * as verifications from "../verifications/api";
 import * as webhooks from "../webhooks/api";
 import * as webhookDeliveries from "../webhooks/deliveries-api";
@@ -43,6 +49,12 @@ export const ALL_ENDPOINTS: EndpointDef[] = defs(
   webhookDeliveries,
   domains,
   verifications,
+  verificationLog,
+  stats,
+  auditEvents,
+  requestLogs,
+  team,
+  apiKeys,
   oidc,
   openapi,
 );

@@ -8,6 +8,8 @@
  * - events in order: created, requested, workflow.started at creation; user.authentication_started
  *   when the end-user reaches the provider; user.authentication_succeeded|failed when it answers;
  *   then completed | failed; workflow.cancelled on cancel; session.timed_out on expiry;
+ * - the funnel stamps startedAt (authentication started) and authenticatedAt (the provider
+ *   authenticated the end-user) are written by their transitions, in the same update;
  * - personal data (claims, evidence, matchData, upstream hand-off state) is sealed with
  *   IDV_MASTER_KEY, never logged, wiped on cancel and after the retention period;
  * - another app's session is 404, never 403.
@@ -319,7 +321,8 @@ function eventResult(provider: TProviderDefinition, loa: number) {
 export async function startAuthentication(db: Tx, verificationId: string): Promise<Verification> {
   const v = await lockVerification(db, verificationId);
   if (v.status === "authenticating") return v;
-  const moved = await move(db, v, "start_authentication");
+  // funnel stamp (GET /v1/stats/verifications): written with the transition
+  const moved = await move(db, v, "start_authentication", { startedAt: new Date() });
   await emitVerificationEvent(db, moved, "verification.user.authentication_started", {
     metadata: { flowType: moved.flowType },
   });
@@ -344,7 +347,13 @@ async function complete(
   identity: TSourceIdentity,
 ): Promise<Verification> {
   const loa = identity.loa ?? provider.defaultLoa;
-  const succeeded = await move(db, v, "authentication_succeeded", { loa });
+  const authenticatedAt = new Date();
+  const succeeded = await move(db, v, "authentication_succeeded", {
+    loa,
+    // funnel stamps: authenticated implies started, even for a flow that skipped the start
+    authenticatedAt,
+    startedAt: v.startedAt ?? authenticatedAt,
+  });
   await emitVerificationEvent(db, succeeded, "verification.user.authentication_succeeded", {
     result: eventResult(provider, loa),
   });
@@ -432,6 +441,8 @@ export async function applyAdapterOutcome(
       const failed = await move(db, v, "authentication_failed", {
         statusReason: outcome.reason,
         upstreamEncrypted: null,
+        // funnel stamp: the provider answered, so the end-user had started
+        startedAt: v.startedAt ?? new Date(),
       });
       await emitVerificationEvent(db, failed, "verification.user.authentication_failed", {
         metadata: { reason: outcome.reason },
@@ -483,8 +494,16 @@ function personalDataWipe() {
 /** DELETE /v1/verifications/{id}: cancel an ongoing session and delete its personal data. */
 export async function cancelVerification(db: Tx, auth: AppAuth, verificationId: string): Promise<void> {
   await getOwnedVerification(db, auth, verificationId);
+  await cancelByIntegrator(db, verificationId);
+}
+
+/**
+ * The integrator's cancel (the App API's DELETE, the Workspace API's POST …/cancel): callers
+ * check ownership first. 400 VERIFICATION_TERMINAL when the session already ended.
+ */
+export async function cancelByIntegrator(db: Tx, verificationId: string): Promise<Verification> {
   const v = await lockVerification(db, verificationId);
-  await cancelSession(db, v, "integrator");
+  return cancelSession(db, v, "integrator");
 }
 
 /** The expiry job: a session still open at its expiresAt is expired. */

@@ -6,7 +6,7 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
-import { recordAudit } from "../audit";
+import { auditActor, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { hashPassword, verifyPassword } from "../crypto/password";
@@ -74,6 +74,27 @@ export async function getWorkspaceSummary(db: Tx, auth: WorkspaceAuth) {
     appCount,
     createdAt: workspace.createdAt.toISOString(),
   };
+}
+
+export async function renameWorkspace(
+  db: Tx,
+  auth: WorkspaceAuth,
+  input: { name: string },
+  requestId: string,
+): Promise<Awaited<ReturnType<typeof getWorkspaceSummary>>> {
+  const before = await db.workspace.findUnique({ where: { id: auth.workspaceId }, select: { name: true } });
+  if (!before) throw notFound("Workspace");
+  await db.workspace.update({ where: { id: auth.workspaceId }, data: { name: input.name } });
+  await recordAudit(db, {
+    ...auditActor(auth),
+    environment: null,
+    action: "workspace.renamed",
+    targetType: "workspace",
+    targetId: auth.workspaceId,
+    requestId,
+    data: { from: before.name, to: input.name },
+  });
+  return getWorkspaceSummary(db, auth);
 }
 
 export interface IssuedKey {

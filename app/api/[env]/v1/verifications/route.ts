@@ -1,7 +1,16 @@
 import { json, withApi } from "@/lib/http/api";
+import * as log from "@/lib/verification-log/api";
+import { listWorkspaceVerifications } from "@/lib/verification-log/service";
 import * as api from "@/lib/verifications/api";
 import { createVerification } from "@/lib/verifications/service";
 
-export const POST = withApi(api.createVerification, async ({ db, auth, body }) =>
-  json(201, await createVerification(db, auth, body)),
+export const POST = withApi(api.createVerification, async ({ db, auth, body, logVerification }) => {
+  const created = await createVerification(db, auth, body);
+  logVerification(created.verificationId);
+  return json(201, created);
+});
+
+// the workspace's list (console Verifications page); the App API only creates on this path
+export const GET = withApi(log.listVerifications, async ({ db, auth, query }) =>
+  json(200, await listWorkspaceVerifications(db, auth, query)),
 );

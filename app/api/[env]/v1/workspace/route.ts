@@ -1,7 +1,11 @@
-import { getWorkspace } from "@/lib/apps/api";
+import { getWorkspace, updateWorkspace } from "@/lib/apps/api";
 import { json, withApi } from "@/lib/http/api";
-import { getWorkspaceSummary } from "@/lib/workspaces";
+import { getWorkspaceSummary, renameWorkspace } from "@/lib/workspaces";
 
 export const GET = withApi(getWorkspace, async ({ db, auth }) =>
   json(200, await getWorkspaceSummary(db, auth)),
+);
+
+export const PATCH = withApi(updateWorkspace, async ({ db, auth, body, requestId }) =>
+  json(200, await renameWorkspace(db, auth, body, requestId)),
 );

@@ -1,0 +1,194 @@
+// The hosted verification page: one view per flow type, live status, Cancel, and the outcome.
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { loadVerifyView, servedLocale } from "@/app/(hosted)/_lib/page-data";
+import { Button, buttonClass } from "@/components/ui/button";
+import { Countdown } from "@/components/verify/countdown";
+import { DigitalCredentials } from "@/components/verify/digital-credentials";
+import { HostedFrame } from "@/components/verify/hosted-frame";
+import { ProviderSummary } from "@/components/verify/provider-summary";
+import { QrImage } from "@/components/verify/qr-image";
+import { StatusWatcher } from "@/components/verify/status-watcher";
+import { getDb } from "@/lib/db/client";
+import { format, messagesFor, type TMessages } from "@/lib/hosted/i18n";
+import { phoneUrlFor } from "@/lib/hosted/links";
+import type { THostedView } from "@/lib/hosted/view";
+import { returnUrlFor } from "@/lib/verifications/return";
+
+export const dynamic = "force-dynamic";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { id } = await params;
+  const view = await loadVerifyView(id);
+  const t = messagesFor(await servedLocale(view));
+  return { title: view ? `${t.pageTitle} – ${view.brand.name}` : t.notFoundTitle, robots: { index: false } };
+}
+
+function FinalView({ view, t }: { view: THostedView; t: TMessages }) {
+  const status = view.status as keyof TMessages["finalTitle"];
+  const vars = { app: view.brand.name, provider: view.provider.name };
+  const tone =
+    status === "completed"
+      ? "border-green-300 bg-green-50"
+      : status === "expired"
+        ? "border-amber-300 bg-amber-50"
+        : "border-red-300 bg-red-50";
+  return (
+    <section
+      className={`space-y-2 rounded-lg border p-4 sm:p-6 ${tone}`}
+      data-testid="final"
+      data-status={status}
+    >
+      <h1 className="text-xl font-semibold">{t.finalTitle[status] ?? status}</h1>
+      <p role="status">{format(t.finalBody[status] ?? "", vars)}</p>
+    </section>
+  );
+}
+
+function FlowView({ view, t, error }: { view: THostedView; t: TMessages; error?: string }) {
+  const vars = { app: view.brand.name, provider: view.provider.name };
+  const sandbox = view.environment === "sandbox";
+  switch (view.flowType) {
+    case "redirect":
+      return (
+        <div className="space-y-3">
+          <p>{format(t.redirect.intro, vars)}</p>
+          <a
+            href={`/verify/${view.id}/start`}
+            className={buttonClass("primary", "lg", "w-full")}
+            data-testid="continue"
+          >
+            {format(t.redirect.continue, vars)}
+          </a>
+        </div>
+      );
+    case "qr": {
+      const phone = phoneUrlFor(view.id, view.environment, "qr");
+      return (
+        <div className="space-y-3">
+          <p>{format(t.qr.intro, vars)}</p>
+          <QrImage verificationId={view.id} alt={t.qr.alt} />
+          <p className="text-center text-sm text-gray-700">{t.qr.refreshes}</p>
+          <a
+            href={phone}
+            className={buttonClass("secondary", "lg", "w-full sm:hidden")}
+            data-testid="same-device"
+          >
+            {format(t.qr.sameDevice, vars)}
+          </a>
+        </div>
+      );
+    }
+    case "push": {
+      const id = view.push!;
+      const identifier = (t.identifiers as Record<string, string>)[id.kind] ?? id.kind;
+      if (view.status === "awaiting_user_action") {
+        return (
+          <form method="post" action={`/verify/${view.id}/push`} className="space-y-3" noValidate={false}>
+            <p>{format(t.push.intro, { ...vars, identifier })}</p>
+            <label htmlFor="identifier" className="block font-semibold">
+              {identifier.charAt(0).toUpperCase() + identifier.slice(1)}
+            </label>
+            <input
+              id="identifier"
+              name="identifier"
+              required
+              pattern={id.inputPattern}
+              inputMode={id.inputMode}
+              autoComplete={id.autoComplete}
+              placeholder={id.example}
+              aria-describedby={error ? "identifier-error" : undefined}
+              aria-invalid={error ? true : undefined}
+              className="block w-full rounded-md border border-gray-500 px-3 py-2 text-base"
+            />
+            {error ? (
+              <p id="identifier-error" role="alert" className="text-sm text-red-800">
+                {format(t.push.invalid, { identifier, example: id.example })}
+              </p>
+            ) : null}
+            <Button type="submit" size="lg" className="w-full">
+              {t.push.submit}
+            </Button>
+          </form>
+        );
+      }
+      return (
+        <div className="space-y-3">
+          <p className="font-semibold">{format(t.push.approve, vars)}</p>
+          {sandbox ? (
+            <a
+              href={phoneUrlFor(view.id, view.environment, "push")}
+              target="_blank"
+              rel="noopener"
+              className={buttonClass("secondary", "lg", "w-full")}
+              data-testid="push-app"
+            >
+              {t.push.simulatorLink}
+            </a>
+          ) : null}
+        </div>
+      );
+    }
+    case "dc":
+      return (
+        <DigitalCredentials
+          claims={view.sharing.mode === "claims" ? view.sharing.claims : ["birthdate"]}
+          sandbox={sandbox}
+          walletUrl={phoneUrlFor(view.id, view.environment, "dc")}
+          texts={t.dc}
+        />
+      );
+  }
+}
+
+export default async function HostedVerificationPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  // the root layout loaded the same view (cached per request) for <html lang>
+  const view = await loadVerifyView(id);
+  const locale = await servedLocale(view);
+  const t = messagesFor(locale);
+  if (!view) notFound();
+  if (view.ended) {
+    const next = await returnUrlFor(getDb(), view.id);
+    if (next) redirect(next);
+  }
+  const error = (await searchParams).error === "identifier" ? "identifier" : undefined;
+  const vars = { app: view.brand.name, provider: view.provider.name };
+  const statusTexts = Object.fromEntries(Object.entries(t.status).map(([k, v]) => [k, format(v, vars)]));
+
+  return (
+    <HostedFrame brand={view.brand} badge={view.environment === "sandbox" ? t.sandboxBadge : undefined}>
+      {view.ended ? (
+        <FinalView view={view} t={t} />
+      ) : (
+        <>
+          <ProviderSummary view={view} t={t} locale={locale} />
+          <section
+            aria-label={t.statusLabel}
+            className="space-y-3 rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
+          >
+            <FlowView view={view} t={t} error={error} />
+            <StatusWatcher
+              verificationId={view.id}
+              initialStatus={view.status}
+              label={t.statusLabel}
+              texts={statusTexts}
+              redirecting={format(t.redirecting, vars)}
+            />
+            <Countdown expiresAt={view.expiresAt} template={t.expiresIn} expired={t.expiredNow} />
+          </section>
+          <form method="post" action={`/verify/${view.id}/cancel`}>
+            <Button type="submit" variant="secondary" size="lg" className="w-full" data-testid="cancel">
+              {t.cancel}
+            </Button>
+          </form>
+        </>
+      )}
+    </HostedFrame>
+  );
+}

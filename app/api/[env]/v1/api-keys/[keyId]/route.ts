@@ -1,0 +1,7 @@
+import * as api from "@/lib/api-keys/api";
+import { revokeApiKey } from "@/lib/api-keys/service";
+import { json, withApi } from "@/lib/http/api";
+
+export const DELETE = withApi(api.revokeApiKey, async ({ db, auth, params, requestId }) =>
+  json(200, await revokeApiKey(db, { auth, requestId }, params.keyId!)),
+);

@@ -1,0 +1,134 @@
+/** POST /v1/apps/{client_id}/test-verifications: a sandbox session started from the console. */
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { flushRequestLog } from "@/lib/request-log/writer";
+import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
+import { basic, bearer, call } from "@/lib/testing/router";
+import { activateProviders, eventTypes } from "@/lib/testing/verifications";
+
+const OPENING = ["verification.created", "verification.requested", "verification.workflow.started"];
+
+async function setup() {
+  const ws = await makeWorkspace();
+  const key = ws.keys.sandbox;
+  const app = await makeApp(key);
+  return { ws, key, app, path: `/api/sandbox/v1/apps/${app.clientId}/test-verifications` };
+}
+
+describe("POST /v1/apps/{client_id}/test-verifications", () => {
+  it("starts a real session with the default workflow's provider, shown in the list", async () => {
+    const s = await setup();
+    const developer = await addMember(s.ws.workspaceId, "developer");
+    const res = await call("POST", s.path, { headers: await sessionHeaders(developer.userId) });
+    expect(res.status).toBe(201);
+    const id = res.body.verificationId as string;
+    expect(res.body).toMatchObject({
+      status: "awaiting_user_action",
+      providerId: "passport",
+      workflowId: s.app.defaultWorkflowId,
+      flowType: "qr",
+      url: `http://localhost:3000/verify/${id}`,
+    });
+    expect(await eventTypes(id)).toEqual(OPENING);
+
+    const list = await call("GET", "/api/sandbox/v1/verifications", { headers: bearer(s.key) });
+    expect(list.body.data.map((v: { verificationId: string }) => v.verificationId)).toEqual([id]);
+    expect(list.body.data[0]).toMatchObject({ clientId: s.app.clientId, status: "awaiting_user_action" });
+
+    // the app's own credentials see and drive it like any session
+    const creds = basic(s.app.clientId, s.app.clientSecret);
+    const sim = await call("POST", `/api/sandbox/v1/sandbox/verifications/${id}/simulate`, {
+      headers: creds,
+      body: { outcome: "success" },
+    });
+    expect(sim.body.status).toBe("completed");
+
+    const audit = await getDb().auditEvent.findFirst({
+      where: { targetId: id, action: "verification.test_started" },
+    });
+    expect(audit).toMatchObject({ actorType: "user", actorId: developer.userId, environment: "sandbox" });
+    await flushRequestLog();
+    const logged = await getDb().apiRequestLog.findUnique({
+      where: { id: res.headers.get("x-request-id")! },
+    });
+    expect(logged).toMatchObject({ verificationId: id, appId: s.app.clientId, credentialType: "session" });
+  });
+
+  it("takes a named provider and a registered redirect URI", async () => {
+    const s = await setup();
+    await activateProviders(s.app.clientId, ["nl_digid"]);
+    await call("PATCH", `/api/sandbox/v1/apps/${s.app.clientId}`, {
+      headers: bearer(s.key),
+      body: { redirectUris: ["https://shop.example.com/done"] },
+    });
+    const res = await call("POST", s.path, {
+      headers: bearer(s.key),
+      body: { providerId: "nl_digid", redirectUri: "https://shop.example.com/done" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ providerId: "nl_digid", flowType: "redirect" });
+    const row = await getDb().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+    expect(row.redirectUri).toBe("https://shop.example.com/done");
+  });
+
+  it("uses another enabled provider when the workflow's own is disabled", async () => {
+    const s = await setup();
+    await activateProviders(s.app.clientId, ["nl_digid"]);
+    await getDb().appProvider.update({
+      where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
+      data: { enabled: false },
+    });
+    const res = await call("POST", s.path, { headers: bearer(s.key) });
+    expect(res.status).toBe(201);
+    expect(res.body.providerId).toBe("nl_digid");
+  });
+
+  it.each([
+    [{ providerId: "nope" }, "providerId", "PROVIDER_NOT_AVAILABLE"],
+    [{ providerId: "se_bankid" }, "providerId", "PROVIDER_NOT_AVAILABLE"],
+    [{ redirectUri: "https://evil.example.com/cb" }, "redirectUri", "VALIDATION_ERROR"],
+    [{ clientSecret: "x" }, "clientSecret", "VALIDATION_ERROR"],
+  ])("refuses %j naming %s, creating nothing", async (body, field, code) => {
+    const s = await setup();
+    const res = await call("POST", s.path, { headers: bearer(s.key), body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(code);
+    expect(res.body.error.details[0].path).toBe(field);
+    expect(await getDb().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
+  });
+
+  it("says which field to fill when no provider of the app can run", async () => {
+    const s = await setup();
+    await getDb().appProvider.update({
+      where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
+      data: { enabled: false },
+    });
+    const res = await call("POST", s.path, { headers: bearer(s.key) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: "PROVIDER_NOT_AVAILABLE",
+      details: [{ path: "providerId" }],
+    });
+  });
+
+  it("does not exist in production, refuses viewers and other workspaces' apps", async () => {
+    const s = await setup();
+    const prodApp = await makeApp(s.ws.keys.production, "production");
+    const prod = await call("POST", `/api/production/v1/apps/${prodApp.clientId}/test-verifications`, {
+      headers: bearer(s.ws.keys.production),
+    });
+    expect(prod.status).toBe(404);
+    expect(prod.body.error.code).toBe("ROUTE_NOT_FOUND");
+    expect(await getDb().verification.count({ where: { appId: prodApp.clientId } })).toBe(0);
+
+    const viewer = await addMember(s.ws.workspaceId, "viewer");
+    const asViewer = await call("POST", s.path, { headers: await sessionHeaders(viewer.userId) });
+    expect(asViewer.status).toBe(403);
+
+    const stranger = await makeWorkspace();
+    const foreign = await call("POST", s.path, { headers: bearer(stranger.keys.sandbox) });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error.code).toBe("RESOURCE_FORBIDDEN");
+    expect(await getDb().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
+  });
+});

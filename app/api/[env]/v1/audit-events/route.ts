@@ -1,0 +1,7 @@
+import { listAuditEvents as endpoint } from "@/lib/audit/api";
+import { listAuditEvents } from "@/lib/audit/log";
+import { json, withApi } from "@/lib/http/api";
+
+export const GET = withApi(endpoint, async ({ db, auth, query }) =>
+  json(200, await listAuditEvents(db, auth, query)),
+);

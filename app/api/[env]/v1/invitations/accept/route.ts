@@ -1,0 +1,8 @@
+import { json, withApi } from "@/lib/http/api";
+import { clientIp } from "@/lib/rate-limit";
+import * as api from "@/lib/team/api";
+import { acceptInvitation } from "@/lib/team/invitations";
+
+export const POST = withApi(api.acceptInvitation, async ({ db, body, request, requestId }) =>
+  json(200, await acceptInvitation(db, { ...body, ip: clientIp(request.headers), requestId })),
+);

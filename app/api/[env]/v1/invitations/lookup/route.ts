@@ -1,0 +1,8 @@
+import { json, withApi } from "@/lib/http/api";
+import { clientIp } from "@/lib/rate-limit";
+import * as api from "@/lib/team/api";
+import { lookupInvitation } from "@/lib/team/invitations";
+
+export const POST = withApi(api.lookupInvitation, async ({ db, body, request }) =>
+  json(200, await lookupInvitation(db, { token: body.token, ip: clientIp(request.headers) })),
+);

@@ -1,0 +1,5 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/team/api";
+import { getMe } from "@/lib/team/me";
+
+export const GET = withApi(api.getMe, async ({ db, auth }) => json(200, await getMe(db, auth)));

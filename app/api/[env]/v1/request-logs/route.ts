@@ -1,0 +1,7 @@
+import { json, withApi } from "@/lib/http/api";
+import { listRequestLogs as endpoint } from "@/lib/request-log/api";
+import { listRequestLogs } from "@/lib/request-log/list";
+
+export const GET = withApi(endpoint, async ({ db, auth, query }) =>
+  json(200, await listRequestLogs(db, auth, query)),
+);

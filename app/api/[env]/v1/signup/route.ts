@@ -1,0 +1,8 @@
+import { json, withApi } from "@/lib/http/api";
+import { clientIp } from "@/lib/rate-limit";
+import * as api from "@/lib/team/api";
+import { signUp } from "@/lib/team/signup";
+
+export const POST = withApi(api.signUp, async ({ db, body, request, requestId }) =>
+  json(201, await signUp(db, { ...body, ip: clientIp(request.headers), requestId })),
+);

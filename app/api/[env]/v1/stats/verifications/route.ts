@@ -1,0 +1,7 @@
+import { json, withApi } from "@/lib/http/api";
+import { getVerificationStats as endpoint } from "@/lib/stats/api";
+import { getVerificationStats } from "@/lib/stats/verifications";
+
+export const GET = withApi(endpoint, async ({ db, auth, query }) =>
+  json(200, await getVerificationStats(db, auth, query)),
+);

@@ -1,0 +1,11 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/team/api";
+import { createInvitation, listInvitations } from "@/lib/team/invitations";
+
+export const GET = withApi(api.listInvitations, async ({ db, auth, query }) =>
+  json(200, await listInvitations(db, auth, query)),
+);
+
+export const POST = withApi(api.createInvitation, async ({ db, auth, body, requestId }) =>
+  json(201, await createInvitation(db, { auth, requestId }, body)),
+);

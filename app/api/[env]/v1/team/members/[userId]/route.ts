@@ -1,0 +1,11 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/team/api";
+import { changeMemberRole, removeMember } from "@/lib/team/members";
+
+export const PATCH = withApi(api.updateTeamMember, async ({ db, auth, body, params, requestId }) =>
+  json(200, await changeMemberRole(db, { auth, requestId }, params.userId!, body.role)),
+);
+
+export const DELETE = withApi(api.removeTeamMember, async ({ db, auth, params, requestId }) =>
+  json(200, await removeMember(db, { auth, requestId }, params.userId!)),
+);

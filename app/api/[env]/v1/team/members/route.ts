@@ -1,0 +1,7 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/team/api";
+import { listMembers } from "@/lib/team/members";
+
+export const GET = withApi(api.listTeamMembers, async ({ db, auth, query }) =>
+  json(200, await listMembers(db, auth, query)),
+);

@@ -1,0 +1,500 @@
+"use client";
+/**
+ * An app's Overview: credentials (client secret rotation shown once), name and logo, redirect
+ * URIs, default return addresses, the quick start, a sandbox try-out, and deletion.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ExternalLink, ImageUp, Plus, RotateCw, Trash2 } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { useConsole } from "@/components/console/context";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { CopyField } from "@/components/ui/copy-button";
+import { Dialog } from "@/components/ui/dialog";
+import { FormError, Input } from "@/components/ui/field";
+import { Loading } from "@/components/ui/spinner";
+import { useToast } from "@/components/ui/toast";
+import { appKeys, type TApp } from "./queries";
+import { QuickStart } from "./quick-start";
+import { SecretOnce } from "./secret-once";
+
+const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+const LOGO_MAX_BYTES = 512 * 1024;
+
+function useApp(clientId: string) {
+  const { env } = useConsole();
+  return useQuery({
+    queryKey: appKeys.detail(env, clientId),
+    queryFn: ({ signal }) => api<TApp>(env, `/v1/apps/${encodeURIComponent(clientId)}`, { signal }),
+  });
+}
+
+function usePatchApp(clientId: string) {
+  const { env } = useConsole();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: Record<string, unknown>) =>
+      api<TApp>(env, `/v1/apps/${encodeURIComponent(clientId)}`, { method: "PATCH", body: patch }),
+    onSuccess: (app) => {
+      queryClient.setQueryData(appKeys.detail(env, clientId), app);
+      void queryClient.invalidateQueries({ queryKey: [...appKeys.all(env), "list"] });
+    },
+  });
+}
+
+function CredentialsCard({ app }: { app: TApp }) {
+  const { env, permissions } = useConsole();
+  const [confirming, setConfirming] = useState(false);
+  const mutation = useMutation({
+    mutationFn: () =>
+      api<{ clientSecret: string; rotatedAt: string }>(env, `/v1/apps/${app.clientId}/rotate-client-secret`, {
+        method: "POST",
+      }),
+  });
+  const close = () => {
+    setConfirming(false);
+    mutation.reset();
+  };
+  return (
+    <Card title="Credentials">
+      <div className="space-y-4">
+        <CopyField label="Client ID" value={app.clientId} copyLabel="Copy client ID" />
+        <div className="space-y-1">
+          <div className="text-sm font-medium">Client secret</div>
+          <p className="text-sm text-gray-700">
+            Shown once, when the app was created or the secret rotated. Your server sends it with the client
+            ID.
+          </p>
+          {permissions.credentials ? (
+            <Button
+              variant="secondary"
+              icon={<RotateCw aria-hidden className="h-4 w-4" />}
+              onClick={() => setConfirming(true)}
+            >
+              Rotate secret
+            </Button>
+          ) : (
+            <p className="text-sm text-gray-600">Your role may not rotate secrets in this environment.</p>
+          )}
+        </div>
+      </div>
+      <Dialog
+        open={confirming}
+        onClose={close}
+        title={mutation.data ? "New client secret" : "Rotate the client secret?"}
+        description={
+          mutation.data
+            ? undefined
+            : "The current secret stops working at once: servers using it get 401 until they use the new one."
+        }
+      >
+        {mutation.data ? (
+          <div className="space-y-4">
+            <SecretOnce
+              label="Client secret"
+              value={mutation.data.clientSecret}
+              explanation="Update your server's configuration with it."
+            />
+            <div className="flex justify-end">
+              <Button onClick={close}>Done</Button>
+            </div>
+          </div>
+        ) : (
+          <div className="space-y-3">
+            <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
+            <div className="flex justify-end gap-2">
+              <Button variant="secondary" onClick={close}>
+                Cancel
+              </Button>
+              <Button variant="danger" pending={mutation.isPending} onClick={() => mutation.mutate()}>
+                Rotate secret
+              </Button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+    </Card>
+  );
+}
+
+function readFileAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(new Error("The file could not be read"));
+    reader.readAsDataURL(file);
+  });
+}
+
+function DetailsCard({ app }: { app: TApp }) {
+  const { permissions } = useConsole();
+  const toast = useToast();
+  const [name, setName] = useState(app.name);
+  const [logo, setLogo] = useState<string | null>(app.logo);
+  const [logoError, setLogoError] = useState<string | undefined>();
+  const mutation = usePatchApp(app.clientId);
+  // A saved change (or another tab's) resets the form to what the server holds.
+  const [shown, setShown] = useState(app);
+  if (shown.name !== app.name || shown.logo !== app.logo) {
+    setShown(app);
+    setName(app.name);
+    setLogo(app.logo);
+  }
+  const error = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
+  const dirty = name !== app.name || logo !== app.logo;
+  return (
+    <Card title="Name and logo">
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          mutation.mutate(
+            { ...(name !== app.name ? { name } : {}), ...(logo !== app.logo ? { logo: logo ?? "" } : {}) },
+            { onSuccess: () => toast.show({ message: "Saved" }) },
+          );
+        }}
+      >
+        <Input
+          label="Name"
+          required
+          maxLength={100}
+          value={name}
+          disabled={!permissions.write}
+          onChange={(e) => setName(e.target.value)}
+          error={error?.fieldError("name")}
+        />
+        <div className="space-y-2">
+          <span className="block text-sm font-medium" id="logo-label">
+            Logo
+          </span>
+          <div className="flex flex-wrap items-center gap-3">
+            <div className="flex h-16 w-16 items-center justify-center rounded border border-gray-300 bg-gray-50">
+              {logo ? (
+                // eslint-disable-next-line @next/next/no-img-element -- a data URL preview
+                <img src={logo} alt="Logo preview" className="h-full w-full rounded object-contain" />
+              ) : (
+                <ImageUp aria-hidden className="h-6 w-6 text-gray-400" />
+              )}
+            </div>
+            {permissions.write ? (
+              <>
+                <label className="inline-flex cursor-pointer items-center rounded-md border border-gray-400 bg-white px-3 py-1.5 text-sm font-semibold hover:bg-gray-100 focus-within:outline-2 focus-within:outline-blue-700">
+                  Upload logo
+                  <input
+                    type="file"
+                    accept={LOGO_TYPES.join(",")}
+                    className="sr-only"
+                    aria-describedby="logo-help"
+                    onChange={async (e) => {
+                      const file = e.target.files?.[0];
+                      e.target.value = "";
+                      if (!file) return;
+                      if (!LOGO_TYPES.includes(file.type))
+                        return setLogoError("Use a PNG, JPEG, WebP or GIF image.");
+                      if (file.size > LOGO_MAX_BYTES)
+                        return setLogoError("The image must be at most 512 KB.");
+                      setLogoError(undefined);
+                      setLogo(await readFileAsDataUrl(file));
+                    }}
+                  />
+                </label>
+                {logo ? (
+                  <Button variant="ghost" size="sm" onClick={() => setLogo(null)}>
+                    Remove logo
+                  </Button>
+                ) : null}
+              </>
+            ) : null}
+          </div>
+          <p id="logo-help" className="text-sm text-gray-600">
+            PNG, JPEG, WebP or GIF, at most 512 KB; shown on the hosted pages.
+          </p>
+          {logoError || error?.fieldError("logo") ? (
+            <p role="alert" className="text-sm font-medium text-red-700">
+              {logoError ?? error?.fieldError("logo")}
+            </p>
+          ) : null}
+        </div>
+        <FormError
+          message={
+            mutation.error && !error?.fieldError("name") && !error?.fieldError("logo")
+              ? errorMessage(mutation.error)
+              : null
+          }
+        />
+        {permissions.write ? (
+          <Button type="submit" disabled={!dirty} pending={mutation.isPending}>
+            Save
+          </Button>
+        ) : null}
+      </form>
+    </Card>
+  );
+}
+
+function RedirectUrisCard({ app }: { app: TApp }) {
+  const { permissions, env } = useConsole();
+  const toast = useToast();
+  const [uris, setUris] = useState<string[]>(app.redirectUris.length ? app.redirectUris : [""]);
+  const [success, setSuccess] = useState(app.defaultSuccessRedirectUri ?? "");
+  const [failure, setFailure] = useState(app.defaultFailureRedirectUri ?? "");
+  const mutation = usePatchApp(app.clientId);
+  const [shown, setShown] = useState(app);
+  if (
+    shown.redirectUris.join("\n") !== app.redirectUris.join("\n") ||
+    shown.defaultSuccessRedirectUri !== app.defaultSuccessRedirectUri ||
+    shown.defaultFailureRedirectUri !== app.defaultFailureRedirectUri
+  ) {
+    setShown(app);
+    setUris(app.redirectUris.length ? app.redirectUris : [""]);
+    setSuccess(app.defaultSuccessRedirectUri ?? "");
+    setFailure(app.defaultFailureRedirectUri ?? "");
+  }
+  const error = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
+  const listError = error?.details.find((d) => d.path === "redirectUris")?.message;
+  const placeholder =
+    env === "sandbox" ? "http://localhost:3001/api/auth/callback/idv" : "https://example.com/callback";
+  return (
+    <Card title="Redirect URIs">
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          mutation.mutate(
+            {
+              redirectUris: uris.map((u) => u.trim()).filter(Boolean),
+              defaultSuccessRedirectUri: success.trim() || null,
+              defaultFailureRedirectUri: failure.trim() || null,
+            },
+            { onSuccess: () => toast.show({ message: "Redirect URIs saved" }) },
+          );
+        }}
+      >
+        <p className="text-sm text-gray-700">
+          Where the OpenID sign-in and the hosted pages may send the end-user back to. Exact matches only.
+        </p>
+        <ul className="space-y-2">
+          {uris.map((uri, i) => (
+            <li key={i} className="flex items-end gap-2">
+              <Input
+                fieldClassName="flex-1"
+                label={`Redirect URI ${i + 1}`}
+                type="url"
+                placeholder={placeholder}
+                value={uri}
+                disabled={!permissions.write}
+                onChange={(e) => setUris((all) => all.map((u, j) => (j === i ? e.target.value : u)))}
+                error={error?.fieldError(`redirectUris[${i}]`)}
+              />
+              {permissions.write ? (
+                <Button
+                  variant="ghost"
+                  aria-label={`Remove redirect URI ${i + 1}`}
+                  onClick={() => setUris((all) => (all.length === 1 ? [""] : all.filter((_, j) => j !== i)))}
+                >
+                  <Trash2 aria-hidden className="h-4 w-4" />
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {listError ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {listError}
+          </p>
+        ) : null}
+        {permissions.write ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Plus aria-hidden className="h-4 w-4" />}
+            onClick={() => setUris((all) => [...all, ""])}
+          >
+            Add redirect URI
+          </Button>
+        ) : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Input
+            label="Default success redirect URI"
+            type="url"
+            value={success}
+            disabled={!permissions.write}
+            onChange={(e) => setSuccess(e.target.value)}
+            error={error?.fieldError("defaultSuccessRedirectUri")}
+            description="After a completed verification started without a redirect_uri."
+          />
+          <Input
+            label="Default failure redirect URI"
+            type="url"
+            value={failure}
+            disabled={!permissions.write}
+            onChange={(e) => setFailure(e.target.value)}
+            error={error?.fieldError("defaultFailureRedirectUri")}
+            description="After a failed or cancelled one."
+          />
+        </div>
+        <FormError
+          message={
+            mutation.error && (!error || error.details.length === 0) ? errorMessage(mutation.error) : null
+          }
+        />
+        {permissions.write ? (
+          <Button type="submit" pending={mutation.isPending}>
+            Save
+          </Button>
+        ) : null}
+      </form>
+    </Card>
+  );
+}
+
+function TryOutCard({ app }: { app: TApp }) {
+  const { env, permissions } = useConsole();
+  const mutation = useMutation({
+    mutationFn: () =>
+      api<{ verificationId: string; url: string }>(env, `/v1/apps/${app.clientId}/test-verifications`, {
+        method: "POST",
+        body: {},
+      }),
+    onSuccess: (created) => {
+      window.open(created.url, "_blank", "noopener");
+    },
+  });
+  if (env !== "sandbox" || !permissions.write) return null;
+  return (
+    <Card title="Try it">
+      <div className="space-y-3">
+        <p className="text-sm text-gray-700">
+          Start a sandbox verification with this app&apos;s default workflow and go through the hosted pages
+          as an end-user would, with test identities.
+        </p>
+        <Button
+          icon={<ExternalLink aria-hidden className="h-4 w-4" />}
+          pending={mutation.isPending}
+          onClick={() => mutation.mutate()}
+        >
+          Start a test verification
+        </Button>
+        <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
+        {mutation.data ? (
+          <p role="status" className="text-sm">
+            Started{" "}
+            <a
+              className="font-semibold text-blue-800 underline"
+              href={`/console/${env}/verifications/${mutation.data.verificationId}`}
+            >
+              {mutation.data.verificationId}
+            </a>
+            . The hosted page opened in a new tab (
+            <a className="text-blue-800 underline" href={mutation.data.url} target="_blank" rel="noopener">
+              open it again
+            </a>
+            ).
+          </p>
+        ) : null}
+      </div>
+    </Card>
+  );
+}
+
+function DeleteCard({ app }: { app: TApp }) {
+  const { env, permissions } = useConsole();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const mutation = useMutation({
+    mutationFn: () => api(env, `/v1/apps/${app.clientId}`, { method: "DELETE" }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: appKeys.all(env) });
+      router.push(`/console/${env}/apps`);
+    },
+  });
+  if (!permissions.credentials) return null;
+  return (
+    <Card title="Delete app">
+      <p className="mb-3 text-sm text-gray-700">
+        Its credentials stop working at once; open verifications can no longer be read.
+      </p>
+      <Button
+        variant="danger"
+        icon={<Trash2 aria-hidden className="h-4 w-4" />}
+        onClick={() => setOpen(true)}
+      >
+        Delete app
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={`Delete ${app.name}?`}
+        description="This cannot be undone."
+      >
+        <form
+          className="space-y-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            mutation.mutate();
+          }}
+        >
+          <Input
+            label={`Type ${app.name} to confirm`}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoComplete="off"
+          />
+          <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={typed !== app.name} pending={mutation.isPending}>
+              Delete app
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </Card>
+  );
+}
+
+export function AppOverview({ clientId }: { clientId: string }) {
+  const { env } = useConsole();
+  const query = useApp(clientId);
+  if (query.isPending) return <Loading label="Loading the app" />;
+  if (query.isError)
+    return (
+      <div className="space-y-2">
+        <h1 className="text-2xl font-semibold">App</h1>
+        <FormError message={errorMessage(query.error)} />
+        <Button variant="secondary" onClick={() => query.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  const app = query.data;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-3">
+        {app.logo ? (
+          // eslint-disable-next-line @next/next/no-img-element -- a data URL logo
+          <img src={app.logo} alt="" className="h-10 w-10 rounded object-contain" />
+        ) : null}
+        <h1 className="text-2xl font-semibold break-all">{app.name}</h1>
+        <Badge tone={env === "sandbox" ? "amber" : "gray"}>
+          {env === "sandbox" ? "Sandbox" : "Production"}
+        </Badge>
+      </div>
+      <div className="grid gap-6 xl:grid-cols-2">
+        <CredentialsCard app={app} />
+        <TryOutCard app={app} />
+        <DetailsCard app={app} />
+        <RedirectUrisCard app={app} />
+      </div>
+      <QuickStart app={app} />
+      <DeleteCard app={app} />
+    </div>
+  );
+}

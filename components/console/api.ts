@@ -1,0 +1,112 @@
+/**
+ * The console's client of the REST API: same-origin fetches under /api/{env}/v1 with the session
+ * cookie, the workspace in X-Workspace-Id, and errors turned into ApiRequestError carrying the
+ * envelope's code, message and details (so forms can put each message on its field).
+ */
+export interface ApiErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ApiErrorDetail[] = [],
+    readonly requestId?: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+
+  /** The message of the detail whose path is `path` (or starts with `path.`/`path[`). */
+  fieldError(path: string): string | undefined {
+    return this.details.find(
+      (d) => d.path === path || d.path.startsWith(`${path}.`) || d.path.startsWith(`${path}[`),
+    )?.message;
+  }
+}
+
+export type TEnv = "sandbox" | "production";
+
+let workspaceId: string | undefined;
+/** Set by the console shell once it knows the workspace being shown. */
+export function setApiWorkspace(id: string | undefined): void {
+  workspaceId = id;
+}
+
+export interface ApiRequestOptions {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null | string[]>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export function apiPath(env: TEnv, path: string, query?: ApiRequestOptions["query"]): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined || v === null || v === "") continue;
+    if (Array.isArray(v)) v.forEach((item) => params.append(k, item));
+    else params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return `/api/${env}${path}${qs ? `?${qs}` : ""}`;
+}
+
+export async function api<T>(env: TEnv, path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  if (workspaceId) headers["X-Workspace-Id"] = workspaceId;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  let response: Response;
+  try {
+    response = await fetch(apiPath(env, path, options.query), {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: "same-origin",
+      signal: options.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === "AbortError") throw err;
+    throw new Error("The service could not be reached. Check your connection and try again.");
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const error = (
+      body as { error?: { code?: string; message?: string; details?: ApiErrorDetail[]; requestId?: string } }
+    )?.error;
+    if (response.status === 401 && error?.code === "INVALID_SESSION" && typeof window !== "undefined") {
+      // A full page load: the signed-out console must drop every cached query.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      window.location.assign(`/?expired=1&callbackUrl=${encodeURIComponent(window.location.pathname)}`);
+    }
+    const retryAfter = Number(response.headers.get("retry-after")) || undefined;
+    throw new ApiRequestError(
+      response.status,
+      error?.code ?? `HTTP_${response.status}`,
+      error?.message ?? `The request failed (${response.status})`,
+      error?.details ?? [],
+      error?.requestId,
+      retryAfter,
+    );
+  }
+  return body as T;
+}
+
+/** A readable message for any error a query or mutation can throw. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiRequestError)
+    return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
+  if (error instanceof Error) return error.message;
+  return "Something went wrong";
+}

@@ -1,0 +1,29 @@
+// Server-side session lookup for console pages (cookies from next/headers).
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { readSessionCookie } from "@/lib/auth/console-session";
+import { loadConsoleMember, WORKSPACE_COOKIE, type ConsoleMember } from "@/lib/console/session-member";
+import { getDb } from "@/lib/db/client";
+import type { TEnvironment } from "@/lib/environments";
+
+export async function currentSession() {
+  return readSessionCookie((await headers()).get("cookie"));
+}
+
+/** The signed-in member for a console page, or a redirect to the sign-in page. */
+export async function requireConsoleMember(
+  environment: TEnvironment,
+  returnTo: string,
+): Promise<ConsoleMember> {
+  const claims = await currentSession();
+  const back = `/?callbackUrl=${encodeURIComponent(returnTo)}`;
+  if (!claims) redirect(back);
+  const member = await loadConsoleMember(getDb(), {
+    userId: claims.userId,
+    issuedAt: claims.issuedAt,
+    workspaceId: (await cookies()).get(WORKSPACE_COOKIE)?.value,
+    environment,
+  });
+  if (!member) redirect(`${back}&expired=1`);
+  return member;
+}

@@ -1,0 +1,66 @@
+"use client";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { FormError, Input } from "@/components/ui/field";
+import { signInWithPassword } from "./auth-client";
+
+/** Only same-site console paths are followed after sign-in (no open redirect). */
+export function safeCallback(raw: string | null | undefined): string {
+  if (raw && raw.startsWith("/console/") && !raw.startsWith("//")) return raw;
+  return "/console/sandbox/dashboard";
+}
+
+export function SignInForm({ callbackUrl, notice }: { callbackUrl?: string; notice?: string }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setPending(true);
+        setError(null);
+        const result = await signInWithPassword(email, password);
+        if (result.ok) {
+          window.location.assign(safeCallback(callbackUrl));
+          return;
+        }
+        setPending(false);
+        setError(result.message);
+      }}
+    >
+      {notice ? (
+        <p
+          role="status"
+          className="rounded-md border border-blue-200 bg-blue-50 px-3 py-2 text-sm text-blue-900"
+        >
+          {notice}
+        </p>
+      ) : null}
+      <Input
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <Input
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <FormError message={error} />
+      <Button type="submit" size="lg" className="w-full" pending={pending}>
+        Sign in
+      </Button>
+    </form>
+  );
+}

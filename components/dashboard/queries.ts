@@ -1,0 +1,11 @@
+/** Query keys and types of the Dashboard (verification statistics). */
+import type { TEnv } from "@/components/console/api";
+import type { TStatsPeriod, TVerificationStats } from "@/lib/stats/verifications";
+
+export type { TStatsPeriod, TVerificationStats };
+
+export const statsKeys = {
+  all: (env: TEnv) => ["stats", env] as const,
+  verifications: (env: TEnv, params: { period: TStatsPeriod; appId: string }) =>
+    [...statsKeys.all(env), "verifications", params] as const,
+};

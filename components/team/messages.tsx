@@ -1,0 +1,22 @@
+import { ApiRequestError, errorMessage } from "@/components/console/api";
+import { FormError } from "@/components/ui/field";
+
+/**
+ * The message of an error as the Team and invitation pages show it: the API's own sentence for
+ * answers about the request (LAST_OWNER, INVITATION_INVALID, ALREADY_MEMBER…), with the request
+ * id only for server failures, where support needs it.
+ */
+export function teamMessage(error: unknown): string {
+  if (error instanceof ApiRequestError && error.status < 500) return error.message;
+  return errorMessage(error);
+}
+
+/** FormError whose long words (emails, ids) wrap inside the box at 360 px; nothing when no message. */
+export function TeamError({ message }: { message?: string | null }) {
+  if (!message) return null;
+  return (
+    <div className="break-words">
+      <FormError message={message} />
+    </div>
+  );
+}

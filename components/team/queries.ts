@@ -1,0 +1,49 @@
+/**
+ * Query keys and types of the Team page and the invitation link. The team is workspace-wide (the
+ * same under /api/sandbox and /api/production), so its keys carry the workspace, not the
+ * environment.
+ */
+import type { TCreatedInvitationJson, TInvitationJson, TTeamMemberJson } from "@/lib/team/api";
+
+export type TMember = TTeamMemberJson;
+export type TInvitation = TInvitationJson;
+export type TCreatedInvitation = TCreatedInvitationJson;
+
+export interface TListPage<T> {
+  data: T[];
+  total: number;
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+/** What POST /v1/invitations/lookup answers. */
+export interface TInvitationLookup {
+  workspaceName: string;
+  email: string;
+  role: TMember["role"];
+  expiresAt: string;
+  existingUser: boolean;
+}
+
+/** What POST /v1/invitations/accept answers. */
+export interface TJoined {
+  workspaceId: string;
+  userId: string;
+  email: string;
+}
+
+export const teamKeys = {
+  all: (workspaceId: string) => ["team", workspaceId] as const,
+  members: (workspaceId: string) => [...teamKeys.all(workspaceId), "members"] as const,
+  memberPage: (workspaceId: string, params: { offset: number; limit: number }) =>
+    [...teamKeys.members(workspaceId), params] as const,
+  invitations: (workspaceId: string) => [...teamKeys.all(workspaceId), "invitations"] as const,
+  invitationPage: (workspaceId: string, params: { offset: number; limit: number }) =>
+    [...teamKeys.invitations(workspaceId), params] as const,
+};
+
+export const invitationKeys = {
+  /** the token is the credential: kept in memory only, never persisted */
+  lookup: (token: string) => ["invitation-link", token] as const,
+};

@@ -1,0 +1,48 @@
+/**
+ * What the console specs share: signing in through the real sign-in page, axe, and screenshots at
+ * 360 px and wide kept as test artifacts.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, type TestInfo } from "@playwright/test";
+import { createWorkspace, type CreatedWorkspace } from "../support/cli";
+
+/** A fresh workspace made with the CLI, with its owner's email and password. */
+export function consoleUser(label: string): Promise<CreatedWorkspace> {
+  return createWorkspace(label);
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/console\/sandbox\//);
+}
+
+/** The form's own alert (Next.js keeps a route announcer with role=alert on every page). */
+export function formAlert(page: Page) {
+  return page.locator("main form [role=alert]");
+}
+
+/** axe on the page as it is now: no violations. */
+export async function expectAxeClean(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+}
+
+/** Screenshots at 360 px and 1280 px, attached to the test, with axe at both widths. */
+export async function checkLayouts(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expectAxeClean(page);
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(scroll, `${name} at ${width}px must not scroll sideways`).toBeLessThanOrEqual(1);
+    await testInfo.attach(`${name}-${width}px`, {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

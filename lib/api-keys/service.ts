@@ -1,0 +1,135 @@
+/**
+ * Workspace API keys as the console manages them (the keys themselves: lib/auth/workspace-keys.ts).
+ * Rules:
+ * - a request sees and manages only the keys of its workspace and of the URL's environment;
+ *   any other key id is 404, so key ids of other tenants are not confirmed;
+ * - creating and revoking need `credentials` (a developer only in sandbox; enforced by withApi);
+ * - the secret is returned once, at creation; lists show the prefix only;
+ * - revoking is immediate (every request looks the key up) and idempotent; revoked keys stay
+ *   listed, so the audit trail keeps a name for them;
+ * - the creating console user is recorded (`userId`); keys made by another API key have none.
+ */
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { createWorkspaceKey } from "../auth/workspace-keys";
+import { auditActor, recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { notFound } from "../http/errors";
+import { page, type TPage } from "../http/pagination";
+import type { TApiKeyJson, TCreatedApiKeyJson } from "./api";
+
+export interface KeyActor {
+  auth: WorkspaceAuth;
+  requestId: string;
+}
+
+const keySelect = {
+  id: true,
+  name: true,
+  environment: true,
+  keyPrefix: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  user: { select: { id: true, email: true } },
+} as const;
+
+interface KeyRow {
+  id: string;
+  name: string;
+  environment: TEnvironment | null;
+  keyPrefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  user: { id: string; email: string } | null;
+}
+
+function toApiKeyJson(row: KeyRow, environment: TEnvironment): TApiKeyJson {
+  return {
+    keyId: row.id,
+    name: row.name,
+    environment: row.environment ?? environment,
+    prefix: row.keyPrefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    createdBy: row.user ? { userId: row.user.id, email: row.user.email } : null,
+  };
+}
+
+function scope(auth: WorkspaceAuth) {
+  return { kind: "workspace" as const, workspaceId: auth.workspaceId, environment: auth.environment };
+}
+
+export async function listApiKeys(
+  db: Tx,
+  auth: WorkspaceAuth,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<TPage<TApiKeyJson>> {
+  const where = scope(auth);
+  const [total, rows] = await Promise.all([
+    db.apiKey.count({ where }),
+    db.apiKey.findMany({
+      where,
+      select: keySelect,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: limit,
+      skip: offset,
+    }),
+  ]);
+  return page(
+    rows.map((r) => toApiKeyJson(r, auth.environment)),
+    total,
+    limit,
+    offset,
+  );
+}
+
+export async function createApiKey(
+  db: Tx,
+  actor: KeyActor,
+  input: { name: string },
+): Promise<TCreatedApiKeyJson> {
+  const { auth } = actor;
+  const created = await createWorkspaceKey(db, {
+    workspaceId: auth.workspaceId,
+    environment: auth.environment,
+    userId: auth.actor.type === "user" ? auth.actor.id : undefined,
+    name: input.name,
+  });
+  const row = await db.apiKey.findUniqueOrThrow({ where: { id: created.id }, select: keySelect });
+  await recordAudit(db, {
+    ...auditActor(auth),
+    action: "api_key.created",
+    targetType: "api_key",
+    targetId: created.id,
+    requestId: actor.requestId,
+    data: { name: input.name, prefix: row.keyPrefix },
+  });
+  return { ...toApiKeyJson(row, auth.environment), key: created.key };
+}
+
+export async function revokeApiKey(db: Tx, actor: KeyActor, keyId: string): Promise<{ revoked: true }> {
+  const { auth } = actor;
+  const row = await db.apiKey.findFirst({
+    where: { id: keyId, ...scope(auth) },
+    select: { id: true, name: true },
+  });
+  if (!row) throw notFound(`API key ${keyId}`);
+  // conditional, so that of two concurrent revocations only one is recorded
+  const revoked = await db.apiKey.updateMany({
+    where: { id: keyId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (revoked.count === 0) return { revoked: true };
+  await recordAudit(db, {
+    ...auditActor(auth),
+    action: "api_key.revoked",
+    targetType: "api_key",
+    targetId: keyId,
+    requestId: actor.requestId,
+    data: { name: row.name },
+  });
+  return { revoked: true };
+}

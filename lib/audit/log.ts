@@ -1,0 +1,106 @@
+/**
+ * Reading the audit log (GET /v1/audit-events). Rules:
+ * - the caller's workspace only; entries of the URL's environment and workspace-wide ones
+ *   (environment null: team, workspace name), newest first;
+ * - `action` is exact, or a prefix when it ends in `*`;
+ * - actors are shown by what a person recognises: a user's email, an API key's name, an app's
+ *   name (the OAuth token endpoint records the app as actor); looked up in one query per kind for
+ *   the whole page, and only among this workspace's keys and apps.
+ */
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import type { Tx } from "../db/client";
+import type { AuditEvent, Prisma } from "../db/generated/client";
+import { page, type TPage } from "../http/pagination";
+import { createdAtRange } from "../verification-log/filters";
+import { AUDIT_ACTOR_TYPES, type TAuditEventJson, type TListAuditEventsQuery } from "./api";
+
+type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
+
+function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
+  if (!action) return {};
+  if (!action.endsWith("*")) return { action };
+  const prefix = action.slice(0, -1);
+  return prefix ? { action: { startsWith: prefix } } : {};
+}
+
+async function actorNames(db: Tx, scope: Scope, rows: AuditEvent[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((r) => r.actorId).filter((id): id is string => id !== null))];
+  const of = (prefix: string) => ids.filter((id) => id.startsWith(prefix));
+  const [users, keys, apps] = await Promise.all([
+    of("usr_").length
+      ? db.user.findMany({ where: { id: { in: of("usr_") } }, select: { id: true, email: true } })
+      : [],
+    of("key_").length
+      ? db.apiKey.findMany({
+          where: { id: { in: of("key_") }, workspaceId: scope.workspaceId },
+          select: { id: true, name: true },
+        })
+      : [],
+    of("app_").length
+      ? db.app.findMany({
+          where: { id: { in: of("app_") }, workspaceId: scope.workspaceId },
+          select: { id: true, name: true },
+        })
+      : [],
+  ]);
+  return new Map<string, string>([
+    ...users.map((u) => [u.id, u.email] as [string, string]),
+    ...keys.map((k) => [k.id, k.name] as [string, string]),
+    ...apps.map((a) => [a.id, a.name] as [string, string]),
+  ]);
+}
+
+function actorType(value: string): TAuditEventJson["actor"]["type"] {
+  return (AUDIT_ACTOR_TYPES as readonly string[]).includes(value)
+    ? (value as TAuditEventJson["actor"]["type"])
+    : "system";
+}
+
+export async function listAuditEvents(
+  db: Tx,
+  scope: Scope,
+  query: TListAuditEventsQuery,
+): Promise<TPage<TAuditEventJson>> {
+  const where: Prisma.AuditEventWhereInput = {
+    workspaceId: scope.workspaceId,
+    OR: [{ environment: scope.environment }, { environment: null }],
+    ...(query.actorId ? { actorId: query.actorId } : {}),
+    ...actionFilter(query.action),
+    ...(query.targetType ? { targetType: query.targetType } : {}),
+    ...(query.targetId ? { targetId: query.targetId } : {}),
+    ...createdAtRange(query),
+  };
+  const [total, rows] = await Promise.all([
+    db.auditEvent.count({ where }),
+    db.auditEvent.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: query.limit,
+      skip: query.offset,
+    }),
+  ]);
+  const names = await actorNames(db, scope, rows);
+  return page(
+    rows.map((r) => ({
+      auditId: r.id,
+      createdAt: r.createdAt.toISOString(),
+      actor: {
+        type: actorType(r.actorType),
+        id: r.actorId,
+        display: r.actorId ? (names.get(r.actorId) ?? null) : null,
+      },
+      action: r.action,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      environment: r.environment,
+      requestId: r.requestId,
+      data: (r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {}) as Record<
+        string,
+        unknown
+      >,
+    })),
+    total,
+    query.limit,
+    query.offset,
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Retention of the API request log: rows older than IDV_REQUEST_LOG_RETENTION_DAYS (default 14)
+ * are deleted by an hourly job, in batches of at most 5,000 rows per statement so a large backlog
+ * never holds long locks or one huge transaction (each batch commits on its own).
+ */
+import type { Db } from "../db/client";
+import { getDb } from "../db/client";
+import { logger } from "../log";
+
+export const REQUEST_LOG_PURGE_BATCH = 5000;
+
+/** IDV_REQUEST_LOG_RETENTION_DAYS, default 14 (a positive number; anything else falls back). */
+export function requestLogRetentionDays(): number {
+  const raw = process.env.IDV_REQUEST_LOG_RETENTION_DAYS;
+  const value = raw === undefined || raw === "" ? NaN : Number(raw);
+  return Number.isFinite(value) && value > 0 ? value : 14;
+}
+
+/** Deletes the rows older than the retention period; returns how many went. */
+export async function purgeRequestLogs(
+  db: Pick<Db, "$executeRaw">,
+  { now = new Date(), batchSize = REQUEST_LOG_PURGE_BATCH } = {},
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - requestLogRetentionDays() * 24 * 3600 * 1000);
+  let deleted = 0;
+  for (;;) {
+    // created_at is a UTC `timestamp without time zone`: the literal's Z is ignored on the cast
+    const count = await db.$executeRaw`
+      DELETE FROM api_request_logs
+       WHERE id IN (SELECT id FROM api_request_logs
+                     WHERE created_at < ${cutoff.toISOString()}::timestamp
+                     LIMIT ${batchSize})`;
+    deleted += count;
+    if (count < batchSize) return deleted;
+  }
+}
+
+export async function purgeRequestLogsTask(): Promise<void> {
+  const count = await purgeRequestLogs(getDb());
+  if (count > 0) logger.info({ count }, "old API request log rows deleted (retention)");
+}

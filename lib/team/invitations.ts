@@ -1,0 +1,284 @@
+/**
+ * Invitations: single-use links that let someone join a workspace with a role.
+ * Rules:
+ * - inviting needs `team`, inviting an owner `team_owner`; an email that already is a member is
+ *   409 ALREADY_MEMBER; a new invitation to the same email revokes the pending one, so at most
+ *   one link per email works;
+ * - the link's token is 43 random characters (~256 bits); only its SHA-256 is stored and the link
+ *   is returned once, at creation; it is valid for 7 days;
+ * - lookup and accept take the token in the body (never in a URL that reaches logs). Unknown,
+ *   used, revoked and expired tokens are 410 INVITATION_INVALID and count as failures of the
+ *   client address (429 once over the limit, checked first);
+ * - accepting claims the invitation with a conditional update before anything else, so of two
+ *   concurrent accepts exactly one succeeds; any later error rolls the claim back;
+ * - a new email gets an account with the given password (≥ 8 characters); an existing account
+ *   must give its own password (a field error on `password` otherwise, counted like a failed
+ *   sign-in of that email, whose limit is checked first);
+ * - an existing member keeps their membership and role (no duplicate);
+ * - every change is audited: invitation.created / invitation.revoked / invitation.accepted.
+ */
+import { checkSignInLimits, normalizeEmail } from "../auth/sign-in";
+import { can, parseRole, type TRole } from "../auth/roles";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { publicUrl } from "../auth/console-session";
+import { auditActor, recordAudit } from "../audit";
+import { sha256Hex } from "../crypto/hash";
+import { hashPassword, verifyPassword } from "../crypto/password";
+import type { Tx } from "../db/client";
+import { ApiError, invalidField, notFound } from "../http/errors";
+import { page, type TPage } from "../http/pagination";
+import { newId, randomToken } from "../ids";
+import { fail, signInLimits } from "../rate-limit";
+import type { TCreatedInvitationJson, TInvitationJson } from "./api";
+import { checkLimit, invitationLimit } from "./limits";
+import { forbidden, type TeamActor } from "./members";
+import type { TAcceptInvitation, TCreateInvitation } from "./schema";
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const TOKEN_LENGTH = 43;
+
+export function invitationUrl(token: string): string {
+  return `${publicUrl()}/invite/${token}`;
+}
+
+export async function createInvitation(
+  db: Tx,
+  actor: TeamActor,
+  input: TCreateInvitation,
+): Promise<TCreatedInvitationJson> {
+  const { auth } = actor;
+  if (input.role === "owner" && !can(auth.role, "team_owner", auth.environment))
+    throw forbidden(auth, "team_owner");
+  const email = normalizeEmail(input.email);
+  const member = await db.membership.findFirst({
+    where: { workspaceId: auth.workspaceId, user: { email } },
+    select: { userId: true },
+  });
+  if (member) {
+    throw new ApiError("ALREADY_MEMBER", `${email} is already a member of this workspace`, {
+      details: [{ path: "email", message: "is already a member of this workspace" }],
+    });
+  }
+  const now = new Date();
+  const replaced = await db.invitation.updateMany({
+    where: { workspaceId: auth.workspaceId, email, acceptedAt: null, revokedAt: null },
+    data: { revokedAt: now },
+  });
+  const token = randomToken(TOKEN_LENGTH);
+  const invitation = await db.invitation.create({
+    data: {
+      id: newId("inv"),
+      workspaceId: auth.workspaceId,
+      email,
+      role: input.role,
+      tokenHash: sha256Hex(token),
+      createdById: auth.actor.type === "user" ? auth.actor.id : null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    },
+  });
+  await recordAudit(db, {
+    ...auditActor(auth),
+    environment: null,
+    action: "invitation.created",
+    targetType: "invitation",
+    targetId: invitation.id,
+    requestId: actor.requestId,
+    data: { email, role: input.role, replaced: replaced.count },
+  });
+  return {
+    invitationId: invitation.id,
+    email,
+    role: input.role,
+    expiresAt: invitation.expiresAt.toISOString(),
+    createdAt: invitation.createdAt.toISOString(),
+    url: invitationUrl(token),
+  };
+}
+
+export async function listInvitations(
+  db: Tx,
+  auth: WorkspaceAuth,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<TPage<TInvitationJson>> {
+  const where = {
+    workspaceId: auth.workspaceId,
+    acceptedAt: null,
+    revokedAt: null,
+    expiresAt: { gt: new Date() },
+  };
+  const [total, rows] = await Promise.all([
+    db.invitation.count({ where }),
+    db.invitation.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: limit,
+      skip: offset,
+    }),
+  ]);
+  const creatorIds = [...new Set(rows.map((r) => r.createdById).filter((id): id is string => !!id))];
+  const creators = creatorIds.length
+    ? await db.user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, email: true } })
+    : [];
+  const emails = new Map(creators.map((u) => [u.id, u.email]));
+  const data = rows.map((r) => {
+    const creatorEmail = r.createdById ? emails.get(r.createdById) : undefined;
+    return {
+      invitationId: r.id,
+      email: r.email,
+      role: parseRole(r.role),
+      expiresAt: r.expiresAt.toISOString(),
+      createdAt: r.createdAt.toISOString(),
+      createdBy: r.createdById && creatorEmail ? { userId: r.createdById, email: creatorEmail } : null,
+    };
+  });
+  return page(data, total, limit, offset);
+}
+
+export async function revokeInvitation(
+  db: Tx,
+  actor: TeamActor,
+  invitationId: string,
+): Promise<{ revoked: true }> {
+  const { auth } = actor;
+  const invitation = await db.invitation.findUnique({ where: { id: invitationId } });
+  if (!invitation || invitation.workspaceId !== auth.workspaceId)
+    throw notFound(`Invitation ${invitationId}`);
+  if (invitation.acceptedAt) {
+    throw new ApiError(
+      "INVITATION_NOT_PENDING",
+      "This invitation was already accepted: remove the member instead",
+    );
+  }
+  if (invitation.revokedAt) return { revoked: true };
+  await db.invitation.update({ where: { id: invitationId }, data: { revokedAt: new Date() } });
+  await recordAudit(db, {
+    ...auditActor(auth),
+    environment: null,
+    action: "invitation.revoked",
+    targetType: "invitation",
+    targetId: invitationId,
+    requestId: actor.requestId,
+    data: { email: invitation.email, role: invitation.role },
+  });
+  return { revoked: true };
+}
+
+// ---- the invitation link (no authentication) ----
+
+interface UsableInvitation {
+  id: string;
+  workspaceId: string;
+  email: string;
+  role: string;
+  expiresAt: Date;
+  workspace: { name: string };
+}
+
+/** The invitation of a token if it can still be accepted, else 410 (counted against `ip`). */
+async function usableInvitation(db: Tx, token: string, ip: string): Promise<UsableInvitation> {
+  const row = await db.invitation.findUnique({
+    where: { tokenHash: sha256Hex(token) },
+    include: { workspace: { select: { name: true } } },
+  });
+  let problem: string | undefined;
+  if (!row) problem = "This invitation link is not valid. Ask for a new invitation";
+  else if (row.acceptedAt) problem = "This invitation was already used. Sign in instead";
+  else if (row.revokedAt) problem = "This invitation was withdrawn. Ask for a new invitation";
+  else if (row.expiresAt.getTime() <= Date.now())
+    problem = "This invitation has expired. Ask for a new invitation";
+  if (problem || !row) {
+    await fail(invitationLimit(), ip);
+    throw new ApiError("INVITATION_INVALID", problem ?? "This invitation link is not valid");
+  }
+  return row;
+}
+
+export async function lookupInvitation(
+  db: Tx,
+  input: { token: string; ip: string },
+): Promise<{ workspaceName: string; email: string; role: TRole; expiresAt: string; existingUser: boolean }> {
+  await checkLimit(invitationLimit(), input.ip, "invitation");
+  const invitation = await usableInvitation(db, input.token, input.ip);
+  const user = await db.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
+  return {
+    workspaceName: invitation.workspace.name,
+    email: invitation.email,
+    role: parseRole(invitation.role),
+    expiresAt: invitation.expiresAt.toISOString(),
+    existingUser: user !== null,
+  };
+}
+
+export async function acceptInvitation(
+  db: Tx,
+  input: TAcceptInvitation & { ip: string; requestId: string },
+): Promise<{ workspaceId: string; userId: string; email: string }> {
+  const limit = invitationLimit();
+  await checkLimit(limit, input.ip, "invitation");
+  const invitation = await usableInvitation(db, input.token, input.ip);
+  const now = new Date();
+  // claim first: the row lock makes a concurrent accept wait, then find nothing to claim
+  const claimed = await db.invitation.updateMany({
+    where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+    data: { acceptedAt: now },
+  });
+  if (claimed.count !== 1) {
+    await fail(limit, input.ip);
+    throw new ApiError("INVITATION_INVALID", "This invitation was already used. Sign in instead");
+  }
+
+  const email = invitation.email;
+  const existing = await db.user.findUnique({
+    where: { email },
+    select: { id: true, name: true, passwordHash: true },
+  });
+  let userId: string;
+  if (existing) {
+    await checkSignInLimits(email, input.ip);
+    if (!(await verifyPassword(input.password, existing.passwordHash))) {
+      await fail(signInLimits().email, email);
+      await fail(limit, input.ip);
+      throw invalidField("password", `is not the password of your account ${email}`);
+    }
+    if (input.name && !existing.name) {
+      await db.user.update({ where: { id: existing.id }, data: { name: input.name }, select: { id: true } });
+    }
+    userId = existing.id;
+  } else {
+    if (input.password.length < 8) throw invalidField("password", "must be at least 8 characters");
+    userId = newId("usr");
+    await db.user.create({
+      data: { id: userId, email, name: input.name ?? null, passwordHash: await hashPassword(input.password) },
+      select: { id: true },
+    });
+  }
+
+  await db.invitation.update({ where: { id: invitation.id }, data: { acceptedBy: userId } });
+  const membership = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId } },
+    select: { role: true },
+  });
+  if (!membership) {
+    await db.membership.create({
+      data: { workspaceId: invitation.workspaceId, userId, role: parseRole(invitation.role) },
+    });
+  }
+  await recordAudit(db, {
+    workspaceId: invitation.workspaceId,
+    environment: null,
+    actorType: "user",
+    actorId: userId,
+    action: "invitation.accepted",
+    targetType: "invitation",
+    targetId: invitation.id,
+    requestId: input.requestId,
+    data: {
+      email,
+      role: membership ? parseRole(membership.role) : parseRole(invitation.role),
+      newUser: !existing,
+      alreadyMember: membership !== null,
+    },
+  });
+  return { workspaceId: invitation.workspaceId, userId, email };
+}

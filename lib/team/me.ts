@@ -1,0 +1,113 @@
+/**
+ * The caller's own account: who am I (GET /v1/me) and password change.
+ * Rules:
+ * - /v1/me reports the permissions the server enforces (lib/auth/roles.ts `can`) for the URL's
+ *   environment, so the console never shows a control the API would refuse;
+ * - only a console user has a password: an API key changing one is 403;
+ * - a wrong current password is a field error on `currentPassword` and counts towards a per-user
+ *   limit (429 once over it, checked before the password); a right one clears the counter;
+ * - the new password must differ from the current one;
+ * - a change signs out every console session of the user, the one that made it included:
+ *   `sessionsValidFrom` becomes the start of the next second, because session issue times
+ *   (JWT `iat`) have one-second resolution and a session of this very second must end too.
+ */
+import { can, parseRole, PERMISSIONS, type TPermission } from "../auth/roles";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { auditActor, recordAudit } from "../audit";
+import { hashPassword, verifyPassword } from "../crypto/password";
+import type { Tx } from "../db/client";
+import { ApiError, invalidField, notFound } from "../http/errors";
+import { fail, reset } from "../rate-limit";
+import type { TMeJson } from "./api";
+import { checkLimit, passwordChangeLimit } from "./limits";
+import type { TChangePassword } from "./schema";
+
+type Permissions = TMeJson["permissions"];
+
+export function permissionsOf(auth: Pick<WorkspaceAuth, "role" | "environment">): Permissions {
+  const out = {} as Record<Exclude<TPermission, "read">, boolean>;
+  for (const p of PERMISSIONS) if (p !== "read") out[p] = can(auth.role, p, auth.environment);
+  return out;
+}
+
+export async function getMe(db: Tx, auth: WorkspaceAuth): Promise<TMeJson> {
+  const workspace = await db.workspace.findUnique({
+    where: { id: auth.workspaceId },
+    select: { id: true, name: true },
+  });
+  if (!workspace) throw notFound("Workspace");
+  let user: TMeJson["user"] = null;
+  let memberships: TMeJson["memberships"] = [];
+  if (auth.actor.type === "user") {
+    const row = await db.user.findUnique({
+      where: { id: auth.actor.id },
+      select: {
+        id: true,
+        email: true,
+        name: true,
+        memberships: {
+          orderBy: { createdAt: "asc" },
+          select: { role: true, workspace: { select: { id: true, name: true } } },
+        },
+      },
+    });
+    if (!row) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
+    user = { id: row.id, email: row.email, name: row.name };
+    memberships = row.memberships.map((m) => ({
+      workspaceId: m.workspace.id,
+      name: m.workspace.name,
+      role: parseRole(m.role),
+    }));
+  }
+  return {
+    user,
+    actor: { type: auth.actor.type, id: auth.actor.id, name: auth.actor.name },
+    workspace: { id: workspace.id, name: workspace.name },
+    environment: auth.environment,
+    role: auth.role,
+    permissions: permissionsOf(auth),
+    memberships,
+  };
+}
+
+export async function changePassword(
+  db: Tx,
+  auth: WorkspaceAuth,
+  input: TChangePassword,
+  requestId: string,
+): Promise<{ signedOut: true }> {
+  if (auth.actor.type !== "user") {
+    throw new ApiError(
+      "RESOURCE_FORBIDDEN",
+      "An API key has no password: sign in to the console to change your own password",
+    );
+  }
+  const userId = auth.actor.id;
+  const limit = passwordChangeLimit();
+  await checkLimit(limit, userId, "password change");
+  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  if (!user) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    await fail(limit, userId);
+    throw invalidField("currentPassword", "is not your current password");
+  }
+  await reset(limit, userId);
+  if (input.newPassword === input.currentPassword) {
+    throw invalidField("newPassword", "must differ from the current password");
+  }
+  const nextSecond = new Date((Math.floor(Date.now() / 1000) + 1) * 1000);
+  await db.user.update({
+    where: { id: userId },
+    data: { passwordHash: await hashPassword(input.newPassword), sessionsValidFrom: nextSecond },
+    select: { id: true },
+  });
+  await recordAudit(db, {
+    ...auditActor(auth),
+    environment: null,
+    action: "user.password_changed",
+    targetType: "user",
+    targetId: userId,
+    requestId,
+  });
+  return { signedOut: true };
+}

@@ -1,0 +1,313 @@
+/**
+ * The workspace's view of verification sessions (console Verifications pages, Workspace API).
+ * Rules:
+ * - only the caller's workspace and the URL's environment: another workspace's or environment's
+ *   session is 404, never 403 (its existence is not disclosed);
+ * - the list and the activity carry no personal data; revealing the claims needs permission
+ *   `personal_data` (checked by withApi) and is audited without any personal value;
+ * - cancel and test sessions reuse the App API's code (lib/verifications/service.ts), so events,
+ *   webhooks and checks are the same whichever credential started or cancelled a session;
+ * - the activity's request list is the request log's rows that named the session (path
+ *   parameter, or the create that returned it), from this workspace only.
+ */
+import type { AppAuth } from "../auth/app-credentials";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { getOwnedApp } from "../apps/service";
+import { auditActor, recordAudit } from "../audit";
+import type { Tx } from "../db/client";
+import type { Verification } from "../db/generated/client";
+import { ApiError, notFound } from "../http/errors";
+import { page, type TPage } from "../http/pagination";
+import { findProvider } from "../providers/catalog";
+import {
+  cancelByIntegrator,
+  createVerification,
+  hostedPageUrl,
+  readUserinfo,
+  toStatusRecord,
+  type TUserinfo,
+  type TVerificationStatus,
+} from "../verifications/service";
+import { planVerification } from "../workflows/engine";
+import type { TWorkflowNode } from "../workflows/json";
+import type { TListVerificationsQuery, TVerificationActivityJson, TVerificationListItemJson } from "./api";
+import { createdAtRange } from "./filters";
+
+type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
+
+/** Most request-log rows the activity view returns (the newest; the request log has them all). */
+export const ACTIVITY_REQUEST_LIMIT = 500;
+
+type VerificationWithApp = Verification & { app: { name: string } };
+
+export function toListItem(v: VerificationWithApp): TVerificationListItemJson {
+  return {
+    verificationId: v.id,
+    clientId: v.appId,
+    appName: v.app.name,
+    status: v.status as TVerificationListItemJson["status"],
+    statusReason: v.statusReason,
+    providerId: v.providerId,
+    flowType: v.flowType,
+    channel: v.channel as TVerificationListItemJson["channel"],
+    loa: v.loa,
+    createdAt: v.createdAt.toISOString(),
+    expiresAt: v.expiresAt.toISOString(),
+    verifiedAt: v.verifiedAt?.toISOString() ?? null,
+    endedAt: v.endedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listWorkspaceVerifications(
+  db: Tx,
+  scope: Scope,
+  query: TListVerificationsQuery,
+): Promise<TPage<TVerificationListItemJson>> {
+  const where = {
+    workspaceId: scope.workspaceId,
+    environment: scope.environment,
+    ...(query.status ? { status: { in: query.status } } : {}),
+    ...(query.providerId ? { providerId: query.providerId } : {}),
+    ...(query.appId ? { appId: query.appId } : {}),
+    ...createdAtRange(query),
+  };
+  const [total, rows] = await Promise.all([
+    db.verification.count({ where }),
+    db.verification.findMany({
+      where,
+      include: { app: { select: { name: true } } },
+      // ids are ULIDs: the tie-break keeps sessions of the same millisecond in creation order
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: query.limit,
+      skip: query.offset,
+    }),
+  ]);
+  return page(rows.map(toListItem), total, query.limit, query.offset);
+}
+
+/** The workspace's session in the URL's environment, or 404. */
+export async function getWorkspaceVerification(
+  db: Tx,
+  scope: Scope,
+  verificationId: string,
+): Promise<VerificationWithApp> {
+  const v = await db.verification.findUnique({
+    where: { id: verificationId },
+    include: { app: { select: { name: true } } },
+  });
+  if (!v || v.workspaceId !== scope.workspaceId || v.environment !== scope.environment)
+    throw notFound(`Verification "${verificationId}"`);
+  return v;
+}
+
+function eventMetadata(payload: unknown): Record<string, unknown> | undefined {
+  const metadata = (payload as { data?: { event?: { metadata?: unknown } } } | null)?.data?.event?.metadata;
+  return metadata && typeof metadata === "object" && !Array.isArray(metadata)
+    ? (metadata as Record<string, unknown>)
+    : undefined;
+}
+
+export async function getVerificationActivity(
+  db: Tx,
+  scope: Scope,
+  verificationId: string,
+): Promise<TVerificationActivityJson> {
+  const v = await getWorkspaceVerification(db, scope, verificationId);
+  const [events, deliveries, requests] = await Promise.all([
+    db.verificationEvent.findMany({
+      where: { verificationId: v.id },
+      orderBy: { seq: "asc" },
+      select: { id: true, type: true, createdAt: true, payload: true },
+    }),
+    db.webhookDelivery.findMany({
+      where: { event: { verificationId: v.id } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
+    db.apiRequestLog.findMany({
+      where: { verificationId: v.id, workspaceId: scope.workspaceId, environment: scope.environment },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: ACTIVITY_REQUEST_LIMIT,
+    }),
+  ]);
+  const available = v.status === "completed" && v.resultEncrypted !== null && !v.personalDataDeletedAt;
+  return {
+    verification: {
+      ...toListItem(v),
+      workflowId: v.workflowId,
+      redirectUri: v.redirectUri,
+      personalData: { available, deletedAt: v.personalDataDeletedAt?.toISOString() ?? null },
+    },
+    events: events.map((e) => {
+      const metadata = eventMetadata(e.payload);
+      return {
+        eventId: e.id,
+        type: e.type,
+        createdAt: e.createdAt.toISOString(),
+        ...(metadata ? { metadata } : {}),
+      };
+    }),
+    deliveries: deliveries.map((d) => ({
+      deliveryId: d.id,
+      eventId: d.eventId,
+      eventType: d.eventType,
+      status: d.status as "pending" | "succeeded" | "dead",
+      attemptCount: d.attemptCount,
+      lastStatus: d.lastStatus,
+      createdAt: d.createdAt.toISOString(),
+      deliveredAt: d.deliveredAt?.toISOString() ?? null,
+      nextAttemptAt: d.status === "pending" && d.nextAttemptAt ? d.nextAttemptAt.toISOString() : null,
+    })),
+    requests: requests.reverse().map((r) => ({
+      requestId: r.id,
+      method: r.method,
+      path: r.path,
+      status: r.status,
+      durationMs: r.durationMs,
+      errorCode: r.errorCode,
+      credentialType: r.credentialType as TVerificationActivityJson["requests"][number]["credentialType"],
+      credentialName: r.credentialName,
+      createdAt: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+interface Actor {
+  auth: WorkspaceAuth;
+  requestId: string;
+}
+
+/** The claims of a completed session, for a member allowed to see personal data; audited. */
+export async function revealUserinfo(db: Tx, actor: Actor, verificationId: string): Promise<TUserinfo> {
+  const v = await getWorkspaceVerification(db, actor.auth, verificationId);
+  const userinfo = readUserinfo(v);
+  // who looked at whose record, never what they saw
+  await recordAudit(db, {
+    ...auditActor(actor.auth),
+    requestId: actor.requestId,
+    action: "verification.personal_data_revealed",
+    targetType: "verification",
+    targetId: v.id,
+    data: { clientId: v.appId, providerId: v.providerId },
+  });
+  return userinfo;
+}
+
+/** POST /v1/verifications/{id}/cancel: the App API's cancel, by a workspace credential; audited. */
+export async function cancelWorkspaceVerification(
+  db: Tx,
+  actor: Actor,
+  verificationId: string,
+): Promise<TVerificationStatus> {
+  const v = await getWorkspaceVerification(db, actor.auth, verificationId);
+  const cancelled = await cancelByIntegrator(db, v.id);
+  await recordAudit(db, {
+    ...auditActor(actor.auth),
+    requestId: actor.requestId,
+    action: "verification.cancelled",
+    targetType: "verification",
+    targetId: v.id,
+    data: { clientId: v.appId, providerId: v.providerId },
+  });
+  return toStatusRecord(cancelled);
+}
+
+/**
+ * The provider a test session uses when none is named: the first provider the default
+ * workflow's verification nodes list (enabled), then the app's other providers, keeping the first
+ * that is activated, enabled, discloses claims (match providers need matchData) and that the
+ * workflow accepts.
+ */
+function defaultTestProvider(
+  app: Awaited<ReturnType<typeof getOwnedApp>>,
+  workflow: { entryNodeId: string; nodes: TWorkflowNode[] } | undefined,
+): string {
+  const listed = (workflow?.nodes ?? [])
+    .filter((n) => n.type === "verification")
+    .flatMap((n) => {
+      const providers = (n.config as { providers?: Record<string, { enabled?: boolean }> } | undefined)
+        ?.providers;
+      return Object.entries(providers ?? {})
+        .filter(([, o]) => o?.enabled !== false)
+        .map(([id]) => id);
+    });
+  const byAge = [...app.providers].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  const candidates = [...new Set([...listed, ...byAge.map((p) => p.providerId)])];
+  const appProviders = Object.fromEntries(
+    app.providers.map((p) => [p.providerId, { enabled: p.enabled && p.status === "activated" }]),
+  );
+  for (const id of candidates) {
+    const provider = findProvider(id);
+    if (!provider || provider.verificationModel !== "disclosure" || !appProviders[id]?.enabled) continue;
+    if (!workflow) return id;
+    try {
+      planVerification(workflow, { providerId: id, provider, appProviders });
+      return id;
+    } catch (err) {
+      // the workflow does not accept this provider: try the next one (a broken workflow is the
+      // same 400 naming workflowId that POST /v1/verifications gives)
+      if (!(err instanceof ApiError && err.code === "PROVIDER_NOT_AVAILABLE")) throw err;
+    }
+  }
+  const message = "the app's default workflow has no enabled provider that discloses claims; name one";
+  throw new ApiError("PROVIDER_NOT_AVAILABLE", `providerId: ${message}`, {
+    details: [{ path: "providerId", message }],
+  });
+}
+
+export interface TTestVerification extends TVerificationStatus {
+  url: string;
+}
+
+/** POST /v1/apps/{client_id}/test-verifications (sandbox): a real session, started for the app. */
+export async function createTestVerification(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  input: { providerId?: string; redirectUri?: string },
+): Promise<TTestVerification> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const defaultWorkflow = app.workflows.find((w) => w.id === app.defaultWorkflowId);
+  const providerId =
+    input.providerId ??
+    defaultTestProvider(
+      app,
+      defaultWorkflow
+        ? {
+            entryNodeId: defaultWorkflow.entryNodeId,
+            nodes: defaultWorkflow.nodes as unknown as TWorkflowNode[],
+          }
+        : undefined,
+    );
+  const appAuth: AppAuth = {
+    kind: "app",
+    clientId: app.id,
+    workspaceId: app.workspaceId,
+    environment: app.environment,
+  };
+  let created;
+  try {
+    created = await createVerification(db, appAuth, {
+      providerId,
+      ...(input.redirectUri !== undefined ? { redirect_uri: input.redirectUri } : {}),
+    });
+  } catch (err) {
+    // the App API names its field redirect_uri; this body calls it redirectUri
+    if (err instanceof ApiError && err.details.some((d) => d.path === "redirect_uri")) {
+      const message = "must be one of the app's registered redirectUris";
+      throw new ApiError(err.code, `redirectUri: ${message}`, {
+        details: [{ path: "redirectUri", message }],
+      });
+    }
+    throw err;
+  }
+  await recordAudit(db, {
+    ...auditActor(actor.auth),
+    requestId: actor.requestId,
+    action: "verification.test_started",
+    targetType: "verification",
+    targetId: created.verificationId,
+    data: { clientId: app.id, providerId },
+  });
+  const { url, ...record } = created;
+  return { ...record, url: url ?? hostedPageUrl(created.verificationId) };
+}
