@@ -6,17 +6,20 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FileClock } from "lucide-react";
 import Link from "next/link";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { FormError, Input } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
-import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th } from "@/components/ui/table";
+import { Td, Th } from "@/components/ui/table";
 import { formatDateTime, formatShortDateTime, humanize } from "@/components/verifications/format";
-import { FilterBar, TextFilter, useUrlFilters } from "@/components/verifications/url-filters";
+import {
+  DateRangeFilter,
+  FilterBar,
+  ListResults,
+  TextFilter,
+  useListErrors,
+  useUrlFilters,
+} from "@/components/console/list-filters";
 import { auditKeys, type TAuditEvent, type TAuditEventPage } from "./queries";
 
 const LIMIT = 25;
@@ -79,13 +82,7 @@ export function AuditLog() {
       }),
     placeholderData: keepPreviousData,
   });
-  const apiError = query.error instanceof ApiRequestError ? query.error : undefined;
-  const fieldError = (name: string) => apiError?.fieldError(name);
-  const formLevelError = !query.isError
-    ? undefined
-    : FILTERS.some((f) => fieldError(f))
-      ? "Check the filters above."
-      : errorMessage(query.error);
+  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
 
   return (
     <div className="space-y-4">
@@ -127,119 +124,89 @@ export function AuditLog() {
           spellCheck={false}
           autoComplete="off"
         />
-        <Input
-          label="From"
-          type="date"
-          value={values.from}
-          max={values.to || undefined}
-          onChange={(e) => filters.setFilter("from", e.target.value)}
-          error={fieldError("from")}
-          description="On or after (UTC)"
-        />
-        <Input
-          label="To"
-          type="date"
-          value={values.to}
-          min={values.from || undefined}
-          onChange={(e) => filters.setFilter("to", e.target.value)}
-          error={fieldError("to")}
-          description="On or before (UTC)"
+        <DateRangeFilter
+          from={values.from}
+          to={values.to}
+          onChange={filters.setFilter}
+          fieldError={fieldError}
         />
       </FilterBar>
 
-      {query.isPending ? (
-        <Loading label="Loading the audit log" />
-      ) : query.isError && !query.data ? (
-        <div className="space-y-2">
-          <FormError message={formLevelError} />
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </div>
-      ) : query.data.total === 0 && !filters.active && offset === 0 ? (
-        <EmptyState icon={<FileClock className="h-8 w-8" />} title="No audit events yet">
-          Creating apps and keys, changing settings, revealing personal data and cancelling verifications are
-          recorded here.
-        </EmptyState>
-      ) : (
-        <>
-          {query.isError ? <FormError message={formLevelError} /> : null}
-          <Table caption="Audit events">
-            <thead>
-              <tr>
-                <Th className="px-3">Time</Th>
-                <Th className="px-3">Actor</Th>
-                <Th className="px-3">Action</Th>
-                <Th className="px-3">Target</Th>
-                <Th className="px-3">Environment</Th>
-                <Th className="px-3">Request ID</Th>
-              </tr>
-            </thead>
-            <TBody>
-              {query.data.data.map((e) => (
-                <tr key={e.auditId} data-testid="audit-row">
-                  <Td className="px-3 whitespace-nowrap">
-                    <time dateTime={e.createdAt} title={formatDateTime(e.createdAt)}>
-                      {formatShortDateTime(e.createdAt)}
-                    </time>
-                  </Td>
-                  <Td className="px-3 min-w-44">
-                    <div className="font-medium break-words">
-                      {e.actor.display ?? ACTOR_TYPES[e.actor.type] ?? e.actor.type}
-                    </div>
-                    <div className="flex flex-wrap items-center gap-1 text-xs text-gray-600">
-                      <span>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</span>
-                      {e.actor.id ? (
-                        <button
-                          type="button"
-                          className="text-left font-mono break-all text-blue-800 underline focus-visible:outline-2 focus-visible:outline-blue-700"
-                          onClick={() => filters.setFilter("actorId", e.actor.id!)}
-                          title="Show only this actor's entries"
-                        >
-                          {e.actor.id}
-                          <span className="sr-only"> (show only this actor&apos;s entries)</span>
-                        </button>
-                      ) : null}
-                    </div>
-                  </Td>
-                  <Td className="px-3 min-w-44">
-                    <code className="font-mono text-xs wrap-anywhere">{e.action}</code>
-                  </Td>
-                  <Td className="px-3 min-w-40">
-                    <Target event={e} />
-                  </Td>
-                  <Td className="px-3">
-                    {e.environment ? (
-                      <Badge tone={e.environment === "sandbox" ? "amber" : "gray"}>
-                        {e.environment === "sandbox" ? "Sandbox" : "Production"}
-                      </Badge>
-                    ) : (
-                      <span className="text-gray-700">Workspace</span>
-                    )}
-                  </Td>
-                  <Td className="px-3 min-w-36">
-                    {e.requestId ? <code className="font-mono text-xs break-all">{e.requestId}</code> : "—"}
-                  </Td>
-                </tr>
-              ))}
-              {query.data.data.length === 0 ? (
-                <tr>
-                  <Td className="px-3" colSpan={6}>
-                    No audit event matches these filters.
-                  </Td>
-                </tr>
-              ) : null}
-            </TBody>
-          </Table>
-          <Pagination
-            total={query.data.total}
-            limit={LIMIT}
-            offset={offset}
-            onChange={filters.setOffset}
-            label="Audit log pages"
-          />
-        </>
-      )}
+      <ListResults
+        query={query}
+        loadingLabel="Loading the audit log"
+        errorMessage={formLevelError}
+        unfiltered={!filters.active && offset === 0}
+        empty={
+          <EmptyState icon={<FileClock className="h-8 w-8" />} title="No audit events yet">
+            Creating apps and keys, changing settings, revealing personal data and cancelling verifications
+            are recorded here.
+          </EmptyState>
+        }
+        caption="Audit events"
+        head={
+          <>
+            <Th className="px-3">Time</Th>
+            <Th className="px-3">Actor</Th>
+            <Th className="px-3">Action</Th>
+            <Th className="px-3">Target</Th>
+            <Th className="px-3">Environment</Th>
+            <Th className="px-3">Request ID</Th>
+          </>
+        }
+        columns={6}
+        row={(e) => (
+          <tr key={e.auditId} data-testid="audit-row">
+            <Td className="px-3 whitespace-nowrap">
+              <time dateTime={e.createdAt} title={formatDateTime(e.createdAt)}>
+                {formatShortDateTime(e.createdAt)}
+              </time>
+            </Td>
+            <Td className="px-3 min-w-44">
+              <div className="font-medium break-words">
+                {e.actor.display ?? ACTOR_TYPES[e.actor.type] ?? e.actor.type}
+              </div>
+              <div className="flex flex-wrap items-center gap-1 text-xs text-gray-600">
+                <span>{ACTOR_TYPES[e.actor.type] ?? e.actor.type}</span>
+                {e.actor.id ? (
+                  <button
+                    type="button"
+                    className="text-left font-mono break-all text-blue-800 underline focus-visible:outline-2 focus-visible:outline-blue-700"
+                    onClick={() => filters.setFilter("actorId", e.actor.id!)}
+                    title="Show only this actor's entries"
+                  >
+                    {e.actor.id}
+                    <span className="sr-only"> (show only this actor&apos;s entries)</span>
+                  </button>
+                ) : null}
+              </div>
+            </Td>
+            <Td className="px-3 min-w-44">
+              <code className="font-mono text-xs wrap-anywhere">{e.action}</code>
+            </Td>
+            <Td className="px-3 min-w-40">
+              <Target event={e} />
+            </Td>
+            <Td className="px-3">
+              {e.environment ? (
+                <Badge tone={e.environment === "sandbox" ? "amber" : "gray"}>
+                  {e.environment === "sandbox" ? "Sandbox" : "Production"}
+                </Badge>
+              ) : (
+                <span className="text-gray-700">Workspace</span>
+              )}
+            </Td>
+            <Td className="px-3 min-w-36">
+              {e.requestId ? <code className="font-mono text-xs break-all">{e.requestId}</code> : "—"}
+            </Td>
+          </tr>
+        )}
+        noMatch="No audit event matches these filters."
+        limit={LIMIT}
+        offset={offset}
+        onPage={filters.setOffset}
+        pagesLabel="Audit log pages"
+      />
     </div>
   );
 }

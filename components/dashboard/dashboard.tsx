@@ -16,7 +16,7 @@ import { Loading } from "@/components/ui/spinner";
 import { SegmentedControl } from "@/components/ui/tabs";
 import { percent, providerNamer, type TProviderOption } from "@/components/verifications/format";
 import { useAppOptions, useHasVerifications } from "@/components/verifications/queries";
-import { useUrlFilters } from "@/components/verifications/url-filters";
+import { useUrlFilters } from "@/components/console/list-filters";
 import { Funnel, OutcomeChart, ProviderTable } from "./charts";
 import { statsKeys, type TStatsPeriod, type TVerificationStats } from "./queries";
 

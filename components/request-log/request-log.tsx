@@ -8,15 +8,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Activity } from "lucide-react";
 import Link from "next/link";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { FormError, Select } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
-import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th } from "@/components/ui/table";
+import { Select } from "@/components/ui/field";
+import { Td, Th } from "@/components/ui/table";
 import {
   credentialLabel,
   formatDateTime,
@@ -24,7 +21,13 @@ import {
   httpTone,
 } from "@/components/verifications/format";
 import { LIVE_INTERVAL_MS, useAppOptions } from "@/components/verifications/queries";
-import { FilterBar, TextFilter, useUrlFilters } from "@/components/verifications/url-filters";
+import {
+  FilterBar,
+  ListResults,
+  TextFilter,
+  useListErrors,
+  useUrlFilters,
+} from "@/components/console/list-filters";
 import { requestLogKeys, type TRequestLogPage } from "./queries";
 
 const LIMIT = 25;
@@ -53,13 +56,7 @@ export function RequestLog() {
     placeholderData: keepPreviousData,
     refetchInterval: LIVE_INTERVAL_MS,
   });
-  const apiError = query.error instanceof ApiRequestError ? query.error : undefined;
-  const fieldError = (name: string) => apiError?.fieldError(name);
-  const formLevelError = !query.isError
-    ? undefined
-    : FILTERS.some((f) => fieldError(f))
-      ? "Check the filters above."
-      : errorMessage(query.error);
+  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
 
   return (
     <div className="space-y-4">
@@ -158,103 +155,81 @@ export function RequestLog() {
         </p>
       ) : null}
 
-      {query.isPending ? (
-        <Loading label="Loading API requests" />
-      ) : query.isError && !query.data ? (
-        <div className="space-y-2">
-          <FormError message={formLevelError} />
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </div>
-      ) : query.data.total === 0 && !filters.active && offset === 0 ? (
-        <EmptyState icon={<Activity className="h-8 w-8" />} title="No API requests yet">
-          Requests your servers send with an API key or an app&apos;s credentials, and those of this console,
-          appear here within a few seconds.
-        </EmptyState>
-      ) : (
-        <>
-          {query.isError ? <FormError message={formLevelError} /> : null}
-          <Table caption="API requests">
-            <thead>
-              <tr>
-                <Th className="px-3">Time</Th>
-                <Th className="px-3">Method</Th>
-                <Th className="px-3">Path</Th>
-                <Th className="px-3">Status</Th>
-                <Th className="px-3">Duration</Th>
-                <Th className="px-3">Credential</Th>
-                <Th className="px-3">Request ID</Th>
-                <Th className="px-3">Error code</Th>
-              </tr>
-            </thead>
-            <TBody>
-              {query.data.data.map((r) => (
-                <tr key={r.requestId} data-testid="request-row">
-                  <Td className="px-3 whitespace-nowrap">
-                    <time dateTime={r.createdAt} title={formatDateTime(r.createdAt)}>
-                      {formatShortDateTime(r.createdAt)}
-                    </time>
-                  </Td>
-                  <Td className="px-3">
-                    <code className="font-mono text-xs font-semibold">{r.method}</code>
-                  </Td>
-                  <Td className="px-3 min-w-52">
-                    <code className="font-mono text-xs break-all">{r.path}</code>
-                    {r.appId ? <div className="text-xs text-gray-600">App: {appName(r.appId)}</div> : null}
-                    {r.verificationId && r.verificationId !== values.verificationId ? (
-                      <div className="text-xs">
-                        <Link
-                          href={`/console/${env}/verifications/${encodeURIComponent(r.verificationId)}`}
-                          className="font-mono break-all text-blue-800 underline"
-                        >
-                          {r.verificationId}
-                        </Link>
-                      </div>
-                    ) : null}
-                  </Td>
-                  <Td className="px-3">
-                    <Badge tone={httpTone(r.status)}>{r.status}</Badge>
-                  </Td>
-                  <Td className="px-3 text-right whitespace-nowrap tabular-nums">{r.durationMs} ms</Td>
-                  <Td className="px-3">
-                    <div className="min-w-36 break-words">
-                      {credentialLabel(r.credentialType, r.credentialName)}
-                    </div>
-                    {r.credentialId ? (
-                      <code className="font-mono text-xs break-all text-gray-600">{r.credentialId}</code>
-                    ) : null}
-                  </Td>
-                  <Td className="px-3 min-w-32">
-                    <code className="font-mono text-xs break-all">{r.requestId}</code>
-                  </Td>
-                  <Td className="px-3">
-                    {r.errorCode ? (
-                      <code className="font-mono text-xs text-red-800">{r.errorCode}</code>
-                    ) : (
-                      "—"
-                    )}
-                  </Td>
-                </tr>
-              ))}
-              {query.data.data.length === 0 ? (
-                <tr>
-                  <Td className="px-3" colSpan={8}>
-                    No request matches these filters.
-                  </Td>
-                </tr>
+      <ListResults
+        query={query}
+        loadingLabel="Loading API requests"
+        errorMessage={formLevelError}
+        unfiltered={!filters.active && offset === 0}
+        empty={
+          <EmptyState icon={<Activity className="h-8 w-8" />} title="No API requests yet">
+            Requests your servers send with an API key or an app&apos;s credentials, and those of this
+            console, appear here within a few seconds.
+          </EmptyState>
+        }
+        caption="API requests"
+        head={
+          <>
+            <Th className="px-3">Time</Th>
+            <Th className="px-3">Method</Th>
+            <Th className="px-3">Path</Th>
+            <Th className="px-3">Status</Th>
+            <Th className="px-3">Duration</Th>
+            <Th className="px-3">Credential</Th>
+            <Th className="px-3">Request ID</Th>
+            <Th className="px-3">Error code</Th>
+          </>
+        }
+        columns={8}
+        row={(r) => (
+          <tr key={r.requestId} data-testid="request-row">
+            <Td className="px-3 whitespace-nowrap">
+              <time dateTime={r.createdAt} title={formatDateTime(r.createdAt)}>
+                {formatShortDateTime(r.createdAt)}
+              </time>
+            </Td>
+            <Td className="px-3">
+              <code className="font-mono text-xs font-semibold">{r.method}</code>
+            </Td>
+            <Td className="px-3 min-w-52">
+              <code className="font-mono text-xs break-all">{r.path}</code>
+              {r.appId ? <div className="text-xs text-gray-600">App: {appName(r.appId)}</div> : null}
+              {r.verificationId && r.verificationId !== values.verificationId ? (
+                <div className="text-xs">
+                  <Link
+                    href={`/console/${env}/verifications/${encodeURIComponent(r.verificationId)}`}
+                    className="font-mono break-all text-blue-800 underline"
+                  >
+                    {r.verificationId}
+                  </Link>
+                </div>
               ) : null}
-            </TBody>
-          </Table>
-          <Pagination
-            total={query.data.total}
-            limit={LIMIT}
-            offset={offset}
-            onChange={filters.setOffset}
-            label="API request pages"
-          />
-        </>
-      )}
+            </Td>
+            <Td className="px-3">
+              <Badge tone={httpTone(r.status)}>{r.status}</Badge>
+            </Td>
+            <Td className="px-3 text-right whitespace-nowrap tabular-nums">{r.durationMs} ms</Td>
+            <Td className="px-3">
+              <div className="min-w-36 break-words">
+                {credentialLabel(r.credentialType, r.credentialName)}
+              </div>
+              {r.credentialId ? (
+                <code className="font-mono text-xs break-all text-gray-600">{r.credentialId}</code>
+              ) : null}
+            </Td>
+            <Td className="px-3 min-w-32">
+              <code className="font-mono text-xs break-all">{r.requestId}</code>
+            </Td>
+            <Td className="px-3">
+              {r.errorCode ? <code className="font-mono text-xs text-red-800">{r.errorCode}</code> : "—"}
+            </Td>
+          </tr>
+        )}
+        noMatch="No request matches these filters."
+        limit={LIMIT}
+        offset={offset}
+        onPage={filters.setOffset}
+        pagesLabel="API request pages"
+      />
     </div>
   );
 }

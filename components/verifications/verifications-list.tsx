@@ -8,15 +8,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { useMemo } from "react";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Badge, statusTone } from "@/components/ui/badge";
-import { Button, ButtonLink } from "@/components/ui/button";
+import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { FormError, Input, Select } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
-import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th } from "@/components/ui/table";
+import { Select } from "@/components/ui/field";
+import { Td, Th } from "@/components/ui/table";
 import { VERIFICATION_STATES } from "@/lib/verifications/states";
 import {
   flowLabel,
@@ -37,7 +35,13 @@ import {
   type TVerificationFilters,
   type TVerificationPage,
 } from "./queries";
-import { FilterBar, useUrlFilters } from "./url-filters";
+import {
+  DateRangeFilter,
+  FilterBar,
+  ListResults,
+  useListErrors,
+  useUrlFilters,
+} from "@/components/console/list-filters";
 
 const LIMIT = 20;
 const FILTERS = ["status", "providerId", "appId", "from", "to"] as const;
@@ -72,13 +76,7 @@ export function VerificationsList({ providers }: { providers: TProviderOption[] 
     placeholderData: keepPreviousData,
     refetchInterval: LIVE_INTERVAL_MS,
   });
-  const apiError = query.error instanceof ApiRequestError ? query.error : undefined;
-  const fieldError = (name: string) => apiError?.fieldError(name);
-  const formLevelError = !query.isError
-    ? undefined
-    : FILTERS.some((f) => fieldError(f))
-      ? "Check the filters above."
-      : errorMessage(query.error);
+  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
 
   return (
     <div className="space-y-4">
@@ -141,127 +139,96 @@ export function VerificationsList({ providers }: { providers: TProviderOption[] 
             <option value={values.appId}>{values.appId}</option>
           ) : null}
         </Select>
-        <Input
-          label="From"
-          type="date"
-          value={values.from}
-          max={values.to || undefined}
-          onChange={(e) => filters.setFilter("from", e.target.value)}
-          error={fieldError("from")}
-          description="Created on or after (UTC)"
-        />
-        <Input
-          label="To"
-          type="date"
-          value={values.to}
-          min={values.from || undefined}
-          onChange={(e) => filters.setFilter("to", e.target.value)}
-          error={fieldError("to")}
-          description="Created on or before (UTC)"
+        <DateRangeFilter
+          from={values.from}
+          to={values.to}
+          onChange={filters.setFilter}
+          fieldError={fieldError}
+          subject="Created"
         />
       </FilterBar>
 
-      {query.isPending ? (
-        <Loading label="Loading verifications" />
-      ) : query.isError && !query.data ? (
-        <div className="space-y-2">
-          <FormError message={formLevelError} />
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </div>
-      ) : query.data.total === 0 && !filters.active && offset === 0 ? (
-        <EmptyState
-          icon={<ShieldCheck className="h-8 w-8" />}
-          title="No verifications yet"
-          action={
-            <ButtonLink href={`/console/${env}/apps`} variant="primary">
-              Go to Apps
-            </ButtonLink>
-          }
-        >
-          {env === "sandbox" ? (
-            <>
-              Open an app and choose <strong>Start a test verification</strong> to run one with test
-              identities, or start one from your server with <code>POST /v1/verifications</code>. It appears
-              here within seconds.
-            </>
-          ) : (
-            <>
-              Sessions appear here once your server starts them with <code>POST /v1/verifications</code> or
-              users sign in through the OpenID Provider.
-            </>
-          )}
-        </EmptyState>
-      ) : (
-        <>
-          {query.isError ? <FormError message={formLevelError} /> : null}
-          <Table caption="Verifications">
-            <thead>
-              <tr>
-                <Th className="px-3">Verification</Th>
-                <Th className="px-3">App</Th>
-                <Th className="px-3">Provider</Th>
-                <Th className="px-3">Flow</Th>
-                <Th className="px-3">Status</Th>
-                <Th className="px-3">LoA</Th>
-                <Th className="px-3">Created</Th>
-                <Th className="px-3">Time to complete</Th>
-              </tr>
-            </thead>
-            <TBody>
-              {query.data.data.map((v) => (
-                <tr key={v.verificationId} data-testid="verification-row">
-                  <Td className="px-3">
-                    <Link
-                      href={`/console/${env}/verifications/${v.verificationId}`}
-                      className="font-mono text-xs font-semibold break-all text-blue-800 underline xl:break-normal xl:whitespace-nowrap"
-                    >
-                      {v.verificationId}
-                    </Link>
-                  </Td>
-                  <Td className="px-3 whitespace-nowrap">{v.appName}</Td>
-                  <Td className="px-3 whitespace-nowrap">{providerName(v.providerId)}</Td>
-                  <Td className="px-3 whitespace-nowrap">{flowLabel(v.flowType)}</Td>
-                  <Td className="px-3">
-                    <Badge tone={statusTone(v.status)}>{statusLabel(v.status)}</Badge>
-                    {v.statusReason ? (
-                      <div className="mt-1 min-w-28 text-xs text-gray-600" title={v.statusReason}>
-                        {humanize(v.statusReason)}
-                      </div>
-                    ) : null}
-                  </Td>
-                  <Td className="px-3">{loaLabel(v.loa)}</Td>
-                  <Td className="px-3 whitespace-nowrap">
-                    <time dateTime={v.createdAt} title={formatDateTime(v.createdAt)}>
-                      {formatShortDateTime(v.createdAt)}
-                    </time>
-                  </Td>
-                  <Td className="px-3 whitespace-nowrap">
-                    {v.status === "completed"
-                      ? formatSeconds(secondsBetween(v.createdAt, v.verifiedAt))
-                      : "—"}
-                  </Td>
-                </tr>
-              ))}
-              {query.data.data.length === 0 ? (
-                <tr>
-                  <Td className="px-3" colSpan={8}>
-                    No verification matches these filters.
-                  </Td>
-                </tr>
+      <ListResults
+        query={query}
+        loadingLabel="Loading verifications"
+        errorMessage={formLevelError}
+        unfiltered={!filters.active && offset === 0}
+        empty={
+          <EmptyState
+            icon={<ShieldCheck className="h-8 w-8" />}
+            title="No verifications yet"
+            action={
+              <ButtonLink href={`/console/${env}/apps`} variant="primary">
+                Go to Apps
+              </ButtonLink>
+            }
+          >
+            {env === "sandbox" ? (
+              <>
+                Open an app and choose <strong>Start a test verification</strong> to run one with test
+                identities, or start one from your server with <code>POST /v1/verifications</code>. It appears
+                here within seconds.
+              </>
+            ) : (
+              <>
+                Sessions appear here once your server starts them with <code>POST /v1/verifications</code> or
+                users sign in through the OpenID Provider.
+              </>
+            )}
+          </EmptyState>
+        }
+        caption="Verifications"
+        head={
+          <>
+            <Th className="px-3">Verification</Th>
+            <Th className="px-3">App</Th>
+            <Th className="px-3">Provider</Th>
+            <Th className="px-3">Flow</Th>
+            <Th className="px-3">Status</Th>
+            <Th className="px-3">LoA</Th>
+            <Th className="px-3">Created</Th>
+            <Th className="px-3">Time to complete</Th>
+          </>
+        }
+        columns={8}
+        row={(v) => (
+          <tr key={v.verificationId} data-testid="verification-row">
+            <Td className="px-3">
+              <Link
+                href={`/console/${env}/verifications/${v.verificationId}`}
+                className="font-mono text-xs font-semibold break-all text-blue-800 underline xl:break-normal xl:whitespace-nowrap"
+              >
+                {v.verificationId}
+              </Link>
+            </Td>
+            <Td className="px-3 whitespace-nowrap">{v.appName}</Td>
+            <Td className="px-3 whitespace-nowrap">{providerName(v.providerId)}</Td>
+            <Td className="px-3 whitespace-nowrap">{flowLabel(v.flowType)}</Td>
+            <Td className="px-3">
+              <Badge tone={statusTone(v.status)}>{statusLabel(v.status)}</Badge>
+              {v.statusReason ? (
+                <div className="mt-1 min-w-28 text-xs text-gray-600" title={v.statusReason}>
+                  {humanize(v.statusReason)}
+                </div>
               ) : null}
-            </TBody>
-          </Table>
-          <Pagination
-            total={query.data.total}
-            limit={LIMIT}
-            offset={offset}
-            onChange={filters.setOffset}
-            label="Verifications pages"
-          />
-        </>
-      )}
+            </Td>
+            <Td className="px-3">{loaLabel(v.loa)}</Td>
+            <Td className="px-3 whitespace-nowrap">
+              <time dateTime={v.createdAt} title={formatDateTime(v.createdAt)}>
+                {formatShortDateTime(v.createdAt)}
+              </time>
+            </Td>
+            <Td className="px-3 whitespace-nowrap">
+              {v.status === "completed" ? formatSeconds(secondsBetween(v.createdAt, v.verifiedAt)) : "—"}
+            </Td>
+          </tr>
+        )}
+        noMatch="No verification matches these filters."
+        limit={LIMIT}
+        offset={offset}
+        onPage={filters.setOffset}
+        pagesLabel="Verifications pages"
+      />
     </div>
   );
 }
