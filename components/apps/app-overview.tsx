@@ -3,47 +3,25 @@
  * An app's Overview: credentials (client secret rotation shown once), name and logo, redirect
  * URIs, default return addresses, the quick start, a sandbox try-out, and deletion.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ExternalLink, ImageUp, Plus, RotateCw, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { api, ApiRequestError, errorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError, Input } from "@/components/ui/field";
-import { Loading } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
+import { usePatchApp, useCurrentApp } from "./app-frame";
 import { appKeys, type TApp } from "./queries";
 import { QuickStart } from "./quick-start";
 import { SecretOnce } from "./secret-once";
 
 const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 const LOGO_MAX_BYTES = 512 * 1024;
-
-function useApp(clientId: string) {
-  const { env } = useConsole();
-  return useQuery({
-    queryKey: appKeys.detail(env, clientId),
-    queryFn: ({ signal }) => api<TApp>(env, `/v1/apps/${encodeURIComponent(clientId)}`, { signal }),
-  });
-}
-
-function usePatchApp(clientId: string) {
-  const { env } = useConsole();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (patch: Record<string, unknown>) =>
-      api<TApp>(env, `/v1/apps/${encodeURIComponent(clientId)}`, { method: "PATCH", body: patch }),
-    onSuccess: (app) => {
-      queryClient.setQueryData(appKeys.detail(env, clientId), app);
-      void queryClient.invalidateQueries({ queryKey: [...appKeys.all(env), "list"] });
-    },
-  });
-}
 
 function CredentialsCard({ app }: { app: TApp }) {
   const { env, permissions } = useConsole();
@@ -460,33 +438,10 @@ function DeleteCard({ app }: { app: TApp }) {
   );
 }
 
-export function AppOverview({ clientId }: { clientId: string }) {
-  const { env } = useConsole();
-  const query = useApp(clientId);
-  if (query.isPending) return <Loading label="Loading the app" />;
-  if (query.isError)
-    return (
-      <div className="space-y-2">
-        <h1 className="text-2xl font-semibold">App</h1>
-        <FormError message={errorMessage(query.error)} />
-        <Button variant="secondary" onClick={() => query.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
-  const app = query.data;
+export function AppOverview() {
+  const app = useCurrentApp();
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center gap-3">
-        {app.logo ? (
-          // eslint-disable-next-line @next/next/no-img-element -- a data URL logo
-          <img src={app.logo} alt="" className="h-10 w-10 rounded object-contain" />
-        ) : null}
-        <h1 className="text-2xl font-semibold break-all">{app.name}</h1>
-        <Badge tone={env === "sandbox" ? "amber" : "gray"}>
-          {env === "sandbox" ? "Sandbox" : "Production"}
-        </Badge>
-      </div>
       <div className="grid gap-6 xl:grid-cols-2">
         <CredentialsCard app={app} />
         <TryOutCard app={app} />

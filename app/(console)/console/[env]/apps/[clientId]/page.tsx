@@ -3,7 +3,6 @@ import { AppOverview } from "@/components/apps/app-overview";
 
 export const metadata: Metadata = { title: "App" };
 
-export default async function AppPage({ params }: { params: Promise<{ clientId: string }> }) {
-  const { clientId } = await params;
-  return <AppOverview clientId={clientId} />;
+export default function AppPage() {
+  return <AppOverview />;
 }
