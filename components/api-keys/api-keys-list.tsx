@@ -21,6 +21,7 @@ import { Loading } from "@/components/ui/spinner";
 import { Table, TBody, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { apiKeyKeys, type TApiKey, type TApiKeyPage, type TCreatedApiKey } from "./queries";
+import { QueryError } from "@/components/console/query-error";
 
 const LIMIT = 50;
 
@@ -219,12 +220,7 @@ export function ApiKeysList() {
       {query.isPending ? (
         <Loading label="Loading API keys" />
       ) : query.isError ? (
-        <div className="space-y-2">
-          <FormError message={errorMessage(query.error)} />
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError error={query.error} onRetry={() => query.refetch()} />
       ) : query.data.total === 0 ? (
         <EmptyState
           icon={<KeyRound className="h-8 w-8" />}

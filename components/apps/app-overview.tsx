@@ -4,7 +4,7 @@
  * URIs, default return addresses, the quick start, a sandbox try-out, and deletion.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ExternalLink, ImageUp, Plus, RotateCw, Trash2 } from "lucide-react";
+import { ExternalLink, Plus, RotateCw, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { api, ApiRequestError, errorMessage } from "@/components/console/api";
@@ -14,14 +14,13 @@ import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError, Input } from "@/components/ui/field";
+import { LogoField } from "@/components/ui/logo-field";
 import { useToast } from "@/components/ui/toast";
 import { usePatchApp, useCurrentApp } from "./app-frame";
 import { appKeys, type TApp } from "./queries";
 import { QuickStart } from "./quick-start";
 import { SecretOnce } from "./secret-once";
-
-const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
-const LOGO_MAX_BYTES = 512 * 1024;
+import { VerificationSettingsCards } from "./verification-settings";
 
 function CredentialsCard({ app }: { app: TApp }) {
   const { env, permissions } = useConsole();
@@ -98,21 +97,11 @@ function CredentialsCard({ app }: { app: TApp }) {
   );
 }
 
-function readFileAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(new Error("The file could not be read"));
-    reader.readAsDataURL(file);
-  });
-}
-
 function DetailsCard({ app }: { app: TApp }) {
   const { permissions } = useConsole();
   const toast = useToast();
   const [name, setName] = useState(app.name);
   const [logo, setLogo] = useState<string | null>(app.logo);
-  const [logoError, setLogoError] = useState<string | undefined>();
   const mutation = usePatchApp(app.clientId);
   // A saved change (or another tab's) resets the form to what the server holds.
   const [shown, setShown] = useState(app);
@@ -144,58 +133,12 @@ function DetailsCard({ app }: { app: TApp }) {
           onChange={(e) => setName(e.target.value)}
           error={error?.fieldError("name")}
         />
-        <div className="space-y-2">
-          <span className="block text-sm font-medium" id="logo-label">
-            Logo
-          </span>
-          <div className="flex flex-wrap items-center gap-3">
-            <div className="flex h-16 w-16 items-center justify-center rounded border border-gray-300 bg-gray-50">
-              {logo ? (
-                // eslint-disable-next-line @next/next/no-img-element -- a data URL preview
-                <img src={logo} alt="Logo preview" className="h-full w-full rounded object-contain" />
-              ) : (
-                <ImageUp aria-hidden className="h-6 w-6 text-gray-400" />
-              )}
-            </div>
-            {permissions.write ? (
-              <>
-                <label className="inline-flex cursor-pointer items-center rounded-md border border-gray-400 bg-white px-3 py-1.5 text-sm font-semibold hover:bg-gray-100 focus-within:outline-2 focus-within:outline-blue-700">
-                  Upload logo
-                  <input
-                    type="file"
-                    accept={LOGO_TYPES.join(",")}
-                    className="sr-only"
-                    aria-describedby="logo-help"
-                    onChange={async (e) => {
-                      const file = e.target.files?.[0];
-                      e.target.value = "";
-                      if (!file) return;
-                      if (!LOGO_TYPES.includes(file.type))
-                        return setLogoError("Use a PNG, JPEG, WebP or GIF image.");
-                      if (file.size > LOGO_MAX_BYTES)
-                        return setLogoError("The image must be at most 512 KB.");
-                      setLogoError(undefined);
-                      setLogo(await readFileAsDataUrl(file));
-                    }}
-                  />
-                </label>
-                {logo ? (
-                  <Button variant="ghost" size="sm" onClick={() => setLogo(null)}>
-                    Remove logo
-                  </Button>
-                ) : null}
-              </>
-            ) : null}
-          </div>
-          <p id="logo-help" className="text-sm text-gray-600">
-            PNG, JPEG, WebP or GIF, at most 512 KB; shown on the hosted pages.
-          </p>
-          {logoError || error?.fieldError("logo") ? (
-            <p role="alert" className="text-sm font-medium text-red-700">
-              {logoError ?? error?.fieldError("logo")}
-            </p>
-          ) : null}
-        </div>
+        <LogoField
+          value={logo}
+          onChange={setLogo}
+          error={error?.fieldError("logo")}
+          disabled={!permissions.write}
+        />
         <FormError
           message={
             mutation.error && !error?.fieldError("name") && !error?.fieldError("logo")
@@ -448,6 +391,7 @@ export function AppOverview() {
         <DetailsCard app={app} />
         <RedirectUrisCard app={app} />
       </div>
+      <VerificationSettingsCards app={app} />
       <QuickStart app={app} />
       <DeleteCard app={app} />
     </div>

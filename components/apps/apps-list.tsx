@@ -14,6 +14,7 @@ import { Loading } from "@/components/ui/spinner";
 import { Table, TBody, Td, Th } from "@/components/ui/table";
 import { appKeys, type TApp, type TAppPage } from "./queries";
 import { SecretOnce } from "./secret-once";
+import { QueryError } from "@/components/console/query-error";
 
 const LIMIT = 20;
 
@@ -151,12 +152,7 @@ export function AppsList() {
       {query.isPending ? (
         <Loading label="Loading apps" />
       ) : query.isError ? (
-        <div className="space-y-2">
-          <FormError message={errorMessage(query.error)} />
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError error={query.error} onRetry={() => query.refetch()} />
       ) : query.data.total === 0 && !search ? (
         <EmptyState
           icon={<AppWindow className="h-8 w-8" />}

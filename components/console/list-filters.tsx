@@ -25,6 +25,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { Loading } from "@/components/ui/spinner";
 import { Table, TBody, Td } from "@/components/ui/table";
 import { ApiRequestError, errorMessage } from "./api";
+import { QueryError } from "./query-error";
 
 export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const searchParams = useSearchParams();
@@ -234,14 +235,7 @@ export function ListResults<T>({
 }) {
   if (query.isPending) return <Loading label={loadingLabel} />;
   if (query.isError && !query.data) {
-    return (
-      <div className="space-y-2">
-        <FormError message={message} />
-        <Button variant="secondary" onClick={() => query.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <QueryError error={query.error} message={message} onRetry={() => query.refetch()} />;
   }
   const page = query.data!;
   if (page.total === 0 && unfiltered) return <>{empty}</>;

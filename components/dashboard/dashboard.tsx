@@ -9,7 +9,7 @@ import { LayoutDashboard } from "lucide-react";
 import { useMemo } from "react";
 import { api, errorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
-import { Button, ButtonLink } from "@/components/ui/button";
+import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormError, Select } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
@@ -19,6 +19,7 @@ import { useAppOptions, useHasVerifications } from "@/components/verifications/q
 import { useUrlFilters } from "@/components/console/list-filters";
 import { Funnel, OutcomeChart, ProviderTable } from "./charts";
 import { statsKeys, type TStatsPeriod, type TVerificationStats } from "./queries";
+import { QueryError } from "@/components/console/query-error";
 
 const PERIODS: { value: TStatsPeriod; label: string }[] = [
   { value: "24h", label: "24 h" },
@@ -173,12 +174,7 @@ export function Dashboard({ providers }: { providers: TProviderOption[] }) {
       {stats.isPending ? (
         <Loading label="Loading statistics" />
       ) : stats.isError && !stats.data ? (
-        <div className="space-y-2">
-          <FormError message={errorMessage(stats.error)} />
-          <Button variant="secondary" onClick={() => stats.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError error={stats.error} onRetry={() => stats.refetch()} />
       ) : (
         <div className="space-y-6" aria-busy={stats.isPlaceholderData || undefined}>
           {stats.isError ? <FormError message={`Refreshing failed: ${errorMessage(stats.error)}`} /> : null}

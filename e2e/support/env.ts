@@ -4,6 +4,12 @@
  */
 export const E2E_PORT = 3100;
 
+/**
+ * The UDP port of the DNS server e2e/console/domain.spec.ts runs on 127.0.0.1 while it needs one:
+ * the server resolves custom domains only there (IDV_DNS_SERVERS), never in real DNS.
+ */
+export const E2E_DNS_PORT = 53535;
+
 export const E2E_ENV = {
   IDV_EMBEDDED_PG_NAME: "e2e-pg",
   IDV_EMBEDDED_PG_PORT: "54349",
@@ -11,6 +17,8 @@ export const E2E_ENV = {
   IDV_MASTER_KEY: "e2e-only-master-key-do-not-use-elsewhere-0123456789",
   PUBLIC_URL: `http://localhost:${E2E_PORT}`,
   NEXT_TELEMETRY_DISABLED: "1",
+  IDV_DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
+  IDV_DNS_TIMEOUT_MS: "1000",
 } as const;
 
 /** Dedicated hosts the server is started with (IDV_HOSTS), exercised by e2e/hosts.spec.ts. */

@@ -24,6 +24,23 @@ export const ZDnsRecordJson = z.object({
   description: z.string(),
 });
 
+export const ZDnsCheckJson = z.object({
+  id: z.string().describe("The record checked: web-cname, oidc-cname or ownership-txt (see dnsRecords)"),
+  type: z.enum(["CNAME", "TXT"]),
+  host: z.string(),
+  result: z
+    .enum(["found", "missing", "wrong", "lookup_failed"])
+    .describe(
+      "`found`: there with the expected value; `missing`: not there (yet); `wrong`: there with another value (see found); `lookup_failed`: DNS did not answer (timeout, SERVFAIL, refused), nothing is known",
+    ),
+  found: z
+    .array(z.string())
+    .describe(
+      "What DNS holds at the name: the CNAME's target (first hop), the A/AAAA addresses where a CNAME belongs, or every TXT value; empty when nothing is there",
+    ),
+  message: z.string().describe("The result in words"),
+});
+
 export const ZCustomDomainJson = z.object({
   webDomain: z.string().nullable().describe("null while unconfigured"),
   oidcDomain: z.string().nullable().describe("null while unconfigured"),
@@ -31,11 +48,29 @@ export const ZCustomDomainJson = z.object({
   requiredAction: z.enum(REQUIRED_ACTIONS),
   statusMessage: z.string().optional().describe("Omitted when there is nothing to report"),
   dnsRecords: z.array(ZDnsRecordJson),
-  lastCheckedAt: z.string().optional().describe("ISO 8601 of the latest verify; omitted until the first"),
+  lastCheckedAt: z
+    .string()
+    .optional()
+    .describe("ISO 8601 of the latest check (verify or automatic); omitted until the first"),
+  dnsChecks: z
+    .array(ZDnsCheckJson)
+    .optional()
+    .describe(
+      "Per-record results of the latest check, in the order of dnsRecords; omitted until the first check and when DNS was not asked (contact_support)",
+    ),
+  automaticChecks: z
+    .enum(["scheduled", "stopped", "off"])
+    .describe(
+      "Background re-checks of a pending domain (awaiting_dns, verifying): `scheduled` (next at nextCheckAt), `stopped` (the service stopped checking 7 days after the domain became pending: verify to start again), `off` (unconfigured, active or invalid)",
+    ),
+  nextCheckAt: z
+    .string()
+    .optional()
+    .describe("ISO 8601 of the next automatic check; only while automaticChecks is scheduled"),
 });
 
 const STATES =
-  "States: `unconfigured` (no domain; requiredAction `none`) → PUT → `awaiting_dns` (`add_cname`). Each verify then follows what DNS says: no record found → `awaiting_dns` (`add_cname`); some right, others not yet visible → `verifying` (`waiting`); all right → `active` (`none`, the hosts are served); a record with a wrong value → `invalid` (`retry`: fix it, verify again); a host that became one of the service's own → `invalid` (`contact_support`). A DNS timeout or failing name server changes nothing but requiredAction (`retry`).";
+  "States: `unconfigured` (no domain; requiredAction `none`) → PUT → `awaiting_dns` (`add_cname`). Each verify then follows what DNS says: no record found → `awaiting_dns` (`add_cname`); some right, others not yet visible → `verifying` (`waiting`); all right → `active` (`none`, the hosts are served); a record with a wrong value → `invalid` (`retry`: fix it, verify again); a host that became one of the service's own → `invalid` (`contact_support`). A DNS timeout or failing name server changes nothing but requiredAction (`retry`). While a domain is pending (awaiting_dns, verifying) the service re-checks it by itself, 1, 5, 15 and 60 minutes after the previous check and then every 6 hours, for up to 7 days; configuring and every verify start this schedule over.";
 
 export const getCustomDomain = endpoint({
   method: "GET",
@@ -68,7 +103,7 @@ export const verifyCustomDomain = endpoint({
   path: "/v1/apps/{client_id}/custom-domain/verify",
   operationId: "verifyCustomDomain",
   summary: "Verify the custom domain's DNS records",
-  description: `Looks the DNS records up now and advances the state; sets lastCheckedAt. statusMessage says what is missing or wrong, per record. ${STATES} Empty body.`,
+  description: `Looks the DNS records up now and advances the state; sets lastCheckedAt. dnsChecks gives each record's result (found, missing, wrong, lookup_failed) with what DNS holds at its name; statusMessage says the same in words. ${STATES} Empty body.`,
   tag: "Custom domain",
   auth: "workspace",
   // DNS lookups may take seconds: they run before, not inside, the write transaction

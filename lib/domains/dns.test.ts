@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestDnsServer, type TTestDnsServer } from "../testing/dns-server";
-import { buildDnsRecords, checkDnsRecords, createResolver, describeDnsChecks } from "./dns";
+import { buildDnsRecords, checkDnsRecords, createResolver, describeDnsChecks, toDnsCheckJson } from "./dns";
 import { classifyDnsChecks } from "./state-machine";
 
 const TARGET = "edge.idv.example.net";
@@ -155,6 +155,34 @@ describe("checkDnsRecords", () => {
       createResolver({ servers: [address], timeoutMs: 200, tries: 1 }),
     );
     expect(checks.every((c) => c.state === "unreachable")).toBe(true);
+  });
+
+  it("keeps what was found at each name, and shows the results as the API does", async () => {
+    dns.records.set("verify.shop.example.com", { CNAME: "lb.shop.example.com" });
+    dns.records.set("lb.shop.example.com", { CNAME: TARGET });
+    dns.records.set("auth.shop.example.com", { A: ["192.0.2.7"] });
+    dns.records.set("_idv-challenge.example.com", { TXT: ["v=spf1 -all"] });
+    const json = (await check()).map(toDnsCheckJson);
+    expect(json).toEqual([
+      {
+        id: "web-cname",
+        type: "CNAME",
+        host: "verify.shop.example.com",
+        result: "found",
+        found: ["lb.shop.example.com"],
+        message: `CNAME verify.shop.example.com → ${TARGET}`,
+      },
+      expect.objectContaining({ id: "oidc-cname", result: "wrong", found: ["192.0.2.7"] }),
+      expect.objectContaining({ id: "ownership-txt", result: "missing", found: ["v=spf1 -all"] }),
+    ]);
+    dns.records.clear();
+    dns.servfail.add("auth.shop.example.com");
+    const after = (await check()).map(toDnsCheckJson);
+    expect(after.map((c) => [c.result, c.found])).toEqual([
+      ["missing", []],
+      ["lookup_failed", []],
+      ["missing", []],
+    ]);
   });
 
   it("describes a partial setup by what is still missing", async () => {

@@ -11,6 +11,8 @@
  *   `idv-verify=` value is wrong, other TXT values are ignored;
  * - NXDOMAIN and "no data" mean missing; every other resolver error (timeout, refused, SERVFAIL,
  *   unreachable server) means the answer is unknown, never a verdict on the record;
+ * - each check keeps what was found at the name (the CNAME, the addresses in its place, the TXT
+ *   values), so the integrator sees what DNS shows next to what we expect;
  * - lookups use node:dns/promises against IDV_DNS_SERVERS (or the system's resolvers) with a
  *   short timeout, all in parallel, so a verify answers within seconds.
  */
@@ -41,8 +43,38 @@ export interface TRecordCheck {
   host: string;
   required: boolean;
   state: TRecordCheckState;
+  /** the values found at the name: the CNAME (first hop), the addresses in its place, the TXT values */
+  found: string[];
   /** what was found, for the status message */
   message: string;
+}
+
+/** A record check as the API shows it (`dnsChecks`) and as it is stored with the domain. */
+export interface TDnsCheckJson {
+  id: string;
+  type: TDnsRecord["type"];
+  host: string;
+  result: "found" | "missing" | "wrong" | "lookup_failed";
+  found: string[];
+  message: string;
+}
+
+const RESULT_OF_STATE: Record<TRecordCheckState, TDnsCheckJson["result"]> = {
+  ok: "found",
+  missing: "missing",
+  wrong: "wrong",
+  unreachable: "lookup_failed",
+};
+
+export function toDnsCheckJson(check: TRecordCheck): TDnsCheckJson {
+  return {
+    id: check.id,
+    type: check.type,
+    host: check.host,
+    result: RESULT_OF_STATE[check.state],
+    found: check.found,
+    message: check.message,
+  };
 }
 
 export function buildDnsRecords(pair: TDomainPair, target: string, token: string): TDnsRecord[] {
@@ -84,7 +116,9 @@ function errorCode(err: unknown): string {
   return (err as { code?: string }).code ?? "EUNKNOWN";
 }
 
-function unreachable(err: unknown, name: string): Omit<TRecordCheck, "id" | "type" | "host" | "required"> {
+type TCheckOutcome = Omit<TRecordCheck, "id" | "type" | "host" | "required">;
+
+function unreachable(err: unknown, name: string): TCheckOutcome {
   const code = errorCode(err);
   const why =
     code === "ETIMEOUT"
@@ -96,12 +130,12 @@ function unreachable(err: unknown, name: string): Omit<TRecordCheck, "id" | "typ
           : code === "EREFUSED"
             ? "was refused by the name server"
             : `failed (${code})`;
-  return { state: "unreachable", message: `the DNS lookup of ${name} ${why}` };
+  return { state: "unreachable", found: [], message: `the DNS lookup of ${name} ${why}` };
 }
 
 const normalize = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
-async function checkCname(resolver: Resolver, record: TDnsRecord) {
+async function checkCname(resolver: Resolver, record: TDnsRecord): Promise<TCheckOutcome> {
   const expected = normalize(record.value);
   let first: string;
   try {
@@ -113,11 +147,12 @@ async function checkCname(resolver: Resolver, record: TDnsRecord) {
     ).flatMap((r) => (r.status === "fulfilled" ? r.value : []));
     if (addresses.length > 0) {
       return {
-        state: "wrong" as const,
+        state: "wrong",
+        found: addresses,
         message: `${record.host} has address records (${addresses.join(", ")}) instead of a CNAME to ${expected}`,
       };
     }
-    return { state: "missing" as const, message: `no CNAME record on ${record.host}` };
+    return { state: "missing", found: [], message: `no CNAME record on ${record.host}` };
   }
   let current = first;
   for (let hop = 0; current !== expected && hop < MAX_CNAME_HOPS; hop++) {
@@ -128,31 +163,36 @@ async function checkCname(resolver: Resolver, record: TDnsRecord) {
       break;
     }
   }
-  if (current === expected) return { state: "ok" as const, message: `CNAME ${record.host} → ${expected}` };
+  if (current === expected)
+    return { state: "ok", found: [first], message: `CNAME ${record.host} → ${expected}` };
   return {
-    state: "wrong" as const,
+    state: "wrong",
+    found: [first],
     message: `CNAME ${record.host} points at ${first}, expected ${expected}`,
   };
 }
 
-async function checkTxt(resolver: Resolver, record: TDnsRecord) {
+async function checkTxt(resolver: Resolver, record: TDnsRecord): Promise<TCheckOutcome> {
   let values: string[];
   try {
     values = (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(""));
   } catch (err) {
     if (!MISSING_CODES.has(errorCode(err))) return unreachable(err, record.host);
-    return { state: "missing" as const, message: `no TXT record on ${record.host}` };
+    return { state: "missing", found: [], message: `no TXT record on ${record.host}` };
   }
-  if (values.includes(record.value)) return { state: "ok" as const, message: `TXT ${record.host} found` };
+  if (values.includes(record.value))
+    return { state: "ok", found: values, message: `TXT ${record.host} found` };
   const others = values.filter((v) => v.startsWith(CHALLENGE_VALUE_PREFIX));
   if (others.length > 0) {
     return {
-      state: "wrong" as const,
+      state: "wrong",
+      found: values,
       message: `TXT ${record.host} is "${others[0]}", expected "${record.value}"`,
     };
   }
   return {
-    state: "missing" as const,
+    state: "missing",
+    found: values,
     message: `no "${CHALLENGE_VALUE_PREFIX}…" TXT record on ${record.host}`,
   };
 }

@@ -1,7 +1,15 @@
 /** The custom domain state as the API returns it. No row means `unconfigured`. */
 import type { CustomDomain } from "../db/generated/client";
-import type { TDnsRecord } from "./dns";
+import type { TDnsCheckJson, TDnsRecord } from "./dns";
+import { isPendingStatus } from "./schedule";
 import type { TDomainStatus, TRequiredAction } from "./state-machine";
+
+/**
+ * The background re-check of a domain: `scheduled` (pending, next check at nextCheckAt),
+ * `stopped` (pending, but the service gave up checking by itself: verify to start over), `off`
+ * (nothing to wait for: unconfigured, active or invalid).
+ */
+export type TAutomaticChecks = "scheduled" | "stopped" | "off";
 
 export interface TCustomDomainJson {
   webDomain: string | null;
@@ -11,6 +19,9 @@ export interface TCustomDomainJson {
   statusMessage?: string;
   dnsRecords: TDnsRecord[];
   lastCheckedAt?: string;
+  dnsChecks?: TDnsCheckJson[];
+  automaticChecks: TAutomaticChecks;
+  nextCheckAt?: string;
 }
 
 export const UNCONFIGURED_DOMAIN: Readonly<TCustomDomainJson> = {
@@ -19,9 +30,11 @@ export const UNCONFIGURED_DOMAIN: Readonly<TCustomDomainJson> = {
   status: "unconfigured",
   requiredAction: "none",
   dnsRecords: [],
+  automaticChecks: "off",
 };
 
 export function toCustomDomainJson(row: CustomDomain): TCustomDomainJson {
+  const pending = isPendingStatus(row.status);
   return {
     webDomain: row.webDomain,
     oidcDomain: row.oidcDomain,
@@ -30,5 +43,8 @@ export function toCustomDomainJson(row: CustomDomain): TCustomDomainJson {
     ...(row.statusMessage ? { statusMessage: row.statusMessage } : {}),
     dnsRecords: row.dnsRecords as unknown as TDnsRecord[],
     ...(row.lastCheckedAt ? { lastCheckedAt: row.lastCheckedAt.toISOString() } : {}),
+    ...(row.dnsChecks ? { dnsChecks: row.dnsChecks as unknown as TDnsCheckJson[] } : {}),
+    automaticChecks: !pending ? "off" : row.nextCheckAt ? "scheduled" : "stopped",
+    ...(pending && row.nextCheckAt ? { nextCheckAt: row.nextCheckAt.toISOString() } : {}),
   };
 }

@@ -6,10 +6,13 @@
  * - configure (PUT) validates both hosts (hosts.ts), refuses when the app already has a custom
  *   domain (400 naming its hosts and status: delete it first) and when a host is taken by another
  *   app (400 naming the field, without saying whose); a host held by a deleted app is released;
- *   it only generates the DNS records: the status moves by verify alone;
+ *   it only generates the DNS records: the status moves by checks alone (verify, background);
  * - verify looks the records up in real DNS outside the database transaction (a slow name server
  *   must not hold a connection), then applies the state machine's move to the row as it is then,
- *   sets lastCheckedAt and writes the audit entry in one short transaction;
+ *   sets lastCheckedAt and the per-record results and writes the audit entry in one short
+ *   transaction (check.ts, shared with the background re-check);
+ * - configure and every verify that leaves the domain pending (re)start the automatic re-checks
+ *   (schedule.ts, recheck.ts), so a domain becomes active without anyone verifying again;
  * - delete removes the domain; the hosts stop being served at once on this instance;
  * - every state change is audited in the transaction that makes it.
  * Two apps claiming one host at once are serialised by transaction-scoped advisory locks on the
@@ -24,12 +27,14 @@ import { Prisma } from "../db/client";
 import type { CustomDomain } from "../db/generated/client";
 import { ApiError, invalidField } from "../http/errors";
 import { newId, randomToken } from "../ids";
-import { buildDnsRecords, checkDnsRecords, describeDnsChecks, type TDnsRecord } from "./dns";
+import { checkUpdate, inspectCustomDomain } from "./check";
+import { buildDnsRecords } from "./dns";
 import { parseDomainPair } from "./hosts";
 import { forgetCustomDomainHosts } from "./routing";
+import { startRecheckSchedule } from "./schedule";
 import { toCustomDomainJson, UNCONFIGURED_DOMAIN, type TCustomDomainJson } from "./serialize";
 import { cnameTarget, reservedHosts } from "./settings";
-import { classifyDnsChecks, nextDomainState, type TDomainEvent } from "./state-machine";
+import { nextDomainState } from "./state-machine";
 import type { Resolver } from "node:dns/promises";
 
 function auditBase(actor: Actor) {
@@ -113,6 +118,7 @@ export async function configureCustomDomain(
 
   const move = nextDomainState("unconfigured", "configure");
   const token = randomToken(32);
+  const schedule = startRecheckSchedule(new Date());
   let row: CustomDomain;
   try {
     row = await db.customDomain.create({
@@ -125,6 +131,9 @@ export async function configureCustomDomain(
         requiredAction: move.requiredAction,
         dnsRecords: buildDnsRecords(pair, cnameTarget(), token) as unknown as Prisma.InputJsonValue,
         verificationToken: token,
+        nextCheckAt: schedule.nextCheckAt,
+        autoChecks: schedule.autoChecks,
+        pendingSince: schedule.pendingSince,
       },
     });
   } catch (err) {
@@ -166,48 +175,25 @@ export async function verifyCustomDomain(
   const app = await getOwnedApp(db, actor.auth, clientId);
   const domain = await db.customDomain.findUnique({ where: { appId: app.id } });
   if (!domain) throw noDomain(clientId);
-  const records = domain.dnsRecords as unknown as TDnsRecord[];
-
-  const reserved = reservedHosts();
-  const taken = [domain.webDomain, domain.oidcDomain].filter((h) => reserved.has(h));
-  let event: TDomainEvent;
-  let message: string | undefined;
-  if (taken.length > 0) {
-    event = "host_reserved";
-    message = `${taken.join(" and ")} ${taken.length > 1 ? "are" : "is"} now reserved by this service and cannot be activated; contact support.`;
-  } else {
-    const checks = await checkDnsRecords(records, resolver);
-    event = classifyDnsChecks(checks);
-    message = describeDnsChecks(event, checks, records);
-  }
+  const inspection = await inspectCustomDomain(domain, resolver);
 
   const row = await db.$transaction(async (tx) => {
     // the row as it is now: it may have moved (or gone) while DNS was being asked
     const current = await tx.customDomain.findUnique({ where: { id: domain.id } });
     if (!current) throw noDomain(clientId);
-    const move = nextDomainState(current.status, event);
-    const now = new Date();
-    const updated = await tx.customDomain.update({
-      where: { id: current.id },
-      data: {
-        status: move.status,
-        requiredAction: move.requiredAction,
-        statusMessage: message ?? null,
-        lastCheckedAt: now,
-        activatedAt:
-          move.status === "active" ? (current.status === "active" ? current.activatedAt : now) : null,
-      },
-    });
+    const { move, data } = checkUpdate(current, inspection, { automatic: false, now: new Date() });
+    const updated = await tx.customDomain.update({ where: { id: current.id }, data });
     await recordAudit(tx, {
       ...auditBase(actor),
       action: "custom_domain.checked",
       targetId: current.id,
       data: {
         appId: app.id,
-        event,
+        event: inspection.event,
         from: current.status,
         to: move.status,
         requiredAction: move.requiredAction,
+        trigger: "verify",
       },
     });
     return updated;

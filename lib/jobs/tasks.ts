@@ -14,4 +14,5 @@ export const TASKS: Record<string, () => Promise<TaskHandler>> = {
   webhook_sweep: async () => (await import("../webhooks/delivery")).sweepWebhookDeliveriesTask,
   request_log_purge: async () => (await import("../request-log/purge")).purgeRequestLogsTask,
   verification_stats_rollup: async () => (await import("../stats/rollup")).verificationStatsRollupTask,
+  custom_domain_recheck: async () => (await import("../domains/recheck")).recheckCustomDomainsTask,
 };

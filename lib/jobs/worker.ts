@@ -39,6 +39,7 @@ export const CRONTAB = [
   "15 3 * * * signing_keys_rotate",
   "45 * * * * request_log_purge",
   "20 * * * * verification_stats_rollup",
+  "* * * * * custom_domain_recheck",
 ];
 
 let runner: Runner | undefined;

@@ -1,6 +1,7 @@
 /** Endpoint definitions of production tests: Workspace API and Operator API (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
+import { ZVerificationStatusJson } from "../verifications/api";
 import {
   DEFAULT_CHALLENGE_DAYS,
   MAX_CHALLENGE_DAYS,
@@ -11,6 +12,7 @@ import {
   ZFailProductionTest,
   ZOperatorListQuery,
   ZScheduleProductionTest,
+  ZStartChallengeSession,
 } from "./schema";
 import { ZOperatorItemJson, ZProductionTestItemJson, ZReportJson } from "./serialize";
 
@@ -55,6 +57,24 @@ export const getProductionTestReport = endpoint({
   tag: "Production tests",
   auth: "workspace",
   responses: { 200: { description: "The report", schema: ZReportJson } },
+});
+
+export const ZChallengeSessionJson = ZVerificationStatusJson.extend({
+  url: z.string().describe("The session's hosted page: open it and verify as an end-user would"),
+  challengeId: z.string().describe("The challenge the session takes part in"),
+});
+
+export const startChallengeSession = endpoint({
+  method: "POST",
+  path: "/v1/apps/{client_id}/production-tests/{challenge_id}/sessions",
+  operationId: "startChallengeSession",
+  summary: "Start a session for a production-test challenge",
+  description:
+    "Starts a verification session of the app that takes part in the challenge, with a workspace credential instead of the client secret, so the integrator can go through the test as an end-user would (the console's \"Start challenge session\"). It is the same session POST /v1/verifications creates with `challengeId` (same checks, events and webhooks): when it ends it counts as a participation, and a completed one claims a stamp. Body optional: `providerId`, one of the test's providers (default: the first of them that discloses claims and is activated and enabled for the app); match providers need the App API (matchData). A completed or expired challenge is 400 naming `challenge_id`; a request id, an unknown id or another app's challenge is 404. Both environments: the sandbox runs the simulator, production the real provider. Audited (`production_test.session_started`).",
+  tag: "Production tests",
+  auth: "workspace",
+  body: ZStartChallengeSession,
+  responses: { 201: { description: "The new session", schema: ZChallengeSessionJson } },
 });
 
 const ZOperatorPage = z.object({

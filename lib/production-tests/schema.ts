@@ -97,3 +97,16 @@ export const ZOperatorListQuery = z.object({
   ...paginationFields(50),
 });
 export type TOperatorListQuery = z.infer<typeof ZOperatorListQuery>;
+
+/** POST …/production-tests/{challenge_id}/sessions: the body is optional (the provider has a default). */
+export const ZStartChallengeSession = z
+  .strictObject({
+    providerId: z
+      .string({ error: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(64, "is too long")
+      .optional(),
+  })
+  .optional();
+export type TStartChallengeSession = z.infer<typeof ZStartChallengeSession>;

@@ -135,6 +135,17 @@ export async function listProductionTests(
   return rows.map((r) => toItemJson(r, now));
 }
 
+/** 404 for a challenge id the app does not have; a request id gets a hint to use the challenge's. */
+export function challengeNotFound(challengeId: string): ApiError {
+  if (challengeId.startsWith("ptr_")) {
+    return new ApiError(
+      "RESOURCE_NOT_FOUND",
+      `Production test challenge "${challengeId}" not found: use the id inside the challenge object, not the request id (a pending request has no report yet)`,
+    );
+  }
+  return notFound(`Production test challenge "${challengeId}"`);
+}
+
 export async function getProductionTestReport(
   db: Tx,
   auth: WorkspaceAuth,
@@ -146,15 +157,7 @@ export async function getProductionTestReport(
     where: { id: challengeId, appId: app.id },
     include: { request: { select: { payload: true } } },
   });
-  if (!challenge) {
-    if (challengeId.startsWith("ptr_")) {
-      throw new ApiError(
-        "RESOURCE_NOT_FOUND",
-        `Production test challenge "${challengeId}" not found: use the id inside the challenge object, not the request id (a pending request has no report yet)`,
-      );
-    }
-    throw notFound(`Production test challenge "${challengeId}"`);
-  }
+  if (!challenge) throw challengeNotFound(challengeId);
   const groups = await db.productionTestParticipation.groupBy({
     by: ["providerId", "claimed"],
     where: { challengeId: challenge.id },

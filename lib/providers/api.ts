@@ -43,7 +43,7 @@ export const listAppProviders = endpoint({
   operationId: "listAppProviders",
   summary: "List an app's providers",
   description:
-    "A plain array of catalog entries with the app's state: `isActive` (status activated) and `needAction` (activated, but the stored configuration fails the provider's current requirements). Production lists the whole catalog; the sandbox lists only providers added to the app (the starter `passport`, and any provider an activation was submitted for). With `include=activation` (repeatable or comma-separated; unknown values are ignored) each entry also has `status` and `activation`: the ticket id and timestamps, and the requirements to submit, prefilled (`currentValue`) from the company information the app submitted before, with the latest submitted values (`submittedValue`).",
+    "A plain array of catalog entries with the app's state: `isActive` (status activated) and `needAction` (activated, but the stored configuration fails the provider's current requirements). Production lists the whole catalog; the sandbox lists only providers added to the app (the starter `passport`, and any provider an activation was submitted for) unless `scope=catalog` asks for every catalog provider with the app's status (`not_activated` for those never added), which is how to discover what the sandbox can activate. With `include=activation` (repeatable or comma-separated; unknown values are ignored) each entry also has `status` and `activation`: the ticket id and timestamps, and the requirements to submit, prefilled (`currentValue`) from the company information the app submitted before, with the latest submitted values (`submittedValue`).",
   tag: "Providers",
   auth: "workspace",
   query: ZListAppProvidersQuery,

@@ -2,7 +2,8 @@
  * The providers of one app, as the Workspace API shows them, and switching them on and off.
  * Rules:
  * - production lists the whole catalog; the sandbox lists only providers added to the app (spec:
- *   "Providers never added to an app are omitted from the sandbox listing");
+ *   "Providers never added to an app are omitted from the sandbox listing"), unless the caller
+ *   asks for `scope=catalog` (how the console and a new integrator discover what can be added);
  * - isActive iff the status is activated; needAction iff activated and the stored configuration
  *   fails the provider's current requirements;
  * - `include=activation` (repeatable, comma-separable, unknown values ignored) adds the status
@@ -150,7 +151,7 @@ export function toProviderJson(
 export async function loadProviderEntries(
   db: Tx,
   app: TAppContext,
-  options: { providerIds?: string[]; withActivation: boolean },
+  options: { providerIds?: string[]; withActivation: boolean; wholeCatalog?: boolean },
 ): Promise<TProviderJson[]> {
   const rows = await db.appProvider.findMany({ where: { appId: app.id } });
   const rowById = new Map(rows.map((r) => [r.providerId, r]));
@@ -159,7 +160,9 @@ export async function loadProviderEntries(
     providers = options.providerIds.map((id) => findProvider(id)).filter((p) => p !== undefined);
   } else {
     providers =
-      app.environment === "production" ? [...PROVIDERS] : PROVIDERS.filter((p) => rowById.has(p.id));
+      app.environment === "production" || options.wholeCatalog
+        ? [...PROVIDERS]
+        : PROVIDERS.filter((p) => rowById.has(p.id));
   }
   const ticketIds = options.withActivation
     ? providers.map((p) => rowById.get(p.id)?.currentTicketId).filter((id): id is string => !!id)
@@ -184,9 +187,13 @@ export async function listAppProviders(
   auth: WorkspaceAuth,
   clientId: string,
   include: Set<string>,
+  scope: "app" | "catalog" = "app",
 ): Promise<TProviderJson[]> {
   const app = await getOwnedApp(db, auth, clientId);
-  return loadProviderEntries(db, app, { withActivation: include.has("activation") });
+  return loadProviderEntries(db, app, {
+    withActivation: include.has("activation"),
+    wholeCatalog: scope === "catalog",
+  });
 }
 
 export async function setProviderEnabled(

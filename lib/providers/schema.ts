@@ -75,6 +75,12 @@ export const ZListAppProvidersQuery = z.object({
     .describe(
       "`activation` adds status and activation; may repeat or be comma-separated; unknown values are ignored",
     ),
+  scope: z
+    .enum(["app", "catalog"], { error: "must be one of: app, catalog" })
+    .optional()
+    .describe(
+      "`app` (default): the spec's listing, where the sandbox omits providers never added to the app; `catalog`: every catalog provider with the app's status, in both environments",
+    ),
 });
 
 export const ZUpdateAppProvider = z.strictObject({

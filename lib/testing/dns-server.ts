@@ -1,5 +1,6 @@
 /**
- * A small authoritative DNS server on 127.0.0.1 (UDP, random port) for custom domain tests.
+ * A small authoritative DNS server on 127.0.0.1 (UDP; a random port unless one is given — the
+ * end-to-end server is started with a fixed IDV_DNS_SERVERS) for custom domain tests.
  * It answers from a table the test controls: CNAME, TXT, A and AAAA records per name; names not
  * in the table are NXDOMAIN, names without the asked type are "no data". Names put in `silent`
  * get no answer at all (the resolver times out); names in `servfail` get SERVFAIL.
@@ -28,7 +29,7 @@ export interface TTestDnsServer {
 
 const norm = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
-export async function startTestDnsServer(): Promise<TTestDnsServer> {
+export async function startTestDnsServer({ port = 0 }: { port?: number } = {}): Promise<TTestDnsServer> {
   const socket = dgram.createSocket("udp4");
   const records = new Map<string, TTestZoneEntry>();
   const silent = new Set<string>();
@@ -79,11 +80,11 @@ export async function startTestDnsServer(): Promise<TTestDnsServer> {
 
   await new Promise<void>((resolve, reject) => {
     socket.once("error", reject);
-    socket.bind(0, "127.0.0.1", () => resolve());
+    socket.bind(port, "127.0.0.1", () => resolve());
   });
-  const { port } = socket.address() as AddressInfo;
+  const bound = (socket.address() as AddressInfo).port;
   return {
-    address: `127.0.0.1:${port}`,
+    address: `127.0.0.1:${bound}`,
     records,
     silent,
     servfail,

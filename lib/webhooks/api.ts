@@ -4,6 +4,19 @@ import { ZWebhookConfigJson } from "../apps/api";
 import { endpoint } from "../http/endpoint";
 import { ZWebhookConfigPatch } from "./config";
 
+/** The webhook-config resource: the app's configuration plus whether deliveries are signed. */
+export const ZWebhookConfigResourceJson = ZWebhookConfigJson.extend({
+  secret: z
+    .string()
+    .optional()
+    .describe(
+      "The whsec_… signing secret, once the secret was rotated; only for roles that may change the webhook (not viewers)",
+    ),
+  signed: z
+    .boolean()
+    .describe("true once a signing secret exists: every delivery carries X-Service-Signature"),
+});
+
 const CONFIG_FIELDS =
   '`url` (https in production, http or https in sandbox; absolute, no credentials, no fragment; `null` or `""` clears it), `enabled` (needs a url), `retryAttempts` (0–10) and `timeoutSeconds` (1–30) — stored, but delivery follows the deployment-wide schedule —, `events` (known event types; duplicates collapsed).';
 
@@ -13,10 +26,10 @@ export const getWebhookConfig = endpoint({
   operationId: "getWebhookConfig",
   summary: "Get the webhook configuration",
   description:
-    "The app's webhook configuration. `secret` (the stored `whsec_…` signing secret) appears once the secret has been rotated at least once; until then deliveries are not signed.",
+    "The app's webhook configuration. `signed` says whether deliveries are signed: false until the secret has been rotated once. `secret` (the stored `whsec_…` signing secret) appears once it exists, to roles that may change the webhook (owner, admin, developer, workspace API keys); a viewer's session reads the configuration without it.",
   tag: "Webhooks",
   auth: "workspace",
-  responses: { 200: { description: "The webhook configuration", schema: ZWebhookConfigJson } },
+  responses: { 200: { description: "The webhook configuration", schema: ZWebhookConfigResourceJson } },
 });
 
 export const updateWebhookConfig = endpoint({
@@ -31,7 +44,7 @@ export const updateWebhookConfig = endpoint({
   responses: {
     200: {
       description: "The updated configuration, in the same shape as GET",
-      schema: ZWebhookConfigJson,
+      schema: ZWebhookConfigResourceJson,
     },
   },
 });

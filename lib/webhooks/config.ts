@@ -9,7 +9,10 @@
  * - the signing secret is read-only: it is only ever set by rotation, which returns
  *   `whsec_<random>` and stores it encrypted with IDV_MASTER_KEY. An app has no secret until its
  *   first rotation, and deliveries carry X-Service-Signature only once a secret exists; a rotation
- *   invalidates signatures made with the previous secret at once.
+ *   invalidates signatures made with the previous secret at once;
+ * - the webhook-config resource says whether deliveries are signed (`signed`) to every reader, but
+ *   shows the secret itself only to roles that may change the webhook (write): who may rotate it
+ *   may read it; a viewer may not (the secret forges deliveries the integrator trusts).
  * The same rules serve PATCH /v1/apps/{client_id} (webhookConfig, fields named
  * `webhookConfig.…`) and PATCH /v1/apps/{client_id}/webhook-config (fields named as they are).
  * Callers load the app with getOwnedApp first, so ownership is checked before anything here.
@@ -18,6 +21,8 @@ import type { Actor } from "../apps/service";
 import type { TWebhookConfigPatch } from "../apps/schema";
 import { toWebhookConfigJson, type TWebhookConfigJson } from "../apps/serialize";
 import { auditActor, recordAudit } from "../audit";
+import { can } from "../auth/roles";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { encryptSecret } from "../crypto/encryption";
 import type { Tx } from "../db/client";
 import type { App } from "../db/generated/client";
@@ -99,9 +104,17 @@ function auditBase(actor: Actor) {
   };
 }
 
-/** GET webhook-config: the configuration with the stored secret, once one exists. */
-export function getWebhookConfig(app: App): TWebhookConfigJson {
-  return toWebhookConfigJson(app, true);
+/** The webhook-config resource: whether it is signed, and the secret for roles that may write. */
+export type TWebhookConfigResourceJson = TWebhookConfigJson & { signed: boolean };
+
+function toWebhookConfigResourceJson(app: App, auth: WorkspaceAuth): TWebhookConfigResourceJson {
+  const withSecret = can(auth.role, "write", auth.environment);
+  return { ...toWebhookConfigJson(app, withSecret), signed: app.webhookSecretEncrypted !== null };
+}
+
+/** GET webhook-config: the configuration, with the stored secret once one exists (see rules). */
+export function getWebhookConfig(app: App, auth: WorkspaceAuth): TWebhookConfigResourceJson {
+  return toWebhookConfigResourceJson(app, auth);
 }
 
 export async function updateWebhookConfig(
@@ -109,7 +122,7 @@ export async function updateWebhookConfig(
   actor: Actor,
   app: App,
   patch: TWebhookConfigPatch,
-): Promise<TWebhookConfigJson> {
+): Promise<TWebhookConfigResourceJson> {
   const data = webhookConfigChanges(app, patch, actor.auth.environment);
   const updated = await db.app.update({ where: { id: app.id }, data });
   await recordAudit(db, {
@@ -119,7 +132,7 @@ export async function updateWebhookConfig(
     // field names only: a webhook URL may carry a token in its query
     data: { fields: Object.keys(data) },
   });
-  return toWebhookConfigJson(updated, true);
+  return toWebhookConfigResourceJson(updated, actor.auth);
 }
 
 export async function rotateWebhookSecret(db: Tx, actor: Actor, app: App): Promise<{ secret: string }> {

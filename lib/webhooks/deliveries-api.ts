@@ -40,12 +40,34 @@ export const ZDeliveryJson = z.object({
   attempts: z.array(ZDeliveryAttemptJson).describe("Oldest first"),
 });
 
+const ZHeaders = z.record(z.string(), z.string());
+
+export const ZDeliveryAttemptDetailJson = ZDeliveryAttemptJson.extend({
+  requestHeaders: ZHeaders.nullable().describe(
+    "The headers sent, X-Service-Signature included (an HMAC of this attempt's timestamp and the body, not the secret); null when no request was prepared (the secret could not be decrypted) or for attempts recorded before headers were kept",
+  ),
+  responseHeaders: ZHeaders.nullable().describe(
+    "The receiver's response headers, names in lowercase, Set-Cookie left out; null when no response came",
+  ),
+  responseBody: z
+    .string()
+    .nullable()
+    .describe(
+      "The start of the receiver's response body as UTF-8 text (at most 4096 bytes); null when no response came",
+    ),
+  responseBodyTruncated: z.boolean().describe("true when the receiver sent more than `responseBody` holds"),
+});
+
 export const ZDeliveryDetailJson = ZDeliveryJson.extend({
   body: z.string().describe("The exact request body sent (the signed bytes)"),
   payload: z.record(z.string(), z.unknown()).describe("The body, parsed"),
+  attempts: z
+    .array(ZDeliveryAttemptDetailJson)
+    .describe("Oldest first, each with the request headers sent and the receiver's answer"),
 });
 
 export type TDeliveryAttemptJson = z.infer<typeof ZDeliveryAttemptJson>;
+export type TDeliveryAttemptDetailJson = z.infer<typeof ZDeliveryAttemptDetailJson>;
 export type TDeliveryJson = z.infer<typeof ZDeliveryJson>;
 export type TDeliveryDetailJson = z.infer<typeof ZDeliveryDetailJson>;
 
@@ -81,7 +103,7 @@ export const getWebhookDelivery = endpoint({
   operationId: "getWebhookDelivery",
   summary: "Get a webhook delivery",
   description:
-    "One delivery with its attempts and the exact body sent (`body`, the bytes the signature covers) and parsed (`payload`). A delivery of another app is 404.",
+    "One delivery with the exact body sent (`body`, the bytes the signature covers) and parsed (`payload`), and its attempts, each with the request headers sent (signature included) and the receiver's answer: status, headers and the first 4096 bytes of its body. A delivery of another app is 404.",
   tag: "Webhooks",
   auth: "workspace",
   responses: { 200: { description: "The delivery", schema: ZDeliveryDetailJson } },

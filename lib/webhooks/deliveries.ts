@@ -3,7 +3,8 @@
  * Rules:
  * - callers load the app with getOwnedApp first (403 another workspace's app, 404 unknown,
  *   deleted or other-environment app); a delivery id of another app is 404;
- * - the log is newest first and shows every attempt; the detail adds the exact body sent;
+ * - the log is newest first and shows every attempt; the detail adds the exact body sent and,
+ *   per attempt, the request headers and the receiver's answer (headers, start of the body);
  * - redelivery is for finished deliveries only (dead or succeeded): it queues one manual attempt
  *   at once; a pending delivery already has its next attempt queued and is refused;
  * - redelivery and test events need a webhook URL, but not an enabled webhook or a
@@ -18,7 +19,7 @@ import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generat
 import { invalidField, notFound } from "../http/errors";
 import { paginationFields } from "../http/pagination";
 import { newId } from "../ids";
-import type { TDeliveryDetailJson, TDeliveryJson } from "./deliveries-api";
+import type { TDeliveryAttemptDetailJson, TDeliveryDetailJson, TDeliveryJson } from "./deliveries-api";
 import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "./delivery";
 import { queueDelivery } from "./events";
 
@@ -74,8 +75,25 @@ export function toDeliveryJson(d: DeliveryRow): TDeliveryJson {
   };
 }
 
+/** A stored header map (JSON written by delivery.ts), or null. */
+function headerMap(value: unknown): Record<string, string> | null {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+}
+
 export function toDeliveryDetailJson(d: DeliveryRow): TDeliveryDetailJson {
-  return { ...toDeliveryJson(d), body: d.body, payload: parseBody(d.body) };
+  const summary = toDeliveryJson(d);
+  const attempts: TDeliveryAttemptDetailJson[] = summary.attempts.map((a, i) => {
+    const row = d.attempts[i]!;
+    return {
+      ...a,
+      requestHeaders: headerMap(row.requestHeaders),
+      responseHeaders: headerMap(row.responseHeaders),
+      responseBody: row.responseBody,
+      responseBodyTruncated: row.responseBodyTruncated,
+    };
+  });
+  return { ...summary, attempts, body: d.body, payload: parseBody(d.body) };
 }
 
 export async function listDeliveries(

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   DEFAULT_RETRY_SCHEDULE,
+  MAX_RESPONSE_BODY_BYTES,
   parseRetrySchedule,
   parseSweepGraceSeconds,
   parseTimeoutMs,
@@ -151,6 +152,69 @@ describe("sendWebhookRequest", () => {
       error: expect.stringMatching(/^connection to 169\.254\.169\.254 refused/),
     });
     expect(seen).toHaveLength(0);
+  });
+
+  it("keeps the request headers and the start of the receiver's answer", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    reply = (res) => {
+      res.writeHead(202, [
+        ["X-Trace", "abc"],
+        ["X-Trace", "def"],
+        ["Set-Cookie", "sid=secret"],
+        ["Content-Type", "text/plain"],
+      ]);
+      res.end("accepted\u0000!");
+    };
+    const result = await sendWebhookRequest(base, '{"a":1}', { "X-Test": "yes" }, 2_000);
+    expect(result).toMatchObject({
+      success: true,
+      responseStatus: 202,
+      requestHeaders: { "X-Test": "yes", "Content-Length": "7" },
+      responseHeaders: { "x-trace": "abc, def", "content-type": "text/plain" },
+      // NUL cannot be stored in PostgreSQL text
+      responseBody: "accepted\uFFFD!",
+      responseBodyTruncated: false,
+    });
+    expect(result.responseHeaders).not.toHaveProperty("set-cookie");
+
+    reply = (res) => {
+      res.writeHead(500);
+      res.end("x".repeat(MAX_RESPONSE_BODY_BYTES * 3));
+    };
+    const long = await sendWebhookRequest(base, "{}", {}, 2_000);
+    expect(long).toMatchObject({ success: false, responseStatus: 500, responseBodyTruncated: true });
+    expect(long.responseBody).toBe("x".repeat(MAX_RESPONSE_BODY_BYTES));
+  });
+
+  it("keeps a received status when the body is still arriving at the timeout", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    reply = (res) => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      res.write("partial");
+      // never ends
+    };
+    const result = await sendWebhookRequest(base, "{}", {}, 200);
+    expect(result).toMatchObject({
+      success: true,
+      responseStatus: 200,
+      error: null,
+      responseBody: "partial",
+      responseBodyTruncated: false,
+    });
+    expect(result.durationMs).toBeLessThan(1_000);
+  });
+
+  it("has request headers but no response when nothing answered", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    reply = () => undefined;
+    const result = await sendWebhookRequest(base, "{}", { "X-Test": "yes" }, 100);
+    expect(result).toMatchObject({
+      responseStatus: null,
+      requestHeaders: { "X-Test": "yes", "Content-Length": "2" },
+      responseHeaders: null,
+      responseBody: null,
+      responseBodyTruncated: false,
+    });
   });
 
   it("reports unusable URLs and connection errors", async () => {

@@ -8,6 +8,10 @@
  *   with the app's current secret (X-Service-Signature; none before the first rotation), within
  *   WEBHOOK_TIMEOUT_MS (default 10 s) in total, redirects not followed (3xx is a failure), 2xx
  *   is success; connections pass the SSRF guard (lib/webhooks/ssrf.ts) at connect time;
+ * - each attempt keeps what an integrator needs to debug it: the request headers (the signature
+ *   is an HMAC, not the secret), the receiver's headers without Set-Cookie and the first 4 KiB of
+ *   its body; a body still arriving when the time is up is kept as far as it came and does not
+ *   turn a received status into a timeout;
  * - the attempt row, the delivery's new state and the job of the next attempt are written in one
  *   transaction;
  * - automatic attempts: one at once, then one retry after each value of WEBHOOK_RETRY_SCHEDULE
@@ -24,7 +28,7 @@ import http from "node:http";
 import https from "node:https";
 import { z } from "zod";
 import { decryptSecret } from "../crypto/encryption";
-import { getDb, type Db, type Tx } from "../db/client";
+import { getDb, Prisma, type Db, type Tx } from "../db/client";
 import type { WebhookDelivery } from "../db/generated/client";
 import { enqueueJob } from "../jobs/queue";
 import { logger } from "../log";
@@ -47,6 +51,10 @@ const MAX_TIMEOUT_MS = 20_000;
 const MAX_RETRY_DELAY_SECONDS = 86_400;
 const MAX_RETRIES = 20;
 const MAX_ERROR_LENGTH = 500;
+/** How much of the receiver's answer is kept per attempt. */
+export const MAX_RESPONSE_BODY_BYTES = 4096;
+const MAX_RESPONSE_HEADERS = 50;
+const MAX_HEADER_VALUE_LENGTH = 1000;
 const SWEEP_BATCH = 500;
 const USER_AGENT = "idv-broker-webhooks/1.0";
 
@@ -135,10 +143,37 @@ export interface TAttemptResult {
   responseStatus: number | null;
   error: string | null;
   success: boolean;
+  /** the headers sent (Content-Length included); null when no request was prepared */
+  requestHeaders: Record<string, string> | null;
+  /** the receiver's headers (lowercase names, Set-Cookie left out); null without a response */
+  responseHeaders: Record<string, string> | null;
+  /** the start of the receiver's body (UTF-8); null without a response */
+  responseBody: string | null;
+  responseBodyTruncated: boolean;
 }
 
-function clip(text: string): string {
-  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+function clip(text: string, max = MAX_ERROR_LENGTH): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The receiver's headers as kept: repeated names joined, Set-Cookie left out, bounded in size. */
+function keptResponseHeaders(raw: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    // a receiver's session cookies are none of our business
+    if (name === "set-cookie") continue;
+    if (!(name in headers) && Object.keys(headers).length >= MAX_RESPONSE_HEADERS) continue;
+    const value = name in headers ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!;
+    headers[name] = clip(value, MAX_HEADER_VALUE_LENGTH);
+  }
+  return headers;
+}
+
+/** Bytes as text: invalid UTF-8 (and a character cut by the limit) shown as U+FFFD, no NUL. */
+function bodyText(chunks: Buffer[]): string {
+  // PostgreSQL text cannot hold NUL
+  return new TextDecoder("utf-8").decode(Buffer.concat(chunks)).replaceAll("\u0000", "\uFFFD");
 }
 
 /**
@@ -155,12 +190,21 @@ export function sendWebhookRequest(
 ): Promise<TAttemptResult> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const result = (responseStatus: number | null, error: string | null): TAttemptResult => ({
+  const requestHeaders = { ...headers, "Content-Length": String(Buffer.byteLength(body, "utf8")) };
+  const result = (
+    responseStatus: number | null,
+    error: string | null,
+    answer?: { headers: Record<string, string>; body: string; truncated: boolean },
+  ): TAttemptResult => ({
     startedAt,
     durationMs: Math.max(0, Math.round(performance.now() - t0)),
     responseStatus,
     error: error === null ? null : clip(error),
     success: error === null,
+    requestHeaders,
+    responseHeaders: answer?.headers ?? null,
+    responseBody: answer?.body ?? null,
+    responseBodyTruncated: answer?.truncated ?? false,
   });
 
   let target: URL;
@@ -181,14 +225,34 @@ export function sendWebhookRequest(
   const transport = target.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
     let settled = false;
+    // set once the status line and headers arrived: from then on the outcome is the status's
+    let answer:
+      | { status: number; location?: string; headers: Record<string, string>; chunks: Buffer[]; size: number }
+      | undefined;
+    let truncated = false;
     const finish = (responseStatus: number | null, error: string | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(result(responseStatus, error));
+      resolve(
+        result(
+          responseStatus,
+          error,
+          answer && { headers: answer.headers, body: bodyText(answer.chunks), truncated },
+        ),
+      );
+    };
+    const finishAnswered = () => {
+      if (!answer) return;
+      const { status, location } = answer;
+      if (status >= 200 && status < 300) return finish(status, null);
+      if (status >= 300 && status < 400)
+        return finish(status, `redirect (HTTP ${status}${location ? ` to ${location}` : ""}) not followed`);
+      finish(status, `receiver answered HTTP ${status}`);
     };
     const timer = setTimeout(() => {
-      finish(null, `timed out after ${timeoutMs} ms`);
+      if (answer) finishAnswered();
+      else finish(null, `timed out after ${timeoutMs} ms`);
       request.destroy();
     }, timeoutMs);
     const request = transport.request(
@@ -198,24 +262,42 @@ export function sendWebhookRequest(
         port: target.port || undefined,
         path: `${target.pathname}${target.search}`,
         method: "POST",
-        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body, "utf8")) },
+        headers: requestHeaders,
         // a fresh connection per attempt: a pooled socket would skip the guarded lookup
         agent: false,
         lookup: guardedLookup as never,
       },
       (response) => {
-        const status = response.statusCode ?? 0;
-        // only the status matters; do not wait for (or buffer) the receiver's body
-        response.destroy();
-        if (status >= 200 && status < 300) return finish(status, null);
-        if (status >= 300 && status < 400) {
-          const location = response.headers.location;
-          return finish(status, `redirect (HTTP ${status}${location ? ` to ${location}` : ""}) not followed`);
-        }
-        finish(status, `receiver answered HTTP ${status}`);
+        const current = {
+          status: response.statusCode ?? 0,
+          location: response.headers.location,
+          headers: keptResponseHeaders(response.rawHeaders),
+          chunks: [] as Buffer[],
+          size: 0,
+        };
+        answer = current;
+        // the start of the body only: what is beyond the limit is not read
+        response.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          const room = MAX_RESPONSE_BODY_BYTES - current.size;
+          if (chunk.length > room) {
+            current.chunks.push(chunk.subarray(0, room));
+            current.size = MAX_RESPONSE_BODY_BYTES;
+            truncated = true;
+            finishAnswered();
+            response.destroy();
+            return;
+          }
+          current.chunks.push(chunk);
+          current.size += chunk.length;
+        });
+        response.on("end", finishAnswered);
+        // a connection closed in the middle of the body: the status stands
+        response.on("error", finishAnswered);
+        response.on("close", finishAnswered);
       },
     );
-    request.on("error", (err) => finish(null, err.message || String(err)));
+    request.on("error", (err) => (answer ? finishAnswered() : finish(null, err.message || String(err))));
     request.end(body, "utf8");
   });
 }
@@ -299,6 +381,10 @@ export async function deliverWebhook(
       responseStatus: null,
       error: "the signing secret could not be decrypted (IDV_MASTER_KEY changed?); not sent",
       success: false,
+      requestHeaders: null,
+      responseHeaders: null,
+      responseBody: null,
+      responseBodyTruncated: false,
     };
   } else {
     const headers: Record<string, string> = {
@@ -323,6 +409,10 @@ export async function deliverWebhook(
         responseStatus: attempt.responseStatus,
         error: attempt.error,
         success: attempt.success,
+        requestHeaders: attempt.requestHeaders ?? Prisma.DbNull,
+        responseHeaders: attempt.responseHeaders ?? Prisma.DbNull,
+        responseBody: attempt.responseBody,
+        responseBodyTruncated: attempt.responseBodyTruncated,
       },
     });
     let outcome: TDeliverOutcome["outcome"] = attempt.success ? "succeeded" : "dead";

@@ -4,7 +4,7 @@ import { ZAppJson } from "../apps/api";
 import { endpoint } from "../http/endpoint";
 import { ZWorkflowJson } from "./json";
 import { ZNodeTypeJson } from "./node-types";
-import { ZCreateWorkflow, ZSetDefaultWorkflow, ZUpdateWorkflow } from "./schema";
+import { ZCreateWorkflow, ZSetDefaultWorkflow, ZUpdateVerificationSettings, ZUpdateWorkflow } from "./schema";
 
 const TAG = "Workflows";
 
@@ -117,6 +117,14 @@ export const ZVerificationSettingsJson = z.object({
   request_attributes: z
     .array(z.string())
     .describe("The claims the default workflow's verification node requests"),
+  minimum_age: z.number().int().nullable().describe("The age checked in age_verification; null for identity"),
+  branding: z
+    .object({
+      useAppBranding: z.boolean().describe("The hosted pages show the app's name and logo"),
+      name: z.string().nullable().describe("The name shown instead when useAppBranding is false"),
+      logo: z.string().nullable().describe("The logo (image data URL) shown instead"),
+    })
+    .describe("What the hosted verification pages show"),
   providers: z.array(
     z.object({
       provider_id: z.string(),
@@ -140,4 +148,17 @@ export const getVerificationSettings = endpoint({
   tag: TAG,
   auth: "workspace",
   responses: { 200: { description: "App verification settings", schema: ZVerificationSettingsJson } },
+});
+
+export const updateVerificationSettings = endpoint({
+  method: "PATCH",
+  path: "/v1/apps/{client_id}/verification",
+  operationId: "updateAppVerificationSettings",
+  summary: "Change the app's verification settings",
+  description:
+    "Writes into the default workflow's first verification node (the one the settings are read from): `verification_type` (identity or age_verification), `minimum_age` (age_verification only; required there), `request_attributes` (claim names, at least one) and `branding` (`useAppBranding`, `name`, `logo` as an image data URL; null removes a value). Omitted fields stay. Validated like any workflow change; errors name these fields. A default workflow without a verification node is 400. Returns the settings.",
+  tag: TAG,
+  auth: "workspace",
+  body: ZUpdateVerificationSettings,
+  responses: { 200: { description: "The updated settings", schema: ZVerificationSettingsJson } },
 });

@@ -51,7 +51,7 @@ export const ZClaimName = str().refine(isKnownClaim, {
     `"${String(issue.input)}" is not a known claim name (GET …/workflows/node-types lists them)`,
 });
 
-const ZBranding = z.strictObject(
+export const ZBranding = z.strictObject(
   {
     name: str()
       .trim()
@@ -193,3 +193,36 @@ export const ZSetDefaultWorkflow = z.strictObject({
   workflowId: str().min(1, "must not be empty").describe("A workflow of this app"),
 });
 export type TSetDefaultWorkflow = z.infer<typeof ZSetDefaultWorkflow>;
+
+/**
+ * PATCH /v1/apps/{client_id}/verification: the settings of the default workflow's first
+ * verification node, in the names of the settings record. Omitted fields stay as they are.
+ */
+export const ZUpdateVerificationSettings = z.strictObject({
+  verification_type: z
+    .enum(["identity", "age_verification"], { error: "must be one of: identity, age_verification" })
+    .optional(),
+  minimum_age: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(MIN_AGE_LIMIT, `must be at least ${MIN_AGE_LIMIT}`)
+    .max(MAX_AGE_LIMIT, `must be at most ${MAX_AGE_LIMIT}`)
+    .nullable()
+    .optional(),
+  request_attributes: z
+    .array(ZClaimName, { error: "must be an array of claim names" })
+    .min(1, "must name at least one claim")
+    .max(KNOWN_CLAIMS.length, `must name at most ${KNOWN_CLAIMS.length} claims`)
+    .optional(),
+  branding: z
+    .strictObject(
+      {
+        useAppBranding: z.boolean({ error: "must be a boolean" }).optional(),
+        name: str().trim().min(1, "must not be empty").max(MAX_NAME_LENGTH).nullable().optional(),
+        logo: str().nullable().optional(),
+      },
+      { error: "must be an object" },
+    )
+    .optional(),
+});
+export type TUpdateVerificationSettings = z.infer<typeof ZUpdateVerificationSettings>;

@@ -11,6 +11,9 @@
  *   first. Delete and set-default lock the app row, so a concurrent pair cannot leave the app
  *   pointing at a deleted workflow;
  * - creating a workflow never changes the default (spec, App rule 2);
+ * - the verification settings are written into the default workflow's first verification node
+ *   (PATCH …/verification) and validated like any workflow change; a refusal names the settings'
+ *   fields, not the node's;
  * - every change writes an audit record in the same transaction.
  */
 import { auditActor, recordAudit } from "../audit";
@@ -24,7 +27,8 @@ import { getOwnedApp, type Actor } from "../apps/service";
 import { toAppJson, toWorkflowJson, type AppRow, type TAppJson, type TWorkflowJson } from "../apps/serialize";
 import { applyCreationDefaults, normalizeNodes } from "./defaults";
 import type { TWorkflowNode } from "./json";
-import type { TCreateWorkflow, TUpdateWorkflow } from "./schema";
+import type { TCreateWorkflow, TUpdateVerificationSettings, TUpdateWorkflow } from "./schema";
+import { firstVerificationNode } from "./graph";
 import { deriveVerificationSettings, type TVerificationSettings } from "./settings";
 import { validateWorkflow, type TWorkflowDraft } from "./validate";
 
@@ -203,4 +207,94 @@ export async function getVerificationSettings(
     app.providers,
     workflow && { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as TWorkflowNode[] },
   );
+}
+
+/** Node config paths → the settings record's field names, for errors the caller can act on. */
+const SETTINGS_PATHS: [RegExp, string][] = [
+  [/^config\.claims/, "request_attributes"],
+  [/^config\.minimumAge/, "minimum_age"],
+  [/^config\.mode/, "verification_type"],
+  [/^config\.branding\.(name|logo|useAppBranding)/, "branding.$1"],
+];
+
+function settingsPath(nodePath: string, nodeIndex: number): string {
+  const prefix = `nodes[${nodeIndex}].`;
+  if (!nodePath.startsWith(prefix)) return nodePath;
+  const rest = nodePath.slice(prefix.length);
+  for (const [pattern, name] of SETTINGS_PATHS) {
+    const m = rest.match(pattern);
+    if (m) return name.replace("$1", m[1] ?? "");
+  }
+  return nodePath;
+}
+
+/**
+ * PATCH /v1/apps/{client_id}/verification: writes verification type, minimum age, requested
+ * claims and hosted-page branding into the default workflow's first verification node.
+ */
+export async function updateVerificationSettings(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  patch: TUpdateVerificationSettings,
+): Promise<TVerificationSettings> {
+  await lockApp(db, clientId);
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const workflow = app.workflows.find((w) => w.id === app.defaultWorkflowId);
+  const nodes = (workflow?.nodes ?? []) as TWorkflowNode[];
+  const node = workflow ? firstVerificationNode(nodes, workflow.entryNodeId) : undefined;
+  if (!workflow || !node) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      "The default workflow has no verification node to hold these settings; add one in the workflow editor",
+      { details: [{ path: "defaultWorkflowId", message: "has no verification node" }] },
+    );
+  }
+  const config = { ...(node.config ?? {}) } as Record<string, unknown>;
+  const type =
+    patch.verification_type ?? (config.mode === "age_verification" ? "age_verification" : "identity");
+  if (patch.verification_type !== undefined) {
+    if (type === "age_verification") config.mode = "age_verification";
+    else delete config.mode;
+  }
+  if (type === "identity") delete config.minimumAge;
+  else if (patch.minimum_age !== undefined) {
+    if (patch.minimum_age === null) delete config.minimumAge;
+    else config.minimumAge = patch.minimum_age;
+  }
+  if (patch.request_attributes !== undefined) config.claims = patch.request_attributes;
+  if (patch.branding !== undefined) {
+    const branding = { ...((config.branding as Record<string, unknown> | undefined) ?? {}) };
+    for (const key of ["useAppBranding", "name", "logo"] as const) {
+      const value = patch.branding[key];
+      if (value === undefined) continue;
+      if (value === null) delete branding[key];
+      else branding[key] = value;
+    }
+    config.branding = branding;
+  }
+  const index = nodes.findIndex((n) => n.id === node.id);
+  const updatedNodes = nodes.map((n, i) => (i === index ? ({ ...n, config } as TWorkflowNode) : n));
+  const issues = validateWorkflow(
+    { entryNodeId: workflow.entryNodeId, nodes: updatedNodes },
+    { appProviderIds: app.providers.map((p) => p.providerId) },
+  );
+  if (issues.length > 0) {
+    throw validationError(
+      issues.map((i) => ({ ...i, path: settingsPath(i.path, index) })),
+      "Invalid verification settings",
+    );
+  }
+  await db.workflow.update({ where: { id: workflow.id }, data: { nodes: updatedNodes as object[] } });
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "verification_settings.updated",
+    targetType: "workflow",
+    targetId: workflow.id,
+    data: { clientId: app.id, fields: Object.keys(patch) },
+  });
+  return deriveVerificationSettings(app.providers, {
+    entryNodeId: workflow.entryNodeId,
+    nodes: updatedNodes,
+  });
 }

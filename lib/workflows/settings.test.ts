@@ -15,6 +15,8 @@ describe("deriveVerificationSettings", () => {
     expect(settings).toEqual({
       verification_type: "identity",
       request_attributes: ["given_name", "family_name", "birthdate", "nationality"],
+      minimum_age: null,
+      branding: { useAppBranding: true, name: null, logo: null },
       providers: [{ provider_id: "passport", enabled: true, provider_specific_attributes: passportSpecific }],
     });
   });
@@ -49,6 +51,8 @@ describe("deriveVerificationSettings", () => {
     );
     expect(settings.verification_type).toBe("age_verification");
     expect(settings.request_attributes).toEqual(["birthdate"]);
+    expect(settings.minimum_age).toBe(18);
+    expect(settings.branding).toEqual({ useAppBranding: false, name: null, logo: null });
     expect(settings.providers).toEqual([
       { provider_id: "acme", enabled: false, provider_specific_attributes: [] },
       { provider_id: "passport", enabled: false, provider_specific_attributes: passportSpecific },
@@ -73,13 +77,19 @@ describe("deriveVerificationSettings", () => {
       ],
     };
     const settings = deriveVerificationSettings([], workflow);
-    expect(settings).toEqual({ verification_type: "identity", request_attributes: ["name"], providers: [] });
+    expect(settings).toMatchObject({
+      verification_type: "identity",
+      request_attributes: ["name"],
+      providers: [],
+    });
   });
 
   it("reads an app without a default workflow as identity with no attributes", () => {
     expect(deriveVerificationSettings([{ providerId: "acme", enabled: true }], undefined)).toEqual({
       verification_type: "identity",
       request_attributes: [],
+      minimum_age: null,
+      branding: { useAppBranding: false, name: null, logo: null },
       providers: [{ provider_id: "acme", enabled: true, provider_specific_attributes: [] }],
     });
   });

@@ -7,6 +7,8 @@
  * - providers: one entry per provider added to the app (AppProvider rows), by id; enabled when the
  *   app has it enabled and the node does not opt it out; provider_specific_attributes are the
  *   claims its catalog scopes give beyond the OIDC standard claims ([] for unknown providers);
+ * - minimum_age (age_verification only, else null) and branding (what the hosted pages show:
+ *   useAppBranding, the node's own name and logo) come from the same node;
  * - an app without a default workflow or verification node reads as identity with no attributes.
  */
 import { findProvider } from "../providers/catalog";
@@ -18,6 +20,8 @@ import type { TVerificationConfig } from "./schema";
 export interface TVerificationSettings {
   verification_type: "identity" | "age_verification";
   request_attributes: string[];
+  minimum_age: number | null;
+  branding: { useAppBranding: boolean; name: string | null; logo: string | null };
   providers: { provider_id: string; enabled: boolean; provider_specific_attributes: string[] }[];
 }
 
@@ -31,6 +35,12 @@ export function deriveVerificationSettings(
   return {
     verification_type: config.mode === "age_verification" ? "age_verification" : "identity",
     request_attributes: Array.isArray(config.claims) ? [...config.claims] : [],
+    minimum_age: config.mode === "age_verification" ? (config.minimumAge ?? null) : null,
+    branding: {
+      useAppBranding: config.branding?.useAppBranding === true,
+      name: config.branding?.name ?? null,
+      logo: config.branding?.logo ?? null,
+    },
     providers: [...appProviders]
       .sort((a, b) => a.providerId.localeCompare(b.providerId))
       .map((p) => {

@@ -7,7 +7,7 @@ import {
   uniqueDomain,
   setupTestDns,
 } from "@/lib/testing/custom-domains";
-import { makeApp, makeWorkspace } from "@/lib/testing/factories";
+import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 
 const dns = setupTestDns();
@@ -49,6 +49,7 @@ describe("GET /v1/apps/{client_id}/custom-domain", () => {
       status: "unconfigured",
       requiredAction: "none",
       dnsRecords: [],
+      automaticChecks: "off",
     });
   });
 });
@@ -95,7 +96,13 @@ describe("PUT /v1/apps/{client_id}/custom-domain", () => {
           description: expect.stringContaining(names.base),
         },
       ],
+      // the service looks by itself a minute from now (lib/domains/recheck.ts)
+      automaticChecks: "scheduled",
+      nextCheckAt: expect.any(String),
     });
+    const inAMinute = Date.parse(res.body.nextCheckAt) - Date.now();
+    expect(inAMinute).toBeGreaterThan(50_000);
+    expect(inAMinute).toBeLessThanOrEqual(60_000);
     expect((await get()).body).toEqual(res.body);
     const [row] = await domainRows(app.clientId);
     expect(row).toMatchObject({
@@ -258,6 +265,35 @@ describe("POST /v1/apps/{client_id}/custom-domain/verify", () => {
     expect(none.body).toMatchObject({ status: "awaiting_dns", requiredAction: "add_cname" });
     expect(none.body.statusMessage).toMatch(/^No DNS records found yet/);
     expect(none.body.statusMessage).toContain(`CNAME ${names.web} → ${TEST_CNAME_TARGET}`);
+    expect(none.body.dnsChecks).toEqual([
+      {
+        id: "web-cname",
+        type: "CNAME",
+        host: names.web,
+        result: "missing",
+        found: [],
+        message: `no CNAME record on ${names.web}`,
+      },
+      {
+        id: "oidc-cname",
+        type: "CNAME",
+        host: names.oidc,
+        result: "missing",
+        found: [],
+        message: `no CNAME record on ${names.oidc}`,
+      },
+      {
+        id: "ownership-txt",
+        type: "TXT",
+        host: names.txt,
+        result: "missing",
+        found: [],
+        message: `no TXT record on ${names.txt}`,
+      },
+    ]);
+    // a verify restarts the automatic checks: the next one a minute later
+    expect(none.body.automaticChecks).toBe("scheduled");
+    expect(Date.parse(none.body.nextCheckAt) - Date.parse(none.body.lastCheckedAt)).toBe(60_000);
     const firstCheck = Date.parse(none.body.lastCheckedAt);
     expect(Date.now() - firstCheck).toBeLessThan(60_000);
 
@@ -268,6 +304,12 @@ describe("POST /v1/apps/{client_id}/custom-domain/verify", () => {
     expect(partial.body.statusMessage).toMatch(/^Found 1 of 3 records/);
     expect(partial.body.statusMessage).toContain(names.oidc);
     expect(partial.body.statusMessage).toContain(txt.value);
+    expect(partial.body.dnsChecks.map((c: { result: string }) => c.result)).toEqual([
+      "found",
+      "missing",
+      "missing",
+    ]);
+    expect(partial.body.dnsChecks[0].found).toEqual([TEST_CNAME_TARGET]);
     expect(Date.parse(partial.body.lastCheckedAt)).toBeGreaterThanOrEqual(firstCheck);
 
     // the other CNAME points elsewhere and the token is someone else's
@@ -281,14 +323,22 @@ describe("POST /v1/apps/{client_id}/custom-domain/verify", () => {
     expect(wrong.body.statusMessage).toContain(
       `TXT ${names.txt} is "idv-verify=not-the-token", expected "${txt.value}"`,
     );
+    expect(wrong.body.dnsChecks.slice(1)).toEqual([
+      expect.objectContaining({ id: "oidc-cname", result: "wrong", found: ["old-provider.example.org"] }),
+      expect.objectContaining({ id: "ownership-txt", result: "wrong", found: ["idv-verify=not-the-token"] }),
+    ]);
+    // an invalid domain waits for a fix and a verify: no automatic checks
+    expect(wrong.body.automaticChecks).toBe("off");
+    expect(wrong.body.nextCheckAt).toBeUndefined();
 
     // fixed
     dns().records.delete(names.oidc);
     dns().records.delete(names.txt);
     publishRecords(dns(), [oidcCname, txt]);
     const active = await verify();
-    expect(active.body).toMatchObject({ status: "active", requiredAction: "none" });
+    expect(active.body).toMatchObject({ status: "active", requiredAction: "none", automaticChecks: "off" });
     expect(active.body.statusMessage).toBeUndefined();
+    expect(active.body.dnsChecks.every((c: { result: string }) => c.result === "found")).toBe(true);
     expect((await get()).body).toEqual(active.body);
     const [row] = await domainRows(app.clientId);
     expect(row!.activatedAt).not.toBeNull();
@@ -300,6 +350,7 @@ describe("POST /v1/apps/{client_id}/custom-domain/verify", () => {
       ["verifying", "invalid"],
       ["invalid", "active"],
     ]);
+    expect(audit.every((a) => (a.data as { trigger: string }).trigger === "verify")).toBe(true);
   });
 
   it("keeps the state with requiredAction retry when DNS times out", async () => {
@@ -311,6 +362,7 @@ describe("POST /v1/apps/{client_id}/custom-domain/verify", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "awaiting_dns", requiredAction: "retry" });
     expect(res.body.statusMessage).toContain(`the DNS lookup of ${names.txt} timed out`);
+    expect(res.body.dnsChecks[2]).toMatchObject({ result: "lookup_failed", found: [] });
     expect(res.body.lastCheckedAt).toBeDefined();
 
     // once DNS answers again the verification completes
@@ -450,6 +502,30 @@ describe("custom-domain access", () => {
       expect(await getDb().customDomain.count({ where: { webDomain: fresh.web } })).toBe(0);
     },
   );
+
+  it("lets console sessions change it by role: a viewer reads, a developer verifies", async () => {
+    const { app, ws, put } = await setup();
+    expect((await put()).status).toBe(200);
+    const path = `/api/sandbox/v1/apps/${app.clientId}/custom-domain`;
+    const viewer = await addMember(ws.workspaceId, "viewer");
+    const asViewer = await sessionHeaders(viewer.userId, { workspaceId: ws.workspaceId });
+    expect((await call("GET", path, { headers: asViewer })).status).toBe(200);
+    for (const [method, suffix] of [
+      ["POST", "/verify"],
+      ["DELETE", ""],
+    ] as const) {
+      const refused = await call(method, `${path}${suffix}`, { headers: asViewer });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe("RESOURCE_FORBIDDEN");
+    }
+    const developer = await addMember(ws.workspaceId, "developer");
+    const asDeveloper = await sessionHeaders(developer.userId, { workspaceId: ws.workspaceId });
+    const verified = await call("POST", `${path}/verify`, { headers: asDeveloper });
+    expect(verified.status).toBe(200);
+    expect(verified.body.dnsChecks).toHaveLength(3);
+    const audit = await auditOf("custom_domain.checked", app.clientId);
+    expect(audit.map((a) => [a.actorType, a.actorId])).toEqual([["user", developer.userId]]);
+  });
 
   it("serves production apps through the production API", async () => {
     const { app, key, get } = await setup("production");

@@ -149,6 +149,26 @@ describe("GET /v1/apps/{client_id}/providers", () => {
     expect("status" in res.body[0]!).toBe(expected);
   });
 
+  it("lists the whole catalog with the app's status in the sandbox with scope=catalog", async () => {
+    const { list, submit } = await setup();
+    expect((await submit({ se_bankid: {} })).status).toBe(200);
+    const res = await list("?scope=catalog&include=activation");
+    expect(res.status).toBe(200);
+    expect(res.body.map((p) => p.id)).toEqual(PROVIDERS.map((p) => p.id));
+    const byId = new Map(res.body.map((p) => [p.id, p]));
+    expect(byId.get("passport")!.status).toBe("activated");
+    expect(byId.get("se_bankid")!.status).toBe("not_activated");
+    expect(byId.get("nl_digid")).toMatchObject({ status: "not_activated", isActive: false });
+    expect(byId.get("nl_digid")!.activation!.requirements.length).toBeGreaterThan(0);
+    // the default stays the spec's sandbox listing
+    expect((await list()).body.map((p) => p.id)).toEqual(["passport", "se_bankid"]);
+    // scope=app is the default spelled out; anything else is refused, naming the parameter
+    expect((await list("?scope=app")).body.map((p) => p.id)).toEqual(["passport", "se_bankid"]);
+    const bad = await list("?scope=everything");
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('"path":"scope"');
+  });
+
   it("shows providers once submitted in the sandbox, with the latest ticket and submitted values", async () => {
     const { list, submit } = await setup();
     const values = validValues("nl_digid", { displayName: "Acme Shop" });

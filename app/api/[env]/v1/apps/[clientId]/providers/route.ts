@@ -3,6 +3,6 @@ import { listAppProviders } from "@/lib/providers/api";
 import { listAppProviders as list, parseInclude } from "@/lib/providers/app-providers";
 
 // `include` may repeat; the parsed query keeps only the last value, so read them all from the URL
-export const GET = withApi(listAppProviders, async ({ db, auth, params, url }) =>
-  json(200, await list(db, auth, params.clientId!, parseInclude(url))),
+export const GET = withApi(listAppProviders, async ({ db, auth, params, url, query }) =>
+  json(200, await list(db, auth, params.clientId!, parseInclude(url), query.scope)),
 );

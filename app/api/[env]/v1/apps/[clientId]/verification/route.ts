@@ -1,7 +1,16 @@
 import { json, withApi } from "@/lib/http/api";
-import { getVerificationSettings as getVerificationSettingsEndpoint } from "@/lib/workflows/api";
-import { getVerificationSettings } from "@/lib/workflows/service";
+import {
+  getVerificationSettings as getVerificationSettingsEndpoint,
+  updateVerificationSettings as updateVerificationSettingsEndpoint,
+} from "@/lib/workflows/api";
+import { getVerificationSettings, updateVerificationSettings } from "@/lib/workflows/service";
 
 export const GET = withApi(getVerificationSettingsEndpoint, async ({ db, auth, params }) =>
   json(200, await getVerificationSettings(db, auth, params.clientId!)),
+);
+
+export const PATCH = withApi(
+  updateVerificationSettingsEndpoint,
+  async ({ db, auth, params, body, requestId }) =>
+    json(200, await updateVerificationSettings(db, { auth, requestId }, params.clientId!, body)),
 );

@@ -22,6 +22,8 @@ describe("GET /v1/apps/{client_id}/verification", () => {
     expect(res.body).toEqual({
       verification_type: "identity",
       request_attributes: ["given_name", "family_name", "birthdate", "nationality"],
+      minimum_age: null,
+      branding: { useAppBranding: true, name: null, logo: null },
       providers: [{ provider_id: "passport", enabled: true, provider_specific_attributes: passportSpecific }],
     });
     expect(passportSpecific).toContain("nationality");
@@ -60,6 +62,8 @@ describe("GET /v1/apps/{client_id}/verification", () => {
     expect(res.body).toEqual({
       verification_type: "age_verification",
       request_attributes: ["birthdate", "document_number"],
+      minimum_age: 18,
+      branding: { useAppBranding: true, name: null, logo: null },
       providers: [
         { provider_id: "acme-id", enabled: true, provider_specific_attributes: [] },
         // an override cannot enable a provider the app has disabled
@@ -114,5 +118,85 @@ describe("GET /v1/apps/{client_id}/verification", () => {
     });
     expect(deleted.status).toBe(200);
     expect((await call("GET", url, { headers: bearer(ws.keys.sandbox) })).status).toBe(404);
+  });
+});
+
+describe("PATCH /v1/apps/{client_id}/verification", () => {
+  const PNG =
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==";
+
+  it("writes type, age, claims and branding into the default workflow's verification node, audited", async () => {
+    const { app, key, url } = await setup();
+    const res = await call("PATCH", url, {
+      headers: bearer(key),
+      body: {
+        verification_type: "age_verification",
+        minimum_age: 21,
+        request_attributes: ["birthdate"],
+        branding: { useAppBranding: false, name: "Checkout", logo: PNG },
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      verification_type: "age_verification",
+      minimum_age: 21,
+      request_attributes: ["birthdate"],
+      branding: { useAppBranding: false, name: "Checkout", logo: PNG },
+    });
+    // the same answer on read, and the node itself changed
+    expect((await call("GET", url, { headers: bearer(key) })).body).toEqual(res.body);
+    const appRow = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const wf = await getDb().workflow.findUniqueOrThrow({ where: { id: appRow.defaultWorkflowId! } });
+    const node = (wf.nodes as { type: string; config?: Record<string, unknown> }[]).find(
+      (n) => n.type === "verification",
+    )!;
+    expect(node.config).toMatchObject({ mode: "age_verification", minimumAge: 21, claims: ["birthdate"] });
+    const audit = await getDb().auditEvent.findFirst({
+      where: { action: "verification_settings.updated", targetId: wf.id },
+    });
+    expect(audit).not.toBeNull();
+
+    // back to identity: the age goes with the mode; null removes the branding name
+    const back = await call("PATCH", url, {
+      headers: bearer(key),
+      body: { verification_type: "identity", branding: { useAppBranding: true, name: null } },
+    });
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({
+      verification_type: "identity",
+      minimum_age: null,
+      request_attributes: ["birthdate"],
+      branding: { useAppBranding: true, name: null, logo: PNG },
+    });
+  });
+
+  it("refuses bad values naming the settings' fields, and writes nothing", async () => {
+    const { key, url } = await setup();
+    const before = (await call("GET", url, { headers: bearer(key) })).body;
+    const cases: [unknown, string][] = [
+      [{ verification_type: "age_verification" }, "minimum_age"],
+      [{ request_attributes: ["not_a_claim"] }, "request_attributes[0]"],
+      [{ request_attributes: [] }, "request_attributes"],
+      [{ branding: { logo: "data:image/png;base64,AAAA" } }, "branding.logo"],
+      [{ minimum_age: 300 }, "minimum_age"],
+      [{ colour: "red" }, "colour"],
+    ];
+    for (const [body, path] of cases) {
+      const res = await call("PATCH", url, { headers: bearer(key), body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    }
+    expect((await call("GET", url, { headers: bearer(key) })).body).toEqual(before);
+  });
+
+  it("is refused to viewers' sessions and other workspaces' keys", async () => {
+    const { url } = await setup();
+    const other = await makeWorkspace();
+    const res = await call("PATCH", url, {
+      headers: bearer(other.keys.sandbox),
+      body: { request_attributes: ["email"] },
+    });
+    expect(res.status).toBe(403);
+    expect((await call("PATCH", url, { body: { request_attributes: ["email"] } })).status).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import * as api from "@/lib/webhooks/api";
 import { getWebhookConfig, updateWebhookConfig } from "@/lib/webhooks/config";
 
 export const GET = withApi(api.getWebhookConfig, async ({ db, auth, params }) =>
-  json(200, getWebhookConfig(await getOwnedApp(db, auth, params.clientId!))),
+  json(200, getWebhookConfig(await getOwnedApp(db, auth, params.clientId!), auth)),
 );
 
 export const PATCH = withApi(api.updateWebhookConfig, async ({ db, auth, body, params, requestId }) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
 import { getDb } from "@/lib/db/client";
-import { makeApp, makeWorkspace } from "@/lib/testing/factories";
+import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 
 async function setup(env: "sandbox" | "production" = "sandbox") {
@@ -13,8 +13,9 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
     ws,
     app,
     key,
-    get: (headers = bearer(key)) => call("GET", url, { headers }),
-    patch: (body: unknown, headers = bearer(key)) => call("PATCH", url, { headers, body }),
+    get: (headers: Record<string, string> = bearer(key)) => call("GET", url, { headers }),
+    patch: (body: unknown, headers: Record<string, string> = bearer(key)) =>
+      call("PATCH", url, { headers, body }),
     rotate: (headers: Record<string, string> = bearer(key)) =>
       call("POST", `${url}/rotate-secret`, { headers }),
   };
@@ -27,7 +28,38 @@ describe("GET /v1/apps/{client_id}/webhook-config", () => {
     const { get } = await setup();
     const res = await get();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ url: null, enabled: false, retryAttempts: 3, timeoutSeconds: 10, events: [] });
+    expect(res.body).toEqual({
+      url: null,
+      enabled: false,
+      retryAttempts: 3,
+      timeoutSeconds: 10,
+      events: [],
+      signed: false,
+    });
+  });
+
+  it("shows the secret to roles that may change the webhook, and only whether it is signed to viewers", async () => {
+    const { ws, get, rotate, patch } = await setup();
+    const { secret } = (await rotate()).body as { secret: string };
+    const viewer = await addMember(ws.workspaceId, "viewer");
+    const developer = await addMember(ws.workspaceId, "developer");
+    const asViewer = await sessionHeaders(viewer.userId);
+    const asDeveloper = await sessionHeaders(developer.userId);
+
+    const seenByViewer = await get(asViewer);
+    expect(seenByViewer.status).toBe(200);
+    expect(seenByViewer.body).toMatchObject({ signed: true, url: null });
+    expect(seenByViewer.body).not.toHaveProperty("secret");
+    expect(seenByViewer.text).not.toContain(secret);
+    // nor may a viewer change or rotate it
+    expect((await patch({ enabled: false }, asViewer)).status).toBe(403);
+    expect((await rotate(asViewer)).status).toBe(403);
+    expect((await get()).body.secret).toBe(secret);
+
+    expect((await get(asDeveloper)).body).toMatchObject({ signed: true, secret });
+    const rotatedByDeveloper = await rotate(asDeveloper);
+    expect(rotatedByDeveloper.status).toBe(200);
+    expect((await get(asDeveloper)).body.secret).toBe(rotatedByDeveloper.body.secret);
   });
 });
 
@@ -49,11 +81,11 @@ describe("PATCH /v1/apps/{client_id}/webhook-config", () => {
       timeoutSeconds: 20,
       events: ["verification.completed", "verification.failed"],
     };
-    expect(res.body).toEqual(expected);
-    expect((await get()).body).toEqual(expected);
+    expect(res.body).toEqual({ ...expected, signed: false });
+    expect((await get()).body).toEqual({ ...expected, signed: false });
 
     const partial = await patch({ timeoutSeconds: 1, retryAttempts: 0 });
-    expect(partial.body).toEqual({ ...expected, timeoutSeconds: 1, retryAttempts: 0 });
+    expect(partial.body).toEqual({ ...expected, timeoutSeconds: 1, retryAttempts: 0, signed: false });
     const empty = await patch({ events: [] });
     expect(empty.body.events).toEqual([]);
     // the same configuration shows on the app
@@ -183,7 +215,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/rotate-secret", () => {
     expect(stored).not.toContain(res.body.secret.slice(6));
     expect(decryptSecret(stored)).toBe(res.body.secret);
 
-    expect((await get()).body.secret).toBe(res.body.secret);
+    expect((await get()).body).toMatchObject({ secret: res.body.secret, signed: true });
     expect((await patch({ retryAttempts: 2 })).body.secret).toBe(res.body.secret);
     // the app resource never shows it
     const appJson = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, {

@@ -4,7 +4,11 @@ import { newId } from "@/lib/ids";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { startJobWorkerForTests, waitFor } from "@/lib/testing/jobs";
 import { basic, bearer, call } from "@/lib/testing/router";
-import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import {
+  startWebhookReceiver,
+  type TReceiverReply,
+  type TWebhookReceiver,
+} from "@/lib/testing/webhook-receiver";
 import { makeWebhookApp, isolateWebhookTestDatabase } from "@/lib/testing/webhooks";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
@@ -461,5 +465,110 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
     });
     expect(crossEnv.status).toBe(404);
     expect(await db().webhookDelivery.count({ where: { appId: clientId } })).toBe(1);
+  });
+});
+
+describe("attempt details in GET /v1/apps/{client_id}/webhook-deliveries/{delivery_id}", () => {
+  it("keeps each attempt's request headers and the receiver's answer, its body cut at 4096 bytes", async () => {
+    const { key, base, deliveries, secret } = await setup({ signed: true });
+    const big = `{"ok":true,"pad":"${"é".repeat(3000)}"}`;
+    let seen = 0;
+    receiver.respond((request): TReceiverReply | undefined => {
+      if (request.headers["x-service-event"] !== "webhook.test") return undefined;
+      seen += 1;
+      return seen === 1
+        ? {
+            status: 500,
+            headers: { "X-Receiver": "yes", "Set-Cookie": "session=private" },
+            body: "not today",
+          }
+        : { status: 200, headers: { "Content-Type": "application/json" }, body: big };
+    });
+    try {
+      const sent = await call("POST", `${base}/webhook-config/test`, { headers: bearer(key) });
+      expect(sent.status).toBe(202);
+      expect(sent.body.attempts).toEqual([]);
+      const id = sent.body.deliveryId as string;
+      const done = await waitFor(async () => {
+        const d = await call("GET", `${deliveries}/${id}`, { headers: bearer(key) });
+        return d.body.status === "succeeded" ? d.body : undefined;
+      });
+      expect(done.attempts).toHaveLength(2);
+      const [failed, succeeded] = done.attempts;
+      const requests = receiver.requests.filter((r) => r.headers["x-service-delivery"] === id);
+      expect(requests).toHaveLength(2);
+
+      expect(failed).toMatchObject({
+        attemptNumber: 1,
+        responseStatus: 500,
+        success: false,
+        responseBody: "not today",
+        responseBodyTruncated: false,
+        requestHeaders: {
+          "Content-Type": "application/json",
+          "User-Agent": "idv-broker-webhooks/1.0",
+          "X-Service-Event": "webhook.test",
+          "X-Service-Delivery": id,
+          "X-Service-Attempt": "1",
+          "X-Service-Signature": requests[0]!.signature,
+          "Content-Length": String(Buffer.byteLength(done.body)),
+        },
+      });
+      expect(failed.responseHeaders).toMatchObject({ "x-receiver": "yes", "content-type": "text/plain" });
+      // the receiver's cookies are not kept
+      expect(failed.responseHeaders).not.toHaveProperty("set-cookie");
+      expect(JSON.stringify(done)).not.toContain("session=private");
+      // the signature is an HMAC of the attempt, never the secret
+      expect(JSON.stringify(done)).not.toContain(secret!);
+
+      expect(succeeded).toMatchObject({
+        attemptNumber: 2,
+        responseStatus: 200,
+        success: true,
+        responseBodyTruncated: true,
+        requestHeaders: { "X-Service-Attempt": "2", "X-Service-Signature": requests[1]!.signature },
+        responseHeaders: { "content-type": "application/json" },
+      });
+      expect(Buffer.byteLength(succeeded.responseBody)).toBeLessThanOrEqual(4096);
+      expect(succeeded.responseBody.startsWith('{"ok":true,"pad":"ééé')).toBe(true);
+      expect(Buffer.byteLength(succeeded.responseBody)).toBeGreaterThan(4090);
+
+      // the list stays light: attempts without headers and bodies
+      const listed = await call("GET", deliveries, { headers: bearer(key) });
+      const row = listed.body.data.find((d: { deliveryId: string }) => d.deliveryId === id);
+      expect(row.attempts).toHaveLength(2);
+      expect(row.attempts[0]).not.toHaveProperty("requestHeaders");
+      expect(row.attempts[0]).not.toHaveProperty("responseBody");
+    } finally {
+      receiver.respond(() => undefined);
+    }
+  });
+
+  it("sends no signature header before the first rotation, and records a refused connection without a response", async () => {
+    const { key, base, deliveries, clientId } = await setup({ signed: false });
+    const sent = await call("POST", `${base}/webhook-config/test`, { headers: bearer(key) });
+    const unsigned = await waitFor(async () => {
+      const d = await call("GET", `${deliveries}/${sent.body.deliveryId}`, { headers: bearer(key) });
+      return d.body.status === "succeeded" ? d.body : undefined;
+    });
+    expect(unsigned.attempts[0].requestHeaders).toMatchObject({ "X-Service-Event": "webhook.test" });
+    expect(unsigned.attempts[0].requestHeaders).not.toHaveProperty("X-Service-Signature");
+    expect(unsigned.attempts[0].responseBody).toBe("ok");
+
+    // nothing listens on port 1: the attempt has request headers but no response
+    await db().app.update({ where: { id: clientId }, data: { webhookUrl: "http://127.0.0.1:1/hooks" } });
+    const refused = await call("POST", `${base}/webhook-config/test`, { headers: bearer(key) });
+    const dead = await waitFor(async () => {
+      const d = await call("GET", `${deliveries}/${refused.body.deliveryId}`, { headers: bearer(key) });
+      return d.body.status === "dead" ? d.body : undefined;
+    });
+    expect(dead.attempts[0]).toMatchObject({
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: null,
+      responseBodyTruncated: false,
+      requestHeaders: { "X-Service-Attempt": "1" },
+    });
+    expect(dead.attempts[0].error).toMatch(/ECONNREFUSED/);
   });
 });

@@ -1,0 +1,18 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/production-tests/api";
+import { startChallengeSession } from "@/lib/production-tests/sessions";
+
+export const POST = withApi(
+  api.startChallengeSession,
+  async ({ db, auth, body, params, requestId, logVerification }) => {
+    const created = await startChallengeSession(
+      db,
+      { auth, requestId },
+      params.clientId!,
+      params.challengeId!,
+      body,
+    );
+    logVerification(created.verificationId);
+    return json(201, created);
+  },
+);

@@ -1,0 +1,89 @@
+/**
+ * One check of a custom domain, shared by POST …/verify and the background re-check.
+ * Rules:
+ * - a host that has since become one of the service's own is `host_reserved`, without asking DNS;
+ * - otherwise every record is looked up (dns.ts) and the answers classified into one event;
+ * - the row's new values — state by the state machine, status message, per-record results,
+ *   lastCheckedAt, activatedAt, and the automatic re-check schedule (schedule.ts) — come from one
+ *   function, so a verify and a background check can never disagree on what a result means.
+ */
+import type { Resolver } from "node:dns/promises";
+import { Prisma } from "../db/client";
+import type { CustomDomain } from "../db/generated/client";
+import {
+  checkDnsRecords,
+  describeDnsChecks,
+  toDnsCheckJson,
+  type TDnsCheckJson,
+  type TDnsRecord,
+} from "./dns";
+import { GAVE_UP_MESSAGE, scheduleAfterCheck } from "./schedule";
+import { reservedHosts } from "./settings";
+import {
+  classifyDnsChecks,
+  nextDomainState,
+  type TDomainEvent,
+  type TDomainTransition,
+} from "./state-machine";
+
+export interface TDomainInspection {
+  event: TDomainEvent;
+  message: string | undefined;
+  /** per-record results; null when DNS was not asked (a host became reserved) */
+  checks: TDnsCheckJson[] | null;
+}
+
+/** Asks DNS about the domain's records now (no database access). */
+export async function inspectCustomDomain(
+  domain: Pick<CustomDomain, "webDomain" | "oidcDomain" | "dnsRecords">,
+  resolver?: Resolver,
+): Promise<TDomainInspection> {
+  const reserved = reservedHosts();
+  const taken = [domain.webDomain, domain.oidcDomain].filter((h) => reserved.has(h));
+  if (taken.length > 0) {
+    return {
+      event: "host_reserved",
+      message: `${taken.join(" and ")} ${taken.length > 1 ? "are" : "is"} now reserved by this service and cannot be activated; contact support.`,
+      checks: null,
+    };
+  }
+  const records = domain.dnsRecords as unknown as TDnsRecord[];
+  const checks = await checkDnsRecords(records, resolver);
+  const event = classifyDnsChecks(checks);
+  return { event, message: describeDnsChecks(event, checks, records), checks: checks.map(toDnsCheckJson) };
+}
+
+export interface TCheckUpdate {
+  move: TDomainTransition;
+  data: Prisma.CustomDomainUpdateManyMutationInput;
+  gaveUp: boolean;
+}
+
+/** The row's new values after a check of `current` found `inspection`. */
+export function checkUpdate(
+  current: Pick<CustomDomain, "status" | "activatedAt" | "autoChecks" | "pendingSince">,
+  inspection: TDomainInspection,
+  { automatic, now }: { automatic: boolean; now: Date },
+): TCheckUpdate {
+  const move = nextDomainState(current.status, inspection.event);
+  const schedule = scheduleAfterCheck({ status: move.status, previous: current, automatic, now });
+  const message = schedule.gaveUp
+    ? [inspection.message, GAVE_UP_MESSAGE].filter(Boolean).join(" ")
+    : inspection.message;
+  return {
+    move,
+    gaveUp: schedule.gaveUp,
+    data: {
+      status: move.status,
+      requiredAction: move.requiredAction,
+      statusMessage: message ?? null,
+      dnsChecks: inspection.checks ? (inspection.checks as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+      lastCheckedAt: now,
+      activatedAt:
+        move.status === "active" ? (current.status === "active" ? current.activatedAt : now) : null,
+      nextCheckAt: schedule.nextCheckAt,
+      autoChecks: schedule.autoChecks,
+      pendingSince: schedule.pendingSince,
+    },
+  };
+}
