@@ -135,6 +135,9 @@ test("production: request a test, an operator schedules it, start a challenge se
   await expect(page.getByRole("heading", { name: "What happens next" })).toBeVisible();
   await expect(page.getByTestId("sandbox-rehearsal")).toHaveCount(0);
   await expect(page.getByText("No production tests yet")).toBeVisible();
+  // the form is complete once the app's providers have loaded
+  await expect(page.getByRole("checkbox", { name: /Passport/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Request test" })).toBeEnabled();
   await checkLayouts(page, testInfo, "production-tests-empty");
 
   // the API's validation lands on its field: no provider chosen

@@ -26,6 +26,16 @@ export function formAlert(page: Page) {
 
 /** axe on the page as it is now: no violations. */
 export async function expectAxeClean(page: Page): Promise<void> {
+  // a button caught mid colour transition (say, just enabled) is not what anyone reads
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        // spinners run forever: wait only for transitions and finite animations
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
