@@ -19,6 +19,7 @@ import { appKeys, type TApp } from "./queries";
 export const APP_TABS = [
   { label: "Overview", path: "" },
   { label: "Providers", path: "/providers" },
+  { label: "Workflows", path: "/workflows" },
   { label: "Webhooks", path: "/webhooks" },
   { label: "Domain", path: "/domain" },
   { label: "Production tests", path: "/production-tests" },

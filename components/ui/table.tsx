@@ -18,7 +18,8 @@ export function Table({
 }) {
   return (
     <div
-      className={cn("overflow-x-auto rounded-lg border border-gray-200 bg-white", className)}
+      // relative: visually hidden (absolute) labels inside cells stay inside the scrolling frame
+      className={cn("relative overflow-x-auto rounded-lg border border-gray-200 bg-white", className)}
       tabIndex={0}
       role="region"
       aria-label={caption}

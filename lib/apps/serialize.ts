@@ -1,6 +1,7 @@
 /** The App resource as the API returns it. The client secret never appears here. */
 import type { App, AppProvider, Workflow } from "../db/generated/client";
 import { decryptSecret } from "../crypto/encryption";
+import type { TNodePositions } from "../workflows/json";
 import type { TWorkflowNode } from "../workflows/starter";
 
 export type AppRow = App & { providers: AppProvider[]; workflows: Workflow[] };
@@ -10,6 +11,8 @@ export interface TWorkflowJson {
   name: string;
   entryNodeId: string;
   nodes: TWorkflowNode[];
+  positions: TNodePositions;
+  version: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -47,6 +50,8 @@ export function toWorkflowJson(w: Workflow): TWorkflowJson {
     name: w.name,
     entryNodeId: w.entryNodeId,
     nodes: w.nodes as unknown as TWorkflowNode[],
+    positions: (w.positions ?? {}) as TNodePositions,
+    version: w.version,
     createdAt: w.createdAt.toISOString(),
     updatedAt: w.updatedAt.toISOString(),
   };

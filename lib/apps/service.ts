@@ -20,6 +20,7 @@ import { page } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
+import { recordWorkflowVersion, versionAuthor } from "../workflows/versions";
 import { checkLogoDataUrl } from "./logo";
 import type { TUpdateApp } from "./schema";
 import { toAppJson, type AppRow, type TAppJson } from "./serialize";
@@ -97,6 +98,7 @@ export async function createApp(
     data: { defaultWorkflowId: workflowId },
     include: withRelations,
   });
+  await recordWorkflowVersion(db, app.workflows[0]!, versionAuthor(actor.auth));
   await recordAudit(db, {
     ...auditBase(actor),
     action: "app.created",

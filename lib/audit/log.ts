@@ -23,8 +23,24 @@ function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
   return prefix ? { action: { startsWith: prefix } } : {};
 }
 
-async function actorNames(db: Tx, scope: Scope, rows: AuditEvent[]): Promise<Map<string, string>> {
-  const ids = [...new Set(rows.map((r) => r.actorId).filter((id): id is string => id !== null))];
+function actorNames(db: Tx, scope: Scope, rows: AuditEvent[]): Promise<Map<string, string>> {
+  return actorDisplayNames(
+    db,
+    scope.workspaceId,
+    rows.map((r) => r.actorId),
+  );
+}
+
+/**
+ * What a person recognises for actor ids (usr_… → email, key_… → key name, app_… → app name),
+ * keys and apps only among `workspaceId`'s. Also used for the authors of workflow versions.
+ */
+export async function actorDisplayNames(
+  db: Tx,
+  workspaceId: string,
+  actorIds: readonly (string | null)[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(actorIds.filter((id): id is string => id !== null))];
   const of = (prefix: string) => ids.filter((id) => id.startsWith(prefix));
   const [users, keys, apps] = await Promise.all([
     of("usr_").length
@@ -32,13 +48,13 @@ async function actorNames(db: Tx, scope: Scope, rows: AuditEvent[]): Promise<Map
       : [],
     of("key_").length
       ? db.apiKey.findMany({
-          where: { id: { in: of("key_") }, workspaceId: scope.workspaceId },
+          where: { id: { in: of("key_") }, workspaceId },
           select: { id: true, name: true },
         })
       : [],
     of("app_").length
       ? db.app.findMany({
-          where: { id: { in: of("app_") }, workspaceId: scope.workspaceId },
+          where: { id: { in: of("app_") }, workspaceId },
           select: { id: true, name: true },
         })
       : [],

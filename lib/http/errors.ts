@@ -39,6 +39,8 @@ export const ERROR_STATUS = {
   VERIFICATION_STATE_CONFLICT: 409,
   WEBHOOK_DELIVERY_PENDING: 409,
   VERIFICATION_DATA_DELETED: 410,
+  // If-Match named a workflow version that is no longer the latest (lib/workflows/versions.ts)
+  WORKFLOW_VERSION_CONFLICT: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL_ERROR: 500,
@@ -49,6 +51,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** workflow validation: the id of the node the path points into */
+  nodeId?: string;
 }
 
 export class ApiError extends Error {

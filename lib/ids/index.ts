@@ -22,7 +22,8 @@ export type IdPrefix =
   | "chl"
   | "ptp"
   | "oar"
-  | "inv";
+  | "inv"
+  | "wfc";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

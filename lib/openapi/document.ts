@@ -30,6 +30,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: "PAYLOAD_TOO_LARGE: the body exceeds 1 MB",
   415: "UNSUPPORTED_MEDIA_TYPE: the body is not JSON",
   410: "Gone: the record can no longer be used (`error.code` says which, e.g. INVITATION_INVALID)",
+  412: "WORKFLOW_VERSION_CONFLICT: `If-Match` names a version that is no longer the latest; `error.message` names the current one",
   429: "RATE_LIMITED: too many attempts; `Retry-After` gives the seconds to wait",
 };
 
@@ -207,7 +208,14 @@ export function buildOpenApiDocument(options: { origin: string; environment?: TE
                   items: {
                     type: "object",
                     required: ["path", "message"],
-                    properties: { path: { type: "string" }, message: { type: "string" } },
+                    properties: {
+                      path: { type: "string" },
+                      message: { type: "string" },
+                      nodeId: {
+                        type: "string",
+                        description: "Workflow validation: id of the node the path points into",
+                      },
+                    },
                   },
                 },
               },

@@ -19,6 +19,7 @@ import * as verifications from "../verifications/api";
 import * as webhooks from "../webhooks/api";
 import * as webhookDeliveries from "../webhooks/deliveries-api";
 import * as workflows from "../workflows/api";
+import * as workflowRuns from "../workflows/runs-api";
 import * as openapi from "./api";
 
 function defs(...modules: Record<string, unknown>[]): EndpointDef[] {
@@ -45,6 +46,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = defs(
   activation,
   productionTests,
   workflows,
+  workflowRuns,
   webhooks,
   webhookDeliveries,
   domains,

@@ -67,6 +67,11 @@ export const ZVerificationListItemJson = z.object({
 export const ZVerificationActivityJson = z.object({
   verification: ZVerificationListItemJson.extend({
     workflowId: z.string(),
+    workflowVersion: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The workflow version the session ran; null for sessions older than workflow versions"),
     redirectUri: z.string().nullable(),
     personalData: z.object({
       available: z.boolean().describe("true when the claims can be revealed (completed, not yet deleted)"),
@@ -133,6 +138,12 @@ export const ZCreateTestVerification = z
       .max(2048)
       .optional()
       .describe("One of the app's redirectUris"),
+    workflowId: z
+      .string({ error: "must be a string" })
+      .min(1, "must not be empty")
+      .max(64)
+      .optional()
+      .describe("A workflow of the app (default: its default workflow), e.g. one being tried in the editor"),
   })
   .optional();
 
@@ -209,7 +220,7 @@ export const createTestVerification = endpoint({
   operationId: "createTestVerification",
   summary: "Sandbox: start a test verification",
   description:
-    "Sandbox only (404 ROUTE_NOT_FOUND in production). Starts a real session of the app exactly as POST /v1/verifications does (same checks, events and webhooks) with a workspace credential instead of the client secret, so the console can run one. `providerId` defaults to the first enabled disclosure provider of the app's default workflow; `redirectUri` must be one of the app's redirectUris. `url` is the session's hosted page. Audited (`verification.test_started`).",
+    "Sandbox only (404 ROUTE_NOT_FOUND in production). Starts a real session of the app exactly as POST /v1/verifications does (same checks, events and webhooks) with a workspace credential instead of the client secret, so the console can run one. `workflowId` picks one of the app's workflows (default: the default workflow); `providerId` defaults to the first enabled disclosure provider that workflow accepts; `redirectUri` must be one of the app's redirectUris. `url` is the session's hosted page. Audited (`verification.test_started`).",
   tag: "Sandbox",
   auth: "workspace",
   body: ZCreateTestVerification,

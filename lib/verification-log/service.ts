@@ -134,6 +134,7 @@ export async function getVerificationActivity(
     verification: {
       ...toListItem(v),
       workflowId: v.workflowId,
+      workflowVersion: v.workflowVersion,
       redirectUri: v.redirectUri,
       personalData: { available, deletedAt: v.personalDataDeletedAt?.toISOString() ?? null },
     },
@@ -263,10 +264,15 @@ export async function createTestVerification(
   db: Tx,
   actor: Actor,
   clientId: string,
-  input: { providerId?: string; redirectUri?: string },
+  input: { providerId?: string; redirectUri?: string; workflowId?: string },
 ): Promise<TTestVerification> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const defaultWorkflow = app.workflows.find((w) => w.id === app.defaultWorkflowId);
+  const defaultWorkflow = app.workflows.find((w) => w.id === (input.workflowId ?? app.defaultWorkflowId));
+  if (input.workflowId !== undefined && !defaultWorkflow) {
+    throw new ApiError("RESOURCE_NOT_FOUND", `Workflow "${input.workflowId}" of app "${app.id}" not found`, {
+      details: [{ path: "workflowId", message: "is not a workflow of this app" }],
+    });
+  }
   const providerId =
     input.providerId ??
     defaultTestProvider(
@@ -288,6 +294,7 @@ export async function createTestVerification(
   try {
     created = await createVerification(db, appAuth, {
       providerId,
+      ...(input.workflowId !== undefined ? { workflowId: input.workflowId } : {}),
       ...(input.redirectUri !== undefined ? { redirect_uri: input.redirectUri } : {}),
     });
   } catch (err) {

@@ -124,6 +124,14 @@ export const simulateVerification = endpoint({
   errors: [400, 409],
 });
 
+export const ZTestIdentityJson = z.object({
+  id: z.string(),
+  scenario: z.enum(TEST_SCENARIOS),
+  description: z.string(),
+  loa: z.number().int(),
+  claims: z.record(z.string(), z.unknown()),
+});
+
 export const listTestIdentities = endpoint({
   method: "GET",
   path: "/v1/sandbox/identities",
@@ -135,15 +143,20 @@ export const listTestIdentities = endpoint({
   responses: {
     200: {
       description: "Test identities",
-      schema: z.array(
-        z.object({
-          id: z.string(),
-          scenario: z.enum(TEST_SCENARIOS),
-          description: z.string(),
-          loa: z.number().int(),
-          claims: z.record(z.string(), z.unknown()),
-        }),
-      ),
+      schema: z.array(ZTestIdentityJson),
     },
   },
+});
+
+export const listAppTestIdentities = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/test-identities",
+  operationId: "listAppTestIdentities",
+  summary: "Sandbox: test identities of a provider (workspace)",
+  description:
+    "The test identities of GET /v1/sandbox/identities with a workspace credential (the console's test runs): sandbox only (404 ROUTE_NOT_FOUND in production), for an app of the workspace. `providerId` is required; an unknown provider is 400 naming it.",
+  tag: "Sandbox",
+  auth: "workspace",
+  query: ZIdentitiesQuery,
+  responses: { 200: { description: "Test identities", schema: z.array(ZTestIdentityJson) } },
 });

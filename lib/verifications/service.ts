@@ -12,12 +12,14 @@
  *   authenticated the end-user) are written by their transitions, in the same update;
  * - personal data (claims, evidence, matchData, upstream hand-off state) is sealed with
  *   IDV_MASTER_KEY, never logged, wiped on cancel and after the retention period;
- * - another app's session is 404, never 403.
+ * - another app's session is 404, never 403;
+ * - a session that ends completed or failed gets its decision record (decisions.ts) in the same
+ *   transaction.
  */
 import type { AppAuth } from "../auth/app-credentials";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import type { Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Verification, Workflow } from "../db/generated/client";
 import { ApiError, invalidField, notFound } from "../http/errors";
 import { newId } from "../ids";
 import { enqueueJob } from "../jobs/queue";
@@ -31,6 +33,7 @@ import { findProvider, type TFlowType, type TProviderDefinition } from "../provi
 import { emitVerificationEvent } from "../webhooks/events";
 import { planVerification, runChecks } from "../workflows/engine";
 import type { TWorkflowNode } from "../workflows/json";
+import { recordDecision } from "./decisions";
 import { acrFor, loaLabel } from "./loa";
 import type { TCreateVerification, TSimulate } from "./schema";
 import { publicUrl, retentionDays, sessionTtlSeconds } from "./settings";
@@ -227,6 +230,8 @@ export async function createVerification(
       environment: auth.environment,
       providerId: provider.id,
       workflowId: workflow.id,
+      // the version the session was planned on (lib/workflows/versions.ts)
+      workflowVersion: workflow.version,
       verificationNodeId: plan.verificationNodeId,
       flowType,
       channel: plan.channel,
@@ -318,6 +323,20 @@ function eventResult(provider: TProviderDefinition, loa: number) {
 }
 
 /** The end-user reached the identity provider (idempotent while authenticating). */
+/**
+ * The workflow as the session was planned on it: the content of its recorded version while that
+ * is kept, else the current one (sessions from before versions). An edit made while the end-user
+ * verifies therefore applies to the next session, not to this one.
+ */
+async function plannedWorkflow(db: Tx, v: Verification): Promise<Workflow | null> {
+  const workflow = await db.workflow.findUnique({ where: { id: v.workflowId } });
+  if (!workflow || v.workflowVersion === null || v.workflowVersion === workflow.version) return workflow;
+  const kept = await db.workflowVersion.findUnique({
+    where: { workflowId_version: { workflowId: v.workflowId, version: v.workflowVersion } },
+  });
+  return kept ? { ...workflow, entryNodeId: kept.entryNodeId, nodes: kept.nodes } : workflow;
+}
+
 export async function startAuthentication(db: Tx, verificationId: string): Promise<Verification> {
   const v = await lockVerification(db, verificationId);
   if (v.status === "authenticating") return v;
@@ -357,7 +376,7 @@ async function complete(
   await emitVerificationEvent(db, succeeded, "verification.user.authentication_succeeded", {
     result: eventResult(provider, loa),
   });
-  const workflow = await db.workflow.findUnique({ where: { id: v.workflowId } });
+  const workflow = await plannedWorkflow(db, v);
   const checks = workflow
     ? runChecks(
         { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as unknown as TWorkflowNode[] },
@@ -385,6 +404,7 @@ async function complete(
       metadata: { reason: checks.reason, ...(checks.failedNodeId ? { nodeId: checks.failedNodeId } : {}) },
       result: eventResult(provider, loa),
     });
+    await recordDecision(db, failed, { kind: "checked", provider, workflow, identity, loa, checks });
     await participate(db, failed, false);
     return failed;
   }
@@ -421,6 +441,7 @@ async function complete(
   await emitVerificationEvent(db, completed, "verification.completed", {
     result: eventResult(provider, loa),
   });
+  await recordDecision(db, completed, { kind: "checked", provider, workflow, identity, loa, checks });
   await participate(db, completed, true);
   return completed;
 }
@@ -450,6 +471,7 @@ export async function applyAdapterOutcome(
       await emitVerificationEvent(db, failed, "verification.failed", {
         metadata: { reason: outcome.reason },
       });
+      await recordDecision(db, failed, { kind: "unauthenticated", provider, reason: outcome.reason });
       await participate(db, failed, false);
       return failed;
     }

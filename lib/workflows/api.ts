@@ -2,15 +2,30 @@
 import { z } from "zod";
 import { ZAppJson } from "../apps/api";
 import { endpoint } from "../http/endpoint";
-import { ZWorkflowJson } from "./json";
+import { paginationFields } from "../http/pagination";
+import { ZNodePositionsJson, ZWorkflowJson, ZWorkflowNodeJson } from "./json";
 import { ZNodeTypeJson } from "./node-types";
-import { ZCreateWorkflow, ZSetDefaultWorkflow, ZUpdateVerificationSettings, ZUpdateWorkflow } from "./schema";
+import {
+  ZCreateWorkflow,
+  ZSetDefaultWorkflow,
+  ZUpdateVerificationSettings,
+  ZUpdateWorkflow,
+  ZValidateWorkflow,
+} from "./schema";
+import { TEMPLATE_IDS } from "./templates";
+import { VERSION_AUTHOR_TYPES } from "./versioning";
 
 const TAG = "Workflows";
 
 const VALIDATION_NOTE =
   "The workflow is validated as a whole and every problem is listed in `error.details`, each with the path of the field in the request body (`nodes[2].config.claims[1]`) and a message starting with the node's id. " +
-  "Rules: node ids unique; types from the node-types catalog; exactly one `request` node, named by `entryNodeId`; `response` nodes have no `next`, `if` nodes have `then`/`else`, every other node has `next`, and every link names a node of the workflow; no cycles; every node reachable from the entry; every path from the entry to a response passes exactly one `verification` node, before any node that tests its result; config fields as the catalog describes them (unknown fields refused); claims are known claim names; provider keys of verification nodes are providers of the app. At most 100 nodes; names 1–100 characters.";
+  "Rules: node ids unique; types from the node-types catalog; exactly one `request` node, named by `entryNodeId`; `response` nodes have no `next`, `if` nodes have `then`/`else`, every other node has `next`, and every link names a node of the workflow; no cycles; every node reachable from the entry; every path from the entry to a response passes exactly one `verification` node, before any node that tests its result; config fields as the catalog describes them (unknown fields refused); claims are known claim names; provider keys of verification nodes are providers of the app; `positions` keys are node ids of the workflow (`positions.<id>`). At most 100 nodes; names 1–100 characters. " +
+  "A detail whose path points into a node also carries that node's id as `nodeId`.";
+
+const ETAG_HEADER = { ETag: 'The workflow\'s current version as a strong entity tag: `"3"`' };
+
+const IF_MATCH_NOTE =
+  'Optional `If-Match: "<version>"` (the ETag of the workflow as last read): when it is not the current version the request changes nothing and answers 412 WORKFLOW_VERSION_CONFLICT, naming the current version (details path `If-Match`). Without it the change applies to whatever is current.';
 
 export const listNodeTypes = endpoint({
   method: "GET",
@@ -53,7 +68,7 @@ export const createWorkflow = endpoint({
     201: {
       description: "The new workflow",
       schema: ZWorkflowJson,
-      headers: { Location: "URI of the new workflow" },
+      headers: { Location: "URI of the new workflow", ...ETAG_HEADER },
     },
   },
   errors: [409],
@@ -67,7 +82,7 @@ export const getWorkflow = endpoint({
   description: "404 when the id is not a workflow of this app.",
   tag: TAG,
   auth: "workspace",
-  responses: { 200: { description: "The workflow", schema: ZWorkflowJson } },
+  responses: { 200: { description: "The workflow", schema: ZWorkflowJson, headers: ETAG_HEADER } },
 });
 
 export const updateWorkflow = endpoint({
@@ -76,12 +91,159 @@ export const updateWorkflow = endpoint({
   operationId: "updateWorkflow",
   summary: "Update a workflow",
   description:
-    "All fields optional: `name`, `entryNodeId`, `nodes` (replaces all nodes, stored as sent). When `entryNodeId` or `nodes` change, the resulting workflow is validated against the app's current providers. " +
+    "All fields optional: `name`, `entryNodeId`, `nodes` (replaces all nodes, stored as sent), `positions` (replaces all positions). When `entryNodeId` or `nodes` change, the resulting workflow is validated against the app's current providers. " +
+    "A change of the content saves a new version (`version` + 1, listed by GET …/versions); a request that changes nothing saves none. " +
+    IF_MATCH_NOTE +
+    " " +
     VALIDATION_NOTE,
   tag: TAG,
   auth: "workspace",
   body: ZUpdateWorkflow,
-  responses: { 200: { description: "The updated workflow", schema: ZWorkflowJson } },
+  responses: { 200: { description: "The updated workflow", schema: ZWorkflowJson, headers: ETAG_HEADER } },
+  errors: [412],
+});
+
+export const ZWorkflowValidationJson = z.object({
+  valid: z.boolean().describe("true when `details` is empty"),
+  details: z.array(
+    z.object({
+      path: z.string().describe("Path of the field in the request body: `nodes[2].config.claims[0]`"),
+      message: z.string(),
+      nodeId: z.string().optional().describe("Id of the node the path points into"),
+    }),
+  ),
+});
+
+export const validateWorkflow = endpoint({
+  method: "POST",
+  path: "/v1/apps/{client_id}/workflows/validate",
+  operationId: "validateWorkflow",
+  summary: "Validate a workflow draft",
+  description:
+    "A dry run of create: the body of POST …/workflows (`name` optional) is checked with the same rules and messages against the app's current providers, and nothing is stored. Findings come back as `details` with status 200; a body that is not shaped like a workflow (wrong types, unknown fields, over 100 nodes) is a 400 as on create. " +
+    VALIDATION_NOTE,
+  tag: TAG,
+  auth: "workspace",
+  // a dry run changes nothing: every role that can read the workflow can check a draft
+  permission: "read",
+  transaction: false,
+  body: ZValidateWorkflow,
+  responses: { 200: { description: "The findings", schema: ZWorkflowValidationJson } },
+});
+
+const ZVersionAuthorJson = z
+  .object({
+    type: z.enum(VERSION_AUTHOR_TYPES).describe("system: written by a migration"),
+    id: z.string().nullable().describe("usr_… or key_…; null for system"),
+    display: z
+      .string()
+      .nullable()
+      .describe("A user's email or an API key's name, as the audit log shows them"),
+  })
+  .describe("Who saved the version");
+
+export const ZWorkflowVersionSummaryJson = z.object({
+  version: z.number().int().min(1),
+  name: z.string(),
+  nodeCount: z.number().int(),
+  createdAt: z.string().describe("ISO 8601 date-time"),
+  author: ZVersionAuthorJson,
+  restoredFrom: z.number().int().nullable().describe("The version this one restored, if it was a restore"),
+});
+
+export const ZWorkflowVersionJson = z.object({
+  version: z.number().int().min(1),
+  name: z.string(),
+  entryNodeId: z.string(),
+  nodes: z.array(ZWorkflowNodeJson),
+  positions: ZNodePositionsJson,
+  createdAt: z.string().describe("ISO 8601 date-time"),
+  author: ZVersionAuthorJson,
+  restoredFrom: z.number().int().nullable(),
+});
+
+export const ZListWorkflowVersionsQuery = z.object({ ...paginationFields(20) });
+export type TListWorkflowVersionsQuery = z.infer<typeof ZListWorkflowVersionsQuery>;
+
+export const listWorkflowVersions = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/workflows/{workflow_id}/versions",
+  operationId: "listWorkflowVersions",
+  summary: "List a workflow's versions",
+  description:
+    "Newest first. Versions are immutable: version 1 is the workflow as created, and every accepted change (PATCH of the workflow, a restore, PATCH …/verification on the default workflow) adds the next one.",
+  tag: TAG,
+  auth: "workspace",
+  query: ZListWorkflowVersionsQuery,
+  responses: {
+    200: {
+      description: "A page of versions",
+      schema: z.object({
+        data: z.array(ZWorkflowVersionSummaryJson),
+        total: z.number().int(),
+        limit: z.number().int(),
+        offset: z.number().int(),
+        hasMore: z.boolean(),
+      }),
+    },
+  },
+});
+
+export const getWorkflowVersion = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/workflows/{workflow_id}/versions/{version}",
+  operationId: "getWorkflowVersion",
+  summary: "Get one version of a workflow",
+  description: "The content saved as that version. 404 for a version the workflow does not have.",
+  tag: TAG,
+  auth: "workspace",
+  responses: { 200: { description: "The version", schema: ZWorkflowVersionJson } },
+});
+
+export const restoreWorkflowVersion = endpoint({
+  method: "POST",
+  path: "/v1/apps/{client_id}/workflows/{workflow_id}/versions/{version}/restore",
+  operationId: "restoreWorkflowVersion",
+  summary: "Restore a version of a workflow",
+  description:
+    "Saves the content of that version (name, entryNodeId, nodes, positions) as the newest version; older versions stay as they are. The content is validated against the app's current providers (400 as on PATCH). " +
+    IF_MATCH_NOTE,
+  tag: TAG,
+  auth: "workspace",
+  responses: {
+    200: { description: "The workflow as restored", schema: ZWorkflowJson, headers: ETAG_HEADER },
+  },
+  errors: [400, 412],
+});
+
+export const ZWorkflowTemplateJson = z.object({
+  id: z.enum(TEMPLATE_IDS),
+  name: z.string(),
+  description: z.string(),
+  requiredProviders: z.array(z.string()).describe("Providers the template's verification node names"),
+  missingProviders: z
+    .array(z.string())
+    .describe("Required providers that are not activated and enabled for this app"),
+  workflow: z
+    .object({
+      name: z.string(),
+      entryNodeId: z.string(),
+      nodes: z.array(ZWorkflowNodeJson),
+      positions: ZNodePositionsJson,
+    })
+    .describe("A body for POST …/workflows"),
+});
+
+export const listWorkflowTemplates = endpoint({
+  method: "GET",
+  path: "/v1/apps/{client_id}/workflows/templates",
+  operationId: "listWorkflowTemplates",
+  summary: "List workflow templates",
+  description:
+    "Ready-made workflows (full_identity, age_over_18, high_assurance, match_known_customer). Each is valid for an app that has its `requiredProviders`; create one with POST …/workflows and its `workflow`.",
+  tag: TAG,
+  auth: "workspace",
+  responses: { 200: { description: "The templates", schema: z.array(ZWorkflowTemplateJson) } },
 });
 
 export const deleteWorkflow = endpoint({

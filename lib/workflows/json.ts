@@ -14,11 +14,23 @@ export const ZWorkflowNodeJson = z.object({
 });
 export type TWorkflowNode = z.infer<typeof ZWorkflowNodeJson>;
 
+export const ZNodePositionJson = z.object({ x: z.number(), y: z.number() });
+export const ZNodePositionsJson = z
+  .record(z.string(), ZNodePositionJson)
+  .describe("Canvas positions of the visual editor by node id; the engine ignores them");
+export type TNodePositions = z.infer<typeof ZNodePositionsJson>;
+
 export const ZWorkflowJson = z.object({
   workflowId: z.string(),
   name: z.string(),
   entryNodeId: z.string().describe("Id of the request node"),
   nodes: z.array(ZWorkflowNodeJson),
+  positions: ZNodePositionsJson,
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .describe('Number of the latest saved version; also the response\'s ETag (`"3"`)'),
   createdAt: z.string().describe("ISO 8601 date-time"),
   updatedAt: z.string().describe("ISO 8601 date-time"),
 });

@@ -175,10 +175,25 @@ const ZNodes = z
   .array(ZWorkflowNodeInput, { error: "must be an array of nodes" })
   .max(MAX_NODES, `must contain at most ${MAX_NODES} nodes`);
 
+/** Canvas coordinates are plain numbers; the bound only keeps absurd values out of storage. */
+export const MAX_POSITION = 1_000_000;
+const ZCoordinate = z
+  .number({ error: "must be a number" })
+  .min(-MAX_POSITION, `must be at least -${MAX_POSITION}`)
+  .max(MAX_POSITION, `must be at most ${MAX_POSITION}`);
+
+/** Keys are node ids of the workflow (validate.ts checks that); values {x, y}. */
+export const ZNodePositions = z
+  .record(str(), z.strictObject({ x: ZCoordinate, y: ZCoordinate }, { error: "must be an object {x, y}" }), {
+    error: "must be an object keyed by node id",
+  })
+  .describe("Canvas positions of the visual editor by node id, `{x, y}` each; ignored by the engine");
+
 export const ZCreateWorkflow = z.strictObject({
   name: ZWorkflowName,
   entryNodeId: str().describe("Id of the `request` node"),
   nodes: ZNodes,
+  positions: ZNodePositions.optional(),
 });
 export type TCreateWorkflow = z.infer<typeof ZCreateWorkflow>;
 
@@ -186,8 +201,23 @@ export const ZUpdateWorkflow = z.strictObject({
   name: ZWorkflowName.optional(),
   entryNodeId: str().optional(),
   nodes: ZNodes.optional().describe("Replaces all nodes"),
+  positions: ZNodePositions.optional().describe(
+    "Replaces all positions; when nodes change without it, positions of removed nodes are dropped",
+  ),
 });
 export type TUpdateWorkflow = z.infer<typeof ZUpdateWorkflow>;
+
+/**
+ * POST …/workflows/validate: a draft as the editor holds it. `name` is checked in the handler
+ * (an editor's half-typed name is a finding, not a malformed request).
+ */
+export const ZValidateWorkflow = z.strictObject({
+  name: str().optional().describe("Checked like on create when given"),
+  entryNodeId: str().describe("Id of the `request` node"),
+  nodes: ZNodes,
+  positions: ZNodePositions.optional(),
+});
+export type TValidateWorkflow = z.infer<typeof ZValidateWorkflow>;
 
 export const ZSetDefaultWorkflow = z.strictObject({
   workflowId: str().min(1, "must not be empty").describe("A workflow of this app"),

@@ -14,7 +14,16 @@
  * - the verification settings are written into the default workflow's first verification node
  *   (PATCH …/verification) and validated like any workflow change; a refusal names the settings'
  *   fields, not the node's;
- * - every change writes an audit record in the same transaction.
+ * - every change writes an audit record in the same transaction;
+ * - versions (versions.ts): create writes version 1, every change of the content (name,
+ *   entryNodeId, nodes, positions) writes the next one in the same transaction; a request that
+ *   changes nothing writes nothing. Writers lock the workflow row first, so concurrent changes get
+ *   consecutive numbers and an `If-Match` precondition (versioning.ts) is checked against the
+ *   version the change would replace;
+ * - positions are the editor's, keyed by node ids of the workflow (400 `positions.<id>`
+ *   otherwise); when nodes change without positions, positions of removed nodes are dropped;
+ * - a restore validates the old content against the app's current providers and saves it as the
+ *   newest version.
  */
 import { auditActor, recordAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
@@ -26,11 +35,32 @@ import { newId } from "../ids";
 import { getOwnedApp, type Actor } from "../apps/service";
 import { toAppJson, toWorkflowJson, type AppRow, type TAppJson, type TWorkflowJson } from "../apps/serialize";
 import { applyCreationDefaults, normalizeNodes } from "./defaults";
-import type { TWorkflowNode } from "./json";
-import type { TCreateWorkflow, TUpdateVerificationSettings, TUpdateWorkflow } from "./schema";
+import type { TNodePositions, TWorkflowNode } from "./json";
+import {
+  ZWorkflowName,
+  type TCreateWorkflow,
+  type TUpdateVerificationSettings,
+  type TUpdateWorkflow,
+  type TValidateWorkflow,
+} from "./schema";
 import { firstVerificationNode } from "./graph";
 import { deriveVerificationSettings, type TVerificationSettings } from "./settings";
-import { validateWorkflow, type TWorkflowDraft } from "./validate";
+import {
+  validatePositions,
+  validateWorkflow,
+  withNodeIds,
+  type TWorkflowDraft,
+  type TWorkflowIssue,
+} from "./validate";
+import { listWorkflowTemplates, type TWorkflowTemplateJson } from "./templates";
+import { assertIfMatch, keepPositionsOf, sameContent, type TWorkflowContent } from "./versioning";
+import {
+  loadWorkflowVersion,
+  parseVersionParam,
+  recordWorkflowVersion,
+  versionAuthor,
+  versionContent,
+} from "./versions";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
@@ -43,7 +73,47 @@ function auditBase(actor: Actor) {
 
 function assertValid(app: AppRow, draft: TWorkflowDraft): void {
   const issues = validateWorkflow(draft, { appProviderIds: app.providers.map((p) => p.providerId) });
-  if (issues.length > 0) throw validationError(issues, "Invalid workflow");
+  if (issues.length > 0) throw validationError(withNodeIds(issues, draft.nodes), "Invalid workflow");
+}
+
+function contentOf(w: Workflow): TWorkflowContent {
+  return {
+    name: w.name,
+    entryNodeId: w.entryNodeId,
+    nodes: w.nodes as unknown as TWorkflowNode[],
+    positions: (w.positions ?? {}) as TNodePositions,
+  };
+}
+
+/**
+ * Locks the workflow row for the rest of the transaction and reads it afresh: the version a
+ * change replaces is then the one stored, whatever ran concurrently.
+ */
+async function lockWorkflow(db: Tx, workflowId: string): Promise<Workflow> {
+  await db.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
+  return db.workflow.findUniqueOrThrow({ where: { id: workflowId } });
+}
+
+/** Stores `content` as the workflow's next version (row and history). */
+async function saveVersion(
+  db: Tx,
+  actor: Actor,
+  current: Workflow,
+  content: TWorkflowContent,
+  restoredFrom?: number,
+): Promise<Workflow> {
+  const updated = await db.workflow.update({
+    where: { id: current.id },
+    data: {
+      name: content.name,
+      entryNodeId: content.entryNodeId,
+      nodes: content.nodes as object[],
+      positions: content.positions,
+      version: current.version + 1,
+    },
+  });
+  await recordWorkflowVersion(db, updated, versionAuthor(actor.auth), restoredFrom);
+  return updated;
 }
 
 function findAppWorkflow(app: AppRow, workflowId: string): Workflow {
@@ -78,6 +148,44 @@ export async function getWorkflow(
   return toWorkflowJson(findAppWorkflow(app, workflowId));
 }
 
+/** GET …/workflows/templates: the templates with the providers each still needs on this app. */
+export async function listTemplates(db: Tx, auth: Auth, clientId: string): Promise<TWorkflowTemplateJson[]> {
+  const app = await getOwnedApp(db, auth, clientId);
+  return listWorkflowTemplates(app.providers);
+}
+
+export interface TValidationResult {
+  valid: boolean;
+  details: TWorkflowIssue[];
+}
+
+/**
+ * POST …/workflows/validate: the checks of create (after the same normalization), nothing
+ * stored. The name is only checked when given.
+ */
+export async function validateWorkflowDraft(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+  input: TValidateWorkflow,
+): Promise<TValidationResult> {
+  const app = await getOwnedApp(db, auth, clientId);
+  const issues: TWorkflowIssue[] = [];
+  if (input.name !== undefined) {
+    const name = ZWorkflowName.safeParse(input.name);
+    if (!name.success) issues.push({ path: "name", message: name.error.issues[0]!.message });
+  }
+  const nodes = applyCreationDefaults(normalizeNodes(input.nodes));
+  issues.push(
+    ...validateWorkflow(
+      { entryNodeId: input.entryNodeId, nodes, positions: input.positions ?? {} },
+      { appProviderIds: app.providers.map((p) => p.providerId) },
+    ),
+  );
+  const details = withNodeIds(issues, nodes);
+  return { valid: details.length === 0, details };
+}
+
 export async function createWorkflow(
   db: Tx,
   actor: Actor,
@@ -86,7 +194,8 @@ export async function createWorkflow(
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   const nodes = applyCreationDefaults(normalizeNodes(input.nodes));
-  assertValid(app, { entryNodeId: input.entryNodeId, nodes });
+  const positions = input.positions ?? {};
+  assertValid(app, { entryNodeId: input.entryNodeId, nodes, positions });
   const workflow = await db.workflow.create({
     data: {
       id: newId("wf"),
@@ -94,14 +203,17 @@ export async function createWorkflow(
       name: input.name,
       entryNodeId: input.entryNodeId,
       nodes: nodes as object[],
+      positions,
+      version: 1,
     },
   });
+  await recordWorkflowVersion(db, workflow, versionAuthor(actor.auth));
   await recordAudit(db, {
     ...auditBase(actor),
     action: "workflow.created",
     targetType: "workflow",
     targetId: workflow.id,
-    data: { clientId: app.id, name: workflow.name, nodeCount: nodes.length },
+    data: { clientId: app.id, name: workflow.name, nodeCount: nodes.length, version: 1 },
   });
   return toWorkflowJson(workflow);
 }
@@ -112,29 +224,71 @@ export async function updateWorkflow(
   clientId: string,
   workflowId: string,
   patch: TUpdateWorkflow,
+  ifMatch: string | null = null,
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const current = findAppWorkflow(app, workflowId);
-  const fields = (["name", "entryNodeId", "nodes"] as const).filter((f) => patch[f] !== undefined);
+  findAppWorkflow(app, workflowId);
+  const current = await lockWorkflow(db, workflowId);
+  assertIfMatch(ifMatch, current.version, current.id);
+  const fields = (["name", "entryNodeId", "nodes", "positions"] as const).filter(
+    (f) => patch[f] !== undefined,
+  );
   if (fields.length === 0) return toWorkflowJson(current);
 
-  const data: { name?: string; entryNodeId?: string; nodes?: object[] } = {};
-  if (patch.name !== undefined) data.name = patch.name;
+  const before = contentOf(current);
+  const nodes = patch.nodes !== undefined ? normalizeNodes(patch.nodes) : before.nodes;
+  const next: TWorkflowContent = {
+    name: patch.name ?? before.name,
+    entryNodeId: patch.entryNodeId ?? before.entryNodeId,
+    nodes,
+    positions: patch.positions ?? keepPositionsOf(before.positions, nodes),
+  };
   if (patch.entryNodeId !== undefined || patch.nodes !== undefined) {
-    const entryNodeId = patch.entryNodeId ?? current.entryNodeId;
-    const nodes =
-      patch.nodes !== undefined ? normalizeNodes(patch.nodes) : (current.nodes as TWorkflowNode[]);
-    assertValid(app, { entryNodeId, nodes });
-    data.entryNodeId = entryNodeId;
-    data.nodes = nodes as object[];
+    assertValid(app, next);
+  } else if (patch.positions !== undefined) {
+    // only the canvas moved: the stored graph is not re-judged against today's providers
+    const issues = validatePositions(next);
+    if (issues.length > 0) throw validationError(issues, "Invalid workflow");
   }
-  const updated = await db.workflow.update({ where: { id: current.id }, data });
+  if (sameContent(next, before)) return toWorkflowJson(current);
+
+  const updated = await saveVersion(db, actor, current, next);
   await recordAudit(db, {
     ...auditBase(actor),
     action: "workflow.updated",
     targetType: "workflow",
     targetId: current.id,
-    data: { clientId: app.id, fields },
+    data: { clientId: app.id, fields, version: updated.version },
+  });
+  return toWorkflowJson(updated);
+}
+
+/**
+ * POST …/versions/{version}/restore: the stored content of `version` becomes the newest version
+ * (validated against the app's current providers, like a PATCH of the nodes).
+ */
+export async function restoreWorkflowVersion(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  workflowId: string,
+  rawVersion: string,
+  ifMatch: string | null = null,
+): Promise<TWorkflowJson> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  findAppWorkflow(app, workflowId);
+  const current = await lockWorkflow(db, workflowId);
+  const source = await loadWorkflowVersion(db, current.id, parseVersionParam(rawVersion, current.id));
+  assertIfMatch(ifMatch, current.version, current.id);
+  const content = versionContent(source);
+  assertValid(app, content);
+  const updated = await saveVersion(db, actor, current, content, source.version);
+  await recordAudit(db, {
+    ...auditBase(actor),
+    action: "workflow.restored",
+    targetType: "workflow",
+    targetId: current.id,
+    data: { clientId: app.id, fromVersion: source.version, version: updated.version },
   });
   return toWorkflowJson(updated);
 }
@@ -240,7 +394,9 @@ export async function updateVerificationSettings(
 ): Promise<TVerificationSettings> {
   await lockApp(db, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const workflow = app.workflows.find((w) => w.id === app.defaultWorkflowId);
+  const listed = app.workflows.find((w) => w.id === app.defaultWorkflowId);
+  // the settings live in the workflow's nodes: the change is a workflow version like any other
+  const workflow = listed ? await lockWorkflow(db, listed.id) : undefined;
   const nodes = (workflow?.nodes ?? []) as TWorkflowNode[];
   const node = workflow ? firstVerificationNode(nodes, workflow.entryNodeId) : undefined;
   if (!workflow || !node) {
@@ -285,7 +441,9 @@ export async function updateVerificationSettings(
       "Invalid verification settings",
     );
   }
-  await db.workflow.update({ where: { id: workflow.id }, data: { nodes: updatedNodes as object[] } });
+  const before = contentOf(workflow);
+  const next = { ...before, nodes: updatedNodes };
+  if (!sameContent(next, before)) await saveVersion(db, actor, workflow, next);
   await recordAudit(db, {
     ...auditBase(actor),
     action: "verification_settings.updated",

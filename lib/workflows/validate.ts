@@ -14,7 +14,8 @@
  *   known claim names (claims.ts); verification provider keys are providers of the app (spec,
  *   Workspace API rule 6) and do not opt out all of them; minimumAge exactly with
  *   age_verification mode; branding logos are real image data URLs; check-min-loa minLoa 1..3;
- *   conditions only combine source, field, op and value in ways the engine can evaluate.
+ *   conditions only combine source, field, op and value in ways the engine can evaluate;
+ * - canvas positions (optional) are keyed by node ids of the workflow (`positions.<id>`).
  */
 import type { z } from "zod";
 import { checkLogoDataUrl } from "../apps/logo";
@@ -40,6 +41,8 @@ import {
 export interface TWorkflowDraft {
   entryNodeId: string;
   nodes: readonly TWorkflowNode[];
+  /** the editor's canvas positions by node id; only their keys are checked */
+  positions?: Readonly<Record<string, unknown>>;
 }
 
 export interface TValidationContext {
@@ -50,6 +53,8 @@ export interface TValidationContext {
 export interface TWorkflowIssue {
   path: string;
   message: string;
+  /** set by withNodeIds: the id of the node the path points into */
+  nodeId?: string;
 }
 
 export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -253,6 +258,34 @@ function linkRules(type: TNodeType): Record<TLinkKey, "required" | string> {
 }
 
 export function validateWorkflow(draft: TWorkflowDraft, ctx: TValidationContext): TWorkflowIssue[] {
+  return [...validateNodes(draft, ctx), ...validatePositions(draft)];
+}
+
+/** Positions of nodes the workflow does not have are refused: the editor would lose track of them. */
+export function validatePositions(draft: Pick<TWorkflowDraft, "nodes" | "positions">): TWorkflowIssue[] {
+  if (!draft.positions) return [];
+  const ids = new Set(draft.nodes.map((n) => n.id));
+  return Object.keys(draft.positions)
+    .filter((id) => !ids.has(id))
+    .map((id) => ({ path: `positions.${id}`, message: `"${id}" is not a node of this workflow` }));
+}
+
+/**
+ * Adds `nodeId` to every issue whose path points into a node (`nodes[2]…`), so an editor can mark
+ * the node without parsing paths.
+ */
+export function withNodeIds(
+  issues: readonly TWorkflowIssue[],
+  nodes: readonly TWorkflowNode[],
+): TWorkflowIssue[] {
+  return issues.map((issue) => {
+    const m = /^nodes\[(\d+)\]/.exec(issue.path);
+    const id = m ? nodes[Number(m[1])]?.id : undefined;
+    return typeof id === "string" && id !== "" ? { ...issue, nodeId: id } : issue;
+  });
+}
+
+function validateNodes(draft: TWorkflowDraft, ctx: TValidationContext): TWorkflowIssue[] {
   const issues = new Issues();
   const { nodes } = draft;
   if (nodes.length > MAX_NODES) {

@@ -10,7 +10,10 @@
  * - age_gte/age_lt read the birthdate (age.ts) and hold only when the birthdate settles them: a
  *   year-only birthdate straddling the threshold, or an unusable one, makes both false;
  * - `claim` and `loa` conditions need the verification's result; evaluating them before it (only
- *   possible in a workflow that bypassed validation) is a WorkflowDefect, never a silent false.
+ *   possible in a workflow that bypassed validation) is a WorkflowDefect, never a silent false;
+ * - with `facts` in the context (a recorded session re-run without its personal values, see
+ *   lib/workflows/what-if.ts) presence still comes from `claims`, but every test of a value
+ *   (equals … lte, age_gte/age_lt) is answered by the facts, which throw when they cannot tell.
  */
 import type { TCondition } from "../schema";
 import { isAtLeast } from "./age";
@@ -23,6 +26,20 @@ export interface TConditionContext {
   /** the effective LoA; undefined before the verification node */
   loa?: number;
   now: Date;
+  /** answers tests of claim values when `claims` holds only placeholders (what-if re-runs) */
+  facts?: TClaimFacts;
+}
+
+/**
+ * Stands in for the person's claim values when a session is re-run from its decision record:
+ * presence is known (the record lists the claims present), values are not. Implementations
+ * throw when the record cannot answer (lib/workflows/what-if.ts throws UnknownFact).
+ */
+export interface TClaimFacts {
+  /** whether a claim condition on a value (equals, not_equals, in, not_in, gte, lte) holds for a present claim */
+  holds(condition: TCondition): boolean;
+  /** isAtLeast(birthdate, years) for a present birthdate, as it was when the session ended */
+  atLeast(years: number): boolean | "undetermined" | undefined;
 }
 
 export function isClaimPresent(value: unknown): boolean {
@@ -112,12 +129,13 @@ function evaluateClaimCondition(
         throw new WorkflowDefect(`node "${nodeId}": ${condition.op} applies to birthdate only`, nodeId);
       const threshold = ageThreshold(condition, nodeId);
       if (!present) return false;
-      const atLeast = isAtLeast(value, threshold, ctx.now);
+      const atLeast = ctx.facts ? ctx.facts.atLeast(threshold) : isAtLeast(value, threshold, ctx.now);
       if (typeof atLeast !== "boolean") return false;
       return condition.op === "age_gte" ? atLeast : !atLeast;
     }
     default:
-      return present && applyValueOp(value, condition, nodeId);
+      if (!present) return false;
+      return ctx.facts ? ctx.facts.holds(condition) : applyValueOp(value, condition, nodeId);
   }
 }
 

@@ -14,3 +14,15 @@ export { runChecks, FAILURE_REASONS, type TCheckResult, type TRunInput } from ".
 export { ageRange, isAtLeast, type TAgeRange } from "./age";
 export { evaluateCondition, isClaimPresent, type TConditionContext } from "./conditions";
 export type { TRunnableWorkflow } from "./nodes";
+export type { TClaimFacts } from "./conditions";
+export {
+  joinPaths,
+  nodeResults,
+  traceChecks,
+  traceUnauthenticated,
+  traceWorkflow,
+  type TCheckAnswer,
+  type TNodeResult,
+  type TTraceInput,
+  type TWorkflowTrace,
+} from "./trace";

@@ -41,6 +41,7 @@ import {
   evaluateCondition,
   isClaimPresent,
   readClaim,
+  type TClaimFacts,
   type TConditionContext,
 } from "./conditions";
 import { WorkflowDefect } from "./defect";
@@ -61,6 +62,11 @@ export interface TRunInput {
   /** effective LoA: identity.loa ?? provider.defaultLoa */
   loa: number;
   now?: Date;
+  /**
+   * what-if re-runs of a decision record: identity.claims hold placeholders for the claims that
+   * were present, and the facts answer every test of a value (conditions.ts)
+   */
+  facts?: TClaimFacts;
 }
 
 export type TCheckResult =
@@ -116,7 +122,7 @@ function disclose(
         nodeId,
         `Missing claim "birthdate": node "${nodeId}" verifies the age from it`,
       );
-    const atLeast = isAtLeast(birthdate, minimumAge, now);
+    const atLeast = input.facts ? input.facts.atLeast(minimumAge) : isAtLeast(birthdate, minimumAge, now);
     if (atLeast === undefined)
       throw new CheckFailure(
         FAILURE_REASONS.invalidClaim,
@@ -160,7 +166,13 @@ function walkChecks(
   const config = parseConfig(verification, ZVerificationConfig);
   const { user, missingClaims } = disclose(verification.id, config, input, now);
   const claims = input.identity.claims;
-  const ctx: TConditionContext = { providerId: input.provider.id, claims, loa: input.loa, now };
+  const ctx: TConditionContext = {
+    providerId: input.provider.id,
+    claims,
+    loa: input.loa,
+    now,
+    ...(input.facts ? { facts: input.facts } : {}),
+  };
 
   let node = walk.enter(verification.next, { nodeId: verification.id, link: "next" });
   for (;;) {

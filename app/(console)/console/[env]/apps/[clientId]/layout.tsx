@@ -1,4 +1,4 @@
-// Every tab of an app (Overview, Providers, Webhooks, Domain, Production tests) in one frame.
+// Every tab of an app (Overview, Providers, Workflows, Webhooks, Domain, Production tests) in one frame.
 import type { ReactNode } from "react";
 import { AppFrame } from "@/components/apps/app-frame";
 

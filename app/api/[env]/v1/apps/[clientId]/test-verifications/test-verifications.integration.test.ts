@@ -132,3 +132,66 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     expect(await getDb().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
   });
 });
+
+describe("POST /v1/apps/{client_id}/test-verifications with a workflowId", () => {
+  it("runs the named workflow of the app, and refuses another app's workflow naming the field", async () => {
+    const s = await setup();
+    const created = await call("POST", `/api/sandbox/v1/apps/${s.app.clientId}/workflows`, {
+      headers: bearer(s.key),
+      body: {
+        name: "Email only",
+        entryNodeId: "start",
+        nodes: [
+          { id: "start", type: "request", next: "verify" },
+          { id: "verify", type: "verification", next: "end", config: { channel: "api", claims: ["email"] } },
+          { id: "end", type: "response" },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const workflowId = created.body.workflowId as string;
+    const res = await call("POST", s.path, { headers: bearer(s.key), body: { workflowId } });
+    expect(res.status).toBe(201);
+    expect(res.body.workflowId).toBe(workflowId);
+    expect(res.body.workflowId).not.toBe(s.app.defaultWorkflowId);
+
+    const other = await makeApp(s.key);
+    const foreign = await call("POST", s.path, {
+      headers: bearer(s.key),
+      body: { workflowId: other.defaultWorkflowId },
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.details).toEqual([
+      { path: "workflowId", message: "is not a workflow of this app" },
+    ]);
+  });
+});
+
+describe("GET /v1/apps/{client_id}/test-identities", () => {
+  it("lists a provider's test identities to workspace credentials, in the sandbox only", async () => {
+    const s = await setup();
+    const url = `/api/sandbox/v1/apps/${s.app.clientId}/test-identities?providerId=passport`;
+    const viewer = await addMember(s.ws.workspaceId, "viewer");
+    const res = await call("GET", url, { headers: await sessionHeaders(viewer.userId) });
+    expect(res.status).toBe(200);
+    const app = await call("GET", "/api/sandbox/v1/sandbox/identities?providerId=passport", {
+      headers: basic(s.app.clientId, s.app.clientSecret),
+    });
+    expect(res.body).toEqual(app.body);
+    expect(res.body.map((i: { scenario: string }) => i.scenario)).toContain("low_loa");
+
+    const unknown = await call("GET", url.replace("passport", "nope"), { headers: bearer(s.key) });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details[0].path).toBe("providerId");
+    expect((await call("GET", url)).status).toBe(401);
+    const other = await makeWorkspace();
+    expect((await call("GET", url, { headers: bearer(other.keys.sandbox) })).status).toBe(403);
+    const prod = await makeApp(s.ws.keys.production, "production");
+    const production = await call(
+      "GET",
+      `/api/production/v1/apps/${prod.clientId}/test-identities?providerId=passport`,
+      { headers: bearer(s.ws.keys.production) },
+    );
+    expect(production.status).toBe(404);
+  });
+});

@@ -1,6 +1,7 @@
 import { json, withApi } from "@/lib/http/api";
 import * as api from "@/lib/workflows/api";
 import { createWorkflow, listWorkflows } from "@/lib/workflows/service";
+import { etagOf } from "@/lib/workflows/versioning";
 
 export const GET = withApi(api.listWorkflows, async ({ db, auth, params }) =>
   json(200, await listWorkflows(db, auth, params.clientId!)),
@@ -8,5 +9,8 @@ export const GET = withApi(api.listWorkflows, async ({ db, auth, params }) =>
 
 export const POST = withApi(api.createWorkflow, async ({ db, auth, body, params, requestId, url }) => {
   const workflow = await createWorkflow(db, { auth, requestId }, params.clientId!, body);
-  return json(201, workflow, { Location: `${url.pathname}/${workflow.workflowId}` });
+  return json(201, workflow, {
+    Location: `${url.pathname}/${workflow.workflowId}`,
+    ETag: etagOf(workflow.version),
+  });
 });

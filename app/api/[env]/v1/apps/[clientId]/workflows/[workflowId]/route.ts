@@ -1,14 +1,24 @@
 import { json, withApi } from "@/lib/http/api";
 import * as api from "@/lib/workflows/api";
 import { deleteWorkflow, getWorkflow, updateWorkflow } from "@/lib/workflows/service";
+import { etagOf } from "@/lib/workflows/versioning";
 
-export const GET = withApi(api.getWorkflow, async ({ db, auth, params }) =>
-  json(200, await getWorkflow(db, auth, params.clientId!, params.workflowId!)),
-);
+export const GET = withApi(api.getWorkflow, async ({ db, auth, params }) => {
+  const workflow = await getWorkflow(db, auth, params.clientId!, params.workflowId!);
+  return json(200, workflow, { ETag: etagOf(workflow.version) });
+});
 
-export const PATCH = withApi(api.updateWorkflow, async ({ db, auth, body, params, requestId }) =>
-  json(200, await updateWorkflow(db, { auth, requestId }, params.clientId!, params.workflowId!, body)),
-);
+export const PATCH = withApi(api.updateWorkflow, async ({ db, auth, body, params, requestId, request }) => {
+  const workflow = await updateWorkflow(
+    db,
+    { auth, requestId },
+    params.clientId!,
+    params.workflowId!,
+    body,
+    request.headers.get("if-match"),
+  );
+  return json(200, workflow, { ETag: etagOf(workflow.version) });
+});
 
 export const DELETE = withApi(api.deleteWorkflow, async ({ db, auth, params, requestId }) =>
   json(200, await deleteWorkflow(db, { auth, requestId }, params.clientId!, params.workflowId!)),

@@ -1,0 +1,16 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/workflows/api";
+import { restoreWorkflowVersion } from "@/lib/workflows/service";
+import { etagOf } from "@/lib/workflows/versioning";
+
+export const POST = withApi(api.restoreWorkflowVersion, async ({ db, auth, params, requestId, request }) => {
+  const workflow = await restoreWorkflowVersion(
+    db,
+    { auth, requestId },
+    params.clientId!,
+    params.workflowId!,
+    params.version!,
+    request.headers.get("if-match"),
+  );
+  return json(200, workflow, { ETag: etagOf(workflow.version) });
+});

@@ -1,0 +1,184 @@
+/**
+ * Regression cases of a workflow (sandbox only): saved test runs — a provider's test identity and
+ * the outcome the workflow should give it — that the editor re-runs beside Save.
+ * Rules:
+ * - the app is loaded through getOwnedApp (404 unknown / other environment, 403 other workspace)
+ *   and the workflow must be one of its workflows (404); a case id of another workflow is 404;
+ * - a case names a catalog provider (400 naming providerId), one of that provider's test
+ *   identities (400 naming identityId) and expectedOutcome completed | failed; the provider need
+ *   not be usable by the app today: the case then fails, which is what a regression must show;
+ * - results are computed when read, never stored: the list and a new case against the latest
+ *   saved workflow, `…/cases/run` against the caller's draft (validated: 400 with the details);
+ *   each through the same test run as POST …/workflows/test-run;
+ * - a case the workflow cannot run at all (provider not enabled or refused by the workflow) gets
+ *   outcome failed with reasonCode provider_not_available instead of failing the whole list;
+ * - `passed` is outcome === expectedOutcome;
+ * - create and delete write an audit record in the same transaction.
+ */
+import { auditActor, recordAudit } from "../audit";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import type { Tx } from "../db/client";
+import type { Workflow, WorkflowCase } from "../db/generated/client";
+import { ApiError, notFound } from "../http/errors";
+import { newId } from "../ids";
+import { getOwnedApp, type Actor } from "../apps/service";
+import type { AppRow } from "../apps/serialize";
+import type { TRunnableWorkflow } from "./engine";
+import type { TWorkflowNode } from "./json";
+import {
+  checkedDraft,
+  findTestIdentity,
+  findTestProvider,
+  traceTestIdentity,
+  type TDraftInput,
+} from "./test-run";
+
+export const EXPECTED_OUTCOMES = ["completed", "failed"] as const;
+export type TExpectedOutcome = (typeof EXPECTED_OUTCOMES)[number];
+
+type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
+
+export interface TCaseResult {
+  outcome: "completed" | "failed";
+  reasonCode?: string;
+  passed: boolean;
+}
+
+export interface TCaseJson {
+  id: string;
+  name: string;
+  providerId: string;
+  identityId: string;
+  expectedOutcome: TExpectedOutcome;
+  result: TCaseResult;
+}
+
+export interface TCreateCase {
+  name: string;
+  providerId: string;
+  identityId: string;
+  expectedOutcome: TExpectedOutcome;
+}
+
+function findAppWorkflow(app: AppRow, workflowId: string): Workflow {
+  const workflow = app.workflows.find((w) => w.id === workflowId);
+  if (!workflow) throw notFound(`Workflow "${workflowId}" of app "${app.id}"`);
+  return workflow;
+}
+
+function saved(workflow: Workflow): TRunnableWorkflow {
+  return { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as unknown as TWorkflowNode[] };
+}
+
+function resultOf(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, now: Date): TCaseResult {
+  let outcome: "completed" | "failed";
+  let reasonCode: string | undefined;
+  try {
+    const { trace } = traceTestIdentity(app, workflow, c.providerId, c.identityId, now);
+    outcome = trace.outcome;
+    reasonCode = trace.reason;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // the provider is not usable, or the stored identity no longer exists in the catalog
+    outcome = "failed";
+    reasonCode = error.code === "PROVIDER_NOT_AVAILABLE" ? "provider_not_available" : "invalid_case";
+  }
+  return { outcome, ...(reasonCode ? { reasonCode } : {}), passed: outcome === c.expectedOutcome };
+}
+
+function toCaseJson(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, now: Date): TCaseJson {
+  return {
+    id: c.id,
+    name: c.name,
+    providerId: c.providerId,
+    identityId: c.identityId,
+    expectedOutcome: c.expectedOutcome as TExpectedOutcome,
+    result: resultOf(app, workflow, c, now),
+  };
+}
+
+async function loadCases(db: Tx, workflowId: string): Promise<WorkflowCase[]> {
+  return db.workflowCase.findMany({ where: { workflowId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+/** GET …/workflows/{workflow_id}/cases: results against the latest saved workflow. */
+export async function listCases(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+  workflowId: string,
+): Promise<TCaseJson[]> {
+  const app = await getOwnedApp(db, auth, clientId);
+  const workflow = findAppWorkflow(app, workflowId);
+  const now = new Date();
+  return (await loadCases(db, workflow.id)).map((c) => toCaseJson(app, saved(workflow), c, now));
+}
+
+/** POST …/workflows/{workflow_id}/cases/run: results against the caller's draft. */
+export async function runCases(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+  workflowId: string,
+  draft: TDraftInput,
+): Promise<TCaseJson[]> {
+  const app = await getOwnedApp(db, auth, clientId);
+  const workflow = findAppWorkflow(app, workflowId);
+  const runnable = checkedDraft(app, draft);
+  const now = new Date();
+  return (await loadCases(db, workflow.id)).map((c) => toCaseJson(app, runnable, c, now));
+}
+
+export async function createCase(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  workflowId: string,
+  input: TCreateCase,
+): Promise<TCaseJson> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const workflow = findAppWorkflow(app, workflowId);
+  const provider = findTestProvider(input.providerId);
+  findTestIdentity(provider, input.identityId);
+  const created = await db.workflowCase.create({
+    data: {
+      id: newId("wfc"),
+      workflowId: workflow.id,
+      name: input.name,
+      providerId: provider.id,
+      identityId: input.identityId,
+      expectedOutcome: input.expectedOutcome,
+    },
+  });
+  await recordAudit(db, {
+    ...auditActor(actor.auth),
+    requestId: actor.requestId,
+    action: "workflow_case.created",
+    targetType: "workflow",
+    targetId: workflow.id,
+    data: { clientId: app.id, caseId: created.id, name: created.name },
+  });
+  return toCaseJson(app, saved(workflow), created, new Date());
+}
+
+export async function deleteCase(
+  db: Tx,
+  actor: Actor,
+  clientId: string,
+  workflowId: string,
+  caseId: string,
+): Promise<{ deleted: true }> {
+  const app = await getOwnedApp(db, actor.auth, clientId);
+  const workflow = findAppWorkflow(app, workflowId);
+  const { count } = await db.workflowCase.deleteMany({ where: { id: caseId, workflowId: workflow.id } });
+  if (count === 0) throw notFound(`Case "${caseId}" of workflow "${workflow.id}"`);
+  await recordAudit(db, {
+    ...auditActor(actor.auth),
+    requestId: actor.requestId,
+    action: "workflow_case.deleted",
+    targetType: "workflow",
+    targetId: workflow.id,
+    data: { clientId: app.id, caseId },
+  });
+  return { deleted: true };
+}

@@ -1,0 +1,171 @@
+/**
+ * The immutable, numbered history of a workflow (table workflow_versions).
+ * Rules:
+ * - version 1 is written when the workflow is created (with the app for the starter workflow),
+ *   and one more on every accepted change of its content (PATCH, restore, PATCH …/verification),
+ *   always in the transaction of the change and equal to the workflow row it leaves behind;
+ * - rows are never updated or deleted (they go with their workflow); a restore writes the old
+ *   content as the newest version and remembers where it came from (`restoredFrom`);
+ * - the workflow row's `version` is the number of its newest row; migrating existing workflows
+ *   wrote version 1 from their content then, authored by "system";
+ * - authors are shown as the audit log shows actors (email of a user, name of an API key).
+ */
+import { actorDisplayNames } from "../audit/log";
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import type { Tx } from "../db/client";
+import type { Workflow, WorkflowVersion } from "../db/generated/client";
+import { notFound } from "../http/errors";
+import { page, type TPage } from "../http/pagination";
+import { getOwnedApp } from "../apps/service";
+import type { TNodePositions, TWorkflowNode } from "./json";
+import { VERSION_AUTHOR_TYPES, type TVersionAuthorType, type TWorkflowContent } from "./versioning";
+
+type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
+
+export interface TVersionAuthor {
+  type: TVersionAuthorType;
+  id: string | null;
+  display: string | null;
+}
+
+export interface TWorkflowVersionSummaryJson {
+  version: number;
+  name: string;
+  nodeCount: number;
+  createdAt: string;
+  author: TVersionAuthor;
+  restoredFrom: number | null;
+}
+
+export interface TWorkflowVersionJson extends TWorkflowContent {
+  version: number;
+  createdAt: string;
+  author: TVersionAuthor;
+  restoredFrom: number | null;
+}
+
+/** The author of a change made with a workspace credential. */
+export function versionAuthor(auth: Pick<WorkspaceAuth, "actor">): { type: TVersionAuthorType; id: string } {
+  return { type: auth.actor.type === "user" ? "user" : "api_key", id: auth.actor.id };
+}
+
+/** Writes the workflow row's current content as its version `workflow.version`. */
+export async function recordWorkflowVersion(
+  db: Tx,
+  workflow: Workflow,
+  author: { type: TVersionAuthorType; id: string | null },
+  restoredFrom?: number,
+): Promise<void> {
+  await db.workflowVersion.create({
+    data: {
+      workflowId: workflow.id,
+      version: workflow.version,
+      name: workflow.name,
+      entryNodeId: workflow.entryNodeId,
+      nodes: workflow.nodes as object[],
+      positions: (workflow.positions ?? {}) as object,
+      actorType: author.type,
+      actorId: author.id,
+      restoredFrom: restoredFrom ?? null,
+      createdAt: workflow.updatedAt,
+    },
+  });
+}
+
+/** The workflow of this app (404 otherwise), after the app checks of getOwnedApp. */
+async function ownedWorkflow(db: Tx, auth: Auth, clientId: string, workflowId: string): Promise<Workflow> {
+  const app = await getOwnedApp(db, auth, clientId);
+  const workflow = app.workflows.find((w) => w.id === workflowId);
+  if (!workflow) throw notFound(`Workflow "${workflowId}" of app "${app.id}"`);
+  return workflow;
+}
+
+/** A version number from the URL; anything but a positive integer names no version. */
+export function parseVersionParam(raw: string, workflowId: string): number {
+  const version = /^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(version)) throw notFound(`Version "${raw}" of workflow "${workflowId}"`);
+  return version;
+}
+
+/** A stored version of this app's workflow, or 404. */
+export async function loadWorkflowVersion(
+  db: Tx,
+  workflowId: string,
+  version: number,
+): Promise<WorkflowVersion> {
+  const row = await db.workflowVersion.findUnique({
+    where: { workflowId_version: { workflowId, version } },
+  });
+  if (!row) throw notFound(`Version ${version} of workflow "${workflowId}"`);
+  return row;
+}
+
+function authorOf(row: WorkflowVersion, names: Map<string, string>): TVersionAuthor {
+  const type = (VERSION_AUTHOR_TYPES as readonly string[]).includes(row.actorType)
+    ? (row.actorType as TVersionAuthorType)
+    : "system";
+  return { type, id: row.actorId, display: row.actorId ? (names.get(row.actorId) ?? null) : null };
+}
+
+export function versionContent(row: WorkflowVersion): TWorkflowContent {
+  return {
+    name: row.name,
+    entryNodeId: row.entryNodeId,
+    nodes: row.nodes as unknown as TWorkflowNode[],
+    positions: (row.positions ?? {}) as TNodePositions,
+  };
+}
+
+/** GET …/workflows/{workflow_id}/versions: newest first. */
+export async function listWorkflowVersions(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+  workflowId: string,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<TPage<TWorkflowVersionSummaryJson>> {
+  const workflow = await ownedWorkflow(db, auth, clientId, workflowId);
+  const where = { workflowId: workflow.id };
+  const [total, rows] = await Promise.all([
+    db.workflowVersion.count({ where }),
+    db.workflowVersion.findMany({ where, orderBy: { version: "desc" }, take: limit, skip: offset }),
+  ]);
+  const names = await actorDisplayNames(
+    db,
+    auth.workspaceId,
+    rows.map((r) => r.actorId),
+  );
+  return page(
+    rows.map((r) => ({
+      version: r.version,
+      name: r.name,
+      nodeCount: Array.isArray(r.nodes) ? r.nodes.length : 0,
+      createdAt: r.createdAt.toISOString(),
+      author: authorOf(r, names),
+      restoredFrom: r.restoredFrom,
+    })),
+    total,
+    limit,
+    offset,
+  );
+}
+
+/** GET …/workflows/{workflow_id}/versions/{version}. */
+export async function getWorkflowVersion(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+  workflowId: string,
+  rawVersion: string,
+): Promise<TWorkflowVersionJson> {
+  const workflow = await ownedWorkflow(db, auth, clientId, workflowId);
+  const row = await loadWorkflowVersion(db, workflow.id, parseVersionParam(rawVersion, workflow.id));
+  const names = await actorDisplayNames(db, auth.workspaceId, [row.actorId]);
+  return {
+    version: row.version,
+    ...versionContent(row),
+    createdAt: row.createdAt.toISOString(),
+    author: authorOf(row, names),
+    restoredFrom: row.restoredFrom,
+  };
+}
