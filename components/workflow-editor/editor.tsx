@@ -437,7 +437,19 @@ function EditorLoaded({
     workflowId,
     draft,
     onHighlight: setHighlight,
-    onLoadDraft: (d) => edit(withPositions({ ...d, positions: d.positions ?? {} })),
+    onLoadDraft: (d, saved) => {
+      const next = withPositions({ ...d, positions: d.positions ?? {} });
+      if (!saved) return edit(next);
+      // already stored as the newest version: the saved state, with nothing left to save
+      try {
+        window.localStorage.removeItem(key);
+      } catch {
+        // nothing kept
+      }
+      setBaseline(next);
+      setVersion(saved.version);
+      dispatch({ type: "reset", draft: next });
+    },
   };
 
   const canUndo = history.past.length > 0;

@@ -20,5 +20,9 @@ export type TPanelProps = {
   workflowId: string;
   draft: TDraft;
   onHighlight: (h: THighlight | null) => void;
-  onLoadDraft: (d: TDraft) => void;
+  /**
+   * Puts `d` on the canvas. With `saved` (a restore the server already stored as that version) it
+   * becomes the saved state, not an unsaved edit.
+   */
+  onLoadDraft: (d: TDraft, saved?: { version: number }) => void;
 };

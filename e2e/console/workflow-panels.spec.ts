@@ -203,6 +203,8 @@ test("workflow panels: test run, regression case, what-if over version 1, histor
     await expect(history.getByText("Version 1 restored as version 3.")).toBeVisible();
     await expect(history.getByTestId("version-row")).toHaveCount(3);
     await expect(page.getByTestId("wf-node-min-loa")).toHaveCount(0);
+    // the restored version is the saved state: nothing left to save
+    await expect(page.getByText("Unsaved changes", { exact: true })).toHaveCount(0);
     const reread = await request.get(`${workflows}/${workflowId}`, { headers: bearer(owner.keys.sandbox) });
     const workflow = (await reread.json()) as { version: number; nodes: { id: string }[] };
     expect(workflow.version).toBe(3);
@@ -212,6 +214,54 @@ test("workflow panels: test run, regression case, what-if over version 1, histor
     await expect(page.getByTestId("regression-summary")).toContainText("0/1 cases pass");
     await openPanel(page, "Test run");
     await expect(testRun.getByTestId("cases-on-draft")).toContainText("the draft would break 1");
+
+    // a real sandbox session through this workflow, opened in a new tab
+    const [hosted] = await Promise.all([
+      page.context().waitForEvent("page"),
+      testRun.getByRole("button", { name: "Start a sandbox session" }).click(),
+    ]);
+    await hosted.waitForLoadState();
+    const sessionId = new URL(hosted.url()).pathname.split("/").pop()!;
+    expect(sessionId).toMatch(/^ver_/);
+    const activity = await request.get(`/api/sandbox/v1/verifications/${sessionId}/activity`, {
+      headers: bearer(owner.keys.sandbox),
+    });
+    expect(
+      ((await activity.json()) as { verification: { workflowId: string; workflowVersion: number } })
+        .verification,
+    ).toMatchObject({ workflowId, workflowVersion: 3 });
+    await hosted.close();
+
+    // set as default in the list: sessions started without a workflowId now run it
+    await page
+      .getByRole("navigation", { name: "App sections" })
+      .getByRole("link", { name: "Workflows" })
+      .click();
+    await page.getByRole("button", { name: "Set as default (Shop onboarding)" }).click();
+    await expect(page.getByRole("row", { name: /Shop onboarding/ })).toContainText("Default");
+    await expect
+      .poll(async () => {
+        const res = await request.get(`/api/sandbox/v1/apps/${app.clientId}`, {
+          headers: bearer(owner.keys.sandbox),
+        });
+        return ((await res.json()) as { defaultWorkflowId: string }).defaultWorkflowId;
+      })
+      .toBe(workflowId);
+    const plain = await startSession(request, app, {
+      providerId: "passport",
+      redirect_uri: integrator.returnUrl,
+    });
+    const done = await request.post(
+      `/api/sandbox/v1/sandbox/verifications/${plain.verificationId}/simulate`,
+      {
+        headers: { Authorization: app.basic },
+        data: { outcome: "success", identity: PASSING },
+      },
+    );
+    expect((await done.json()) as { workflowId: string; status: string }).toMatchObject({
+      workflowId,
+      status: "completed",
+    });
   } finally {
     await integrator.close();
   }

@@ -19,7 +19,7 @@ const TAG = "Workflows";
 
 const VALIDATION_NOTE =
   "The workflow is validated as a whole and every problem is listed in `error.details`, each with the path of the field in the request body (`nodes[2].config.claims[1]`) and a message starting with the node's id. " +
-  "Rules: node ids unique; types from the node-types catalog; exactly one `request` node, named by `entryNodeId`; `response` nodes have no `next`, `if` nodes have `then`/`else`, every other node has `next`, and every link names a node of the workflow; no cycles; every node reachable from the entry; every path from the entry to a response passes exactly one `verification` node, before any node that tests its result; config fields as the catalog describes them (unknown fields refused); claims are known claim names; provider keys of verification nodes are providers of the app; `positions` keys are node ids of the workflow (`positions.<id>`). At most 100 nodes; names 1–100 characters. " +
+  "Rules: node ids unique; types from the node-types catalog; exactly one `request` node, named by `entryNodeId`; `response` nodes have no `next`, `if` nodes have `then`/`else`, every other node has `next`, and every link names a node of the workflow; no cycles; every node reachable from the entry; every path from the entry to a response passes exactly one `verification` node, before any node that tests its result; config fields as the catalog describes them (unknown fields refused); claims are known claim names; provider keys of verification nodes are providers of the app; `positions` keys are node ids of the workflow (`positions.<id>`). At most 200 nodes; names 1–100 characters. " +
   "A detail whose path points into a node also carries that node's id as `nodeId`.";
 
 const ETAG_HEADER = { ETag: 'The workflow\'s current version as a strong entity tag: `"3"`' };
@@ -120,7 +120,7 @@ export const validateWorkflow = endpoint({
   operationId: "validateWorkflow",
   summary: "Validate a workflow draft",
   description:
-    "A dry run of create: the body of POST …/workflows (`name` optional) is checked with the same rules and messages against the app's current providers, and nothing is stored. Findings come back as `details` with status 200; a body that is not shaped like a workflow (wrong types, unknown fields, over 100 nodes) is a 400 as on create. " +
+    "A dry run of create: the body of POST …/workflows (`name` optional) is checked with the same rules and messages against the app's current providers, and nothing is stored. Findings come back as `details` with status 200; a body that is not shaped like a workflow (wrong types, unknown fields, over 200 nodes) is a 400 as on create. " +
     VALIDATION_NOTE,
   tag: TAG,
   auth: "workspace",

@@ -6,12 +6,12 @@
  *   mean — ids, types, edges, claims, providers — is checked by validate.ts, which names the node;
  * - `next`, `then`, `else` and `config` may be sent as null, which means absent (editors tend to
  *   serialize empty links that way);
- * - names are trimmed, 1–100 characters; a workflow has at most 100 nodes.
+ * - names are trimmed, 1–100 characters; a workflow has at most 200 nodes.
  */
 import { z } from "zod";
 import { isKnownClaim, KNOWN_CLAIMS } from "./claims";
 
-export const MAX_NODES = 100;
+export const MAX_NODES = 200;
 export const MAX_NAME_LENGTH = 100;
 
 // ---------------------------------------------------------------------------------------------

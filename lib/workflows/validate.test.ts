@@ -136,22 +136,22 @@ describe("valid workflows", () => {
 });
 
 describe("size and ids", () => {
-  it("refuses more than 100 nodes", () => {
-    const nodes = Array.from({ length: 101 }, (_, i) => ({ id: `n${i}`, type: "response" }));
+  it("refuses more than 200 nodes", () => {
+    const nodes = Array.from({ length: 201 }, (_, i) => ({ id: `n${i}`, type: "response" }));
     expect(paths({ entryNodeId: "n0", nodes })).toEqual(["nodes"]);
   });
 
-  it("accepts exactly 100 nodes", () => {
+  it("accepts exactly 200 nodes", () => {
     const { nodes } = base();
     nodes[1]!.next = "c0";
-    const checks = Array.from({ length: 97 }, (_, i) => ({
+    const checks = Array.from({ length: 197 }, (_, i) => ({
       id: `c${i}`,
       type: "check-min-loa",
-      next: i === 96 ? "response" : `c${i + 1}`,
+      next: i === 196 ? "response" : `c${i + 1}`,
       config: { minLoa: 1 },
     }));
     nodes.splice(2, 0, ...checks);
-    expect(nodes).toHaveLength(100);
+    expect(nodes).toHaveLength(200);
     expect(issues({ entryNodeId: "request", nodes })).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * Paths follow the request body: `nodes[2].config.claims[1]` (index of the node in `nodes`), and
  * every message starts with the node's id (`node "verify": …`) so both are at hand.
  * Rules:
- * - at most 100 nodes; node ids unique, 1–64 letters, digits, '_' or '-'; types from the catalog;
+ * - at most 200 nodes; node ids unique, 1–64 letters, digits, '_' or '-'; types from the catalog;
  * - exactly one `request` node, and entryNodeId names it;
  * - links: `response` has none; `if` has `then` and `else` and no `next`; every other node has
  *   `next` and no `then`/`else`; every link names a node of the workflow;

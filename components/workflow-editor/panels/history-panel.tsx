@@ -128,7 +128,10 @@ export function HistoryPanel({ clientId, workflowId, draft, onHighlight, onLoadD
                 latest={latest}
                 onRestored={(workflow) => {
                   setPicked(null);
-                  onLoadDraft(toDraft(workflow));
+                  onLoadDraft(
+                    toDraft(workflow),
+                    workflow.version ? { version: workflow.version } : undefined,
+                  );
                 }}
               />
             ) : null}

@@ -268,10 +268,10 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
     ],
     ["an unknown body field", workflowBody({ default: true }), "default", "Unknown field"],
     [
-      "101 nodes",
-      workflowBody({ nodes: Array.from({ length: 101 }, (_, i) => ({ id: `n${i}`, type: "response" })) }),
+      "201 nodes",
+      workflowBody({ nodes: Array.from({ length: 201 }, (_, i) => ({ id: `n${i}`, type: "response" })) }),
       "nodes",
-      "at most 100 nodes",
+      "at most 200 nodes",
     ],
   ])("refuses %s, naming the node and field, and writes nothing", async (_what, body, path, message) => {
     const { ws, app, base, headers } = await setup();
