@@ -2,7 +2,8 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentSession } from "@/components/console/server-session";
-import { safeCallback, SignInForm } from "@/components/console/sign-in-form";
+import { homeFor, safeCallback } from "@/components/console/landing";
+import { SignInForm } from "@/components/console/sign-in-form";
 import { signupEnabled } from "@/lib/console/signup";
 import { AuthFrame } from "@/components/console/auth-frame";
 
@@ -18,7 +19,8 @@ export default async function SignInPage({ searchParams }: Props) {
   const params = await searchParams;
   const callbackUrl = first(params.callbackUrl);
   const expired = first(params.expired) === "1";
-  if ((await currentSession()) && !expired) redirect(safeCallback(callbackUrl));
+  const session = await currentSession();
+  if (session && !expired) redirect(safeCallback(callbackUrl, homeFor(session)));
   const notice = first(params.passwordChanged)
     ? "Your password was changed. Sign in with the new password."
     : first(params.joined)

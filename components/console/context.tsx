@@ -21,6 +21,8 @@ export interface ConsoleInfo {
     team_owner: boolean;
   };
   memberships: { workspaceId: string; name: string; role: TRole }[];
+  /** the user is an operator too: the user menu links the back-office */
+  isOperator?: boolean;
 }
 
 const ConsoleContext = createContext<ConsoleInfo | null>(null);

@@ -24,6 +24,8 @@ export async function requireConsoleMember(
     workspaceId: (await cookies()).get(WORKSPACE_COOKIE)?.value,
     environment,
   });
+  // an operator without a workspace belongs in the back-office
+  if (!member && claims.operatorExpiresAt !== undefined) redirect(`/operator/${environment}/activations`);
   if (!member) redirect(`${back}&expired=1`);
   return member;
 }

@@ -3,12 +3,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Input } from "@/components/ui/field";
 import { signInWithPassword } from "./auth-client";
-
-/** Only same-site console paths are followed after sign-in (no open redirect). */
-export function safeCallback(raw: string | null | undefined): string {
-  if (raw && raw.startsWith("/console/") && !raw.startsWith("//")) return raw;
-  return "/console/sandbox/dashboard";
-}
+import { safeCallback } from "./landing";
 
 export function SignInForm({ callbackUrl, notice }: { callbackUrl?: string; notice?: string }) {
   const [email, setEmail] = useState("");
@@ -24,7 +19,8 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl?: string; noti
         setError(null);
         const result = await signInWithPassword(email, password);
         if (result.ok) {
-          window.location.assign(safeCallback(callbackUrl));
+          // without a callback the sign-in page sends the new session to its home (homeFor)
+          window.location.assign(safeCallback(callbackUrl, "/"));
           return;
         }
         setPending(false);

@@ -1,6 +1,6 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
-import { ChevronDown, LogOut, UserRound } from "lucide-react";
+import { ChevronDown, LogOut, ShieldCheck, UserRound } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -139,6 +139,16 @@ export function UserMenu() {
             </label>
           ) : null}
           <div className="flex flex-col gap-1">
+            {info.isOperator ? (
+              // another root layout: a full page load
+              <a
+                href={`/operator/${info.env}/activations`}
+                className="flex items-center gap-2 rounded-md px-3 py-2 font-medium text-blue-800 underline hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-700"
+              >
+                <ShieldCheck aria-hidden className="h-4 w-4" />
+                Back-office
+              </a>
+            ) : null}
             <Button
               variant="ghost"
               className="justify-start"

@@ -2,7 +2,15 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { ZProviderWithActivationJson } from "../providers/schema";
-import { ZListTicketsQuery, ZRecordContract, ZRejectTicket, ZSubmitActivation, ZTicketJson } from "./schema";
+import {
+  ZListTicketsQuery,
+  ZQueueTicketJson,
+  ZRecordContract,
+  ZRejectTicket,
+  ZSubmitActivation,
+  ZTicketDetailJson,
+  ZTicketJson,
+} from "./schema";
 
 export const submitActivation = endpoint({
   method: "POST",
@@ -29,7 +37,7 @@ export const submitActivation = endpoint({
 });
 
 const ZTicketPage = z.object({
-  data: z.array(ZTicketJson),
+  data: z.array(ZQueueTicketJson),
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
@@ -42,11 +50,23 @@ export const listActivationTickets = endpoint({
   operationId: "listActivationTickets",
   summary: "List activation tickets (operator)",
   description:
-    "Tickets of this environment in one status (default `activation_requested`; also `activation_processing`, `rejected`, `activated`), oldest first, across all workspaces. `limit` 1–100 (default 50), `offset` ≥ 0.",
+    "Tickets of this environment in one status (default `activation_requested`; also `activation_processing`, `rejected`, `activated`), oldest first, across all workspaces, each with its workspace's name (`workspaceName`). `providerId` keeps one provider's tickets (400 for an id outside the catalog). `limit` 1–100 (default 50), `offset` ≥ 0.",
   tag: "Operator",
   auth: "operator",
   query: ZListTicketsQuery,
   responses: { 200: { description: "A page of tickets", schema: ZTicketPage } },
+});
+
+export const getActivationTicket = endpoint({
+  method: "GET",
+  path: "/v1/operator/activations/{ticket_id}",
+  operationId: "getActivationTicket",
+  summary: "Get an activation ticket with its review context (operator)",
+  description:
+    "One ticket of this environment (404 for another environment's or a deleted app's) with what its review needs: the provider's current requirements, each with this ticket's `submittedValue` and the app's remembered company information as `currentValue`; the app's company information; and the other tickets of the same app and provider (`history`, newest first).",
+  tag: "Operator",
+  auth: "operator",
+  responses: { 200: { description: "The ticket and its review context", schema: ZTicketDetailJson } },
 });
 
 export const recordContractActivation = endpoint({

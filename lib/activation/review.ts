@@ -9,7 +9,11 @@
  *   move is refused naming the ticket's current status;
  * - a contract provider, activated off-API once its contract is signed, is recorded by an
  *   operator (a ticket created activated);
- * - every step is audited with the operator's user id.
+ * - every step is audited with the operator's user id, whether the operator used an operator key
+ *   or their back-office session;
+ * - the queue is across workspaces, filtered by status and provider, oldest first; a ticket's
+ *   page shows the submitted values beside the provider's current requirements, the app's
+ *   company information and the earlier tickets of the same app and provider.
  */
 import type { OperatorAuth } from "../auth/operator-keys";
 import { recordAudit } from "../audit";
@@ -17,10 +21,11 @@ import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../http/errors";
 import { newId } from "../ids";
+import { requirementJson } from "../providers/app-providers";
 import { findProvider } from "../providers/catalog";
-import type { TListTicketsQuery, TTicketJson } from "./schema";
+import type { TListTicketsQuery, TQueueTicketJson, TTicketDetailJson, TTicketJson } from "./schema";
 import { isActivationStatus, nextStatus, stateConflict } from "./state-machine";
-import { getTicket, moveTicket, toTicketJson } from "./tickets";
+import { getTicket, moveTicket, toTicketJson, type TicketWithApp } from "./tickets";
 
 export interface OperatorActor {
   auth: OperatorAuth;
@@ -34,12 +39,29 @@ const auditOf = (actor: OperatorActor) => ({
   requestId: actor.requestId,
 });
 
+async function withWorkspaceNames(db: Tx, tickets: TicketWithApp[]): Promise<TQueueTicketJson[]> {
+  const ids = [...new Set(tickets.map((t) => t.workspaceId))];
+  const workspaces = ids.length
+    ? await db.workspace.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })
+    : [];
+  const names = new Map(workspaces.map((w) => [w.id, w.name]));
+  return tickets.map((t) => ({
+    ...toTicketJson(t),
+    workspaceName: names.get(t.workspaceId) ?? t.workspaceId,
+  }));
+}
+
 export async function listTickets(
   db: Tx,
   env: TEnvironment,
   query: TListTicketsQuery,
-): Promise<{ data: TTicketJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
-  const where = { environment: env, status: query.status, app: { deletedAt: null } };
+): Promise<{ data: TQueueTicketJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+  const where = {
+    environment: env,
+    status: query.status,
+    ...(query.providerId ? { providerId: query.providerId } : {}),
+    app: { deletedAt: null },
+  };
   const [total, rows] = await Promise.all([
     db.activationTicket.count({ where }),
     db.activationTicket.findMany({
@@ -52,11 +74,42 @@ export async function listTickets(
     }),
   ]);
   return {
-    data: rows.map(toTicketJson),
+    data: await withWorkspaceNames(db, rows),
     total,
     limit: query.limit,
     offset: query.offset,
     hasMore: query.offset + rows.length < total,
+  };
+}
+
+/** One ticket with what its review needs: requirements beside the values, company info, history. */
+export async function getTicketDetail(
+  db: Tx,
+  env: TEnvironment,
+  ticketId: string,
+): Promise<TTicketDetailJson> {
+  const ticket = await getTicket(db, env, ticketId);
+  const [[queued], app, earlier] = await Promise.all([
+    withWorkspaceNames(db, [ticket]),
+    db.app.findUniqueOrThrow({ where: { id: ticket.appId }, select: { companyInfo: true } }),
+    db.activationTicket.findMany({
+      where: { appId: ticket.appId, providerId: ticket.providerId, id: { not: ticket.id } },
+      include: { app: { select: { id: true, name: true, deletedAt: true } } },
+      orderBy: [{ requestedAt: "desc" }, { id: "desc" }],
+      take: 50,
+    }),
+  ]);
+  const companyInfo =
+    typeof app.companyInfo === "object" && app.companyInfo !== null && !Array.isArray(app.companyInfo)
+      ? (app.companyInfo as Record<string, unknown>)
+      : {};
+  const submitted = (ticket.submitted ?? {}) as Record<string, unknown>;
+  const requirements = findProvider(ticket.providerId)?.activation.requirements ?? [];
+  return {
+    ticket: queued!,
+    app: { clientId: ticket.appId, name: ticket.app.name, companyInfo },
+    requirements: requirements.map((r) => requirementJson(r, companyInfo, submitted)),
+    history: earlier.map(toTicketJson),
   };
 }
 

@@ -1,7 +1,8 @@
 /** Request and response shapes of the activation and operator review endpoints. */
 import { z } from "zod";
 import { paginationFields } from "../http/pagination";
-import { PROVIDERS } from "../providers/catalog";
+import { findProvider, PROVIDERS } from "../providers/catalog";
+import { ZRequirementJson } from "../providers/schema";
 import { TICKET_STATUSES } from "./state-machine";
 
 const iso = z.string().describe("ISO 8601 date-time");
@@ -50,10 +51,19 @@ export const ZTicketJson = z.object({
 });
 export type TTicketJson = z.infer<typeof ZTicketJson>;
 
+/** A queue entry: the ticket with its workspace's name. */
+export const ZQueueTicketJson = ZTicketJson.extend({ workspaceName: z.string() });
+export type TQueueTicketJson = z.infer<typeof ZQueueTicketJson>;
+
 export const ZListTicketsQuery = z.object({
   status: z
     .enum(TICKET_STATUSES, { error: `must be one of: ${TICKET_STATUSES.join(", ")}` })
     .default("activation_requested"),
+  providerId: z
+    .string()
+    .refine((id) => findProvider(id) !== undefined, "is not a provider of the catalog")
+    .optional()
+    .describe("Only tickets of this provider"),
   ...paginationFields(50),
 });
 export type TListTicketsQuery = z.infer<typeof ZListTicketsQuery>;
@@ -70,3 +80,23 @@ export const ZRecordContract = z.strictObject({
   clientId: z.string({ error: "must be a string" }).min(1, "must not be empty"),
   providerId: z.string({ error: "must be a string" }).min(1, "must not be empty"),
 });
+
+export const ZTicketDetailJson = z.object({
+  ticket: ZQueueTicketJson,
+  app: z.object({
+    clientId: z.string(),
+    name: z.string(),
+    companyInfo: z
+      .record(z.string(), z.unknown())
+      .describe("Company information the app submitted (remembered from activation forms)"),
+  }),
+  requirements: z
+    .array(ZRequirementJson)
+    .describe(
+      "The provider's current requirements; `submittedValue` is this ticket's value, `currentValue` the app's remembered company information",
+    ),
+  history: z
+    .array(ZTicketJson)
+    .describe("The other tickets of this app and provider, newest first (at most 50)"),
+});
+export type TTicketDetailJson = z.infer<typeof ZTicketDetailJson>;

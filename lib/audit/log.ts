@@ -16,7 +16,8 @@ import { AUDIT_ACTOR_TYPES, type TAuditEventJson, type TListAuditEventsQuery } f
 
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
-function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
+/** `action` exact, or a prefix when it ends in `*` (a lone `*` is no filter). */
+export function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
   if (!action) return {};
   if (!action.endsWith("*")) return { action };
   const prefix = action.slice(0, -1);
@@ -97,26 +98,31 @@ export async function listAuditEvents(
   ]);
   const names = await actorNames(db, scope, rows);
   return page(
-    rows.map((r) => ({
-      auditId: r.id,
-      createdAt: r.createdAt.toISOString(),
-      actor: {
-        type: actorType(r.actorType),
-        id: r.actorId,
-        display: r.actorId ? (names.get(r.actorId) ?? null) : null,
-      },
-      action: r.action,
-      targetType: r.targetType,
-      targetId: r.targetId,
-      environment: r.environment,
-      requestId: r.requestId,
-      data: (r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {}) as Record<
-        string,
-        unknown
-      >,
-    })),
+    rows.map((r) => toAuditEventJson(r, names)),
     total,
     query.limit,
     query.offset,
   );
+}
+
+/** An entry as the API returns it; `names` maps actor ids to what a person recognises. */
+export function toAuditEventJson(r: AuditEvent, names: ReadonlyMap<string, string>): TAuditEventJson {
+  return {
+    auditId: r.id,
+    createdAt: r.createdAt.toISOString(),
+    actor: {
+      type: actorType(r.actorType),
+      id: r.actorId,
+      display: r.actorId ? (names.get(r.actorId) ?? null) : null,
+    },
+    action: r.action,
+    targetType: r.targetType,
+    targetId: r.targetId,
+    environment: r.environment,
+    requestId: r.requestId,
+    data: (r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {}) as Record<
+      string,
+      unknown
+    >,
+  };
 }

@@ -9,7 +9,12 @@
  * - the workspace is the one named in `X-Workspace-Id`, else the user's oldest membership;
  * - cookie-authenticated writes need a same-origin `Origin` header (CSRF): a missing or foreign
  *   Origin is 403 CSRF_ORIGIN_MISMATCH. Reads need none (SameSite=Lax and CORS keep their
- *   answers from other sites).
+ *   answers from other sites);
+ * - a session issued to an operator carries `operatorExpiresAt` (sign-in + 2 hours) and ends
+ *   there, for the back-office and the console alike (next-auth renews a JWT's own `exp`, never
+ *   this claim). Only such a session is an operator credential, and only while the user still has
+ *   the operator flag (read on every request): a user made operator after signing in signs in
+ *   again.
  */
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
@@ -19,8 +24,12 @@ import { getMasterKey } from "../crypto/master-key";
 import { ApiError } from "../http/errors";
 import { parseRole, type TRole } from "./roles";
 
-/** Console sessions last 12 hours (operators' will be shorter; issue 13). */
+/** Console sessions last 12 hours. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+/** Sessions of operators last 2 hours from sign-in. */
+export const OPERATOR_SESSION_MAX_AGE_SECONDS = 2 * 60 * 60;
+/** The JWT claim holding an operator session's end (seconds since the epoch). */
+export const OPERATOR_EXPIRY_CLAIM = "operatorExpiresAt";
 
 export function publicUrl(): string {
   return (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
@@ -45,6 +54,8 @@ export interface SessionClaims {
   userId: string;
   email: string;
   issuedAt: number;
+  /** operator sessions only: the end of the session (seconds since the epoch) */
+  operatorExpiresAt?: number;
 }
 
 function readCookie(header: string | null, name: string): string | undefined {
@@ -68,7 +79,24 @@ export async function readSessionCookie(cookieHeader: string | null): Promise<Se
     return undefined;
   }
   if (!jwt || typeof jwt.sub !== "string" || typeof jwt.iat !== "number") return undefined;
-  return { userId: jwt.sub, email: typeof jwt.email === "string" ? jwt.email : "", issuedAt: jwt.iat };
+  const operatorExpiresAt = jwt[OPERATOR_EXPIRY_CLAIM];
+  const claims: SessionClaims = {
+    userId: jwt.sub,
+    email: typeof jwt.email === "string" ? jwt.email : "",
+    issuedAt: jwt.iat,
+  };
+  if (typeof operatorExpiresAt === "number") {
+    if (operatorExpiresAt * 1000 <= Date.now()) return undefined;
+    claims.operatorExpiresAt = operatorExpiresAt;
+  }
+  return claims;
+}
+
+/** The claims next-auth puts in the JWT at sign-in beside sub/email/name. */
+export function signInClaims(user: { isOperator?: boolean }, now = Date.now()): Record<string, number> {
+  return user.isOperator
+    ? { [OPERATOR_EXPIRY_CLAIM]: Math.floor(now / 1000) + OPERATOR_SESSION_MAX_AGE_SECONDS }
+    : {};
 }
 
 export function hasSessionCookie(cookieHeader: string | null): boolean {
@@ -148,6 +176,46 @@ export async function resolveSessionMember(
     workspaceId: membership.workspaceId,
     role: parseRole(membership.role),
   };
+}
+
+export interface SessionOperator {
+  userId: string;
+  email: string;
+  name: string | null;
+  /** how many workspaces the operator is also a member of (the console link needs one) */
+  memberships: number;
+}
+
+/**
+ * Resolves an operator session (one query): 401 INVALID_SESSION when the user is gone or signed
+ * out by a password change, 403 RESOURCE_FORBIDDEN when the session is not an operator's.
+ */
+export async function resolveSessionOperator(db: Tx, claims: SessionClaims): Promise<SessionOperator> {
+  const user = await db.user.findUnique({
+    where: { id: claims.userId },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      isOperator: true,
+      sessionsValidFrom: true,
+      _count: { select: { memberships: true } },
+    },
+  });
+  if (!user) throw invalidSession();
+  if (user.sessionsValidFrom && user.sessionsValidFrom.getTime() > claims.issuedAt * 1000 + 999) {
+    throw invalidSession("Your password was changed: sign in again");
+  }
+  if (!user.isOperator) {
+    throw new ApiError("RESOURCE_FORBIDDEN", "Operators only: this session is not an operator's");
+  }
+  if (claims.operatorExpiresAt === undefined) {
+    throw new ApiError(
+      "RESOURCE_FORBIDDEN",
+      "This session began before you became an operator: sign in again to use the back-office",
+    );
+  }
+  return { userId: user.id, email: user.email, name: user.name, memberships: user._count.memberships };
 }
 
 export function sessionEnvironmentLabel(environment: TEnvironment): string {

@@ -1,6 +1,7 @@
 /**
  * next-auth configuration of the console: a Credentials provider over our scrypt hashes, a JWT
- * session in one HttpOnly cookie (SameSite=Lax; Secure and `__Secure-` on https), 12 hours.
+ * session in one HttpOnly cookie (SameSite=Lax; Secure and `__Secure-` on https), 12 hours; an
+ * operator's session carries its own end, 2 hours after sign-in (console-session.ts).
  * The REST API reads the same cookie (lib/auth/console-session.ts), so a page and the API agree
  * on who is signed in.
  */
@@ -15,6 +16,7 @@ import {
   sessionSecret,
   SESSION_MAX_AGE_SECONDS,
   publicUrl,
+  signInClaims,
 } from "./console-session";
 import { signInWithPassword } from "./sign-in";
 
@@ -55,7 +57,12 @@ export function authOptions(): NextAuthOptions {
               password: String(credentials?.password ?? ""),
               ip: clientIp(headers),
             });
-            return { id: user.id, email: user.email, name: user.name ?? user.email };
+            return {
+              id: user.id,
+              email: user.email,
+              name: user.name ?? user.email,
+              isOperator: user.isOperator,
+            };
           } catch (err) {
             // next-auth passes the message on as ?error=…; the sign-in page words it
             if (err instanceof ApiError && err.code === "RATE_LIMITED") throw new Error("RateLimited");
@@ -71,6 +78,7 @@ export function authOptions(): NextAuthOptions {
           token.sub = user.id;
           token.email = user.email;
           token.name = user.name;
+          Object.assign(token, signInClaims(user as { isOperator?: boolean }));
         }
         return token;
       },

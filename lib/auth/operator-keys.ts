@@ -10,8 +10,11 @@ import { parseAuthorization } from "./header";
 
 export interface OperatorAuth {
   kind: "operator";
+  /** the operator user; audit records name it whichever credential was used */
   userId: string;
-  keyId: string;
+  /** the operator key, or null for an operator's console session */
+  keyId: string | null;
+  via: "key" | "session";
 }
 
 const PREFIX = "sk_operator_";
@@ -64,5 +67,5 @@ export async function authenticateOperator(db: Tx, authorization: string | null)
   ) {
     throw invalid;
   }
-  return { kind: "operator", userId: row.userId, keyId: row.id };
+  return { kind: "operator", userId: row.userId, keyId: row.id, via: "key" };
 }

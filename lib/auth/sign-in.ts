@@ -17,6 +17,7 @@ export interface SignedInUser {
   id: string;
   email: string;
   name: string | null;
+  isOperator: boolean;
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -43,7 +44,7 @@ export async function signInWithPassword(
   await checkSignInLimits(email, input.ip);
   const user = await db.user.findUnique({
     where: { email },
-    select: { id: true, email: true, name: true, passwordHash: true },
+    select: { id: true, email: true, name: true, passwordHash: true, isOperator: true },
   });
   dummyHash ??= hashPassword("not a password of anyone");
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
@@ -55,5 +56,5 @@ export async function signInWithPassword(
   }
   await reset(signInLimits().email, email);
   await db.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() }, select: { id: true } });
-  return { id: user.id, email: user.email, name: user.name };
+  return { id: user.id, email: user.email, name: user.name, isOperator: user.isOperator };
 }

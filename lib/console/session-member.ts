@@ -21,6 +21,8 @@ export interface ConsoleMember {
     team_owner: boolean;
   };
   memberships: { workspaceId: string; name: string; role: TRole }[];
+  /** the user is an operator too (the user menu links the back-office) */
+  isOperator: boolean;
 }
 
 /** undefined when the user is gone, signed out by a password change, or in no workspace. */
@@ -35,6 +37,7 @@ export async function loadConsoleMember(
       email: true,
       name: true,
       sessionsValidFrom: true,
+      isOperator: true,
       memberships: {
         orderBy: { createdAt: "asc" },
         select: { role: true, workspace: { select: { id: true, name: true } } },
@@ -64,5 +67,6 @@ export async function loadConsoleMember(
       team_owner: can(current.role, "team_owner", env),
     },
     memberships,
+    isOperator: user.isOperator,
   };
 }

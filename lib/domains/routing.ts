@@ -111,13 +111,88 @@ export async function resolveCustomDomainHost(
   return route;
 }
 
+/** The custom domain a host belongs to (either role, any state, deleted app or not). */
+export interface TTlsDomainRow {
+  domainId: string;
+  role: "web" | "oidc";
+  webDomain: string;
+  oidcDomain: string;
+  status: string;
+  requiredAction: string;
+  statusMessage: string | null;
+  lastCheckedAt: Date | null;
+  appId: string;
+  appName: string;
+  appDeleted: boolean;
+  environment: TEnvironment;
+  workspaceId: string;
+}
+
+export type TTlsDecision =
+  | { allowed: true; code: "active_custom_domain"; host: string; domain: TTlsDomainRow }
+  | { allowed: false; code: "domain_not_active" | "app_deleted"; host: string; domain: TTlsDomainRow }
+  | { allowed: false; code: "unknown_host"; host: string; domain: null }
+  | { allowed: false; code: "invalid_host"; host: null; domain: null };
+
+/**
+ * The TLS on-demand decision for `domain`, with what it rests on: a certificate is issued only
+ * for a host of an `active` custom domain of an app that is not deleted. One query on the unique
+ * host indexes. The operators' explanation (GET /v1/operator/custom-domains/tls-check) and the
+ * edge's check (isTlsHostAllowed) both come from here, so they cannot disagree.
+ */
+export async function decideTlsHost(db: Tx, domain: string): Promise<TTlsDecision> {
+  const host = normalizeHost(domain);
+  if (!host) return { allowed: false, code: "invalid_host", host: null, domain: null };
+  const rows = await db.$queryRaw<
+    {
+      id: string;
+      web_domain: string;
+      oidc_domain: string;
+      status: string;
+      required_action: string;
+      status_message: string | null;
+      last_checked_at: Date | null;
+      app_id: string;
+      app_name: string;
+      deleted_at: Date | null;
+      environment: string;
+      workspace_id: string;
+    }[]
+  >`
+    SELECT d.id, d.web_domain, d.oidc_domain, d.status, d.required_action, d.status_message,
+           d.last_checked_at, a.id AS app_id, a.name AS app_name, a.deleted_at,
+           a.environment::text AS environment, a.workspace_id
+    FROM custom_domains d JOIN apps a ON a.id = d.app_id
+    WHERE d.web_domain = ${host} OR d.oidc_domain = ${host}
+    ORDER BY (d.status = 'active' AND a.deleted_at IS NULL) DESC
+    LIMIT 1`;
+  const row = rows[0];
+  if (!row) return { allowed: false, code: "unknown_host", host, domain: null };
+  const found: TTlsDomainRow = {
+    domainId: row.id,
+    role: row.web_domain === host ? "web" : "oidc",
+    webDomain: row.web_domain,
+    oidcDomain: row.oidc_domain,
+    status: row.status,
+    requiredAction: row.required_action,
+    statusMessage: row.status_message,
+    lastCheckedAt: row.last_checked_at,
+    appId: row.app_id,
+    appName: row.app_name,
+    appDeleted: row.deleted_at !== null,
+    environment: row.environment === "production" ? "production" : "sandbox",
+    workspaceId: row.workspace_id,
+  };
+  if (found.appDeleted) return { allowed: false, code: "app_deleted", host, domain: found };
+  if (found.status !== "active") return { allowed: false, code: "domain_not_active", host, domain: found };
+  return { allowed: true, code: "active_custom_domain", host, domain: found };
+}
+
 /**
  * The TLS on-demand check (Caddy's `ask`): may a certificate be issued for `domain`? Only for a
  * host of an active custom domain. Uncached — it runs once per new certificate, and an answer
  * cached from before an activation would delay the first certificate.
  */
 export async function isTlsHostAllowed(db: Tx, domain: string): Promise<boolean> {
-  const host = normalizeHost(domain);
-  if (!host) return false;
-  return (await findActiveCustomDomainHost(db, host)) !== undefined;
+  return (await decideTlsHost(db, domain)).allowed;
 }

@@ -13,6 +13,7 @@ import {
   hasSessionCookie,
   readSessionCookie,
   resolveSessionMember,
+  resolveSessionOperator,
 } from "../auth/console-session";
 import { can, PERMISSION_LABEL, type TPermission } from "../auth/roles";
 import { authenticateWorkspace, type WorkspaceAuth } from "../auth/workspace-keys";
@@ -196,7 +197,7 @@ export function withApi<
           appId: app.clientId,
         });
       } else if (options.auth === "operator") {
-        const operator = await authenticateOperator(db, authorization);
+        const operator = await authenticateOperatorOrSession(db, request, authorization);
         auth = operator;
         Object.assign(logEntry, { credentialType: "operator", credentialId: operator.userId });
       }
@@ -351,6 +352,28 @@ async function authenticateWorkspaceOrSession(
     role: member.role,
     actor: { type: "user", id: member.userId, name: member.name ?? member.email },
   };
+}
+
+/**
+ * An operator credential: the Authorization header when one is sent (operator keys), else an
+ * operator's session cookie (CSRF check on writes), else the operator key's 401. A session of
+ * anyone but an operator is 403.
+ */
+async function authenticateOperatorOrSession(
+  db: Tx,
+  request: Request,
+  authorization: string | null,
+): Promise<OperatorAuth> {
+  const cookies = request.headers.get("cookie");
+  if (authorization !== null || !hasSessionCookie(cookies)) {
+    return authenticateOperator(db, authorization);
+  }
+  const claims = await readSessionCookie(cookies);
+  if (!claims) throw new ApiError("INVALID_SESSION", "Your session has ended. Sign in again");
+  const method = request.method.toUpperCase();
+  if (method !== "GET" && method !== "HEAD") checkSameOrigin(request);
+  const operator = await resolveSessionOperator(db, claims);
+  return { kind: "operator", userId: operator.userId, keyId: null, via: "session" };
 }
 
 function authorizeRole(auth: WorkspaceAuth, permission: TPermission): void {

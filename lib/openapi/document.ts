@@ -38,7 +38,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const SECURITY: Record<string, string[]> = {
   workspace: ["workspaceKey", "consoleSession"],
   app: ["appCredentials"],
-  operator: ["operatorKey"],
+  operator: ["operatorKey", "operatorSession"],
   none: [],
 };
 
@@ -59,7 +59,7 @@ function errorStatuses(def: EndpointDef): number[] {
   const statuses = new Set<number>(def.errors ?? []);
   if (def.auth !== "none") statuses.add(401);
   // a role without the permission, a session outside the workspace, a cross-site write
-  if (def.auth === "workspace") statuses.add(403);
+  if (def.auth === "workspace" || def.auth === "operator") statuses.add(403);
   if (def.path.includes("{client_id}") && def.auth === "workspace") {
     statuses.add(403);
     statuses.add(404);
@@ -168,7 +168,7 @@ export function buildOpenApiDocument(options: { origin: string; environment?: TE
       title: "Identity Verification Service API",
       version: "1.0.0",
       description:
-        "One interface for electronic identity (eID) verification across many providers. Workspace API (Bearer workspace key, or the console session cookie), App API (Basic clientId:clientSecret) and Operator API (Bearer operator key). Roles: owner, admin, developer, viewer; each workspace endpoint names the permission it needs. Errors use the envelope `{error:{code,message,requestId,details?}}`.",
+        "One interface for electronic identity (eID) verification across many providers. Workspace API (Bearer workspace key, or the console session cookie), App API (Basic clientId:clientSecret) and Operator API (Bearer operator key, or an operator's session cookie). Roles: owner, admin, developer, viewer; each workspace endpoint names the permission it needs. Errors use the envelope `{error:{code,message,requestId,details?}}`.",
     },
     servers: envs.map((env) => ({ url: `${options.origin}/api/${env}`, description: env })),
     tags: [...new Set(ALL_ENDPOINTS.map((d) => d.tag))].map((name) => ({ name })),
@@ -190,6 +190,13 @@ export function buildOpenApiDocument(options: { origin: string; environment?: TE
         },
         appCredentials: { type: "http", scheme: "basic", description: "The app's clientId and clientSecret" },
         operatorKey: { type: "http", scheme: "bearer", description: "Operator key: sk_operator_…" },
+        operatorSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "idv.session",
+          description:
+            "An operator's session cookie, set by signing in to the back-office (the console's sign-in page) as a user with the operator flag; it ends 2 hours after sign-in. When an Authorization header is present, the operator key is used instead. A session of a user who is not an operator is 403 RESOURCE_FORBIDDEN. Writes need an `Origin` header of this service, else 403 CSRF_ORIGIN_MISMATCH.",
+        },
       },
       schemas: {
         Error: {

@@ -9,6 +9,7 @@ import * as auditEvents from "../audit/api";
 import * as domains from "../domains/api";
 import type { EndpointDef } from "../http/endpoint";
 import * as oidc from "../oidc/api";
+import * as operators from "../operators/api";
 import * as productionTests from "../production-tests/api";
 import * as providers from "../providers/api";
 import * as requestLogs from "../request-log/api";
@@ -58,5 +59,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = defs(
   team,
   apiKeys,
   oidc,
+  operators,
   openapi,
 );

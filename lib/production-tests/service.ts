@@ -158,9 +158,21 @@ export async function getProductionTestReport(
     include: { request: { select: { payload: true } } },
   });
   if (!challenge) throw challengeNotFound(challengeId);
+  return {
+    challenge: toChallengeJson(challenge),
+    stats: await challengeStats(db, challenge.id, readPayload(challenge.request).providerIds),
+  };
+}
+
+/** A challenge's report figures, from one grouped query (one consistent snapshot). */
+export async function challengeStats(
+  db: Tx,
+  challengeId: string,
+  providerIds: readonly string[],
+): Promise<TReportJson["stats"]> {
   const groups = await db.productionTestParticipation.groupBy({
     by: ["providerId", "claimed"],
-    where: { challengeId: challenge.id },
+    where: { challengeId },
     _count: { _all: true },
   });
   let totalParticipations = 0;
@@ -174,19 +186,17 @@ export async function getProductionTestReport(
     }
   }
   return {
-    challenge: toChallengeJson(challenge),
-    stats: {
-      totalParticipations,
-      totalClaims,
-      providerBreakdown: buildProviderBreakdown(readPayload(challenge.request).providerIds, claimCounts),
-    },
+    totalParticipations,
+    totalClaims,
+    providerBreakdown: buildProviderBreakdown(providerIds, claimCounts),
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Operator API
 
-async function loadRequestForOperator(db: Tx, env: TEnvironment, requestId: string) {
+/** A request of the URL's environment, app not deleted, with its challenge and app; else 404. */
+export async function loadRequestForOperator(db: Tx, env: TEnvironment, requestId: string) {
   const row = await db.productionTestRequest.findUnique({
     where: { id: requestId },
     include: {

@@ -54,7 +54,7 @@ function asRecord(value: unknown): Record<string, unknown> {
     : {};
 }
 
-function requirementJson(
+export function requirementJson(
   r: TRequirement,
   companyInfo: Record<string, unknown>,
   submitted: Record<string, unknown> | undefined,

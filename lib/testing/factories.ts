@@ -33,16 +33,32 @@ export async function makeOperator() {
  */
 export async function sessionHeaders(
   userId: string,
-  options: { workspaceId?: string; origin?: string | null } = {},
+  options: { workspaceId?: string; origin?: string | null; claims?: Record<string, unknown> } = {},
 ): Promise<Record<string, string>> {
   const { encode } = await import("next-auth/jwt");
   const { sessionCookieName, sessionSecret, publicUrl } = await import("../auth/console-session");
-  const token = await encode({ token: { sub: userId }, secret: sessionSecret() });
+  const token = await encode({ token: { sub: userId, ...options.claims }, secret: sessionSecret() });
   const headers: Record<string, string> = { cookie: `${sessionCookieName()}=${token}` };
   const origin = options.origin === undefined ? new URL(publicUrl()).origin : options.origin;
   if (origin) headers.origin = origin;
   if (options.workspaceId) headers["x-workspace-id"] = options.workspaceId;
   return headers;
+}
+
+/**
+ * An operator's back-office session (the claims next-auth gives an operator at sign-in);
+ * `expiresInSeconds` ≤ 0 makes an ended one.
+ */
+export async function operatorSessionHeaders(
+  userId: string,
+  options: { origin?: string | null; expiresInSeconds?: number } = {},
+): Promise<Record<string, string>> {
+  const { OPERATOR_EXPIRY_CLAIM, signInClaims } = await import("../auth/console-session");
+  const claims =
+    options.expiresInSeconds === undefined
+      ? signInClaims({ isOperator: true })
+      : { [OPERATOR_EXPIRY_CLAIM]: Math.floor(Date.now() / 1000) + options.expiresInSeconds };
+  return sessionHeaders(userId, { origin: options.origin, claims });
 }
 
 /** Adds a member with `role` to a workspace (a new user), through the domain tables. */

@@ -1,0 +1,7 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/operators/api";
+import { checkTlsHostForOperator } from "@/lib/operators/custom-domains";
+
+export const GET = withApi(api.checkTlsHostForOperator, async ({ db, query }) =>
+  json(200, await checkTlsHostForOperator(db, query.host)),
+);

@@ -1,0 +1,7 @@
+import { json, withApi } from "@/lib/http/api";
+import * as api from "@/lib/operators/api";
+import { listWorkspacesForOperator } from "@/lib/operators/workspaces";
+
+export const GET = withApi(api.listWorkspacesForOperator, async ({ db, env, query }) =>
+  json(200, await listWorkspacesForOperator(db, env, query)),
+);

@@ -1,0 +1,222 @@
+"use client";
+/**
+ * The back-office frame: what it is (never mistaken for the console), navigation, the
+ * environment switch (part of the URL, like the console's), and the user menu with the way back
+ * to the console for operators who are also workspace members. From 360 px the navigation folds
+ * behind a Menu button.
+ */
+import { ChevronDown, FileSignature, Inbox, LogOut, Menu, ShieldCheck, UserRound, X } from "lucide-react";
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { setApiWorkspace, type TEnv } from "@/components/console/api";
+import { signOut } from "@/components/console/auth-client";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { OperatorContextProvider, useOperator, type OperatorInfo } from "./context";
+
+// only pages that exist; later sections of the back-office add themselves here
+const NAV = [
+  { label: "Activations", path: "/activations", icon: Inbox },
+  { label: "Contracts", path: "/contracts", icon: FileSignature },
+] as const;
+
+function EnvironmentSwitch({ env }: { env: TEnv }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  return (
+    <label className="flex items-center gap-2 text-sm font-medium text-gray-100">
+      <span className="hidden sm:inline">Environment</span>
+      <select
+        aria-label="Environment"
+        value={env}
+        onChange={(e) => {
+          // keep the section, drop record ids that belong to the other environment
+          const section = pathname.split("/")[3] ?? "activations";
+          router.push(`/operator/${e.target.value}/${section}`);
+        }}
+        className={cn(
+          "rounded-md border px-2 py-1 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-white",
+          env === "sandbox"
+            ? "border-amber-500 bg-amber-50 text-amber-950"
+            : "border-gray-400 bg-white text-gray-900",
+        )}
+      >
+        <option value="sandbox">Sandbox</option>
+        <option value="production">Production</option>
+      </select>
+    </label>
+  );
+}
+
+function NavLinks({ env, onNavigate }: { env: TEnv; onNavigate?: () => void }) {
+  const pathname = usePathname();
+  return (
+    <ul className="space-y-0.5">
+      {NAV.map((item) => {
+        const href = `/operator/${env}${item.path}`;
+        const current = pathname === href || pathname.startsWith(`${href}/`);
+        const Icon = item.icon;
+        return (
+          <li key={item.path}>
+            <Link
+              href={href}
+              onClick={onNavigate}
+              aria-current={current ? "page" : undefined}
+              className={cn(
+                "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-blue-700",
+                current ? "bg-blue-50 text-blue-800" : "text-gray-800 hover:bg-gray-100",
+              )}
+            >
+              <Icon aria-hidden className="h-4 w-4" />
+              {item.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function OperatorUserMenu() {
+  const info = useOperator();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDoc = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", onDoc);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDoc);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  return (
+    <div className="relative" ref={ref}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="operator-user-menu"
+        onClick={() => setOpen((o) => !o)}
+        className="flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-white hover:bg-gray-800 focus-visible:outline-2 focus-visible:outline-white"
+      >
+        <UserRound aria-hidden className="h-4 w-4" />
+        <span className="sr-only">Account menu for </span>
+        <span className="sr-only max-w-[12rem] truncate sm:not-sr-only">{info.user.email}</span>
+        <ChevronDown aria-hidden className="h-4 w-4" />
+      </button>
+      {open ? (
+        <div
+          id="operator-user-menu"
+          className="absolute right-0 z-40 mt-1 w-72 space-y-3 rounded-md border border-gray-200 bg-white p-3 text-sm text-gray-900 shadow-lg"
+        >
+          <div>
+            <div className="font-semibold break-all">{info.user.email}</div>
+            <div className="text-gray-700">Operator · sessions last 2 hours</div>
+          </div>
+          <div className="flex flex-col gap-1">
+            {info.hasWorkspace ? (
+              // another root layout: a full page load
+              <a
+                href={`/console/${info.env}/dashboard`}
+                className="flex items-center gap-2 rounded-md px-3 py-2 font-medium text-blue-800 underline hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-700"
+              >
+                <ShieldCheck aria-hidden className="h-4 w-4" />
+                Console
+              </a>
+            ) : null}
+            <Button
+              variant="ghost"
+              className="justify-start"
+              icon={<LogOut aria-hidden className="h-4 w-4" />}
+              onClick={() => signOut()}
+            >
+              Sign out
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function OperatorShell({ info, children }: { info: OperatorInfo; children: ReactNode }) {
+  const pathname = usePathname();
+  // the menu remembers the page it was opened on, so navigating closes it without an effect
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === pathname;
+  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? pathname : null);
+  // operator endpoints are not scoped to a workspace
+  setApiWorkspace(undefined);
+  return (
+    <OperatorContextProvider value={info}>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <header className="bg-gray-900 text-white">
+        {info.env === "sandbox" ? (
+          <div
+            className="bg-amber-400 px-4 py-1 text-center text-sm font-semibold text-amber-950"
+            data-testid="sandbox-banner"
+          >
+            Sandbox tickets
+          </div>
+        ) : (
+          <div className="bg-red-800 px-4 py-1 text-center text-sm font-semibold text-white">
+            Production: live customers
+          </div>
+        )}
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+          <button
+            type="button"
+            className="rounded-md p-1.5 text-white hover:bg-gray-800 focus-visible:outline-2 focus-visible:outline-white lg:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="operator-nav-mobile"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            {menuOpen ? <X aria-hidden className="h-5 w-5" /> : <Menu aria-hidden className="h-5 w-5" />}
+            <span className="sr-only">Menu</span>
+          </button>
+          <Link
+            href={`/operator/${info.env}/activations`}
+            className="flex min-w-0 items-center gap-2 font-semibold focus-visible:outline-2 focus-visible:outline-white"
+          >
+            <ShieldCheck aria-hidden className="h-5 w-5 shrink-0 text-amber-300" />
+            <span className="truncate">Back-office</span>
+          </Link>
+          <div className="ml-auto flex items-center gap-3">
+            <EnvironmentSwitch env={info.env} />
+            <OperatorUserMenu />
+          </div>
+        </div>
+        {menuOpen ? (
+          <nav
+            id="operator-nav-mobile"
+            aria-label="Back-office"
+            className="border-t border-gray-700 bg-white px-2 py-2 lg:hidden"
+          >
+            <NavLinks env={info.env} onNavigate={() => setMenuOpen(false)} />
+          </nav>
+        ) : null}
+      </header>
+      <div className="flex">
+        <nav
+          aria-label="Back-office"
+          className="hidden w-56 shrink-0 border-r border-gray-200 bg-white px-2 py-4 lg:block"
+        >
+          <NavLinks env={info.env} />
+        </nav>
+        <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          <div className="mx-auto max-w-6xl space-y-6">{children}</div>
+        </main>
+      </div>
+    </OperatorContextProvider>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * The operators' audit view: every entry whose actor is an operator (actorType `operator`,
+ * actorId the operator's user id — how lib/activation and lib/production-tests record them),
+ * across workspaces.
+ * Rules: entries of the URL's environment and deployment-wide ones (environment null), newest
+ * first; filters and the actor display are the workspace audit log's (lib/audit/log.ts), so
+ * `action` prefixes and date bounds mean the same in both views.
+ */
+import { actionFilter, toAuditEventJson } from "../audit/log";
+import type { Tx } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import type { TEnvironment } from "../environments";
+import { page, type TPage } from "../http/pagination";
+import { createdAtRange } from "../verification-log/filters";
+import type { TListOperatorAuditEventsQuery, TOperatorAuditEventJson } from "./api";
+
+export async function listOperatorAuditEvents(
+  db: Tx,
+  env: TEnvironment,
+  query: TListOperatorAuditEventsQuery,
+): Promise<TPage<TOperatorAuditEventJson>> {
+  const where: Prisma.AuditEventWhereInput = {
+    actorType: "operator",
+    OR: [{ environment: env }, { environment: null }],
+    ...(query.operatorId ? { actorId: query.operatorId } : {}),
+    ...actionFilter(query.action),
+    ...createdAtRange(query),
+  };
+  const [total, rows] = await Promise.all([
+    db.auditEvent.count({ where }),
+    db.auditEvent.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: query.limit,
+      skip: query.offset,
+    }),
+  ]);
+  // operators are users: one query for the emails of the page
+  const ids = [...new Set(rows.map((r) => r.actorId).filter((id): id is string => id !== null))];
+  const users = ids.length
+    ? await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })
+    : [];
+  const names = new Map(users.map((u) => [u.id, u.email]));
+  return page(
+    rows.map((r) => ({ ...toAuditEventJson(r, names), workspaceId: r.workspaceId })),
+    total,
+    query.limit,
+    query.offset,
+  );
+}
