@@ -6,6 +6,10 @@
  * behind a Menu button.
  */
 import { ChevronDown, FileSignature, Inbox, LogOut, Menu, ShieldCheck, UserRound, X } from "lucide-react";
+// the overview pages' icons (kept on their own line beside the other sections')
+import { Building2, ScrollText } from "lucide-react";
+// the production-test and custom-domain pages' icons
+import { FlaskConical, Globe } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
@@ -19,6 +23,10 @@ import { OperatorContextProvider, useOperator, type OperatorInfo } from "./conte
 const NAV = [
   { label: "Activations", path: "/activations", icon: Inbox },
   { label: "Contracts", path: "/contracts", icon: FileSignature },
+  { label: "Production tests", path: "/production-tests", icon: FlaskConical },
+  { label: "Custom domains", path: "/custom-domains", icon: Globe },
+  { label: "Workspaces", path: "/workspaces", icon: Building2 },
+  { label: "Audit log", path: "/audit-log", icon: ScrollText },
 ] as const;
 
 function EnvironmentSwitch({ env }: { env: TEnv }) {
