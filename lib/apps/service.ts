@@ -5,6 +5,8 @@
  *   RESOURCE_FORBIDDEN, an unknown (or deleted, or other-environment) app 404 RESOURCE_NOT_FOUND;
  * - creating an app provisions the starter workflow with `passport` enabled (its default);
  * - the client secret is shown once (create, rotate) and stored as SHA-256 only;
+ * - rotating the client secret revokes the app's outstanding OpenID Provider access tokens (a
+ *   rotation answers a leak: whatever was obtained with the old secret stops working at once);
  * - PATCH: clientId/clientSecret are refused (VALIDATION_INVALID_PARAMETER); logo must be a real
  *   image data URL ("" or null removes it); redirectUris replace the list; webhookConfig merges
  *   and its secret is read-only;
@@ -227,11 +229,16 @@ export async function rotateClientSecret(
     where: { id: clientId },
     data: { clientSecretHash: hash, clientSecretRotatedAt: rotatedAt },
   });
+  const revoked = await db.oidcAccessToken.updateMany({
+    where: { appId: clientId, revokedAt: null, expiresAt: { gt: rotatedAt } },
+    data: { revokedAt: rotatedAt },
+  });
   await recordAudit(db, {
     ...auditBase(actor),
     action: "app.client_secret_rotated",
     targetType: "app",
     targetId: clientId,
+    data: { accessTokensRevoked: revoked.count },
   });
   return { clientId, clientSecret: secret, rotatedAt: rotatedAt.toISOString() };
 }

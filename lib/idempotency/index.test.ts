@@ -33,11 +33,12 @@ describe("hashRequestBody", () => {
     );
   });
 
-  it("treats no body and a JSON null body alike, but not like an empty object or array", () => {
-    expect(hashRequestBody(undefined)).toBe(hashRequestBody(null));
-    expect(hashRequestBody({})).not.toBe(hashRequestBody(undefined));
+  it("treats no body like an empty object, but not like JSON null or an empty array", () => {
+    expect(hashRequestBody(undefined)).toBe(hashRequestBody({}));
+    expect(hashRequestBody(null)).not.toBe(hashRequestBody(undefined));
     expect(hashRequestBody([])).not.toBe(hashRequestBody(undefined));
     expect(hashRequestBody([])).not.toBe(hashRequestBody({}));
+    expect(hashRequestBody({ name: "x" })).not.toBe(hashRequestBody(undefined));
   });
 });
 

@@ -3,6 +3,8 @@
  * Rules:
  * - scope: workspace + environment + key; a record also remembers method, path and body hash;
  *   records live 24 h.
+ * - the body hash ignores key order and whitespace, and an empty body is hashed as `{}`: every
+ *   endpoint treats the two alike (no body = no fields), so they are the same request.
  * - same key, same method/path/body → the stored status, headers and body, replayed with
  *   `Idempotency-Replayed: true`; different method, path or body → 409 IDEMPOTENCY_KEY_CONFLICT;
  *   the first request still running → 409 IDEMPOTENCY_KEY_IN_USE (retryable).
@@ -53,10 +55,13 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** Hash of the parsed body with keys sorted: whitespace and key order do not matter. */
+/**
+ * Hash of the parsed body with keys sorted: whitespace and key order do not matter, and no body
+ * (`undefined`) is the empty object. JSON `null` is a body of its own (endpoints refuse it).
+ */
 export function hashRequestBody(json: unknown): string {
   return createHash("sha256")
-    .update(JSON.stringify(canonical(json ?? null)))
+    .update(JSON.stringify(canonical(json === undefined ? {} : json)))
     .digest("hex");
 }
 

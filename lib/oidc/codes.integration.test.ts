@@ -9,7 +9,12 @@ const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 
 // codes reference apps and verifications by id only; opaque ids keep these tests independent
 function ids() {
-  return { appId: newId("app"), verificationId: newId("ver"), environment: "sandbox" as const };
+  return {
+    appId: newId("app"),
+    verificationId: newId("ver"),
+    environment: "sandbox" as const,
+    surface: "rest" as const,
+  };
 }
 
 describe("authorization codes", () => {
@@ -21,6 +26,7 @@ describe("authorization codes", () => {
     const row = await getDb().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
     expect(row).toMatchObject({
       appId: base.appId,
+      surface: "rest",
       verificationId: base.verificationId,
       nonce: "n",
       usedAt: null,
@@ -42,12 +48,18 @@ describe("authorization codes", () => {
   it("redeems once; the second redemption reports reuse", async () => {
     const base = ids();
     const code = await issueAuthorizationCode(getDb(), base);
-    const first = await redeemAuthorizationCode(getDb(), { code, appId: base.appId, environment: "sandbox" });
+    const first = await redeemAuthorizationCode(getDb(), {
+      code,
+      appId: base.appId,
+      surface: "rest",
+      environment: "sandbox",
+    });
     expect(first.ok).toBe(true);
     if (first.ok) expect(first.code.usedAt).toBeInstanceOf(Date);
     const second = await redeemAuthorizationCode(getDb(), {
       code,
       appId: base.appId,
+      surface: "rest",
       environment: "sandbox",
     });
     expect(second).toMatchObject({ ok: false, error: "invalid_grant", reason: "reused", reused: true });
@@ -59,7 +71,12 @@ describe("authorization codes", () => {
     const code = await issueAuthorizationCode(getDb(), base);
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        redeemAuthorizationCode(getDb(), { code, appId: base.appId, environment: "sandbox" }),
+        redeemAuthorizationCode(getDb(), {
+          code,
+          appId: base.appId,
+          surface: "rest",
+          environment: "sandbox",
+        }),
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
@@ -72,6 +89,7 @@ describe("authorization codes", () => {
     const other = await redeemAuthorizationCode(getDb(), {
       code,
       appId: newId("app"),
+      surface: "rest",
       environment: "sandbox",
     });
     expect(other).toMatchObject({ ok: false, reason: "wrong_client", reused: false });
@@ -79,30 +97,63 @@ describe("authorization codes", () => {
     const env = await redeemAuthorizationCode(getDb(), {
       code,
       appId: base.appId,
+      surface: "rest",
       environment: "production",
     });
     expect(env).toMatchObject({ ok: false, reason: "unknown_code" });
     const unknown = await redeemAuthorizationCode(getDb(), {
       code: `${code}x`,
       appId: base.appId,
+      surface: "rest",
       environment: "sandbox",
     });
     expect(unknown).toMatchObject({ ok: false, reason: "unknown_code" });
     expect(
-      (await redeemAuthorizationCode(getDb(), { code, appId: base.appId, environment: "sandbox" })).ok,
+      (
+        await redeemAuthorizationCode(getDb(), {
+          code,
+          appId: base.appId,
+          surface: "rest",
+          environment: "sandbox",
+        })
+      ).ok,
     ).toBe(true);
+  });
+
+  it("binds the code to the surface that issued it, without consuming it elsewhere", async () => {
+    for (const [issuedBy, other] of [
+      ["rest", "op"],
+      ["op", "rest"],
+    ] as const) {
+      const base = { ...ids(), surface: issuedBy };
+      const code = await issueAuthorizationCode(getDb(), base);
+      const redeem = (surface: "rest" | "op") =>
+        redeemAuthorizationCode(getDb(), { code, appId: base.appId, environment: "sandbox", surface });
+      const elsewhere = await redeem(other);
+      expect(elsewhere).toMatchObject({ ok: false, reason: "wrong_surface", reused: false });
+      expect(elsewhere.ok === false && elsewhere.code).toBeFalsy();
+      expect((await redeem(issuedBy)).ok).toBe(true);
+      // a used code presented at the other surface is still not that surface's business
+      expect(await redeem(other)).toMatchObject({ ok: false, reason: "wrong_surface", reused: false });
+    }
   });
 
   it("refuses an expired code", async () => {
     const base = ids();
     const issuedAt = new Date(Date.now() - 60_000);
     const code = await issueAuthorizationCode(getDb(), { ...base, ttlSeconds: 30, now: issuedAt });
-    const res = await redeemAuthorizationCode(getDb(), { code, appId: base.appId, environment: "sandbox" });
+    const res = await redeemAuthorizationCode(getDb(), {
+      code,
+      appId: base.appId,
+      surface: "rest",
+      environment: "sandbox",
+    });
     expect(res).toMatchObject({ ok: false, reason: "expired", reused: false });
     // just before expiry it would have been fine
     const early = await redeemAuthorizationCode(getDb(), {
       code,
       appId: base.appId,
+      surface: "rest",
       environment: "sandbox",
       now: new Date(issuedAt.getTime() + 29_000),
     });
@@ -116,6 +167,7 @@ describe("authorization codes", () => {
       redeemAuthorizationCode(getDb(), {
         code,
         appId: base.appId,
+        surface: "rest",
         environment: "sandbox",
         ...(redirectUri !== undefined ? { redirectUri } : {}),
       });
@@ -137,6 +189,7 @@ describe("authorization codes", () => {
       redeemAuthorizationCode(getDb(), {
         code,
         appId: base.appId,
+        surface: "rest",
         environment: "sandbox",
         ...(codeVerifier !== undefined ? { codeVerifier } : {}),
       });

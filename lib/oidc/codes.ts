@@ -6,6 +6,9 @@
  *   with a conditional update, so of two concurrent redemptions exactly one wins;
  * - bound to the app and environment it was issued for; a code of another environment is
  *   unknown, a code of another app is refused without being consumed;
+ * - bound to the surface that issued it: a REST code (hosted-page return) is redeemed only at the
+ *   REST /token, an OP code (OIDC resume) only at /oidc/{env}/token; elsewhere it is unknown, not
+ *   consumed, and has no effect (a reused code of the other surface revokes nothing);
  * - bound to the redirect_uri when issued with one (the redeemer must send the same value);
  * - bound to a PKCE S256 challenge when issued with one; a code_verifier sent for a code issued
  *   without a challenge is refused too (a downgrade would otherwise go unnoticed);
@@ -22,9 +25,13 @@ import type { TEnvironment } from "../environments";
 import { isValidCodeChallenge, verifyCodeVerifier } from "./pkce";
 import { CODE_TTL_SECONDS, MAX_CODE_TTL_SECONDS } from "./settings";
 
+/** the token endpoint a code belongs to: the REST exchange or the OpenID Provider */
+export type TCodeSurface = "rest" | "op";
+
 export interface TIssueCodeInput {
   appId: string;
   environment: TEnvironment;
+  surface: TCodeSurface;
   verificationId: string;
   redirectUri?: string;
   /** S256 code challenge */
@@ -51,6 +58,7 @@ export async function issueAuthorizationCode(db: Tx, input: TIssueCodeInput): Pr
       appId: input.appId,
       environment: input.environment,
       verificationId: input.verificationId,
+      surface: input.surface,
       redirectUri: input.redirectUri ?? null,
       codeChallenge: input.codeChallenge ?? null,
       nonce: input.nonce ?? null,
@@ -66,6 +74,8 @@ export interface TRedeemCodeInput {
   code: string;
   appId: string;
   environment: TEnvironment;
+  /** the token endpoint redeeming it */
+  surface: TCodeSurface;
   redirectUri?: string;
   codeVerifier?: string;
   now?: Date;
@@ -74,6 +84,7 @@ export interface TRedeemCodeInput {
 export type TCodeRejection =
   | "unknown_code"
   | "wrong_client"
+  | "wrong_surface"
   | "expired"
   | "reused"
   | "redirect_uri_mismatch"
@@ -100,6 +111,7 @@ const DESCRIPTIONS: Record<TCodeRejection, string> = {
   // redeemer's business
   unknown_code: "The authorization code is invalid",
   wrong_client: "The authorization code is invalid",
+  wrong_surface: "The authorization code was not issued for this token endpoint",
   expired: "The authorization code has expired",
   reused: "The authorization code has already been used",
   redirect_uri_mismatch: "redirect_uri does not match the one the authorization code was issued for",
@@ -127,6 +139,7 @@ export async function redeemAuthorizationCode(db: Tx, input: TRedeemCodeInput): 
   const row = await db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) } });
   if (!row || row.environment !== input.environment) return reject("unknown_code");
   if (row.appId !== input.appId) return reject("wrong_client");
+  if (row.surface !== input.surface) return reject("wrong_surface");
   if (row.usedAt !== null) return reject("reused", row);
   if (row.expiresAt.getTime() <= now.getTime()) return reject("expired", row);
   if (row.redirectUri !== null && input.redirectUri !== row.redirectUri) {

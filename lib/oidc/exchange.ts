@@ -12,8 +12,9 @@
  * - a redeemed code, and a code presented again after use, are audited;
  * - the OpenID Provider (`accessTokenTtlSeconds` set) also gets an opaque access token, stored as
  *   SHA-256 with the code's hash, and at_hash in the ID token; a code presented again revokes
- *   every access token issued from it (RFC 6749 §4.1.2), and a code without a redirect_uri binding
- *   (the REST exchange's) is refused there.
+ *   every access token issued from it (RFC 6749 §4.1.2);
+ * - each endpoint redeems only the codes its own surface issued (`surface`): an OP code at the
+ *   REST /token, or a REST code at the OP's /token, is invalid_grant and left unconsumed.
  */
 import { randomBytes } from "node:crypto";
 import { recordAudit } from "../audit";
@@ -23,7 +24,7 @@ import type { AuthorizationCode } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { acrFor } from "../verifications/loa";
 import { authenticateClient, type TAuthenticatedClient } from "./client-auth";
-import { redeemAuthorizationCode } from "./codes";
+import { redeemAuthorizationCode, type TCodeSurface } from "./codes";
 import { OAuthError } from "./errors";
 import { mintIdToken } from "./id-token";
 import { getSigningKey, type TSigningAlg } from "./keys";
@@ -36,6 +37,8 @@ export const INVALID_GRANT_STATUS = 401;
 export interface TExchangeCodeInput {
   environment: TEnvironment;
   client: Pick<TAuthenticatedClient, "clientId" | "workspaceId">;
+  /** the token endpoint: it redeems only codes its own surface issued */
+  surface: TCodeSurface;
   code: string;
   redirectUri?: string;
   codeVerifier?: string;
@@ -72,6 +75,7 @@ export async function exchangeAuthorizationCode(
         code: input.code,
         appId: input.client.clientId,
         environment: input.environment,
+        surface: input.surface,
         ...(input.redirectUri !== undefined ? { redirectUri: input.redirectUri } : {}),
         ...(input.codeVerifier !== undefined ? { codeVerifier: input.codeVerifier } : {}),
       });
@@ -107,13 +111,6 @@ export async function exchangeAuthorizationCode(
         return { ok: false as const, description: redeemed.description };
       }
       const code = redeemed.code;
-      if (input.accessTokenTtlSeconds !== undefined && code.redirectUri === null) {
-        throw new OAuthError(
-          "invalid_grant",
-          "The authorization code was not issued by this authorization endpoint",
-          invalidGrantStatus,
-        );
-      }
       const verification = await tx.verification.findUnique({ where: { id: code.verificationId } });
       if (
         !verification ||
@@ -193,7 +190,7 @@ export async function handleCodeGrant(
   > & {
     /** the issuer for this client (custom OIDC domains); default the environment's own */
     issuerFor?: (clientId: string) => Promise<string>;
-  } = {},
+  },
 ): Promise<TExchangeCodeResult> {
   const grant = parseCodeGrant(await readTokenParams(request));
   const client = await authenticateClient(db, environment, {

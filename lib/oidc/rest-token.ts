@@ -19,6 +19,7 @@ export async function handleRestTokenRequest(request: Request, environment: TEnv
   let status = 500;
   try {
     const result = await handleCodeGrant(getDb(), request, environment, {
+      surface: "rest",
       includeVerificationId: true,
       requestId,
     });

@@ -55,7 +55,7 @@ export async function makeVerification(clientId: string, options: TVerificationO
   });
 }
 
-/** A code for a verification, issued through the product's own function. */
+/** A code for a verification, issued through the product's own function (a REST code by default). */
 export async function issueCode(
   verification: { id: string; appId: string; environment: TEnv },
   options: Partial<Omit<TIssueCodeInput, "appId" | "environment" | "verificationId">> = {},
@@ -64,6 +64,7 @@ export async function issueCode(
     appId: verification.appId,
     environment: verification.environment,
     verificationId: verification.id,
+    surface: "rest",
     ...options,
   });
 }

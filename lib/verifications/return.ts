@@ -9,7 +9,7 @@
  * - only registered addresses are ever used: the session's redirect_uri must still be one of the
  *   app's redirectUris at the time of return;
  * - the query carries verificationId, status and the session's state; a completed session adds a
- *   one-time authorization code for the REST code exchange (POST {base_url}/token).
+ *   one-time authorization code for the REST code exchange (POST {base_url}/token) only.
  */
 import type { Tx } from "../db/client";
 import { ApiError, notFound } from "../http/errors";
@@ -43,6 +43,7 @@ export async function returnUrlFor(db: Tx, verificationId: string): Promise<stri
     const code = await issueAuthorizationCode(db, {
       appId: v.appId,
       environment: v.environment,
+      surface: "rest",
       verificationId: v.id,
     });
     url.searchParams.set("code", code);

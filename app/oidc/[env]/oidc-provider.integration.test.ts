@@ -6,6 +6,7 @@ import { sha256Hex } from "@/lib/crypto/hash";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { startHttpServer, type TTestServer } from "@/lib/testing/http-server";
 import { basic, bearer, call } from "@/lib/testing/router";
+import { issueCode, makeVerification } from "@/lib/testing/tokens";
 import { makeVerifyingApp } from "@/lib/testing/verifications";
 
 const REDIRECT = "https://rp.example.com/cb";
@@ -378,6 +379,36 @@ describe("resume", () => {
     expect(enough.location.searchParams.get("code")).not.toBeNull();
     expect((await call("GET", "/oidc/sandbox/resume/ver_unknown")).status).toBe(400);
   });
+
+  it("refuses, without redirecting, when the redirect_uri was removed from the app meanwhile", async () => {
+    const t = await oidcApp();
+    for (const outcome of ["success", "failure"] as const) {
+      const started = await fetch(
+        `${server.origin}${authUrl(t.app.clientId, { provider: "passport", state: "s" })}`,
+        { redirect: "manual" },
+      );
+      expect(started.status).toBe(303);
+      const id = new URL(started.headers.get("location")!).pathname.split("/")[2]!;
+      expect((await t.simulate(id, { outcome })).status).toBe(200);
+      const patched = await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
+        headers: bearer(t.ws.keys.sandbox),
+        body: { redirectUris: ["https://rp.example.com/elsewhere"] },
+      });
+      expect(patched.status).toBe(200);
+      const resumed = await call("GET", `/oidc/sandbox/resume/${id}`);
+      expect(resumed.status).toBe(400);
+      expect(resumed.headers.get("location")).toBeNull();
+      expect(await getDb().authorizationCode.count({ where: { verificationId: id } })).toBe(0);
+      // re-registered: the request was not answered, so it is answered now, once
+      await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
+        headers: bearer(t.ws.keys.sandbox),
+        body: { redirectUris: [REDIRECT] },
+      });
+      const answered = await call("GET", `/oidc/sandbox/resume/${id}`);
+      expect(answered.status).toBe(303);
+      expect(answered.headers.get("location")).toMatch(/^https:\/\/rp\.example\.com\/cb\?/);
+    }
+  });
 });
 
 describe("/token and /userinfo rules", () => {
@@ -457,6 +488,68 @@ describe("/token and /userinfo rules", () => {
       },
     );
     expect(ok.status).toBe(200);
+  });
+
+  it("refuses OP codes at the REST /token without consuming them", async () => {
+    const t = await oidcApp();
+    const code = await codeFor(t);
+    for (const body of [
+      { grant_type: "authorization_code", code },
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT },
+    ]) {
+      const rest = await call("POST", "/api/sandbox/token", { headers: t.creds, body });
+      expect(rest.status).toBe(401);
+      expect(rest.body.error).toBe("invalid_grant");
+      expect(rest.body.id_token).toBeUndefined();
+    }
+    const row = await getDb().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
+    expect(row.usedAt).toBeNull();
+    const ok = await token(t.creds, { grant_type: "authorization_code", code, redirect_uri: REDIRECT });
+    expect(ok.status).toBe(200);
+  });
+
+  it("refuses REST codes, even ones bound to a redirect_uri", async () => {
+    const t = await oidcApp();
+    const verification = await makeVerification(t.app.clientId);
+    for (const options of [{}, { redirectUri: REDIRECT }]) {
+      const code = await issueCode(verification, options);
+      const res = await token(t.creds, { grant_type: "authorization_code", code, redirect_uri: REDIRECT });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("invalid_grant");
+    }
+  });
+
+  it("rotating the client secret revokes the app's outstanding access tokens", async () => {
+    const t = await oidcApp();
+    const other = await oidcApp();
+    const issue = async (app: typeof t) => {
+      const code = await codeFor(app);
+      const ok = await token(app.creds, { grant_type: "authorization_code", code, redirect_uri: REDIRECT });
+      expect(ok.status).toBe(200);
+      return ok.body.access_token as string;
+    };
+    const [first, second, theirs] = [await issue(t), await issue(t), await issue(other)];
+    const pending = await codeFor(t);
+    const rotated = await call("POST", `/api/sandbox/v1/apps/${t.app.clientId}/rotate-client-secret`, {
+      headers: bearer(t.ws.keys.sandbox),
+    });
+    expect(rotated.status).toBe(200);
+    for (const at of [first, second]) {
+      const ui = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(at) });
+      expect(ui.status).toBe(401);
+      expect(ui.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    }
+    // another app's tokens are untouched
+    expect((await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(theirs) })).status).toBe(200);
+    // a token issued after the rotation, with the new secret, works
+    const fresh = await token(basic(t.app.clientId, rotated.body.clientSecret as string), {
+      grant_type: "authorization_code",
+      code: pending,
+      redirect_uri: REDIRECT,
+    });
+    expect(fresh.status).toBe(200);
+    const ui = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(fresh.body.access_token) });
+    expect(ui.status).toBe(200);
   });
 
   it("userinfo: missing, malformed, doubled, unknown and expired tokens are refused with WWW-Authenticate", async () => {

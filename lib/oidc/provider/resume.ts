@@ -76,6 +76,7 @@ export async function resumeAuthorization(
   const code = await issueAuthorizationCode(db, {
     appId: app.id,
     environment,
+    surface: "op",
     verificationId: v.id,
     redirectUri: request.redirectUri,
     ...(request.codeChallenge ? { codeChallenge: request.codeChallenge } : {}),

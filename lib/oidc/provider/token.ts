@@ -3,7 +3,8 @@
  * Rules:
  * - the body and client authentication are the REST exchange's (lib/oidc/token-request.ts,
  *   lib/oidc/client-auth.ts): client_secret_basic or client_secret_post, 401 invalid_client;
- * - the code must pass lib/oidc/codes.ts (single-use, 60 s, bound to client, redirect_uri, PKCE);
+ * - the code must pass lib/oidc/codes.ts (single-use, 60 s, bound to client, redirect_uri, PKCE,
+ *   and issued by the OP: codes of the REST hosted-page return are refused);
  *   failures are RFC 6749's 400 invalid_grant here (the REST /token's 401 is the spec's own rule);
  *   a reused code revokes the access tokens issued from it;
  * - the answer: an opaque access token (ACCESS_TOKEN_TTL_SECONDS), token_type Bearer, expires_in,
@@ -25,6 +26,7 @@ export async function handleOidcTokenRequest(request: Request, environment: TEnv
   try {
     const db = getDb();
     const result = await handleCodeGrant(db, request, environment, {
+      surface: "op",
       issuerFor: (clientId) => resolveIssuer(db, environment, request, clientId),
       invalidGrantStatus: 400,
       accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,

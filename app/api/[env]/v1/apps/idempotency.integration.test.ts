@@ -35,6 +35,29 @@ describe("Idempotency-Key on POST /v1/apps", () => {
     expect(raw.headers.get("idempotency-replayed")).toBe("true");
   });
 
+  it("treats an empty body and {} as the same request, either way round", async () => {
+    const ws = await makeWorkspace();
+    const empty = await post(ws.keys.sandbox, "empty-first", undefined);
+    expect(empty.status).toBe(201);
+    const object = await post(ws.keys.sandbox, "empty-first", {});
+    expect(object.status).toBe(201);
+    expect(object.headers.get("idempotency-replayed")).toBe("true");
+    expect(object.body.clientId).toBe(empty.body.clientId);
+    const first = await post(ws.keys.sandbox, "object-first", {});
+    const again = await call("POST", "/api/sandbox/v1/apps", {
+      headers: {
+        ...bearer(ws.keys.sandbox),
+        "idempotency-key": "object-first",
+        "content-type": "application/json",
+      },
+      rawBody: "",
+    });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    expect(again.body.clientId).toBe(first.body.clientId);
+    expect(await getDb().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
+  });
+
   it("answers 409 IDEMPOTENCY_KEY_CONFLICT for the same key with another body or path", async () => {
     const ws = await makeWorkspace();
     await post(ws.keys.sandbox, "k1", { name: "A" });
@@ -167,6 +190,11 @@ describe("Idempotency-Key on rotate-client-secret", () => {
     const again = await call("POST", url, { headers });
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(again.body.clientSecret).toBe(first.body.clientSecret);
+    // a bodyless endpoint: `{}` is the same request as no body
+    const withObject = await call("POST", url, { headers, body: {} });
+    expect(withObject.status).toBe(200);
+    expect(withObject.headers.get("idempotency-replayed")).toBe("true");
+    expect(withObject.body.clientSecret).toBe(first.body.clientSecret);
     expect(
       (
         await call("GET", "/api/sandbox/v1/providers", {
