@@ -18,10 +18,10 @@ import {
   X,
 } from "lucide-react";
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import { cn } from "@/components/ui/cn";
-import { setApiWorkspace, type TEnv } from "./api";
+import { EnvironmentSelect, SectionNav } from "@/components/ui/frame";
+import { setApiWorkspace } from "./api";
 import { ConsoleContextProvider, type ConsoleInfo } from "./context";
 import { UserMenu } from "./user-menu";
 
@@ -35,64 +35,6 @@ const NAV = [
   { label: "Audit log", path: "/audit-log", icon: FileClock },
   { label: "Settings", path: "/settings", icon: Settings },
 ] as const;
-
-function EnvironmentSwitch({ env }: { env: TEnv }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  return (
-    <label className="flex items-center gap-2 text-sm font-medium text-gray-800">
-      <span className="hidden sm:inline">Environment</span>
-      <select
-        aria-label="Environment"
-        value={env}
-        onChange={(e) => {
-          const next = e.target.value as TEnv;
-          // keep the section, drop record ids that belong to the other environment
-          const section = pathname.split("/")[3] ?? "dashboard";
-          router.push(`/console/${next}/${section}`);
-        }}
-        className={cn(
-          "rounded-md border px-2 py-1 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-blue-700",
-          env === "sandbox"
-            ? "border-amber-500 bg-amber-50 text-amber-950"
-            : "border-gray-400 bg-white text-gray-900",
-        )}
-      >
-        <option value="sandbox">Sandbox</option>
-        <option value="production">Production</option>
-      </select>
-    </label>
-  );
-}
-
-function NavLinks({ env, onNavigate }: { env: TEnv; onNavigate?: () => void }) {
-  const pathname = usePathname();
-  return (
-    <ul className="space-y-0.5">
-      {NAV.map((item) => {
-        const href = `/console/${env}${item.path}`;
-        const current = pathname === href || pathname.startsWith(`${href}/`);
-        const Icon = item.icon;
-        return (
-          <li key={item.path}>
-            <Link
-              href={href}
-              onClick={onNavigate}
-              aria-current={current ? "page" : undefined}
-              className={cn(
-                "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-blue-700",
-                current ? "bg-blue-50 text-blue-800" : "text-gray-800 hover:bg-gray-100",
-              )}
-            >
-              <Icon aria-hidden className="h-4 w-4" />
-              {item.label}
-            </Link>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
 
 export function ConsoleShell({ info, children }: { info: ConsoleInfo; children: ReactNode }) {
   const pathname = usePathname();
@@ -144,7 +86,7 @@ export function ConsoleShell({ info, children }: { info: ConsoleInfo; children: 
             </span>
           </Link>
           <div className="ml-auto flex items-center gap-3">
-            <EnvironmentSwitch env={info.env} />
+            <EnvironmentSelect env={info.env} area="console" fallbackSection="dashboard" />
             <UserMenu />
           </div>
         </div>
@@ -154,7 +96,7 @@ export function ConsoleShell({ info, children }: { info: ConsoleInfo; children: 
             aria-label="Console"
             className="border-t border-gray-200 px-2 py-2 lg:hidden"
           >
-            <NavLinks env={info.env} onNavigate={() => setMenuOpen(false)} />
+            <SectionNav items={NAV} base={`/console/${info.env}`} onNavigate={() => setMenuOpen(false)} />
           </nav>
         ) : null}
       </header>
@@ -163,7 +105,7 @@ export function ConsoleShell({ info, children }: { info: ConsoleInfo; children: 
           aria-label="Console"
           className="hidden w-56 shrink-0 border-r border-gray-200 bg-white px-2 py-4 lg:block"
         >
-          <NavLinks env={info.env} />
+          <SectionNav items={NAV} base={`/console/${info.env}`} />
         </nav>
         <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
           <div className="mx-auto max-w-6xl space-y-6">{children}</div>

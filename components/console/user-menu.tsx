@@ -2,8 +2,9 @@
 import { useMutation } from "@tanstack/react-query";
 import { ChevronDown, LogOut, ShieldCheck, UserRound } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useDismissible } from "@/components/ui/frame";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError, Input } from "@/components/ui/field";
 import { api, ApiRequestError, errorMessage } from "./api";
@@ -78,20 +79,7 @@ export function UserMenu() {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDoc = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDoc);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDoc);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const ref = useDismissible<HTMLDivElement>(open, () => setOpen(false));
   return (
     <div className="relative" ref={ref}>
       <button

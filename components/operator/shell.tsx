@@ -11,12 +11,12 @@ import { Building2, ScrollText } from "lucide-react";
 // the production-test and custom-domain pages' icons
 import { FlaskConical, Globe } from "lucide-react";
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type ReactNode } from "react";
-import { setApiWorkspace, type TEnv } from "@/components/console/api";
+import { usePathname } from "next/navigation";
+import { useState, type ReactNode } from "react";
+import { setApiWorkspace } from "@/components/console/api";
 import { signOut } from "@/components/console/auth-client";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
+import { EnvironmentSelect, SectionNav, useDismissible } from "@/components/ui/frame";
 import { OperatorContextProvider, useOperator, type OperatorInfo } from "./context";
 
 // only pages that exist; later sections of the back-office add themselves here
@@ -29,80 +29,10 @@ const NAV = [
   { label: "Audit log", path: "/audit-log", icon: ScrollText },
 ] as const;
 
-function EnvironmentSwitch({ env }: { env: TEnv }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  return (
-    <label className="flex items-center gap-2 text-sm font-medium text-gray-100">
-      <span className="hidden sm:inline">Environment</span>
-      <select
-        aria-label="Environment"
-        value={env}
-        onChange={(e) => {
-          // keep the section, drop record ids that belong to the other environment
-          const section = pathname.split("/")[3] ?? "activations";
-          router.push(`/operator/${e.target.value}/${section}`);
-        }}
-        className={cn(
-          "rounded-md border px-2 py-1 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-white",
-          env === "sandbox"
-            ? "border-amber-500 bg-amber-50 text-amber-950"
-            : "border-gray-400 bg-white text-gray-900",
-        )}
-      >
-        <option value="sandbox">Sandbox</option>
-        <option value="production">Production</option>
-      </select>
-    </label>
-  );
-}
-
-function NavLinks({ env, onNavigate }: { env: TEnv; onNavigate?: () => void }) {
-  const pathname = usePathname();
-  return (
-    <ul className="space-y-0.5">
-      {NAV.map((item) => {
-        const href = `/operator/${env}${item.path}`;
-        const current = pathname === href || pathname.startsWith(`${href}/`);
-        const Icon = item.icon;
-        return (
-          <li key={item.path}>
-            <Link
-              href={href}
-              onClick={onNavigate}
-              aria-current={current ? "page" : undefined}
-              className={cn(
-                "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-blue-700",
-                current ? "bg-blue-50 text-blue-800" : "text-gray-800 hover:bg-gray-100",
-              )}
-            >
-              <Icon aria-hidden className="h-4 w-4" />
-              {item.label}
-            </Link>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
 function OperatorUserMenu() {
   const info = useOperator();
   const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDoc = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDoc);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDoc);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const ref = useDismissible<HTMLDivElement>(open, () => setOpen(false));
   return (
     <div className="relative" ref={ref}>
       <button
@@ -200,7 +130,7 @@ export function OperatorShell({ info, children }: { info: OperatorInfo; children
             <span className="truncate">Back-office</span>
           </Link>
           <div className="ml-auto flex items-center gap-3">
-            <EnvironmentSwitch env={info.env} />
+            <EnvironmentSelect env={info.env} area="operator" fallbackSection="activations" dark />
             <OperatorUserMenu />
           </div>
         </div>
@@ -210,7 +140,7 @@ export function OperatorShell({ info, children }: { info: OperatorInfo; children
             aria-label="Back-office"
             className="border-t border-gray-700 bg-white px-2 py-2 lg:hidden"
           >
-            <NavLinks env={info.env} onNavigate={() => setMenuOpen(false)} />
+            <SectionNav items={NAV} base={`/operator/${info.env}`} onNavigate={() => setMenuOpen(false)} />
           </nav>
         ) : null}
       </header>
@@ -219,7 +149,7 @@ export function OperatorShell({ info, children }: { info: OperatorInfo; children
           aria-label="Back-office"
           className="hidden w-56 shrink-0 border-r border-gray-200 bg-white px-2 py-4 lg:block"
         >
-          <NavLinks env={info.env} />
+          <SectionNav items={NAV} base={`/operator/${info.env}`} />
         </nav>
         <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
           <div className="mx-auto max-w-6xl space-y-6">{children}</div>

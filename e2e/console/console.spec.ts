@@ -129,6 +129,8 @@ test("apps: create with the secret shown once, rotate it, validate redirect URIs
   await dialog.getByRole("link", { name: "Open app" }).click();
   await expect(page.getByRole("heading", { name: "Web shop" })).toBeVisible();
   await expect(page.getByText(clientId).first()).toBeVisible();
+  // the list's modal dialog (which makes the rest of the page inert) is gone with the list
+  await expect(page.getByRole("dialog")).toHaveCount(0);
   await checkLayouts(page, testInfo, "app-overview");
 
   // rotate: the new secret works, the old one stops at once
