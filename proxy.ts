@@ -4,7 +4,9 @@
  *    (lib/http/hosts.ts holds the rules);
  * 2. a host that is an app's ACTIVE custom domain is served from the hosted pages (webDomain,
  *    `/verify/…`) or the app environment's OpenID Provider (oidcDomain, `/oidc/{env}/…`)
- *    (lib/domains/routing.ts: one indexed query behind a 30 s per-process cache);
+ *    (lib/domains/routing.ts: one indexed query behind a 30 s per-process cache), for that app
+ *    only: the request carries the app in SERVED_APP_HEADER (lib/domains/served-app.ts), which is
+ *    dropped from every incoming request so that no client can set it;
  * 3. anything else is routed purely by path, as in the default single-host deployment.
  *
  * Runs on the Node.js runtime (the Next 16 default for proxy), so the environment is read at
@@ -13,8 +15,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { customDomainPath, mayBeCustomDomain, resolveCustomDomainHost } from "@/lib/domains/routing";
+import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { HOSTED_PATH, hostedCsp, newNonce } from "@/lib/hosted/csp";
 import { normalizeHost, parseHostMap, rewriteHostPath, type THostMap } from "@/lib/http/hosts";
+import { RETRY_AFTER_SECONDS, securityHeaders } from "@/lib/http/pipeline";
+import { refuseOversizedBody } from "@/lib/http/surfaces";
 import { logger } from "@/lib/log";
 
 let cached: { raw: string; map: THostMap } | undefined;
@@ -28,16 +33,25 @@ function hostMap(raw: string): THostMap {
 
 /**
  * Continues (or rewrites to `pathname`); hosted and simulator pages get a per-request CSP nonce,
- * passed to Next.js on the request (it nonces its own scripts) and sent to the browser.
+ * passed to Next.js on the request (it nonces its own scripts) and sent to the browser. A custom
+ * domain's requests carry its app (`servedApp`); a client's own copy of that header never passes.
  */
-function rewrite(request: NextRequest, pathname: string | undefined) {
+function rewrite(request: NextRequest, pathname: string | undefined, servedApp?: string) {
   const target = pathname ?? request.nextUrl.pathname;
+  // a declared body over every limit: 413 before Next.js buffers it (lib/http/surfaces.ts)
+  const oversized = refuseOversizedBody(request, target);
+  if (oversized) return oversized;
   let init: { request: { headers: Headers } } | undefined;
   let csp: string | undefined;
-  if (HOSTED_PATH.test(target)) {
-    csp = hostedCsp(newNonce());
+  const hosted = HOSTED_PATH.test(target);
+  if (hosted || servedApp || request.headers.has(SERVED_APP_HEADER)) {
     const headers = new Headers(request.headers);
-    headers.set("content-security-policy", csp);
+    headers.delete(SERVED_APP_HEADER);
+    if (servedApp) headers.set(SERVED_APP_HEADER, servedApp);
+    if (hosted) {
+      csp = hostedCsp(newNonce());
+      headers.set("content-security-policy", csp);
+    }
     init = { request: { headers } };
   }
   let response: NextResponse;
@@ -49,6 +63,8 @@ function rewrite(request: NextRequest, pathname: string | undefined) {
     response = NextResponse.next(init);
   }
   if (csp) response.headers.set("Content-Security-Policy", csp);
+  // nosniff, and HSTS when PUBLIC_URL is https: on pages too (lib/http/pipeline.ts)
+  for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
   return response;
 }
 
@@ -73,10 +89,13 @@ export async function proxy(request: NextRequest) {
     // without the database we cannot tell a customer's domain from ours: serve neither, rather
     // than show the console on someone's domain
     logger.error({ err, host: candidate }, "custom domain lookup failed");
-    return new NextResponse("Service temporarily unavailable", { status: 503 });
+    return new NextResponse("Service temporarily unavailable", {
+      status: 503,
+      headers: { ...securityHeaders(), "Retry-After": String(RETRY_AFTER_SECONDS) },
+    });
   }
   if (!route) return rewrite(request, undefined);
-  return rewrite(request, customDomainPath(route, pathname));
+  return rewrite(request, customDomainPath(route, pathname), route.appId);
 }
 
 export const config = {

@@ -1,7 +1,8 @@
 "use client";
 /**
  * An app's Overview: credentials (client secret rotation shown once), name and logo, redirect
- * URIs, default return addresses, the quick start, a sandbox try-out, and deletion.
+ * URIs, default return addresses, the OpenID Provider's PKCE requirement, the quick start, a
+ * sandbox try-out, and deletion.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ExternalLink, Plus, RotateCw, Trash2 } from "lucide-react";
@@ -13,7 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
-import { FormError, Input } from "@/components/ui/field";
+import { Checkbox, FormError, Input } from "@/components/ui/field";
 import { LogoField } from "@/components/ui/logo-field";
 import { useToast } from "@/components/ui/toast";
 import { usePatchApp, useCurrentApp } from "./app-frame";
@@ -272,6 +273,35 @@ function RedirectUrisCard({ app }: { app: TApp }) {
   );
 }
 
+/** The OpenID Provider's PKCE requirement for this client: saved as soon as it is switched. */
+function OidcCard({ app }: { app: TApp }) {
+  const { permissions } = useConsole();
+  const toast = useToast();
+  const mutation = usePatchApp(app.clientId);
+  return (
+    <Card title="OpenID Connect">
+      <div className="space-y-3">
+        <Checkbox
+          label="Require PKCE"
+          description="Sign-in requests without a code_challenge (S256) are refused with invalid_request. Recommended; on for new apps."
+          checked={app.pkceRequired}
+          disabled={!permissions.write || mutation.isPending}
+          onChange={(e) =>
+            mutation.mutate(
+              { pkceRequired: e.target.checked },
+              {
+                onSuccess: (saved) =>
+                  toast.show({ message: saved.pkceRequired ? "PKCE is required" : "PKCE is optional" }),
+              },
+            )
+          }
+        />
+        <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
+      </div>
+    </Card>
+  );
+}
+
 function TryOutCard({ app }: { app: TApp }) {
   const { env, permissions } = useConsole();
   const mutation = useMutation({
@@ -390,6 +420,7 @@ export function AppOverview() {
         <TryOutCard app={app} />
         <DetailsCard app={app} />
         <RedirectUrisCard app={app} />
+        <OidcCard app={app} />
       </div>
       <VerificationSettingsCards app={app} />
       <QuickStart app={app} />

@@ -19,6 +19,8 @@ export interface TApp {
   environment: TEnv;
   defaultSuccessRedirectUri: string | null;
   defaultFailureRedirectUri: string | null;
+  /** the OpenID Provider refuses sign-in requests without PKCE */
+  pkceRequired: boolean;
   createdAt: string;
   updatedAt: string;
 }

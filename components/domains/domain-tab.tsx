@@ -179,6 +179,9 @@ function ConfiguredDomain({ clientId, domain }: { clientId: string; domain: TCus
             : `Checked: ${describeDomain(checked).label}`,
       });
     },
+    // a refused check can still have changed the state (another app proved the hosts first: 400
+    // DOMAIN_IN_USE, the domain is now invalid): show it
+    onError: () => queryClient.invalidateQueries({ queryKey: domainKeys.detail(env, clientId) }),
   });
   // a change found by the service's own checks (the tab polls) is announced where it shows
   const [seen, setSeen] = useState(domain.status);

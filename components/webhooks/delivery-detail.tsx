@@ -230,7 +230,7 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
           <Fact label="Delivered">
             {d.deliveredAt ? <time dateTime={d.deliveredAt}>{formatDateTime(d.deliveredAt)}</time> : "—"}
           </Fact>
-          <Fact label="Next retry">
+          <Fact label="Next attempt">
             {d.nextAttemptAt ? (
               <time dateTime={d.nextAttemptAt}>{formatDateTime(d.nextAttemptAt)}</time>
             ) : (

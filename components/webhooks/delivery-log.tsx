@@ -95,7 +95,7 @@ export function DeliveryLog({ clientId }: { clientId: string }) {
               <Th>Status</Th>
               <Th>Attempts</Th>
               <Th>Last response</Th>
-              <Th>Next retry</Th>
+              <Th>Next attempt</Th>
               <Th>Created</Th>
             </tr>
           </thead>

@@ -5,12 +5,17 @@
  */
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
+import { expectNoCriticalA11yViolations } from "../hosted/support";
 import { createWorkspace } from "../support/cli";
 import { E2E_ENV, RP_CONFIG_FILE, RP_PORT } from "../support/env";
 
 const RP = `http://localhost:${RP_PORT}`;
 
-test("next-auth signs in with an eID through the hosted pages", async ({ page, request }, testInfo) => {
+test("next-auth signs in with an eID through the hosted pages", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   // the relying party runs `next dev`: its routes compile on first use
   test.setTimeout(120_000);
   const ws = await createWorkspace("next-auth relying party");
@@ -40,6 +45,15 @@ test("next-auth signs in with an eID through the hosted pages", async ({ page, r
   await page.screenshot({ path: testInfo.outputPath("hosted-page.png"), fullPage: true });
   const verificationId = new URL(page.url()).pathname.split("/")[2]!;
 
+  // the same page in another browser (a forwarded link, a stolen id): nothing to act on there
+  const elsewhere = await browser.newContext();
+  const stranger = await elsewhere.newPage();
+  await stranger.goto(page.url());
+  await expect(stranger.getByRole("heading", { level: 1 })).toHaveText("Continue where you started");
+  await expect(stranger.getByTestId("other-browser")).toContainText("started in another browser");
+  await expectNoCriticalA11yViolations(stranger);
+  await stranger.screenshot({ path: testInfo.outputPath("other-browser.png"), fullPage: true });
+
   // the end-user completes the sandbox provider (the simulator's own code path)
   const basic = Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64");
   const simulated = await request.post(`/api/sandbox/v1/sandbox/verifications/${verificationId}/simulate`, {
@@ -53,6 +67,13 @@ test("next-auth signs in with an eID through the hosted pages", async ({ page, r
     timeout: 30_000,
   });
   await page.screenshot({ path: testInfo.outputPath("relying-party.png"), fullPage: true });
+  // the other browser learns that the sign-in ended, and is sent nowhere
+  await stranger.reload();
+  await expect(stranger.getByTestId("other-browser")).toContainText("has ended");
+  expect(new URL(stranger.url()).pathname).toBe(`/verify/${verificationId}`);
+  const polled = await stranger.request.get(new URL(`/verify/${verificationId}/status`, stranger.url()).href);
+  expect(((await polled.json()) as { next?: string | null }).next ?? null).toBeNull();
+  await elsewhere.close();
   const session = (await (await page.request.get(`${RP}/api/auth/session`)).json()) as {
     user?: { name?: string };
     sub?: string;

@@ -29,6 +29,11 @@ export const ZAppJson = z.object({
   webhookConfig: ZWebhookConfigJson,
   defaultSuccessRedirectUri: z.string().nullable(),
   defaultFailureRedirectUri: z.string().nullable(),
+  pkceRequired: z
+    .boolean()
+    .describe(
+      "OpenID Provider: /auth refuses authorization requests without a PKCE code_challenge (S256) with invalid_request. On for apps created since it exists; older apps keep it off until changed",
+    ),
   createdAt: iso,
   updatedAt: iso,
 });
@@ -151,7 +156,7 @@ export const updateApp = endpoint({
   operationId: "updateApp",
   summary: "Update an app",
   description:
-    "All fields optional. `logo`: data:image/(png|jpeg|gif|webp);base64 URL, empty string removes. `redirectUris` replaces the list. `webhookConfig` is merged; its secret is read-only. `clientId`/`clientSecret` are refused with VALIDATION_INVALID_PARAMETER.",
+    "All fields optional. `logo`: data:image/(png|jpeg|gif|webp);base64 URL, empty string removes. `redirectUris` replaces the list. `webhookConfig` is merged; its secret is read-only. `pkceRequired` (boolean): whether the OpenID Provider's /auth requires PKCE (S256) from this client. `clientId`/`clientSecret` are refused with VALIDATION_INVALID_PARAMETER.",
   tag: "Apps",
   auth: "workspace",
   body: ZUpdateApp,

@@ -51,6 +51,7 @@ export const ZUpdateApp = z.strictObject({
   webhookConfig: ZWebhookConfigPatch.optional(),
   defaultSuccessRedirectUri: ZOptionalUri,
   defaultFailureRedirectUri: ZOptionalUri,
+  pkceRequired: z.boolean({ error: "must be a boolean" }).optional(),
   // immutable: accepted by the parser only to be refused with VALIDATION_INVALID_PARAMETER
   clientId: z.unknown().optional(),
   clientSecret: z.unknown().optional(),

@@ -39,6 +39,7 @@ export interface TAppJson {
   webhookConfig: TWebhookConfigJson;
   defaultSuccessRedirectUri: string | null;
   defaultFailureRedirectUri: string | null;
+  pkceRequired: boolean;
   createdAt: string;
   updatedAt: string;
   clientSecret?: string;
@@ -91,6 +92,7 @@ export function toAppJson(app: AppRow): TAppJson {
     webhookConfig: toWebhookConfigJson(app),
     defaultSuccessRedirectUri: app.defaultSuccessRedirectUri,
     defaultFailureRedirectUri: app.defaultFailureRedirectUri,
+    pkceRequired: app.pkceRequired,
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
   };

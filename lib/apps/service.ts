@@ -9,7 +9,9 @@
  *   rotation answers a leak: whatever was obtained with the old secret stops working at once);
  * - PATCH: clientId/clientSecret are refused (VALIDATION_INVALID_PARAMETER); logo must be a real
  *   image data URL ("" or null removes it); redirectUris replace the list; webhookConfig merges
- *   and its secret is read-only;
+ *   and its secret is read-only; pkceRequired switches the OpenID Provider's PKCE requirement;
+ * - new apps require PKCE at the OpenID Provider (pkceRequired true); apps created before the
+ *   setting existed keep it off until changed;
  * - deleting is a soft delete that also drops the credentials, so they stop working at once.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
@@ -76,6 +78,8 @@ export async function createApp(
       environment: env,
       name: input.name ?? DEFAULT_APP_NAME,
       redirectUris: [],
+      // new apps require PKCE at the OpenID Provider (the column's default, false, is for older apps)
+      pkceRequired: true,
       clientSecretHash: hash,
       providers: {
         create: {
@@ -188,6 +192,7 @@ export async function updateApp(
   }
   if (patch.webhookConfig !== undefined)
     Object.assign(data, webhookConfigChanges(app, patch.webhookConfig, env, "webhookConfig."));
+  if (patch.pkceRequired !== undefined) data.pkceRequired = patch.pkceRequired;
 
   const updated = await db.app.update({ where: { id: clientId }, data, include: withRelations });
   await recordAudit(db, {

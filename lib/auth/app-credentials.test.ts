@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Tx } from "../db/client";
 import { ApiError } from "../http/errors";
+import { newId } from "../ids";
 import { authenticateApp, generateClientSecret } from "./app-credentials";
 
 describe("generateClientSecret", () => {
@@ -56,32 +57,35 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 describe("authenticateApp", () => {
+  const [SANDBOX, PROD, GONE, NOSECRET, UNKNOWN] = ["app", "app", "app", "app", "app"].map(() =>
+    newId("app"),
+  ) as [string, string, string, string, string];
   const sandbox = generateClientSecret("sandbox");
   const production = generateClientSecret("production");
   const apps = [
     {
-      id: "app_SANDBOX",
+      id: SANDBOX,
       workspaceId: "ws_1",
       environment: "sandbox",
       clientSecretHash: sandbox.hash,
       deletedAt: null,
     },
     {
-      id: "app_PROD",
+      id: PROD,
       workspaceId: "ws_1",
       environment: "production",
       clientSecretHash: production.hash,
       deletedAt: null,
     },
     {
-      id: "app_GONE",
+      id: GONE,
       workspaceId: "ws_1",
       environment: "sandbox",
       clientSecretHash: sandbox.hash,
       deletedAt: new Date(),
     },
     {
-      id: "app_NOSECRET",
+      id: NOSECRET,
       workspaceId: "ws_1",
       environment: "sandbox",
       clientSecretHash: null,
@@ -91,16 +95,14 @@ describe("authenticateApp", () => {
   const db = dbWith(...apps);
 
   it("accepts the app's id and current secret in its environment", async () => {
-    await expect(authenticateApp(db, basic("app_SANDBOX", sandbox.secret), "sandbox")).resolves.toEqual({
+    await expect(authenticateApp(db, basic(SANDBOX, sandbox.secret), "sandbox")).resolves.toEqual({
       kind: "app",
-      clientId: "app_SANDBOX",
+      clientId: SANDBOX,
       workspaceId: "ws_1",
       environment: "sandbox",
     });
-    await expect(
-      authenticateApp(db, basic("app_PROD", production.secret), "production"),
-    ).resolves.toMatchObject({
-      clientId: "app_PROD",
+    await expect(authenticateApp(db, basic(PROD, production.secret), "production")).resolves.toMatchObject({
+      clientId: PROD,
       environment: "production",
     });
   });
@@ -122,18 +124,39 @@ describe("authenticateApp", () => {
 
   it("refuses wrong, rotated-away, cross-environment, deleted and unknown credentials alike", async () => {
     const cases: [string, string, "sandbox" | "production"][] = [
-      ["app_SANDBOX", generateClientSecret("sandbox").secret, "sandbox"], // another secret
-      ["app_SANDBOX", `${sandbox.secret}x`, "sandbox"],
-      ["app_SANDBOX", sandbox.secret, "production"], // other environment
-      ["app_PROD", production.secret, "sandbox"],
-      ["app_GONE", sandbox.secret, "sandbox"], // deleted
-      ["app_NOSECRET", sandbox.secret, "sandbox"],
-      ["app_UNKNOWN", sandbox.secret, "sandbox"],
-      ["app_SANDBOX", "x".repeat(200), "sandbox"],
+      [SANDBOX, generateClientSecret("sandbox").secret, "sandbox"], // another secret
+      [SANDBOX, `${sandbox.secret}x`, "sandbox"],
+      [SANDBOX, sandbox.secret, "production"], // other environment
+      [PROD, production.secret, "sandbox"],
+      [GONE, sandbox.secret, "sandbox"], // deleted
+      [NOSECRET, sandbox.secret, "sandbox"],
+      [UNKNOWN, sandbox.secret, "sandbox"],
+      [SANDBOX, "x".repeat(200), "sandbox"],
     ];
     for (const [id, secret, env] of cases) {
       const error = await rejection(authenticateApp(db, basic(id, secret), env));
       expect(error.code).toBe("INVALID_CLIENT_CREDENTIALS");
+      expect(error.message).toBe("Invalid client credentials");
+    }
+  });
+
+  it("refuses a username that is not an app id before any lookup (NUL, other kinds, padding)", async () => {
+    const failing = {
+      app: {
+        findUnique: async () => {
+          throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        },
+      },
+    } as unknown as Tx;
+    for (const id of [
+      `app_\u0000x`,
+      `${SANDBOX}\u0000`,
+      `${SANDBOX} `,
+      SANDBOX.toLowerCase(),
+      newId("ver"),
+      "app_",
+    ]) {
+      const error = await rejection(authenticateApp(failing, basic(id, sandbox.secret), "sandbox"));
       expect(error.message).toBe("Invalid client credentials");
     }
   });

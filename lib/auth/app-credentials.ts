@@ -2,14 +2,16 @@
  * App credentials for the App API: HTTP Basic with clientId:clientSecret.
  * Rules: only the secret's SHA-256 is stored and compared in constant time; a Bearer token on an
  * App API call is 401 "Invalid authorization scheme. Use Basic authentication" (spec, verbatim);
- * a deleted app, a rotated-away secret, or an app of the other environment is 401.
+ * a deleted app, a rotated-away secret, or an app of the other environment is 401; failed
+ * checks count per address and per client id (lib/rate-limit/credentials.ts: 429 over a limit).
  */
 import type { Tx } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ENV_TAG, type TEnvironment } from "../environments";
 import { ApiError } from "../http/errors";
-import { randomToken } from "../ids";
-import { parseAuthorization } from "./header";
+import { isId, randomToken } from "../ids";
+import { limitCredentialCheck } from "../rate-limit/credentials";
+import { parseAuthorization, type ParsedAuthorization } from "./header";
 
 export interface AppAuth {
   kind: "app";
@@ -25,12 +27,31 @@ export function generateClientSecret(environment: TEnvironment): { secret: strin
 
 const BASIC_CHALLENGE = { "WWW-Authenticate": 'Basic realm="app-api", charset="UTF-8"' };
 
+/**
+ * `ip`: the caller's address, for the limits of failed checks (lib/rate-limit/credentials.ts);
+ * null outside a request (no limits).
+ */
 export async function authenticateApp(
   db: Tx,
   authorization: string | null,
   environment: TEnvironment,
+  ip: string | null = null,
 ): Promise<AppAuth> {
   const parsed = parseAuthorization(authorization);
+  const clientId = parsed.scheme === "basic" && isId("app", parsed.username) ? parsed.username : undefined;
+  return limitCredentialCheck(
+    ip,
+    parsed.scheme !== "none",
+    () => checkAppCredentials(db, parsed, environment),
+    clientId,
+  );
+}
+
+async function checkAppCredentials(
+  db: Tx,
+  parsed: ParsedAuthorization,
+  environment: TEnvironment,
+): Promise<AppAuth> {
   if (parsed.scheme === "bearer") {
     throw new ApiError(
       "INVALID_AUTHORIZATION_SCHEME",
@@ -59,7 +80,9 @@ export async function authenticateApp(
   const invalid = new ApiError("INVALID_CLIENT_CREDENTIALS", "Invalid client credentials", {
     headers: BASIC_CHALLENGE,
   });
-  if (parsed.username.length > 64 || parsed.password.length > 128) throw invalid;
+  // a username that is not an app id cannot name one: refused before any query (a NUL would
+  // make PostgreSQL fail the lookup)
+  if (!isId("app", parsed.username) || parsed.password.length > 128) throw invalid;
   const app = await db.app.findUnique({
     where: { id: parsed.username },
     select: { id: true, workspaceId: true, environment: true, clientSecretHash: true, deletedAt: true },

@@ -1,11 +1,13 @@
 /**
  * Operator keys for the Operator API (back-office): `sk_operator_` + 40 random characters,
- * stored as SHA-256, bound to an operator user. Workspace keys never pass this check.
+ * stored as SHA-256, bound to an operator user. Workspace keys never pass this check. Failed
+ * checks count per address (lib/rate-limit/credentials.ts: 429 over the limit).
  */
 import type { Tx } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ApiError } from "../http/errors";
 import { newId, randomToken } from "../ids";
+import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization } from "./header";
 
 export interface OperatorAuth {
@@ -35,7 +37,18 @@ export async function createOperatorKey(db: Tx, userId: string): Promise<{ id: s
   return { id, key };
 }
 
-export async function authenticateOperator(db: Tx, authorization: string | null): Promise<OperatorAuth> {
+/** `ip`: the caller's address, for the limits of failed checks; null outside a request. */
+export async function authenticateOperator(
+  db: Tx,
+  authorization: string | null,
+  ip: string | null = null,
+): Promise<OperatorAuth> {
+  return limitCredentialCheck(ip, authorization !== null && authorization.trim() !== "", () =>
+    checkOperatorKey(db, authorization),
+  );
+}
+
+async function checkOperatorKey(db: Tx, authorization: string | null): Promise<OperatorAuth> {
   const parsed = parseAuthorization(authorization);
   const invalid = new ApiError(
     "INVALID_OPERATOR_KEY",

@@ -11,6 +11,7 @@
 import type { Tx } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError } from "../http/errors";
+import { isSafeText } from "../http/safe-text";
 import { fail, rateLimited, reset, retryAfter, signInLimits } from "../rate-limit";
 
 export interface SignedInUser {
@@ -42,10 +43,13 @@ export async function signInWithPassword(
 ): Promise<SignedInUser> {
   const email = normalizeEmail(input.email);
   await checkSignInLimits(email, input.ip);
-  const user = await db.user.findUnique({
-    where: { email },
-    select: { id: true, email: true, name: true, passwordHash: true, isOperator: true },
-  });
+  // an email PostgreSQL cannot hold (a NUL) names nobody: no lookup, the same failure as unknown
+  const user = !isSafeText(email)
+    ? null
+    : await db.user.findUnique({
+        where: { email },
+        select: { id: true, email: true, name: true, passwordHash: true, isOperator: true },
+      });
   dummyHash ??= hashPassword("not a password of anyone");
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user || !ok) {

@@ -4,12 +4,14 @@
  * by 40 random characters; only its SHA-256 is stored; a key works only in its own environment;
  * missing, malformed, unknown, revoked or wrong-environment keys are all 401 INVALID_API_KEY;
  * Basic credentials on the Workspace API are 401 too. One indexed lookup per request, no slow hash.
+ * Failed checks count per address (lib/rate-limit/credentials.ts: 429 over the limit).
  */
 import type { Tx } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ENV_TAG, type TEnvironment } from "../environments";
 import { ApiError } from "../http/errors";
 import { newId, randomToken } from "../ids";
+import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization } from "./header";
 import type { TRole } from "./roles";
 
@@ -72,7 +74,19 @@ function invalidKey(message: string): ApiError {
   });
 }
 
+/** `ip`: the caller's address, for the limits of failed checks; null outside a request. */
 export async function authenticateWorkspace(
+  db: Tx,
+  authorization: string | null,
+  environment: TEnvironment,
+  ip: string | null = null,
+): Promise<WorkspaceAuth> {
+  return limitCredentialCheck(ip, authorization !== null && authorization.trim() !== "", () =>
+    checkWorkspaceKey(db, authorization, environment),
+  );
+}
+
+async function checkWorkspaceKey(
   db: Tx,
   authorization: string | null,
   environment: TEnvironment,

@@ -67,10 +67,16 @@ export const ZCustomDomainJson = z.object({
     .string()
     .optional()
     .describe("ISO 8601 of the next automatic check; only while automaticChecks is scheduled"),
+  claimExpiresAt: z
+    .string()
+    .optional()
+    .describe(
+      "ISO 8601: while the domain is not active, when it is deleted unless it has become active by then (IDV_DOMAIN_CLAIM_DAYS after it was configured or left active, default 7 days; verifying again does not extend it). Omitted while active",
+    ),
 });
 
 const STATES =
-  "States: `unconfigured` (no domain; requiredAction `none`) → PUT → `awaiting_dns` (`add_cname`). Each verify then follows what DNS says: no record found → `awaiting_dns` (`add_cname`); some right, others not yet visible → `verifying` (`waiting`); all right → `active` (`none`, the hosts are served); a record with a wrong value → `invalid` (`retry`: fix it, verify again); a host that became one of the service's own → `invalid` (`contact_support`). A DNS timeout or failing name server changes nothing but requiredAction (`retry`). While a domain is pending (awaiting_dns, verifying) the service re-checks it by itself, 1, 5, 15 and 60 minutes after the previous check and then every 6 hours, for up to 7 days; configuring and every verify start this schedule over.";
+  "States: `unconfigured` (no domain; requiredAction `none`) → PUT → `awaiting_dns` (`add_cname`). Each verify then follows what DNS says: no record found → `awaiting_dns` (`add_cname`); some right, others not yet visible → `verifying` (`waiting`); all right → `active` (`none`, the hosts are served); a record with a wrong value → `invalid` (`retry`: fix it, verify again); a host that became one of the service's own → `invalid` (`contact_support`). A DNS timeout or failing name server changes nothing but requiredAction (`retry`). While a domain is pending (awaiting_dns, verifying) the service re-checks it by itself, 1, 5, 15 and 60 minutes after the previous check and then every 6 hours, for up to 7 days; configuring and every verify start this schedule over. Only an active domain holds its hosts: other apps may configure the same hosts meanwhile, and the first whose DNS records prove control of the domain becomes active; every later check of the others ends in `invalid` (`contact_support`, host_taken) and their verify answers 400 DOMAIN_IN_USE naming the field. A domain that is not active is deleted at claimExpiresAt.";
 
 export const getCustomDomain = endpoint({
   method: "GET",
@@ -89,7 +95,7 @@ export const configureCustomDomain = endpoint({
   operationId: "configureCustomDomain",
   summary: "Configure the custom domain",
   description:
-    "Sets the app's custom domain (one per app) and returns the DNS records to add: a CNAME from each host to the service's edge host and a TXT ownership record `_idv-challenge.<base domain>` = `idv-verify=<token>`. Both hosts are host names only (no scheme, path, port or wildcard, not an IP), differ, are below the same registrable base domain (Public Suffix List: verify.shop.example.co.uk and auth.shop.example.co.uk share example.co.uk) and are not that base domain itself. Configuring only generates the records: add them, then call verify. 400 when the app already has a custom domain (the message names its status; delete it first) or a host is used by another app.",
+    "Sets the app's custom domain (one per app) and returns the DNS records to add: a CNAME from each host to the service's edge host and a TXT ownership record `_idv-challenge.<base domain>` = `idv-verify=<token>`. Both hosts are host names only (no scheme, path, port or wildcard, not an IP), differ, are below the same registrable base domain (Public Suffix List: verify.shop.example.co.uk and auth.shop.example.co.uk share example.co.uk) and are not that base domain itself. Configuring only generates the records: add them, then call verify. 400 CUSTOM_DOMAIN_EXISTS when the app already has a custom domain (the message names its status; delete it first); 400 DOMAIN_IN_USE naming the field when another app's ACTIVE domain uses a host (hosts that other apps have only configured do not count: the first to prove control in DNS gets them).",
   tag: "Custom domain",
   auth: "workspace",
   body: ZConfigureCustomDomain,
@@ -109,6 +115,8 @@ export const verifyCustomDomain = endpoint({
   // DNS lookups may take seconds: they run before, not inside, the write transaction
   transaction: false,
   responses: { 200: { description: "The custom domain state after the check", schema: ZCustomDomainJson } },
+  // 400 DOMAIN_IN_USE: another app's domain became active on a host first (the check is recorded)
+  errors: [400],
 });
 
 export const deleteCustomDomain = endpoint({

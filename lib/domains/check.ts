@@ -4,8 +4,11 @@
  * - a host that has since become one of the service's own is `host_reserved`, without asking DNS;
  * - otherwise every record is looked up (dns.ts) and the answers classified into one event;
  * - the row's new values — state by the state machine, status message, per-record results,
- *   lastCheckedAt, activatedAt, and the automatic re-check schedule (schedule.ts) — come from one
- *   function, so a verify and a background check can never disagree on what a result means.
+ *   lastCheckedAt, activatedAt, the claim's expiry (claims.ts) and the automatic re-check schedule
+ *   (schedule.ts) — come from one function, so a verify and a background check can never disagree
+ *   on what a result means;
+ * - whether another app's active domain holds a host is decided in the write transaction, under
+ *   the hosts' locks (claims.ts settleInspection), and overrides what DNS says (`host_taken`).
  */
 import type { Resolver } from "node:dns/promises";
 import { Prisma } from "../db/client";
@@ -17,6 +20,7 @@ import {
   type TDnsCheckJson,
   type TDnsRecord,
 } from "./dns";
+import { claimExpiry } from "./claims";
 import { GAVE_UP_MESSAGE, scheduleAfterCheck } from "./schedule";
 import { reservedHosts } from "./settings";
 import {
@@ -61,7 +65,7 @@ export interface TCheckUpdate {
 
 /** The row's new values after a check of `current` found `inspection`. */
 export function checkUpdate(
-  current: Pick<CustomDomain, "status" | "activatedAt" | "autoChecks" | "pendingSince">,
+  current: Pick<CustomDomain, "status" | "activatedAt" | "autoChecks" | "pendingSince" | "claimExpiresAt">,
   inspection: TDomainInspection,
   { automatic, now }: { automatic: boolean; now: Date },
 ): TCheckUpdate {
@@ -84,6 +88,14 @@ export function checkUpdate(
       nextCheckAt: schedule.nextCheckAt,
       autoChecks: schedule.autoChecks,
       pendingSince: schedule.pendingSince,
+      // active: no longer a claim; leaving active starts a new claim period; otherwise it runs on
+      // (checking again does not extend it)
+      claimExpiresAt:
+        move.status === "active"
+          ? null
+          : current.status === "active"
+            ? claimExpiry(now)
+            : (current.claimExpiresAt ?? claimExpiry(now)),
     },
   };
 }

@@ -231,6 +231,35 @@ describe("custom_domain_recheck", () => {
     expect(asked()).toBeGreaterThan(before);
   });
 
+  it("tells a pending claim that another app's domain became active on its hosts first", async () => {
+    const owner = await configured();
+    // another workspace's app claims the same hosts; the zone's owner even publishes its token
+    const ws = await makeWorkspace();
+    const other = await makeApp(ws.keys.sandbox, "sandbox");
+    const url = `/api/sandbox/v1/apps/${other.clientId}/custom-domain`;
+    const put = await call("PUT", url, {
+      headers: bearer(ws.keys.sandbox),
+      body: { webDomain: owner.names.web, oidcDomain: owner.names.oidc },
+    });
+    expect(put.status).toBe(200);
+    publishRecords(dns(), [...owner.records, put.body.dnsRecords[2]]);
+    expect((await owner.verify()).body.status).toBe("active");
+
+    await makeDue(other.clientId);
+    const summary = await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    expect(summary).toMatchObject({ checked: 1, changed: 1, activated: 0 });
+    const body = (await call("GET", url, { headers: bearer(ws.keys.sandbox) })).body;
+    expect(body).toMatchObject({
+      status: "invalid",
+      requiredAction: "contact_support",
+      automaticChecks: "off",
+    });
+    expect(body.statusMessage).toContain("in use by another app");
+    const [audit] = await checkedAudits(other.clientId);
+    expect(audit!.data).toMatchObject({ event: "host_taken", to: "invalid", trigger: "schedule" });
+    expect((await owner.get()).body.status).toBe("active");
+  });
+
   it("writes nothing when a verify changed the domain while DNS was being asked", async () => {
     const { app, key, records } = await configured();
     publishRecords(dns(), records);

@@ -13,13 +13,18 @@
  * - the state moves by the same table as a verify; the schedule (schedule.ts) grows the delay and
  *   stops after RECHECK_GIVE_UP_DAYS, saying so in the status message;
  * - an automatic check is audited (`custom_domain.checked`, actor system, trigger `schedule`) only
- *   when it changes the status, so a week of "still missing" does not flood the audit log.
+ *   when it changes the status, so a week of "still missing" does not flood the audit log;
+ * - another app's domain that became active on a host first makes the check `host_taken`, under
+ *   the same host locks as a verify (claims.ts);
+ * - each run first deletes expired claims (claims.ts expireClaims, bounded batches), so they are
+ *   not checked again.
  */
 import type { Resolver } from "node:dns/promises";
 import { recordAudit } from "../audit";
 import { getDb, type Db } from "../db/client";
 import { logger } from "../log";
 import { checkUpdate, inspectCustomDomain } from "./check";
+import { expireClaims, settleInspection } from "./claims";
 import { createResolver } from "./dns";
 import { forgetCustomDomainHosts } from "./routing";
 
@@ -79,12 +84,13 @@ async function recheckOne(db: Db, id: string, lease: Date, now: Date, resolver: 
     include: { app: { select: { workspaceId: true, environment: true } } },
   });
   if (!domain) return SKIPPED;
-  const inspection = await inspectCustomDomain(domain, resolver);
-  const { move, data, gaveUp } = checkUpdate(domain, inspection, { automatic: true, now });
-  const written = await db.$transaction(async (tx) => {
+  const asked = await inspectCustomDomain(domain, resolver);
+  const outcome = await db.$transaction(async (tx) => {
+    const { inspection } = await settleInspection(tx, domain, asked);
+    const { move, data, gaveUp } = checkUpdate(domain, inspection, { automatic: true, now });
     // only while the row still holds this run's lease: a verify, delete or reconfiguration wins
     const { count } = await tx.customDomain.updateMany({ where: { id, nextCheckAt: lease }, data });
-    if (count === 0) return false;
+    if (count === 0) return null;
     if (move.status !== domain.status) {
       await recordAudit(tx, {
         workspaceId: domain.app.workspaceId,
@@ -103,9 +109,10 @@ async function recheckOne(db: Db, id: string, lease: Date, now: Date, resolver: 
         },
       });
     }
-    return true;
+    return { move, gaveUp };
   });
-  if (!written) return SKIPPED;
+  if (!outcome) return SKIPPED;
+  const { move, gaveUp } = outcome;
   // this process serves the new state at once; other instances within the routing cache's 30 s
   if (move.status !== domain.status) forgetCustomDomainHosts([domain.webDomain, domain.oidcDomain]);
   return { written: true, from: domain.status, to: move.status, gaveUp };
@@ -159,6 +166,7 @@ export async function recheckDueDomains(db: Db, options: TRecheckOptions = {}): 
 }
 
 export async function recheckCustomDomainsTask(): Promise<void> {
+  await expireClaims(getDb());
   const summary = await recheckDueDomains(getDb());
   if (summary.checked + summary.skipped > 0) logger.info(summary, "custom domains re-checked");
 }

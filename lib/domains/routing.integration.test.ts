@@ -21,10 +21,12 @@ describe("findActiveCustomDomainHost", () => {
     const p = await makeActiveCustomDomain(dns(), ws.keys.production, "production", productionApp.clientId);
     const db = getDb();
 
-    expect(await findActiveCustomDomainHost(db, s.web)).toEqual({ kind: "web", environment: "sandbox" });
-    expect(await findActiveCustomDomainHost(db, s.oidc)).toEqual({ kind: "oidc", environment: "sandbox" });
+    // the route names the app: the only one served on the domain (served-app.ts)
+    const sandbox = { environment: "sandbox", appId: sandboxApp.clientId };
+    expect(await findActiveCustomDomainHost(db, s.web)).toEqual({ kind: "web", ...sandbox });
+    expect(await findActiveCustomDomainHost(db, s.oidc)).toEqual({ kind: "oidc", ...sandbox });
     const route = await findActiveCustomDomainHost(db, p.oidc);
-    expect(route).toEqual({ kind: "oidc", environment: "production" });
+    expect(route).toEqual({ kind: "oidc", environment: "production", appId: productionApp.clientId });
     // the request paths the proxy then serves
     expect(customDomainPath(route!, "/.well-known/openid-configuration")).toBe(
       "/oidc/production/.well-known/openid-configuration",
@@ -61,6 +63,7 @@ describe("resolveCustomDomainHost", () => {
     expect(await resolveCustomDomainHost(db, names.web, now)).toEqual({
       kind: "web",
       environment: "sandbox",
+      appId: app.clientId,
     });
 
     // a change made elsewhere (another instance) shows once the entry expires
@@ -77,6 +80,7 @@ describe("resolveCustomDomainHost", () => {
     expect(await resolveCustomDomainHost(db, names.web, later)).toEqual({
       kind: "web",
       environment: "sandbox",
+      appId: app.clientId,
     });
     await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}/custom-domain`, { headers: bearer(key) });
     expect(await resolveCustomDomainHost(db, names.web, later)).toBeUndefined();

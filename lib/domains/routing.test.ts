@@ -12,6 +12,14 @@ describe("customDomainPath", () => {
     expect(customDomainPath(web, "/verify")).toBeUndefined();
   });
 
+  it("serves the simulator on a sandbox web domain only", () => {
+    expect(customDomainPath(web, "/sandbox/verify/ver_123")).toBeUndefined();
+    expect(customDomainPath(web, "/sandbox/verify/ver_123/act")).toBeUndefined();
+    const production = { kind: "web", environment: "production" } as const;
+    expect(customDomainPath(production, "/sandbox/verify/ver_123")).toBe("/verify/sandbox/verify/ver_123");
+    expect(customDomainPath(web, "/sandbox/other")).toBe("/verify/sandbox/other");
+  });
+
   it("keeps every other path of the web domain inside the hosted pages", () => {
     expect(customDomainPath(web, "/")).toBe("/verify");
     expect(customDomainPath(web, "/login")).toBe("/verify/login");

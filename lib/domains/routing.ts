@@ -10,7 +10,10 @@
  * - oidcDomain serves the app environment's OpenID Provider: a path goes under `/oidc/{env}`
  *   (`/.well-known/openid-configuration` → `/oidc/sandbox/.well-known/openid-configuration`);
  * - framework assets (`/_next/…`) are never rewritten;
- * - the lookup is one indexed query (the unique indexes on web_domain and oidc_domain); the proxy's
+ * - the route carries the domain's app: the proxy passes it on in the SERVED_APP_HEADER request
+ *   header (served-app.ts; any copy a client sends is dropped), and the hosted pages and the OP
+ *   answer 404 for another app's verification or client_id on that host;
+ * - the lookup is one indexed query (the host indexes; unique among active domains); the proxy's
  *   answers, found or not, are cached per process for CACHE_TTL_MS, so an activation or a delete
  *   reaches other instances within that time (this instance forgets at once);
  * - the service's own hosts (PUBLIC_URL, IDV_HOSTS, the CNAME target), IP addresses and names
@@ -28,15 +31,28 @@ const CACHE_MAX_ENTRIES = 10_000;
 export interface TCustomDomainRoute {
   kind: "web" | "oidc";
   environment: TEnvironment;
+  /** the app (client_id) the domain belongs to: the only app served on it */
+  appId: string;
 }
 
 /** The surface path prefix a custom domain host serves. */
-export function customDomainPrefix(route: TCustomDomainRoute): string {
+export function customDomainPrefix(route: Pick<TCustomDomainRoute, "kind" | "environment">): string {
   return route.kind === "web" ? "/verify" : `/oidc/${route.environment}`;
 }
 
 /** The pathname to serve for `pathname` on a custom domain, or undefined to serve it as addressed. */
-export function customDomainPath(route: TCustomDomainRoute, pathname: string): string | undefined {
+export function customDomainPath(
+  route: Pick<TCustomDomainRoute, "kind" | "environment">,
+  pathname: string,
+): string | undefined {
+  // a sandbox app's web domain also serves the simulator (the sandbox provider's pages), which
+  // the hosted pages link to; production web domains never do
+  if (
+    route.kind === "web" &&
+    route.environment === "sandbox" &&
+    (pathname === "/sandbox/verify" || pathname.startsWith("/sandbox/verify/"))
+  )
+    return undefined;
   return rewriteUnderPrefix(customDomainPrefix(route), pathname);
 }
 
@@ -45,8 +61,8 @@ export async function findActiveCustomDomainHost(
   db: Tx,
   host: string,
 ): Promise<TCustomDomainRoute | undefined> {
-  const rows = await db.$queryRaw<{ web_domain: string; environment: string }[]>`
-    SELECT d.web_domain, a.environment::text AS environment
+  const rows = await db.$queryRaw<{ web_domain: string; environment: string; app_id: string }[]>`
+    SELECT d.web_domain, a.environment::text AS environment, d.app_id
     FROM custom_domains d JOIN apps a ON a.id = d.app_id
     WHERE (d.web_domain = ${host} OR d.oidc_domain = ${host})
       AND d.status = 'active' AND a.deleted_at IS NULL
@@ -56,6 +72,7 @@ export async function findActiveCustomDomainHost(
   return {
     kind: row.web_domain === host ? "web" : "oidc",
     environment: row.environment === "production" ? "production" : "sandbox",
+    appId: row.app_id,
   };
 }
 
@@ -136,8 +153,9 @@ export type TTlsDecision =
 
 /**
  * The TLS on-demand decision for `domain`, with what it rests on: a certificate is issued only
- * for a host of an `active` custom domain of an app that is not deleted. One query on the unique
- * host indexes. The operators' explanation (GET /v1/operator/custom-domains/tls-check) and the
+ * for a host of an `active` custom domain of an app that is not deleted. One query on the host
+ * indexes; when several apps claim the host, the active domain is the one shown, else the oldest
+ * claim. The operators' explanation (GET /v1/operator/custom-domains/tls-check) and the
  * edge's check (isTlsHostAllowed) both come from here, so they cannot disagree.
  */
 export async function decideTlsHost(db: Tx, domain: string): Promise<TTlsDecision> {
@@ -164,7 +182,7 @@ export async function decideTlsHost(db: Tx, domain: string): Promise<TTlsDecisio
            a.environment::text AS environment, a.workspace_id
     FROM custom_domains d JOIN apps a ON a.id = d.app_id
     WHERE d.web_domain = ${host} OR d.oidc_domain = ${host}
-    ORDER BY (d.status = 'active' AND a.deleted_at IS NULL) DESC
+    ORDER BY (d.status = 'active' AND a.deleted_at IS NULL) DESC, d.created_at
     LIMIT 1`;
   const row = rows[0];
   if (!row) return { allowed: false, code: "unknown_host", host, domain: null };

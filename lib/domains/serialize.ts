@@ -22,6 +22,8 @@ export interface TCustomDomainJson {
   dnsChecks?: TDnsCheckJson[];
   automaticChecks: TAutomaticChecks;
   nextCheckAt?: string;
+  /** while not active: when the claim on the hosts ends and the domain is deleted (claims.ts) */
+  claimExpiresAt?: string;
 }
 
 export const UNCONFIGURED_DOMAIN: Readonly<TCustomDomainJson> = {
@@ -46,5 +48,8 @@ export function toCustomDomainJson(row: CustomDomain): TCustomDomainJson {
     ...(row.dnsChecks ? { dnsChecks: row.dnsChecks as unknown as TDnsCheckJson[] } : {}),
     automaticChecks: !pending ? "off" : row.nextCheckAt ? "scheduled" : "stopped",
     ...(pending && row.nextCheckAt ? { nextCheckAt: row.nextCheckAt.toISOString() } : {}),
+    ...(row.status !== "active" && row.claimExpiresAt
+      ? { claimExpiresAt: row.claimExpiresAt.toISOString() }
+      : {}),
   };
 }

@@ -4,20 +4,23 @@
  * - the app is loaded with getOwnedApp first (404 unknown / deleted / other environment, 403
  *   another workspace's);
  * - configure (PUT) validates both hosts (hosts.ts), refuses when the app already has a custom
- *   domain (400 naming its hosts and status: delete it first) and when a host is taken by another
- *   app (400 naming the field, without saying whose); a host held by a deleted app is released;
+ *   domain (400 naming its hosts and status: delete it first) and when another app's ACTIVE domain
+ *   uses a host (400 DOMAIN_IN_USE naming the field, without saying whose); other apps' claims
+ *   that are not active do not matter (claims.ts); a host held by a deleted app is released;
  *   it only generates the DNS records: the status moves by checks alone (verify, background);
  * - verify looks the records up in real DNS outside the database transaction (a slow name server
  *   must not hold a connection), then applies the state machine's move to the row as it is then,
  *   sets lastCheckedAt and the per-record results and writes the audit entry in one short
- *   transaction (check.ts, shared with the background re-check);
+ *   transaction (check.ts, shared with the background re-check); when another app's domain
+ *   became active on a host first, the domain becomes invalid (`host_taken`) and verify answers
+ *   400 DOMAIN_IN_USE naming the field;
  * - configure and every verify that leaves the domain pending (re)start the automatic re-checks
  *   (schedule.ts, recheck.ts), so a domain becomes active without anyone verifying again;
  * - delete removes the domain; the hosts stop being served at once on this instance;
  * - every state change is audited in the transaction that makes it.
- * Two apps claiming one host at once are serialised by transaction-scoped advisory locks on the
- * host names, because the unique indexes alone do not see a webDomain equal to another row's
- * oidcDomain.
+ * Configures and checks of one host are serialised by transaction-scoped advisory locks on the
+ * host names (claims.ts), because the partial unique indexes over active domains alone do not see
+ * a webDomain equal to another row's oidcDomain.
  */
 import type { Actor } from "../apps/service";
 import { getOwnedApp } from "../apps/service";
@@ -28,6 +31,7 @@ import type { CustomDomain } from "../db/generated/client";
 import { ApiError, invalidField } from "../http/errors";
 import { newId, randomToken } from "../ids";
 import { checkUpdate, inspectCustomDomain } from "./check";
+import { claimExpiry, hostsHeld, lockHosts, otherDomainsOn, settleInspection } from "./claims";
 import { buildDnsRecords } from "./dns";
 import { parseDomainPair } from "./hosts";
 import { forgetCustomDomainHosts } from "./routing";
@@ -62,15 +66,9 @@ export async function getCustomDomain(
   return row ? toCustomDomainJson(row) : { ...UNCONFIGURED_DOMAIN };
 }
 
-async function lockHosts(db: Tx, hosts: string[]): Promise<void> {
-  // sorted, so two requests locking the same two names cannot deadlock
-  for (const host of [...hosts].sort()) {
-    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`custom-domain:${host}`}, 0))`;
-  }
-}
-
-function hostTaken(field: "webDomain" | "oidcDomain", host: string): ApiError {
-  return invalidField(field, `${host} is already used by another app`, "DOMAIN_IN_USE");
+function hostTaken(pair: { webDomain: string; oidcDomain: string }, taken: readonly string[]): ApiError {
+  const field = taken.includes(pair.webDomain) ? "webDomain" : "oidcDomain";
+  return invalidField(field, `${pair[field]} is already used by another app`, "DOMAIN_IN_USE");
 }
 
 export async function configureCustomDomain(
@@ -91,34 +89,14 @@ export async function configureCustomDomain(
   const hosts = [pair.webDomain, pair.oidcDomain];
   await lockHosts(db, hosts);
 
-  const holders = await db.customDomain.findMany({
-    where: { OR: [{ webDomain: { in: hosts } }, { oidcDomain: { in: hosts } }] },
-    include: { app: { select: { deletedAt: true, workspaceId: true, environment: true } } },
-  });
-  for (const holder of holders) {
-    if (holder.app.deletedAt === null) {
-      const field = [holder.webDomain, holder.oidcDomain].includes(pair.webDomain)
-        ? "webDomain"
-        : "oidcDomain";
-      throw hostTaken(field, field === "webDomain" ? pair.webDomain : pair.oidcDomain);
-    }
-    // a deleted app's domain is no longer served; its hosts are free to claim
-    await db.customDomain.delete({ where: { id: holder.id } });
-    await recordAudit(db, {
-      workspaceId: holder.app.workspaceId,
-      environment: holder.app.environment,
-      actorType: "system",
-      action: "custom_domain.released",
-      targetType: "custom_domain",
-      targetId: holder.id,
-      requestId: actor.requestId,
-      data: { appId: holder.appId, webDomain: holder.webDomain, oidcDomain: holder.oidcDomain },
-    });
-  }
+  // only an active domain holds its hosts: other apps' claims may coexist with this one
+  const taken = hostsHeld(await otherDomainsOn(db, hosts, { requestId: actor.requestId }), hosts);
+  if (taken.length > 0) throw hostTaken(pair, taken);
 
   const move = nextDomainState("unconfigured", "configure");
   const token = randomToken(32);
-  const schedule = startRecheckSchedule(new Date());
+  const now = new Date();
+  const schedule = startRecheckSchedule(now);
   let row: CustomDomain;
   try {
     row = await db.customDomain.create({
@@ -134,6 +112,7 @@ export async function configureCustomDomain(
         nextCheckAt: schedule.nextCheckAt,
         autoChecks: schedule.autoChecks,
         pendingSince: schedule.pendingSince,
+        claimExpiresAt: claimExpiry(now),
       },
     });
   } catch (err) {
@@ -175,11 +154,15 @@ export async function verifyCustomDomain(
   const app = await getOwnedApp(db, actor.auth, clientId);
   const domain = await db.customDomain.findUnique({ where: { appId: app.id } });
   if (!domain) throw noDomain(clientId);
-  const inspection = await inspectCustomDomain(domain, resolver);
+  const asked = await inspectCustomDomain(domain, resolver);
 
-  const row = await db.$transaction(async (tx) => {
-    // the row as it is now: it may have moved (or gone) while DNS was being asked
-    const current = await tx.customDomain.findUnique({ where: { id: domain.id } });
+  const { row, taken } = await db.$transaction(async (tx) => {
+    // hosts first, then the row (claims.ts: the same order as configure); the row as it is now:
+    // it may have moved, expired or gone while DNS was being asked
+    const { inspection, taken } = await settleInspection(tx, domain, asked, actor.requestId);
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM custom_domains WHERE id = ${domain.id} FOR UPDATE`;
+    const current = locked.length ? await tx.customDomain.findUnique({ where: { id: domain.id } }) : null;
     if (!current) throw noDomain(clientId);
     const { move, data } = checkUpdate(current, inspection, { automatic: false, now: new Date() });
     const updated = await tx.customDomain.update({ where: { id: current.id }, data });
@@ -196,9 +179,11 @@ export async function verifyCustomDomain(
         trigger: "verify",
       },
     });
-    return updated;
+    return { row: updated, taken };
   });
   forgetCustomDomainHosts([row.webDomain, row.oidcDomain]);
+  // the check is recorded (GET shows it too); the caller is told in the answer's code
+  if (taken.length > 0) throw hostTaken(row, taken);
   return toCustomDomainJson(row);
 }
 

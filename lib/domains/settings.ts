@@ -6,6 +6,9 @@
  *   `[::1]:53`); default: the system's resolvers.
  * - IDV_DNS_TIMEOUT_MS (default 2000) and IDV_DNS_TRIES (default 2): per lookup, so a verify
  *   answers within a few seconds even when a name server does not.
+ * - IDV_DOMAIN_CLAIM_DAYS (default 7): how long a custom domain that is not active (a claim on its
+ *   hosts) is kept before the re-check job deletes it; becoming active ends the claim period,
+ *   leaving active starts a new one.
  * Reserved hosts — the service's own names (PUBLIC_URL's host, the CNAME target, the IDV_HOSTS
  * hosts) — can never be an app's custom domain.
  */
@@ -66,4 +69,15 @@ export function dnsSettings(): TDnsSettings {
     timeoutMs: positiveInt(process.env.IDV_DNS_TIMEOUT_MS, 2000, "IDV_DNS_TIMEOUT_MS"),
     tries: positiveInt(process.env.IDV_DNS_TRIES, 2, "IDV_DNS_TRIES"),
   };
+}
+
+export const DEFAULT_CLAIM_DAYS = 7;
+
+/** How long a claim (a custom domain that is not active) lives, in milliseconds. */
+export function claimTtlMs(): number {
+  return (
+    positiveInt(process.env.IDV_DOMAIN_CLAIM_DAYS, DEFAULT_CLAIM_DAYS, "IDV_DOMAIN_CLAIM_DAYS") *
+    24 *
+    3600_000
+  );
 }

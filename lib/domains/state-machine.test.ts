@@ -41,6 +41,11 @@ describe("nextDomainState", () => {
       status: "invalid",
       requiredAction: "contact_support",
     });
+    // another app proved ownership first: whatever DNS says, this domain cannot be active
+    expect(nextDomainState(from, "host_taken")).toEqual({
+      status: "invalid",
+      requiredAction: "contact_support",
+    });
     expect(nextDomainState(from, "delete")).toEqual({ status: "unconfigured", requiredAction: "none" });
   });
 

@@ -9,7 +9,8 @@
  * - a DNS failure (timeout, unreachable or failing name server) is not an answer: the state stays
  *   and the action becomes `retry`;
  * - `contact_support` is only for what the integrator cannot fix: a host that has since become a
- *   host of the service itself;
+ *   host of the service itself, or a host that another app's domain holds because it proved
+ *   ownership first (`host_taken`: only an active domain holds its hosts, see lib/domains/claims.ts);
  * - delete is legal from every configured state and returns to `unconfigured` (the row goes).
  */
 
@@ -35,6 +36,7 @@ export const DOMAIN_EVENTS = [
   "dns_wrong", // at least one record is there with a wrong value
   "dns_unreachable", // a lookup timed out or the name server failed: no answer
   "host_reserved", // a host is now one of the service's own
+  "host_taken", // another app's domain is active on a host (it proved ownership first)
   "delete",
 ] as const;
 export type TDomainEvent = (typeof DOMAIN_EVENTS)[number];
@@ -62,6 +64,7 @@ export const DOMAIN_TRANSITIONS: Readonly<
     dns_wrong: to("invalid", "retry"),
     dns_unreachable: to("awaiting_dns", "retry"),
     host_reserved: to("invalid", "contact_support"),
+    host_taken: to("invalid", "contact_support"),
     delete: to("unconfigured", "none"),
   },
   verifying: {
@@ -71,6 +74,7 @@ export const DOMAIN_TRANSITIONS: Readonly<
     dns_wrong: to("invalid", "retry"),
     dns_unreachable: to("verifying", "retry"),
     host_reserved: to("invalid", "contact_support"),
+    host_taken: to("invalid", "contact_support"),
     delete: to("unconfigured", "none"),
   },
   active: {
@@ -80,6 +84,7 @@ export const DOMAIN_TRANSITIONS: Readonly<
     dns_wrong: to("invalid", "retry"),
     dns_unreachable: to("active", "retry"),
     host_reserved: to("invalid", "contact_support"),
+    host_taken: to("invalid", "contact_support"),
     delete: to("unconfigured", "none"),
   },
   invalid: {
@@ -89,6 +94,7 @@ export const DOMAIN_TRANSITIONS: Readonly<
     dns_wrong: to("invalid", "retry"),
     dns_unreachable: to("invalid", "retry"),
     host_reserved: to("invalid", "contact_support"),
+    host_taken: to("invalid", "contact_support"),
     delete: to("unconfigured", "none"),
   },
 };

@@ -2,7 +2,9 @@
  * What the end-user's browser may do to a session from the hosted and simulator pages.
  * Rules:
  * - the status read model carries no personal data: status, reason, and once the session has
- *   ended the address to return to (returnUrlFor: only registered addresses; null → final page);
+ *   ended the address to return to — only for the browser the session is bound to
+ *   (lib/hosted/binding.ts; lib/verifications/return.ts nextUrlFor: only registered addresses,
+ *   the same address on every poll, nothing minted; null → final page);
  * - the end-user's Cancel is the provider-side "cancelled" outcome (verification.workflow.cancelled,
  *   cancelledBy user); a session that already ended is left as it is (the page then shows it);
  * - a push identifier is validated for the provider, sealed on the session, and moves it to
@@ -15,9 +17,10 @@ import { encryptSecret } from "../crypto/encryption";
 import type { Db, Tx } from "../db/client";
 import { ApiError } from "../http/errors";
 import type { TSimulatedOutcome } from "../providers/adapters/simulator";
-import { returnUrlFor } from "../verifications/return";
+import { answerHostedReturn } from "../verifications/return";
 import { applyAdapterOutcome, simulateSession, startAuthentication } from "../verifications/service";
 import { isTerminal } from "../verifications/states";
+import { hostedBrowser } from "./binding";
 import { validatePushIdentifier } from "./push";
 
 export interface THostedStatus {
@@ -27,7 +30,12 @@ export interface THostedStatus {
   next?: string;
 }
 
-export async function readHostedStatus(db: Tx, verificationId: string): Promise<THostedStatus | null> {
+/** The status as the browser holding `secret` (its hosted binding cookie, if any) may see it. */
+export async function readHostedStatus(
+  db: Tx,
+  verificationId: string,
+  secret: string | undefined,
+): Promise<THostedStatus | null> {
   const v = await db.verification.findUnique({
     where: { id: verificationId },
     select: { status: true, statusReason: true },
@@ -38,8 +46,33 @@ export async function readHostedStatus(db: Tx, verificationId: string): Promise<
     ...(v.statusReason && v.status !== "completed" ? { reason: v.statusReason } : {}),
   };
   if (!isTerminal(v.status)) return status;
-  const next = await returnUrlFor(db, verificationId);
-  return next ? { ...status, next } : status;
+  const browser = await hostedBrowser(db, verificationId, secret);
+  return browser?.next ? { ...status, next: browser.next } : status;
+}
+
+/** /verify/{id}/return: the bound browser's REST return (once); null: show the page. */
+export async function answerReturn(
+  db: Db,
+  verificationId: string,
+  secret: string | undefined,
+): Promise<string | null> {
+  return db.$transaction(async (tx) => {
+    const browser = await hostedBrowser(tx, verificationId, secret);
+    if (!browser?.bound || browser.oidc) return null;
+    return answerHostedReturn(tx, verificationId);
+  });
+}
+
+/**
+ * May this browser take the session to its provider (/verify/{id}/start)? Not an OpenID
+ * Provider session's same-device flows in a browser other than the one that started the sign-in;
+ * the phone of a QR flow has no binding and only authenticates.
+ */
+export async function mayStart(db: Tx, verificationId: string, secret: string | undefined): Promise<boolean> {
+  const browser = await hostedBrowser(db, verificationId, secret);
+  if (!browser?.oidc || browser.bound) return true;
+  const v = await db.verification.findUnique({ where: { id: verificationId }, select: { flowType: true } });
+  return v?.flowType === "qr";
 }
 
 /** The end-user pressed Cancel. Returns false when the session had already ended. */

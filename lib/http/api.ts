@@ -2,7 +2,8 @@
  * withApi(): the one wrapper every REST handler goes through. In order it does
  * request id → environment → authentication → body (1 MB, JSON) → zod parsing → idempotency →
  * the handler (inside a transaction for state-changing methods, with the stored idempotent
- * response written in the same transaction) → error mapping → one log line.
+ * response written in the same transaction) → the request log entry. It runs inside the request
+ * pipeline (lib/http/pipeline.ts: request id, error mapping, security headers, access log).
  * Handlers return plain data ({status, body, headers}); they never build Responses themselves.
  */
 import { z } from "zod";
@@ -17,7 +18,7 @@ import {
 } from "../auth/console-session";
 import { can, PERMISSION_LABEL, type TPermission } from "../auth/roles";
 import { authenticateWorkspace, type WorkspaceAuth } from "../auth/workspace-keys";
-import { getDb, Prisma, type Tx } from "../db/client";
+import { getDb, type Tx } from "../db/client";
 import { parseEnvironment, type TEnvironment } from "../environments";
 import {
   claimIdempotencyKey,
@@ -27,11 +28,14 @@ import {
   validateIdempotencyKey,
 } from "../idempotency";
 import { newId } from "../ids";
-import { logger } from "../log";
+import { clientIp } from "../rate-limit";
 import { appendRequestLog, type RequestLogEntry } from "../request-log/writer";
 import { readJsonBody } from "./body";
-import { ApiError, errorBody } from "./errors";
-import { parseWith } from "./validation";
+import { ApiError } from "./errors";
+import { currentRequestId, otherMethodsOf, pipeline, type THttpMethod } from "./pipeline";
+import { REST } from "./surfaces";
+import { isSafeText } from "./safe-text";
+import { checkPathParams, parseWith } from "./validation";
 
 export type AuthKind = "workspace" | "app" | "operator" | "none";
 type AuthFor<A extends AuthKind> = A extends "workspace"
@@ -114,32 +118,12 @@ export function json(status: number, body?: unknown, headers?: Record<string, st
   return { status, body, headers };
 }
 
-function toResponse(result: ApiResult, requestId: string, extra: Record<string, string> = {}): Response {
+function toResponse(result: ApiResult): Response {
   const noBody = result.status === 204 || result.body === undefined;
   return new Response(noBody ? null : JSON.stringify(result.body), {
     status: result.status,
-    headers: {
-      ...(noBody ? { "Cache-Control": "no-store" } : BASE_HEADERS),
-      ...result.headers,
-      ...extra,
-      "X-Request-Id": requestId,
-    },
+    headers: { ...(noBody ? { "Cache-Control": "no-store" } : BASE_HEADERS), ...result.headers },
   });
-}
-
-function errorResponse(error: ApiError, requestId: string): Response {
-  return toResponse(
-    { status: error.status, body: errorBody(error, requestId), headers: error.headers },
-    requestId,
-  );
-}
-
-function mapUnknownError(err: unknown): ApiError | undefined {
-  if (err instanceof ApiError) return err;
-  if (err instanceof Prisma.PrismaClientKnownRequestError) {
-    if (err.code === "P2025") return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
-  }
-  return undefined;
 }
 
 function flattenParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -156,174 +140,152 @@ export function withApi<
   options: ApiOptions<A, B, Q>,
   handler: (ctx: ApiContext<AuthFor<A>, Infer<B>, Infer<Q>>) => Promise<ApiResult>,
 ): RouteHandler {
-  return async (request, context) => {
-    const started = performance.now();
-    const requestId = newId("req");
-    const url = new URL(request.url);
-    let status = 500;
-    let errorCode: string | null = null;
+  return pipeline<RouteContext>(REST, async (request, context, scope) => {
+    const { requestId, url } = scope;
     const logEntry: Partial<RequestLogEntry> = {};
-    try {
-      const params = flattenParams(await context.params);
-      if (params.clientId) logEntry.appId = params.clientId;
-      if (params.verificationId) logEntry.verificationId = params.verificationId;
-      const env = parseEnvironment(params.env);
-      logEntry.environment = env;
-      if (!env)
-        throw new ApiError(
-          "ROUTE_NOT_FOUND",
-          `No such environment "${params.env}". Use sandbox or production`,
-        );
+    scope.onDone(({ status, errorCode, ms }) => {
+      if (!logEntry.environment) return;
+      appendRequestLog(getDb, {
+        id: requestId,
+        workspaceId: logEntry.workspaceId ?? null,
+        environment: logEntry.environment,
+        method: request.method,
+        path: url.pathname,
+        status,
+        durationMs: ms,
+        errorCode,
+        credentialType: logEntry.credentialType ?? "none",
+        credentialId: logEntry.credentialId ?? null,
+        credentialName: logEntry.credentialName ?? null,
+        appId: logEntry.appId ?? null,
+        verificationId: logEntry.verificationId ?? null,
+        createdAt: new Date(),
+      });
+    });
+    const params = flattenParams(await context.params);
+    // the ids the path names, as typed, unless the log could not store them (a NUL fails the
+    // whole batch of rows) or they are absurdly long
+    const loggable = (v: string | undefined) => (v && v.length <= 64 && isSafeText(v) ? v : undefined);
+    logEntry.appId = loggable(params.clientId);
+    logEntry.verificationId = loggable(params.verificationId);
+    const env = parseEnvironment(params.env);
+    logEntry.environment = env;
+    if (!env)
+      throw new ApiError("ROUTE_NOT_FOUND", `No such environment "${params.env}". Use sandbox or production`);
 
-      const db = getDb();
-      const authorization = request.headers.get("authorization");
-      const method = request.method.toUpperCase();
-      let auth: unknown = null;
-      if (options.auth === "workspace") {
-        const workspace = await authenticateWorkspaceOrSession(db, request, authorization, env);
-        authorizeRole(
-          workspace,
-          options.permission ?? (method === "GET" || method === "HEAD" ? "read" : "write"),
-        );
-        auth = workspace;
-        logCredential(logEntry, workspace);
-      } else if (options.auth === "app") {
-        const app = await authenticateApp(db, authorization, env);
-        auth = app;
-        Object.assign(logEntry, {
-          workspaceId: app.workspaceId,
-          credentialType: "app",
-          credentialId: app.clientId,
-          appId: app.clientId,
-        });
-      } else if (options.auth === "operator") {
-        const operator = await authenticateOperatorOrSession(db, request, authorization);
-        auth = operator;
-        Object.assign(logEntry, { credentialType: "operator", credentialId: operator.userId });
-      }
+    const db = getDb();
+    const authorization = request.headers.get("authorization");
+    const method = request.method.toUpperCase();
+    let auth: unknown = null;
+    if (options.auth === "workspace") {
+      const workspace = await authenticateWorkspaceOrSession(db, request, authorization, env);
+      authorizeRole(
+        workspace,
+        options.permission ?? (method === "GET" || method === "HEAD" ? "read" : "write"),
+      );
+      auth = workspace;
+      logCredential(logEntry, workspace);
+    } else if (options.auth === "app") {
+      const app = await authenticateApp(db, authorization, env, clientIp(request.headers));
+      auth = app;
+      Object.assign(logEntry, {
+        workspaceId: app.workspaceId,
+        credentialType: "app",
+        credentialId: app.clientId,
+        appId: app.clientId,
+      });
+    } else if (options.auth === "operator") {
+      const operator = await authenticateOperatorOrSession(db, request, authorization);
+      auth = operator;
+      Object.assign(logEntry, { credentialType: "operator", credentialId: operator.userId });
+    }
 
-      const hasBody = !(method === "GET" || method === "HEAD" || method === "DELETE");
-      const raw = hasBody ? await readJsonBody(request) : { text: "", json: undefined };
-      if (
-        !options.body &&
-        raw.json !== undefined &&
-        !(typeof raw.json === "object" && raw.json !== null && Object.keys(raw.json).length === 0)
-      ) {
-        throw new ApiError("VALIDATION_ERROR", "This endpoint takes no request body", {
-          details: [{ path: "(body)", message: "must be empty" }],
-        });
-      }
-      const body = options.body ? parseWith(options.body, raw.json, "Invalid request body") : undefined;
-      const query = options.query
-        ? parseWith(options.query, Object.fromEntries(url.searchParams.entries()), "Invalid query parameters")
+    // after authentication (401 first), before the handler queries anything
+    checkPathParams(params);
+
+    const hasBody = !(method === "GET" || method === "HEAD" || method === "DELETE");
+    const raw = hasBody ? await readJsonBody(request) : { text: "", json: undefined };
+    if (
+      !options.body &&
+      raw.json !== undefined &&
+      !(typeof raw.json === "object" && raw.json !== null && Object.keys(raw.json).length === 0)
+    ) {
+      throw new ApiError("VALIDATION_ERROR", "This endpoint takes no request body", {
+        details: [{ path: "(body)", message: "must be empty" }],
+      });
+    }
+    const body = options.body ? parseWith(options.body, raw.json, "Invalid request body") : undefined;
+    const query = options.query
+      ? parseWith(options.query, Object.fromEntries(url.searchParams.entries()), "Invalid query parameters")
+      : undefined;
+
+    const idempotencyKey =
+      options.idempotent && options.auth === "workspace"
+        ? validateIdempotencyKey(request.headers.get("idempotency-key"))
         : undefined;
+    const workspaceAuth = auth as WorkspaceAuth;
 
-      const idempotencyKey =
-        options.idempotent && options.auth === "workspace"
-          ? validateIdempotencyKey(request.headers.get("idempotency-key"))
-          : undefined;
-      const workspaceAuth = auth as WorkspaceAuth;
+    const run = async (tx: Tx, recordId?: string): Promise<ApiResult> => {
+      const result = await handler({
+        request,
+        url,
+        requestId,
+        env,
+        params,
+        auth: auth as AuthFor<A>,
+        body: body as Infer<B>,
+        query: query as Infer<Q>,
+        db: tx,
+        logVerification: (verificationId) => {
+          logEntry.verificationId = verificationId;
+        },
+      });
+      if (VALIDATE_RESPONSES) checkDocumentedResponse(options, result);
+      if (recordId && result.status < 500) {
+        await completeIdempotencyKey(tx, recordId, {
+          status: result.status,
+          headers: result.headers ?? {},
+          body: result.body === undefined ? "" : JSON.stringify(result.body),
+        });
+      }
+      return result;
+    };
 
-      const run = async (tx: Tx, recordId?: string): Promise<ApiResult> => {
-        const result = await handler({
-          request,
-          url,
-          requestId,
-          env,
-          params,
-          auth: auth as AuthFor<A>,
-          body: body as Infer<B>,
-          query: query as Infer<Q>,
-          db: tx,
-          logVerification: (verificationId) => {
-            logEntry.verificationId = verificationId;
+    let recordId: string | undefined;
+    if (idempotencyKey) {
+      const claim = await claimIdempotencyKey(db, {
+        workspaceId: workspaceAuth.workspaceId,
+        environment: env,
+        key: idempotencyKey,
+        method,
+        path: url.pathname,
+        requestHash: hashRequestBody(raw.json),
+      });
+      if (claim.kind === "replay") {
+        return new Response(claim.response.body === "" ? null : claim.response.body, {
+          status: claim.response.status,
+          headers: {
+            ...(claim.response.body === "" ? {} : BASE_HEADERS),
+            ...claim.response.headers,
+            "Idempotency-Replayed": "true",
           },
         });
-        if (VALIDATE_RESPONSES) checkDocumentedResponse(options, result);
-        if (recordId && result.status < 500) {
-          await completeIdempotencyKey(tx, recordId, {
-            status: result.status,
-            headers: result.headers ?? {},
-            body: result.body === undefined ? "" : JSON.stringify(result.body),
-          });
-        }
-        return result;
-      };
-
-      let recordId: string | undefined;
-      if (idempotencyKey) {
-        const claim = await claimIdempotencyKey(db, {
-          workspaceId: workspaceAuth.workspaceId,
-          environment: env,
-          key: idempotencyKey,
-          method,
-          path: url.pathname,
-          requestHash: hashRequestBody(raw.json),
-        });
-        if (claim.kind === "replay") {
-          status = claim.response.status;
-          return new Response(claim.response.body === "" ? null : claim.response.body, {
-            status: claim.response.status,
-            headers: {
-              ...(claim.response.body === "" ? {} : BASE_HEADERS),
-              ...claim.response.headers,
-              "Idempotency-Replayed": "true",
-              "X-Request-Id": requestId,
-            },
-          });
-        }
-        recordId = claim.recordId;
       }
-
-      const transactional = options.transaction ?? !(method === "GET" || method === "HEAD");
-      let result: ApiResult;
-      try {
-        result = transactional
-          ? await db.$transaction((tx) => run(tx, recordId), { timeout: 15_000, maxWait: 10_000 })
-          : await run(db, recordId);
-      } catch (err) {
-        if (recordId) await releaseIdempotencyKey(db, recordId).catch(() => undefined);
-        throw err;
-      }
-      status = result.status;
-      return toResponse(result, requestId);
-    } catch (err) {
-      const apiError = mapUnknownError(err);
-      if (apiError) {
-        status = apiError.status;
-        errorCode = apiError.code;
-        return errorResponse(apiError, requestId);
-      }
-      status = 500;
-      errorCode = "INTERNAL_ERROR";
-      logger.error({ err, requestId, method: request.method, path: url.pathname }, "unhandled error");
-      return errorResponse(
-        new ApiError("INTERNAL_ERROR", "Internal server error. Quote the requestId when contacting support"),
-        requestId,
-      );
-    } finally {
-      const ms = Math.round(performance.now() - started);
-      logger.info({ requestId, method: request.method, path: url.pathname, status, ms }, "request");
-      if (logEntry.environment) {
-        appendRequestLog(getDb, {
-          id: requestId,
-          workspaceId: logEntry.workspaceId ?? null,
-          environment: logEntry.environment,
-          method: request.method,
-          path: url.pathname,
-          status,
-          durationMs: ms,
-          errorCode,
-          credentialType: logEntry.credentialType ?? "none",
-          credentialId: logEntry.credentialId ?? null,
-          credentialName: logEntry.credentialName ?? null,
-          appId: logEntry.appId ?? null,
-          verificationId: logEntry.verificationId ?? null,
-          createdAt: new Date(),
-        });
-      }
+      recordId = claim.recordId;
     }
-  };
+
+    const transactional = options.transaction ?? !(method === "GET" || method === "HEAD");
+    let result: ApiResult;
+    try {
+      result = transactional
+        ? await db.$transaction((tx) => run(tx, recordId), { timeout: 15_000, maxWait: 10_000 })
+        : await run(db, recordId);
+    } catch (err) {
+      if (recordId) await releaseIdempotencyKey(db, recordId).catch(() => undefined);
+      throw err;
+    }
+    return toResponse(result);
+  });
 }
 
 /**
@@ -338,7 +300,7 @@ async function authenticateWorkspaceOrSession(
 ): Promise<WorkspaceAuth> {
   const cookies = request.headers.get("cookie");
   if (authorization !== null || !hasSessionCookie(cookies)) {
-    return authenticateWorkspace(db, authorization, env);
+    return authenticateWorkspace(db, authorization, env, clientIp(request.headers));
   }
   const claims = await readSessionCookie(cookies);
   if (!claims) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
@@ -366,7 +328,7 @@ async function authenticateOperatorOrSession(
 ): Promise<OperatorAuth> {
   const cookies = request.headers.get("cookie");
   if (authorization !== null || !hasSessionCookie(cookies)) {
-    return authenticateOperator(db, authorization);
+    return authenticateOperator(db, authorization, clientIp(request.headers));
   }
   const claims = await readSessionCookie(cookies);
   if (!claims) throw new ApiError("INVALID_SESSION", "Your session has ended. Sign in again");
@@ -394,11 +356,19 @@ function logCredential(entry: Partial<RequestLogEntry>, auth: WorkspaceAuth): vo
   entry.credentialName = auth.actor.name;
 }
 
-/** Route-level 404 / 405 in the error envelope. */
+/**
+ * The methods a REST route file does not implement: 405 METHOD_NOT_ALLOWED in the envelope with
+ * `Allow`, and OPTIONS. Each route file ends with
+ * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });`
+ */
+export function otherMethods<T extends Partial<Record<THttpMethod, unknown>>>(implemented: T) {
+  return otherMethodsOf(REST, implemented);
+}
+
+/** Route-level 404 in the error envelope (inside a pipeline: with its request id). */
 export function routeNotFound(request: Request): Response {
-  const requestId = newId("req");
-  return errorResponse(
+  return REST.error(
     new ApiError("ROUTE_NOT_FOUND", `No route for ${request.method} ${new URL(request.url).pathname}`),
-    requestId,
+    currentRequestId() ?? newId("req"),
   );
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
-import { MAX_BODY_BYTES, readJsonBody } from "./body";
+import {
+  FORM_MEDIA_TYPE,
+  MAX_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+  readBodyText,
+  readFormBody,
+  readJsonBody,
+} from "./body";
 
 const URL_ = "http://localhost/api/sandbox/v1/apps";
 
@@ -127,5 +135,92 @@ describe("readJsonBody", () => {
       streamed([bytes.slice(0, cut), bytes.slice(cut, cut + 3), bytes.slice(cut + 3)]),
     );
     expect(result.json).toEqual({ name: "Café Ünïcode ✓" });
+  });
+});
+
+describe("JSON complexity (before JSON.parse and any schema)", () => {
+  const nested = (depth: number, leaf = "1") => `${'{"a":'.repeat(depth)}${leaf}${"}".repeat(depth)}`;
+
+  it("accepts nesting of exactly 32 levels", async () => {
+    const result = await readJsonBody(post(nested(MAX_JSON_DEPTH)));
+    expect(result.json).toBeTypeOf("object");
+  });
+
+  it("refuses 33 levels with 400 JSON_TOO_COMPLEX naming where", async () => {
+    const error = await apiError(readJsonBody(post(nested(MAX_JSON_DEPTH + 1))));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe("JSON_TOO_COMPLEX");
+    expect(error.details).toEqual([
+      { path: Array(MAX_JSON_DEPTH).fill("a").join("."), message: "must not nest deeper than 32 levels" },
+    ]);
+  });
+
+  it("refuses 5,000 levels of objects and of arrays, even when unterminated", async () => {
+    for (const text of [
+      nested(5000),
+      `{"sponsor":${"[".repeat(5000)}${"]".repeat(5000)}}`,
+      "[".repeat(100_000),
+    ]) {
+      const error = await apiError(readJsonBody(post(text)));
+      expect(error.code).toBe("JSON_TOO_COMPLEX");
+    }
+    const arrays = await apiError(readJsonBody(post(`{"sources":[1,${"[".repeat(40)}]}`)));
+    expect(arrays.details[0]!.path).toBe(`sources[1]${"[0]".repeat(30)}`);
+  });
+
+  it("is not fooled by brackets, quotes and escapes inside strings", async () => {
+    const text = JSON.stringify({ a: "[[[[{{{{".repeat(100), 'b"[{': ['\\"[', "}}]]"] });
+    expect((await readJsonBody(post(text))).json).toEqual(JSON.parse(text));
+  });
+
+  it(`refuses more than ${MAX_JSON_VALUES} values in total, accepts exactly that many`, async () => {
+    const list = (n: number) =>
+      JSON.stringify({ list: Array.from({ length: n }, (_, i) => (i % 3 === 0 ? "x" : i)) });
+    // the object and the array are values too
+    expect((await readJsonBody(post(list(MAX_JSON_VALUES - 2)))).json).toBeTypeOf("object");
+    const error = await apiError(readJsonBody(post(list(MAX_JSON_VALUES - 1))));
+    expect(error.code).toBe("JSON_TOO_COMPLEX");
+    expect(error.details).toEqual([
+      { path: "(body)", message: `must hold at most ${MAX_JSON_VALUES} values` },
+    ]);
+  });
+
+  it("still reports malformed JSON as INVALID_JSON", async () => {
+    const error = await apiError(readJsonBody(post('{"a":[1,2}')));
+    expect(error.code).toBe("INVALID_JSON");
+  });
+});
+
+describe("readBodyText and readFormBody (the other surfaces' bodies)", () => {
+  it("applies the caller's limit, declared or streamed, never truncating", async () => {
+    const declared = post("a=1", { "content-type": FORM_MEDIA_TYPE, "content-length": "16385" });
+    expect((await apiError(readFormBody(declared, { maxBytes: 16 * 1024 }))).status).toBe(413);
+    expect(declared.bodyUsed).toBe(false);
+    const chunk = new TextEncoder().encode("a=".padEnd(8 * 1024, "x"));
+    const error = await apiError(
+      readBodyText(
+        streamed([chunk, chunk, new Uint8Array([0x78])], { "content-type": FORM_MEDIA_TYPE }),
+        16 * 1024,
+      ),
+    );
+    expect(error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(error.message).toBe("Request body exceeds the limit of 16384 bytes (16 KB)");
+    expect(await readBodyText(streamed([chunk, chunk]), 16 * 1024)).toHaveLength(16 * 1024);
+  });
+
+  it("refuses an oversize copy (request.clone()) without waiting for the original to be read", async () => {
+    const original = post("a=".padEnd(20 * 1024, "x"), { "content-type": FORM_MEDIA_TYPE });
+    const error = await apiError(readFormBody(original.clone(), { maxBytes: 16 * 1024 }));
+    expect(error.status).toBe(413);
+  });
+
+  it("reads url-encoded forms, an empty body as an empty form, and refuses other media types", async () => {
+    const form = await readFormBody(
+      post("outcome=success&identity=a%2Bb+c", { "content-type": FORM_MEDIA_TYPE }),
+    );
+    expect(Object.fromEntries(form)).toEqual({ outcome: "success", identity: "a+b c" });
+    expect([...(await readFormBody(new Request(URL_, { method: "POST" })))]).toEqual([]);
+    const json = await apiError(readFormBody(post('{"outcome":"success"}')));
+    expect([json.status, json.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
   });
 });

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   VALIDATION_INVALID_PARAMETER: 400,
   INVALID_JSON: 400,
+  // JSON nested deeper than 32 levels or holding more than 20,000 values (lib/http/body.ts)
+  JSON_TOO_COMPLEX: 400,
   IDEMPOTENCY_KEY_INVALID: 400,
   DEFAULT_WORKFLOW_DELETE: 400,
   PROVIDER_NOT_AVAILABLE: 400,
@@ -44,6 +46,8 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL_ERROR: 500,
+  // the database cannot be reached (restart, failover, connection refused): retry after Retry-After
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { parseWith, zodDetails } from "./validation";
+import { newId } from "../ids";
+import { checkPathParams, parseWith, zodDetails } from "./validation";
 
 const ZApp = z.strictObject({
   name: z.string().min(1),
@@ -115,5 +116,48 @@ describe("parseWith", () => {
     const error = thrown(() => parseWith(ZApp, { name: "a", nope: 1 }, "Invalid app", "apps[3]"));
     expect(error.details).toEqual([{ path: "apps[3].nope", message: "Unknown field" }]);
     expect(error.message).toBe("Invalid app: apps[3].nope: Unknown field");
+  });
+});
+
+describe("parseWith and unsafe text", () => {
+  it("refuses a NUL or an unpaired surrogate anywhere in the input before the schema, naming the field", () => {
+    const nul = thrown(() => parseWith(ZApp, { name: "a\u0000" }, "Invalid request body"));
+    expect(nul.code).toBe("VALIDATION_ERROR");
+    expect(nul.details).toEqual([{ path: "name", message: expect.stringContaining("NUL") }]);
+    // a field the schema would refuse anyway, or would not even read, is refused the same way
+    const nested = thrown(() => parseWith(ZApp, { items: [{ id: "ok" }, { id: "\uDC00" }] }, "Invalid"));
+    expect(nested.details[0]!.path).toBe("items[1].id");
+    const unknownKey = thrown(() => parseWith(ZApp, { name: "x", ["k\u0000"]: 1 }, "Invalid"));
+    expect(unknownKey.details[0]!.path).toBe("k\\u0000");
+    expect(unknownKey.message).not.toContain("\u0000");
+  });
+
+  it("still parses safe input", () => {
+    expect(parseWith(ZApp, { name: "Zoë 😀" }, "Invalid")).toEqual({ name: "Zoë 😀" });
+  });
+});
+
+describe("checkPathParams", () => {
+  it("passes ids of the right kind and other safe parameters", () => {
+    expect(() =>
+      checkPathParams({ env: "sandbox", clientId: newId("app"), providerId: "de_eid", version: "3" }),
+    ).not.toThrow();
+  });
+
+  it("is 404 RESOURCE_NOT_FOUND for an id of the wrong format or kind, and for unsafe text", () => {
+    const cases: Record<string, string>[] = [
+      { clientId: "app_\u0000" },
+      { clientId: newId("ver") },
+      { verificationId: `${newId("ver")}x` },
+      { workflowId: "wf_../../etc" },
+      { providerId: "de\u0000eid" },
+      { version: "\uD800" },
+    ];
+    for (const params of cases) {
+      const error = thrown(() => checkPathParams(params));
+      expect(error.status).toBe(404);
+      expect(error.code).toBe("RESOURCE_NOT_FOUND");
+      expect(error.message).not.toContain("\u0000");
+    }
   });
 });

@@ -1,6 +1,8 @@
 /** zod issues → the error envelope's `details`, each naming the offending field. */
 import { z } from "zod";
 import { ApiError, type ErrorCode, type ErrorDetail } from "./errors";
+import { isId, PATH_ID_PARAMS } from "../ids";
+import { findUnsafeText, isSafeText, printableText, UNSAFE_TEXT_MESSAGE } from "./safe-text";
 
 function joinPath(path: readonly PropertyKey[]): string {
   return path
@@ -45,13 +47,38 @@ export function validationError(
   return new ApiError(code, `${what}: ${summary}`, { details });
 }
 
+/**
+ * Parses `input` with `schema`, or throws the 400 naming every offending field. Before any
+ * schema runs, a string (value or key) anywhere in the input holding U+0000 or an unpaired
+ * surrogate is refused (lib/http/safe-text.ts): this covers every request body and query the
+ * REST wrapper parses, whatever the schema says about the field.
+ */
 export function parseWith<T extends z.ZodType>(
   schema: T,
   input: unknown,
   what: string,
   prefix = "",
 ): z.infer<T> {
+  const unsafe = findUnsafeText(input, prefix);
+  if (unsafe !== undefined) throw validationError([{ path: unsafe, message: UNSAFE_TEXT_MESSAGE }], what);
   const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw validationError(zodDetails(result.error, prefix), what);
   return result.data;
+}
+
+/**
+ * Path parameters, before any handler reads them: an id parameter (lib/ids PATH_ID_PARAMS) must
+ * have its kind's exact format, and no parameter may hold text the database refuses; otherwise
+ * 404 RESOURCE_NOT_FOUND, as for an id that does not exist.
+ */
+export function checkPathParams(params: Record<string, string>): void {
+  for (const [name, value] of Object.entries(params)) {
+    const id = PATH_ID_PARAMS[name];
+    const valid = id
+      ? isId(id.prefix, value) || (id.alsoAccepts !== undefined && isId(id.alsoAccepts, value))
+      : isSafeText(value);
+    if (valid) continue;
+    const shown = printableText(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+    throw new ApiError("RESOURCE_NOT_FOUND", `${id?.label ?? "Resource"} "${shown}" not found`);
+  }
 }

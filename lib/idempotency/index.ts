@@ -20,6 +20,7 @@ import type { Tx } from "../db/client";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import type { TEnvironment } from "../environments";
 import { ApiError } from "../http/errors";
+import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
@@ -183,8 +184,18 @@ export async function releaseIdempotencyKey(db: Tx, recordId: string): Promise<v
   await db.idempotencyRecord.deleteMany({ where: { id: recordId, state: "in_progress" } });
 }
 
-/** Housekeeping: drops expired records. */
-export async function purgeExpiredIdempotencyRecords(db: Tx): Promise<number> {
-  const { count } = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
-  return count;
+/** Housekeeping (hourly job `idempotency_purge`): deletes expired records in bounded batches. */
+export async function purgeExpiredIdempotencyRecords(
+  db: Pick<Tx, "$executeRaw">,
+  { now = new Date(), batchSize }: TPurgeOptions = {},
+): Promise<number> {
+  // expires_at is a UTC `timestamp without time zone`: the literal's Z is ignored on the cast
+  const before = now.toISOString();
+  return deleteInBatches(
+    (limit) => db.$executeRaw`
+      DELETE FROM idempotency_records
+       WHERE id IN (SELECT id FROM idempotency_records
+                     WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
+    batchSize,
+  );
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { newId, randomToken, type IdPrefix } from "./index";
+import { isId, newId, PATH_ID_PARAMS, randomToken, type IdPrefix } from "./index";
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/; // Crockford base32: no I, L, O, U
 
@@ -50,5 +50,42 @@ describe("randomToken", () => {
   it("does not repeat", () => {
     const tokens = new Set(Array.from({ length: 1000 }, () => randomToken(20)));
     expect(tokens.size).toBe(1000);
+  });
+});
+
+describe("isId", () => {
+  it("accepts exactly what newId makes, of the named kind", () => {
+    for (const prefix of ["ws", "app", "wf", "wfc", "ver", "key", "dlv"] satisfies IdPrefix[]) {
+      expect(isId(prefix, newId(prefix))).toBe(true);
+    }
+    expect(isId("app", newId("ver"))).toBe(false);
+    expect(isId("wf", newId("wfc"))).toBe(false);
+  });
+
+  it("refuses anything else: NUL, padding, lowercase, wrong length, excluded letters, paths", () => {
+    const id = newId("app");
+    for (const bad of [
+      "",
+      "app_",
+      "app_\u0000",
+      `${id}\u0000`,
+      `\u0000${id}`,
+      ` ${id}`,
+      `${id}\n`,
+      id.toLowerCase(),
+      id.slice(0, -1),
+      `${id}0`,
+      `app_${"I".repeat(26)}`,
+      `app_${"U".repeat(26)}`,
+      `app_..%2F${id.slice(4)}`,
+      `APP_${id.slice(4)}`,
+      "x".repeat(10_000),
+    ]) {
+      expect(isId("app", bad), JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("names a kind for every id path parameter", () => {
+    for (const { prefix } of Object.values(PATH_ID_PARAMS)) expect(isId(prefix, newId(prefix))).toBe(true);
   });
 });

@@ -1,7 +1,33 @@
-/** Periodic clean-up tasks. */
+/**
+ * Periodic clean-up tasks (scheduled in lib/jobs/worker.ts CRONTAB): each deletes what has
+ * expired in bounded batches (lib/jobs/batches.ts) through the function of the domain that owns
+ * the table, and logs what went.
+ */
 import { getDb } from "../db/client";
 import { purgeExpiredIdempotencyRecords } from "../idempotency";
+import { logger } from "../log";
+import { purgeExpiredOidcRows } from "../oidc/purge";
+import { purgeExpiredRateLimits } from "../rate-limit/purge";
+import { purgeEndedSessions } from "../verifications/purge";
 
 export async function purgeIdempotencyRecords(): Promise<void> {
-  await purgeExpiredIdempotencyRecords(getDb());
+  const count = await purgeExpiredIdempotencyRecords(getDb());
+  if (count > 0) logger.info({ count }, "expired idempotency records deleted");
+}
+
+export async function purgeOidcRowsTask(): Promise<void> {
+  const counts = await purgeExpiredOidcRows(getDb());
+  if (counts.codes + counts.accessTokens + counts.authorizationRequests > 0) {
+    logger.info(counts, "expired authorization codes, access tokens and authorization requests deleted");
+  }
+}
+
+export async function purgeRateLimitsTask(): Promise<void> {
+  const count = await purgeExpiredRateLimits(getDb());
+  if (count > 0) logger.info({ count }, "ended rate-limit windows deleted");
+}
+
+export async function purgeEndedSessionsTask(): Promise<void> {
+  const count = await purgeEndedSessions(getDb());
+  if (count > 0) logger.info({ count }, "ended sessions deleted (IDV_SESSION_DELETE_DAYS)");
 }

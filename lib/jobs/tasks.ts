@@ -6,6 +6,9 @@ export type TaskHandler = (payload: unknown) => Promise<void>;
 
 export const TASKS: Record<string, () => Promise<TaskHandler>> = {
   idempotency_purge: async () => (await import("./housekeeping")).purgeIdempotencyRecords,
+  oidc_purge: async () => (await import("./housekeeping")).purgeOidcRowsTask,
+  rate_limit_purge: async () => (await import("./housekeeping")).purgeRateLimitsTask,
+  verification_purge: async () => (await import("./housekeeping")).purgeEndedSessionsTask,
   "activation.complete_demo": async () => (await import("../activation/demo")).completeDemoActivation,
   verification_expire: async () => (await import("../verifications/jobs")).expireVerificationTask,
   verification_retention: async () => (await import("../verifications/jobs")).retentionTask,

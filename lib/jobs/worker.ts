@@ -34,6 +34,9 @@ function quietLogger(): Logger {
 /** The periodic tasks (graphile-worker crontab lines: minute hour day month weekday task). */
 export const CRONTAB = [
   "0 * * * * idempotency_purge",
+  "5 * * * * oidc_purge",
+  "10 * * * * rate_limit_purge",
+  "50 3 * * * verification_purge",
   "30 * * * * verification_retention",
   "* * * * * webhook_sweep",
   "15 3 * * * signing_keys_rotate",

@@ -9,7 +9,9 @@
  * - one method per request (RFC 6749 §2.3): a Basic header together with a client_secret in the
  *   body is 400 invalid_request; a client_id in the body next to Basic must name the same app;
  * - every authentication failure is 401 invalid_client with a Basic challenge; the reason is
- *   never more precise than "invalid client credentials".
+ *   never more precise than "invalid client credentials";
+ * - failures count per address and client id (lib/rate-limit/credentials.ts); over a limit the
+ *   answer is 429 slow_down with Retry-After.
  */
 import { authenticateApp, type AppAuth } from "../auth/app-credentials";
 import { parseAuthorization } from "../auth/header";
@@ -25,6 +27,8 @@ export interface TClientAuthInput {
   /** body parameters */
   clientId?: string;
   clientSecret?: string;
+  /** the caller's address, for the limits of failed checks (lib/rate-limit/credentials.ts) */
+  ip?: string;
 }
 
 export interface TAuthenticatedClient extends AppAuth {
@@ -78,9 +82,11 @@ export async function authenticateClient(
     header = basicHeader(input.clientId, input.clientSecret);
   }
   try {
-    const app = await authenticateApp(db, header, environment);
+    const app = await authenticateApp(db, header, environment, input.ip ?? null);
     return { ...app, method };
   } catch (err) {
+    if (err instanceof ApiError && err.code === "RATE_LIMITED")
+      throw new OAuthError("slow_down", err.message, 429, err.headers);
     if (err instanceof ApiError && err.status === 401)
       throw new OAuthError("invalid_client", "Invalid client credentials", 401);
     throw err;

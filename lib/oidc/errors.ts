@@ -10,7 +10,9 @@ export type TOAuthErrorCode =
   | "unauthorized_client"
   | "unsupported_grant_type"
   | "invalid_scope"
-  | "server_error";
+  | "server_error"
+  // 429: too many failed client authentications (RFC 8628 §3.5's token-endpoint code)
+  | "slow_down";
 
 /** The challenge of the token endpoints: clients authenticate with HTTP Basic (or the body). */
 export const TOKEN_ENDPOINT_CHALLENGE = 'Basic realm="token", charset="UTF-8"';

@@ -22,6 +22,7 @@ import { sha256Hex } from "../crypto/hash";
 import type { Db } from "../db/client";
 import type { AuthorizationCode } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
+import { clientIp } from "../rate-limit";
 import { acrFor } from "../verifications/loa";
 import { authenticateClient, type TAuthenticatedClient } from "./client-auth";
 import { redeemAuthorizationCode, type TCodeSurface } from "./codes";
@@ -195,6 +196,7 @@ export async function handleCodeGrant(
   const grant = parseCodeGrant(await readTokenParams(request));
   const client = await authenticateClient(db, environment, {
     authorization: request.headers.get("authorization"),
+    ip: clientIp(request.headers),
     ...(grant.client_id !== undefined ? { clientId: grant.client_id } : {}),
     ...(grant.client_secret !== undefined ? { clientSecret: grant.client_secret } : {}),
   });

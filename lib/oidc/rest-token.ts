@@ -7,49 +7,23 @@
  */
 import { getDb } from "../db/client";
 import type { TEnvironment } from "../environments";
+import { currentRequestId } from "../http/pipeline";
 import { newId } from "../ids";
-import { logger } from "../log";
 import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "./errors";
 import { handleCodeGrant } from "./exchange";
 
 export async function handleRestTokenRequest(request: Request, environment: TEnvironment): Promise<Response> {
-  const started = performance.now();
-  const requestId = newId("req");
-  const url = new URL(request.url);
-  let status = 500;
+  // request id, access log and unexpected errors (500 server_error): the pipeline's (lib/http/pipeline.ts)
+  const requestId = currentRequestId() ?? newId("req");
   try {
     const result = await handleCodeGrant(getDb(), request, environment, {
       surface: "rest",
       includeVerificationId: true,
       requestId,
     });
-    status = 200;
     return oauthJsonResponse(200, { id_token: result.idToken }, { "X-Request-Id": requestId });
   } catch (err) {
-    if (err instanceof OAuthError) {
-      status = err.status;
-      return oauthErrorResponse(err, { "X-Request-Id": requestId });
-    }
-    logger.error({ err, requestId, method: request.method, path: url.pathname }, "unhandled error");
-    status = 500;
-    return oauthErrorResponse(
-      new OAuthError(
-        "server_error",
-        `Internal server error. Quote the requestId ${requestId} when contacting support`,
-        500,
-      ),
-      { "X-Request-Id": requestId },
-    );
-  } finally {
-    logger.info(
-      {
-        requestId,
-        method: request.method,
-        path: url.pathname,
-        status,
-        ms: Math.round(performance.now() - started),
-      },
-      "request",
-    );
+    if (err instanceof OAuthError) return oauthErrorResponse(err, { "X-Request-Id": requestId });
+    throw err;
   }
 }

@@ -5,10 +5,15 @@
  *   table), at most 64 KB; anything else is refused before parsing;
  * - every parameter is a string, sent at most once (§3.2); an empty value counts as absent
  *   (§3.1); unknown parameters are ignored, as §3.2 requires of token endpoints;
+ * - no name or value may hold U+0000 or an unpaired surrogate (lib/http/safe-text.ts): 400
+ *   invalid_request naming the parameter, before anything is looked up;
  * - grant_type must be authorization_code and code must be present; the failures name the
  *   parameter in error_description.
  */
 import { z } from "zod";
+import { parseJsonText, readBodyText } from "../http/body";
+import { ApiError } from "../http/errors";
+import { isSafeText, printableText, UNSAFE_TEXT_MESSAGE } from "../http/safe-text";
 import { OAuthError } from "./errors";
 
 export const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
@@ -35,32 +40,33 @@ export type TTokenRequest = z.infer<typeof ZTokenRequest>;
 
 export type TTokenParams = Record<string, string>;
 
+/** The body through the shared reader (lib/http/body.ts); its 413 as an OAuth error. */
 async function readLimited(request: Request): Promise<string> {
-  const tooLarge = () =>
-    new OAuthError("invalid_request", `The request body exceeds ${MAX_TOKEN_REQUEST_BYTES / 1024} KB`, 413);
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_TOKEN_REQUEST_BYTES) throw tooLarge();
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_TOKEN_REQUEST_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+  try {
+    return await readBodyText(request, MAX_TOKEN_REQUEST_BYTES);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "PAYLOAD_TOO_LARGE") {
+      throw new OAuthError(
+        "invalid_request",
+        `The request body exceeds ${MAX_TOKEN_REQUEST_BYTES / 1024} KB`,
+        413,
+      );
     }
-    chunks.push(value);
+    throw err;
   }
-  return Buffer.concat(chunks).toString("utf8");
+}
+
+function checkSafe(name: string, value: string): void {
+  if (!isSafeText(name) || !isSafeText(value)) {
+    throw new OAuthError("invalid_request", `${printableText(name).slice(0, 64)}: ${UNSAFE_TEXT_MESSAGE}`);
+  }
 }
 
 function fromForm(text: string): TTokenParams {
   const out: TTokenParams = {};
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(text)) {
+    checkSafe(name, value);
     if (seen.has(name)) throw new OAuthError("invalid_request", `${name}: must not be sent more than once`);
     seen.add(name);
     if (value !== "") out[name] = value;
@@ -71,8 +77,11 @@ function fromForm(text: string): TTokenParams {
 function fromJson(text: string): TTokenParams {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
+    // nesting depth and value count are checked before JSON.parse (lib/http/body.ts)
+    parsed = parseJsonText(text);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "JSON_TOO_COMPLEX")
+      throw new OAuthError("invalid_request", err.message);
     throw new OAuthError("invalid_request", "The request body is not valid JSON");
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
@@ -82,6 +91,7 @@ function fromJson(text: string): TTokenParams {
   for (const [name, value] of Object.entries(parsed)) {
     if (value === null || value === "") continue;
     if (typeof value !== "string") throw new OAuthError("invalid_request", `${name}: must be a string`);
+    checkSafe(name, value);
     out[name] = value;
   }
   return out;

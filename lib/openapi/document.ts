@@ -22,7 +22,7 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Invalid request: `error.code` says why (VALIDATION_ERROR, VALIDATION_INVALID_PARAMETER, INVALID_JSON, …) and `error.details` names each offending field",
+  400: "Invalid request: `error.code` says why (VALIDATION_ERROR, VALIDATION_INVALID_PARAMETER, INVALID_JSON, JSON_TOO_COMPLEX — nested deeper than 32 levels or more than 20,000 values —, …) and `error.details` names each offending field",
   401: "Missing or invalid credentials",
   403: "RESOURCE_FORBIDDEN: the caller's role lacks the permission, or another workspace owns the record; CSRF_ORIGIN_MISMATCH: a console-session write without a same-origin Origin header",
   404: "RESOURCE_NOT_FOUND",
@@ -168,7 +168,7 @@ export function buildOpenApiDocument(options: { origin: string; environment?: TE
       title: "Identity Verification Service API",
       version: "1.0.0",
       description:
-        "One interface for electronic identity (eID) verification across many providers. Workspace API (Bearer workspace key, or the console session cookie), App API (Basic clientId:clientSecret) and Operator API (Bearer operator key, or an operator's session cookie). Roles: owner, admin, developer, viewer; each workspace endpoint names the permission it needs. Errors use the envelope `{error:{code,message,requestId,details?}}`.",
+        "One interface for electronic identity (eID) verification across many providers. Workspace API (Bearer workspace key, or the console session cookie), App API (Basic clientId:clientSecret) and Operator API (Bearer operator key, or an operator's session cookie). Roles: owner, admin, developer, viewer; each workspace endpoint names the permission it needs. Errors use the envelope `{error:{code,message,requestId,details?}}`. Every operation may also answer 405 METHOD_NOT_ALLOWED (with `Allow`) for another method on its path, and 503 SERVICE_UNAVAILABLE (with `Retry-After`) while the database cannot be reached.",
     },
     servers: envs.map((env) => ({ url: `${options.origin}/api/${env}`, description: env })),
     tags: [...new Set(ALL_ENDPOINTS.map((d) => d.tag))].map((name) => ({ name })),

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { isMethodNotAllowed } from "../http/pipeline";
 import { buildOpenApiDocument } from "./document";
 import { ALL_ENDPOINTS } from "./endpoints";
 
@@ -40,7 +41,8 @@ async function routedOperations(): Promise<string[]> {
     if (segments.some((s) => s.startsWith("[..."))) continue; // the 404 catch-all
     const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     for (const method of METHODS)
-      if (typeof mod[method] === "function") ops.push(`${method} ${toOpenApiPath(segments)}`);
+      if (typeof mod[method] === "function" && !isMethodNotAllowed(mod[method]))
+        ops.push(`${method} ${toOpenApiPath(segments)}`);
   }
   return ops.sort();
 }

@@ -7,10 +7,17 @@
  * - limits are configurable: IDV_SIGNIN_LIMIT_EMAIL and IDV_SIGNIN_LIMIT_IP (failures per
  *   15 minutes; defaults 10 and 100);
  * - a refused request carries the seconds until the window frees a point (Retry-After).
+ * Failed checks of API credentials, the token endpoints and /userinfo (./credentials.ts) and
+ * the request rates of unauthenticated writes (./requests.ts) count with `take`, which keeps a
+ * per-instance memory of the blocks this instance has seen (`knownWait`): a blocked key is
+ * refused without a database round trip, and a credential check that succeeds costs none (only
+ * failures count). Ended windows are deleted by the `rate_limit_purge` job (./purge.ts).
  */
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { sha256Hex } from "../crypto/hash";
 import { ApiError } from "../http/errors";
+import { isSafeText } from "../http/safe-text";
 import { logger } from "../log";
 
 let pool: pg.Pool | undefined;
@@ -54,12 +61,91 @@ function limiterFor(spec: LimitSpec): RateLimiterPostgres {
   return limiter;
 }
 
+/**
+ * The key as stored (rate_limits.key is varchar(255) and PostgreSQL text takes no NUL): keys
+ * from request input (an email, a client id, an address) that are long or not storable text are
+ * counted under their SHA-256 instead, so they still count and never fail the query.
+ */
+function storeKey(key: string): string {
+  return key.length <= 128 && isSafeText(key) ? key : `sha256:${sha256Hex(key)}`;
+}
+
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
   return n;
+}
+
+/**
+ * Blocks this instance has seen: limiter key → when the block ends (ms). Filled from the counts
+ * PostgreSQL returns, read without any I/O; another instance learns a block at its own first
+ * count for that key.
+ */
+const knownBlocks = new Map<string, number>();
+const KNOWN_BLOCKS_MAX = 50_000;
+
+function blockKey(spec: LimitSpec, key: string): string {
+  return `${spec.name}:${spec.points}:${spec.durationSeconds}:${key}`;
+}
+
+function remember(spec: LimitSpec, key: string, msBeforeNext: number): void {
+  const id = blockKey(spec, key);
+  const now = Date.now();
+  if ((knownBlocks.get(id) ?? 0) <= now) {
+    // one line per block and instance, never the key itself (an address or an email)
+    logger.warn(
+      { limit: spec.name, retryAfter: Math.max(1, Math.ceil(msBeforeNext / 1000)) },
+      "rate limit reached",
+    );
+  }
+  if (knownBlocks.size >= KNOWN_BLOCKS_MAX) {
+    for (const [k, until] of knownBlocks) if (until <= now) knownBlocks.delete(k);
+    if (knownBlocks.size >= KNOWN_BLOCKS_MAX) knownBlocks.clear();
+  }
+  knownBlocks.set(id, now + msBeforeNext);
+}
+
+/** Seconds `key` must still wait as far as this instance knows (no database access), or 0. */
+export function knownWait(spec: LimitSpec, key: string): number {
+  const id = blockKey(spec, key);
+  const until = knownBlocks.get(id);
+  if (until === undefined) return 0;
+  const ms = until - Date.now();
+  if (ms <= 0) {
+    knownBlocks.delete(id);
+    return 0;
+  }
+  return Math.ceil(ms / 1000);
+}
+
+/**
+ * Counts one event (a failed check, or a request) against `key`. Returns 0 while `key` is within
+ * its limit, else the seconds until the window frees a point. The count that reaches the limit
+ * is still within it, and makes the next event wait without asking the database. A store error
+ * is logged and counts as within (the limit fails open; the request's own queries will fail if
+ * the database is gone).
+ */
+export async function take(spec: LimitSpec, key: string): Promise<number> {
+  const known = knownWait(spec, key);
+  if (known > 0) return known;
+  try {
+    const res = await limiterFor(spec).consume(storeKey(key), 1);
+    if (res.consumedPoints >= spec.points) remember(spec, key, res.msBeforeNext);
+    return 0;
+  } catch (err) {
+    if (err instanceof RateLimiterRes) {
+      remember(spec, key, err.msBeforeNext);
+      return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+    }
+    logger.warn({ err, limit: spec.name }, "rate limit store unavailable");
+    return 0;
+  }
+}
+
+export function limitFromEnv(name: string, fallback: number): number {
+  return positiveInt(name, fallback);
 }
 
 export function signInLimits(): { email: LimitSpec; ip: LimitSpec } {
@@ -71,7 +157,7 @@ export function signInLimits(): { email: LimitSpec; ip: LimitSpec } {
 
 /** Seconds until `key` may try again, or 0 when it is under its limit. */
 export async function retryAfter(spec: LimitSpec, key: string): Promise<number> {
-  const res = await limiterFor(spec).get(key);
+  const res = await limiterFor(spec).get(storeKey(key));
   if (!res || res.consumedPoints < spec.points) return 0;
   return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 }
@@ -79,7 +165,7 @@ export async function retryAfter(spec: LimitSpec, key: string): Promise<number> 
 /** Counts one failure against `key`. */
 export async function fail(spec: LimitSpec, key: string): Promise<void> {
   try {
-    await limiterFor(spec).consume(key, 1);
+    await limiterFor(spec).consume(storeKey(key), 1);
   } catch (err) {
     if (err instanceof RateLimiterRes) return; // already over the limit: nothing more to count
     throw err;
@@ -87,7 +173,7 @@ export async function fail(spec: LimitSpec, key: string): Promise<void> {
 }
 
 export async function reset(spec: LimitSpec, key: string): Promise<void> {
-  await limiterFor(spec).delete(key);
+  await limiterFor(spec).delete(storeKey(key));
 }
 
 export function rateLimited(seconds: number, what: string): ApiError {

@@ -21,6 +21,8 @@ export interface TReceivedRequest {
   /** undefined when the receiver has no secret; else whether verifyWebhook accepted it */
   signatureValid: boolean | undefined;
   signatureError?: string;
+  /** how many earlier requests were still waiting for their answer when this one arrived */
+  unansweredBefore: number;
   /** the parsed body (undefined if it is not JSON) */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   event: (TWebhookEvent & Record<string, any>) | undefined;
@@ -32,6 +34,8 @@ export interface TReceiverReply {
   body?: string;
   /** answer only after this many milliseconds */
   delayMs?: number;
+  /** answer only once this settles (a gate the test opens) */
+  until?: Promise<unknown>;
 }
 
 export type TReceiverResponder = (request: TReceivedRequest) => TReceiverReply | undefined;
@@ -59,6 +63,7 @@ export async function startWebhookReceiver(
   const waiters = new Set<() => void>();
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
+  let unanswered = 0;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -82,8 +87,17 @@ export async function startWebhookReceiver(
         receivedAt: new Date(),
         signature,
         signatureValid: undefined,
+        unansweredBefore: unanswered,
         event,
       };
+      unanswered++;
+      let answered = false;
+      const done = () => {
+        if (answered) return;
+        answered = true;
+        unanswered--;
+      };
+      res.on("close", done);
       if (secret !== undefined) {
         try {
           verifyWebhook(body, signature ?? null, secret);
@@ -101,8 +115,10 @@ export async function startWebhookReceiver(
         if (res.destroyed) return;
         res.writeHead(reply.status ?? 200, { "Content-Type": "text/plain", ...reply.headers });
         res.end(reply.body ?? "ok");
+        done();
       };
-      if (reply.delayMs) {
+      if (reply.until) void reply.until.then(answer, answer);
+      else if (reply.delayMs) {
         const timer = setTimeout(() => {
           timers.delete(timer);
           answer();

@@ -8,6 +8,9 @@
  * - events in order: created, requested, workflow.started at creation; user.authentication_started
  *   when the end-user reaches the provider; user.authentication_succeeded|failed when it answers;
  *   then completed | failed; workflow.cancelled on cancel; session.timed_out on expiry;
+ * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: their
+ *   three creation events are written at the end-user's first action instead (still first, in
+ *   the same order), and one nobody acted on expires without any event;
  * - the funnel stamps startedAt (authentication started) and authenticatedAt (the provider
  *   authenticated the end-user) are written by their transitions, in the same update;
  * - personal data (claims, evidence, matchData, upstream hand-off state) is sealed with
@@ -30,7 +33,7 @@ import { validateMatchData } from "../providers/adapters/match";
 import { buildProvenance } from "../providers/adapters/provenance";
 import type { TAdapterOutcome, TSourceIdentity } from "../providers/adapters/types";
 import { findProvider, type TFlowType, type TProviderDefinition } from "../providers/catalog";
-import { emitVerificationEvent } from "../webhooks/events";
+import { emitVerificationEvent, type TWebhookTarget } from "../webhooks/events";
 import { planVerification, runChecks } from "../workflows/engine";
 import type { TWorkflowNode } from "../workflows/json";
 import { recordDecision } from "./decisions";
@@ -243,24 +246,15 @@ export async function createVerification(
       countryCode: input.countryCode ?? null,
       challengeId: input.challengeId ?? null,
       matchDataEncrypted: input.matchData ? seal(input.matchData) : null,
+      viaOidcProvider: options.channel === "oidc",
       createdAt: now,
       expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
     },
   });
-  // the app row loaded above carries the webhook settings: no query per event
-  await emitVerificationEvent(db, created, "verification.created", { app });
-  await emitVerificationEvent(db, created, "verification.requested", {
-    app,
-    metadata: {
-      channel: plan.channel,
-      flowType,
-      ...(input.redirect_uri ? { redirectUri: input.redirect_uri } : {}),
-    },
-  });
-  await emitVerificationEvent(db, created, "verification.workflow.started", {
-    app,
-    metadata: { verificationNodeId: plan.verificationNodeId, mode: plan.mode },
-  });
+  // the app row loaded above carries the webhook settings: no query per event. The OpenID
+  // Provider's sessions come from anonymous GETs of /oidc/{env}/auth: their creation events wait
+  // for the end-user's first action (move), so repeated requests cannot flood the app's webhook
+  if (!created.viaOidcProvider) await emitCreationEvents(db, created, { app, mode: plan.mode });
   await enqueueJob(
     db,
     EXPIRE_TASK,
@@ -277,6 +271,43 @@ export async function createVerification(
     createdAt: created.createdAt.toISOString(),
     expiresAt: created.expiresAt.toISOString(),
   };
+}
+
+/** verification.created, .requested and .workflow.started, in this order. */
+async function emitCreationEvents(
+  db: Tx,
+  v: Verification,
+  options: { app?: TWebhookTarget; mode: string },
+): Promise<void> {
+  const app = options.app ? { app: options.app } : {};
+  await emitVerificationEvent(db, v, "verification.created", app);
+  await emitVerificationEvent(db, v, "verification.requested", {
+    ...app,
+    metadata: {
+      channel: v.channel,
+      flowType: v.flowType,
+      ...(v.redirectUri ? { redirectUri: v.redirectUri } : {}),
+    },
+  });
+  await emitVerificationEvent(db, v, "verification.workflow.started", {
+    ...app,
+    metadata: { verificationNodeId: v.verificationNodeId, mode: options.mode },
+  });
+}
+
+/** An OpenID Provider session nobody has acted on yet: its creation events are still to come. */
+function unannounced(v: Verification): boolean {
+  return v.viaOidcProvider && v.status === "awaiting_user_action";
+}
+
+/** The deferred creation events of an OpenID Provider session, at the end-user's first action. */
+async function announce(db: Tx, v: Verification): Promise<void> {
+  const workflow = await plannedWorkflow(db, v);
+  const node = (workflow?.nodes as unknown as TWorkflowNode[] | undefined)?.find(
+    (n) => n.id === v.verificationNodeId,
+  );
+  const mode = (node?.config as { mode?: string } | undefined)?.mode ?? "pii";
+  await emitCreationEvents(db, v, { mode });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +340,8 @@ async function move(
   data: Partial<Verification> = {},
 ): Promise<Verification> {
   assertTransition(v, transition);
+  // the end-user acted on an OpenID Provider session: it is announced first (an expiry is no act)
+  if (unannounced(v) && transition !== "expire") await announce(db, v);
   const to = VERIFICATION_TRANSITIONS[transition].to;
   const ended = isTerminal(to) ? { endedAt: new Date() } : {};
   return db.verification.update({ where: { id: v.id }, data: { ...data, ...ended, status: to } });
@@ -499,7 +532,8 @@ async function expireSession(db: Tx, v: Verification): Promise<Verification> {
     upstreamEncrypted: null,
     matchDataEncrypted: null,
   });
-  await emitVerificationEvent(db, expired, "verification.session.timed_out");
+  // an OpenID Provider session nobody acted on ends as silently as it began
+  if (!unannounced(v)) await emitVerificationEvent(db, expired, "verification.session.timed_out");
   return expired;
 }
 

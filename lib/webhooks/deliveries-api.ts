@@ -18,7 +18,12 @@ export const ZDeliveryAttemptJson = z.object({
     .int()
     .nullable()
     .describe("The receiver's HTTP status; null when no response came (refused, unreachable, timeout)"),
-  error: z.string().nullable().describe("Why the attempt failed; null on success"),
+  error: z
+    .string()
+    .nullable()
+    .describe(
+      "Why the attempt failed, e.g. `receiver answered HTTP 503`, `connection refused`, `host not found or not allowed: …`; null on success. It never names the address a host name resolved to",
+    ),
   success: z.boolean().describe("true for a 2xx response"),
 });
 
@@ -32,7 +37,12 @@ export const ZDeliveryJson = z.object({
     .describe("pending: an attempt is queued or running; dead: no further attempt will be made"),
   attemptCount: z.number().int().min(0),
   lastStatus: z.number().int().nullable().describe("HTTP status of the last attempt"),
-  lastError: z.string().nullable(),
+  lastError: z
+    .string()
+    .nullable()
+    .describe(
+      "Why the last attempt failed (or why the delivery was abandoned); null after a success. It never names the address a host name resolved to",
+    ),
   nextAttemptAt: iso.nullable().describe("When the next attempt is due; null unless pending"),
   deliveredAt: iso.nullable().describe("Time of the last successful attempt"),
   createdAt: iso,
@@ -72,7 +82,7 @@ export type TDeliveryJson = z.infer<typeof ZDeliveryJson>;
 export type TDeliveryDetailJson = z.infer<typeof ZDeliveryDetailJson>;
 
 const DELIVERY_RULES =
-  "Each event is attempted at once, then retried after each value of the deployment's retry schedule (default 1 s, 5 s, 30 s); an attempt succeeds on a 2xx response within 10 s, redirects are not followed, and after the last retry the delivery is `dead`.";
+  "Each event is attempted at once, then retried after each value of the deployment's retry schedule (default 1 s, 5 s, 30 s); an attempt succeeds on a 2xx response within 10 s, redirects are not followed, and after the last retry the delivery is `dead`. The events of one verification are sent in order: an event's first attempt waits until the previous event's first attempt has finished.";
 
 export const listWebhookDeliveries = endpoint({
   method: "GET",
@@ -115,7 +125,7 @@ export const redeliverWebhookDelivery = endpoint({
   operationId: "redeliverWebhookDelivery",
   summary: "Redeliver a webhook",
   description:
-    "Queues one manual attempt of a `dead` or `succeeded` delivery at once: the same body (same `eventId`, so receivers can dedupe), sent to the app's current URL and signed with its current secret. It is sent even while the webhook is disabled; if it fails, the delivery is `dead` again (no automatic retries). A `pending` delivery is refused (409 WEBHOOK_DELIVERY_PENDING, `delivery_id`): its next attempt is already queued. Needs a configured URL (400, `url`). Empty body. Honours `Idempotency-Key`.",
+    'Queues one manual attempt of a `dead` or `succeeded` delivery at once: the same body (same `eventId`, so receivers can dedupe), sent to the app\'s current URL and signed with its current secret. It is sent even while the webhook is disabled. It is exactly one attempt, logged with `trigger: "manual"`, never retried automatically; if it fails, the delivery returns to its previous status (a `succeeded` delivery stays `succeeded`, a `dead` one stays `dead`). A `pending` delivery is refused (409 WEBHOOK_DELIVERY_PENDING, `delivery_id`): its next attempt is already queued. Needs a configured URL (400, `url`). Empty body. Honours `Idempotency-Key`.',
   tag: "Webhooks",
   auth: "workspace",
   idempotent: true,

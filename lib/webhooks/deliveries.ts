@@ -6,7 +6,8 @@
  * - the log is newest first and shows every attempt; the detail adds the exact body sent and,
  *   per attempt, the request headers and the receiver's answer (headers, start of the body);
  * - redelivery is for finished deliveries only (dead or succeeded): it queues one manual attempt
- *   at once; a pending delivery already has its next attempt queued and is refused;
+ *   at once, never retried; if it fails the delivery returns to its previous status (delivery.ts);
+ *   a pending delivery already has its next attempt queued and is refused;
  * - redelivery and test events need a webhook URL, but not an enabled webhook or a
  *   subscription: the integrator asked for them explicitly;
  * - both are audited in the same transaction as the queued job.

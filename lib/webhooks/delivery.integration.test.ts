@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { projectRoot } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { startJobWorkerForTests, waitFor } from "@/lib/testing/jobs";
 import { bearer, call } from "@/lib/testing/router";
@@ -10,7 +13,14 @@ import {
   isolateWebhookTestDatabase,
 } from "@/lib/testing/webhooks";
 import { newId } from "@/lib/ids";
-import { claimDelivery, deliverWebhook, sweepWebhookDeliveries, TEST_EVENT_TYPE } from "./delivery";
+import {
+  claimDelivery,
+  deliverWebhook,
+  DESTINATION_NOT_ALLOWED,
+  HOST_NOT_ALLOWED,
+  sweepWebhookDeliveries,
+  TEST_EVENT_TYPE,
+} from "./delivery";
 import { verifyWebhook, WebhookVerificationError } from "./receiver";
 
 // the receivers listen on loopback; one test below proves what happens without this
@@ -244,12 +254,11 @@ describe("webhook delivery by the job worker", () => {
         return all[0]?.status === "dead" ? all : undefined;
       });
       expect(row!.attempts).toHaveLength(2);
-      for (const attempt of row!.attempts) {
-        expect(attempt).toMatchObject({ responseStatus: null, success: false });
-        expect(attempt.error).toMatch(
-          /^connection to (127\.0\.0\.1|::1) refused: private, loopback, link-local and reserved addresses are not allowed$/,
-        );
-      }
+      // the tenant is not told what the name resolved to
+      const error = app === byIp.app ? DESTINATION_NOT_ALLOWED : HOST_NOT_ALLOWED;
+      for (const attempt of row!.attempts)
+        expect(attempt).toMatchObject({ responseStatus: null, success: false, error });
+      expect(row!.lastError).toBe(error);
     }
     expect(receiver.requests).toHaveLength(0);
   });
@@ -264,6 +273,217 @@ describe("webhook delivery by the job worker", () => {
     expect(await db().webhookDelivery.count({ where: { appId: unsubscribed.app.clientId } })).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests).toHaveLength(0);
+  });
+});
+
+describe("event order", () => {
+  const sessionEvents = [
+    "verification.created",
+    "verification.requested",
+    "verification.user.authentication_succeeded",
+    "verification.completed",
+  ] as const;
+  const eventsOf = (r: TWebhookReceiver, verificationId: string) =>
+    r.requests.filter((q) => q.event?.data.verificationId === verificationId);
+
+  it("sends one session's events in emission order, each once the previous first attempt has finished, without holding up other sessions or apps", async () => {
+    const other = await startWebhookReceiver();
+    try {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const events = [...sessionEvents];
+      const slowApp = await makeWebhookApp({ url: receiver.url, events });
+      const otherApp = await makeWebhookApp({ url: other.url, events });
+      const session = await makeVerificationRow(slowApp.app.clientId);
+      const sameAppSession = await makeVerificationRow(slowApp.app.clientId);
+      const otherAppSession = await makeVerificationRow(otherApp.app.clientId);
+      // the receiver sits on the first event of `session` until the test opens the gate
+      receiver.respond((r) => (r.event?.data.verificationId === session.id ? { until: gate } : undefined));
+
+      const emitted = await emitEvents(session, events);
+      const sameAppEmitted = await emitEvents(sameAppSession, [
+        "verification.created",
+        "verification.completed",
+      ]);
+      await emitEvents(otherAppSession, events);
+
+      // everything else arrives while the first event of `session` is still unanswered
+      await other.waitForRequests(4);
+      await waitFor(async () => eventsOf(receiver, sameAppSession.id).length === 2);
+      const held = eventsOf(receiver, session.id);
+      expect(held.map((r) => r.event!.eventId)).toEqual([emitted[0]!.eventId]);
+      expect(
+        eventsOf(receiver, sameAppSession.id).map((r) => [r.event!.eventId, r.unansweredBefore]),
+      ).toEqual(sameAppEmitted.map((p) => [p.eventId, 1]));
+
+      open();
+      await waitFor(async () => eventsOf(receiver, session.id).length === 4);
+      const arrived = eventsOf(receiver, session.id);
+      expect(arrived.map((r) => r.event!.event)).toEqual(events);
+      expect(arrived.map((r) => r.event!.eventId)).toEqual(emitted.map((p) => p.eventId));
+      // each one only after the previous one was answered
+      expect(arrived.map((r) => r.unansweredBefore)).toEqual([0, 0, 0, 0]);
+      const rows = await waitFor(async () => {
+        const all = await deliveriesOf(slowApp.app.clientId);
+        return all.length === 6 && all.every((d) => d.status === "succeeded") ? all : undefined;
+      });
+      // waiting for the previous event is not an attempt
+      for (const row of rows) expect(row.attempts).toMatchObject([{ attemptNumber: 1, success: true }]);
+      expect(receiver.requests).toHaveLength(6);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("does not hold the next event while the previous one waits for a retry", async () => {
+    process.env.WEBHOOK_RETRY_SCHEDULE = "60";
+    const { app } = await makeWebhookApp({ url: receiver.url, events: [...sessionEvents] });
+    const session = await makeVerificationRow(app.clientId);
+    receiver.failFirst(1, 503);
+    const emitted = await emitEvents(session, ["verification.created", "verification.completed"]);
+    const [first, second] = await receiver.waitForRequests(2);
+    expect([first, second].map((r) => [r!.event!.eventId, r!.headers["x-service-attempt"]])).toEqual([
+      [emitted[0]!.eventId, "1"],
+      [emitted[1]!.eventId, "1"],
+    ]);
+    const [failed] = await deliveriesOf(app.clientId);
+    expect(failed).toMatchObject({ eventId: emitted[0]!.eventId, status: "pending", attemptCount: 1 });
+    // a retry a minute away must not reach the sweeper tests below
+    await db().webhookDelivery.update({
+      where: { id: failed!.id },
+      data: { status: "dead", nextAttemptAt: null },
+    });
+  });
+});
+
+describe("manual redelivery", () => {
+  it("is one attempt: a failed redelivery of a delivered event gets no retries and does not downgrade it", async () => {
+    const { app, key, base } = await makeWebhookApp({ url: receiver.url });
+    await emitEvents(await makeVerificationRow(app.clientId), ["verification.completed"]);
+    await receiver.waitForRequests(1);
+    const [row] = await deliveriesOf(app.clientId);
+    const delivered = await settled(row!.id, "succeeded");
+
+    receiver.respond(() => ({ status: 500, body: "down for maintenance" }));
+    const res = await call("POST", `${base}/webhook-deliveries/${row!.id}/redeliver`, {
+      headers: bearer(key),
+    });
+    expect(res.status).toBe(202);
+    await receiver.waitForRequests(2);
+    const after = await waitFor(async () => {
+      const d = await delivery(row!.id);
+      return d.attempts.length >= 2 && d.status !== "pending" ? d : undefined;
+    });
+    expect(after).toMatchObject({
+      status: "succeeded",
+      attemptCount: 2,
+      deliveredAt: delivered.deliveredAt,
+      nextAttemptAt: null,
+      leaseUntil: null,
+      lastStatus: 500,
+      lastError: "receiver answered HTTP 500",
+    });
+    expect(after.attempts).toMatchObject([
+      { attemptNumber: 1, trigger: "automatic", success: true, responseStatus: 200 },
+      { attemptNumber: 2, trigger: "manual", success: false, responseStatus: 500 },
+    ]);
+    // the retry schedule (0.2, 0.4, 0.6 s) passes without another request
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.requests).toHaveLength(2);
+    const shown = await call("GET", `${base}/webhook-deliveries/${row!.id}`, { headers: bearer(key) });
+    expect(shown.body).toMatchObject({ status: "succeeded", attemptCount: 2, nextAttemptAt: null });
+    expect(shown.body.attempts).toHaveLength(2);
+  });
+
+  it("is one attempt for a dead delivery too, which stays dead when it fails", async () => {
+    receiver.respond(() => ({ status: 503 }));
+    const { app, key, base } = await makeWebhookApp({ url: receiver.url });
+    await emitEvents(await makeVerificationRow(app.clientId), ["verification.completed"]);
+    await receiver.waitForRequests(4);
+    const [row] = await deliveriesOf(app.clientId);
+    await settled(row!.id, "dead");
+    const res = await call("POST", `${base}/webhook-deliveries/${row!.id}/redeliver`, {
+      headers: bearer(key),
+    });
+    expect(res.status).toBe(202);
+    const after = await waitFor(async () => {
+      const d = await delivery(row!.id);
+      return d.attempts.length >= 5 && d.status !== "pending" ? d : undefined;
+    });
+    expect(after).toMatchObject({ status: "dead", attemptCount: 5, deliveredAt: null, nextAttemptAt: null });
+    expect(after.attempts[4]).toMatchObject({ attemptNumber: 5, trigger: "manual", success: false });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.requests).toHaveLength(5);
+  });
+});
+
+describe("attempt errors stored before issue 12 (migration 20261126010000)", () => {
+  it("are rewritten so that none names a resolved address; current texts are left alone", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const cases: Array<[stored: string, shown: string]> = [
+      ["connect ECONNREFUSED 10.0.0.5:443", "connection refused"],
+      [
+        "connection to 127.0.0.1 refused: private, loopback, link-local and reserved addresses are not allowed",
+        HOST_NOT_ALLOWED,
+      ],
+      ["getaddrinfo ENOTFOUND hooks.internal", HOST_NOT_ALLOWED],
+      ["connect ETIMEDOUT 10.1.2.3:443", "connection timed out"],
+      ["connect EHOSTUNREACH fd00::5:443", "host unreachable"],
+      ["read ECONNRESET", "connection failed"],
+      [
+        "Hostname/IP does not match certificate's altnames: IP: 10.0.0.5 is not in the cert's list",
+        "connection failed",
+      ],
+    ];
+    for (const kept of [
+      "receiver answered HTTP 503",
+      "timed out after 300 ms",
+      "redirect (HTTP 302 to https://example.com/) not followed",
+      "connection refused",
+      "connection closed by the receiver before it answered",
+      "connection failed (EPROTO)",
+      "TLS certificate has expired",
+      HOST_NOT_ALLOWED,
+      DESTINATION_NOT_ALLOWED,
+      "the signing secret could not be decrypted (IDV_MASTER_KEY changed?); not sent",
+      "the app's webhook is disabled; delivery abandoned",
+    ])
+      cases.push([kept, kept]);
+    const rows = [];
+    for (const [stored] of cases) {
+      const row = await insertDelivery(app.clientId, receiver.url, {
+        status: "dead",
+        attemptCount: 1,
+        lastError: stored,
+      });
+      await db().webhookDeliveryAttempt.create({
+        data: {
+          deliveryId: row.id,
+          attemptNumber: 1,
+          startedAt: new Date(),
+          durationMs: 1,
+          success: false,
+          error: stored,
+        },
+      });
+      rows.push(row);
+    }
+
+    const sql = readFileSync(
+      path.join(projectRoot, "prisma/migrations/20261126010000_webhook_deliveries_event_index/migration.sql"),
+      "utf8",
+    );
+    const updates = sql
+      .split(";")
+      .map((chunk) => chunk.replace(/^--.*$/gm, "").trim())
+      .filter((statement) => statement.startsWith("UPDATE"));
+    expect(updates).toHaveLength(2);
+    for (const statement of updates) await db().$executeRawUnsafe(statement);
+
+    for (const [i, [, shown]] of cases.entries()) {
+      const after = await delivery(rows[i]!.id);
+      expect([after.lastError, after.attempts[0]!.error]).toEqual([shown, shown]);
+    }
   });
 });
 

@@ -9,6 +9,11 @@ import {
   parseTimeoutMs,
   sendWebhookRequest,
 } from "./delivery";
+import type { TResolve } from "./ssrf";
+
+const DESTINATION_NOT_ALLOWED =
+  "destination not allowed: private, loopback, link-local and reserved addresses are refused";
+const HOST_NOT_ALLOWED = "host not found or not allowed: the host name must resolve to public addresses only";
 
 describe("parseRetrySchedule", () => {
   it("reads seconds, fractions included, in order", () => {
@@ -139,19 +144,51 @@ describe("sendWebhookRequest", () => {
   it("refuses loopback unless private networks are allowed, before any byte is sent", async () => {
     delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
     const port = new URL(base).port;
-    for (const url of [base, `http://localhost:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`]) {
+    for (const url of [
+      base,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://[64:ff9b:0:0:0:0:7f00:1]:${port}/`,
+      "http://169.254.169.254/latest/meta-data",
+    ]) {
       const result = await sendWebhookRequest(url, "{}", {}, 2_000);
-      expect(result.success).toBe(false);
-      expect(result.responseStatus).toBeNull();
-      expect(result.error).toMatch(/refused: private, loopback, link-local and reserved addresses/);
+      expect(result).toMatchObject({ success: false, responseStatus: null, error: DESTINATION_NOT_ALLOWED });
     }
-    expect(
-      await sendWebhookRequest("http://169.254.169.254/latest/meta-data", "{}", {}, 2_000),
-    ).toMatchObject({
-      success: false,
-      error: expect.stringMatching(/^connection to 169\.254\.169\.254 refused/),
-    });
+    // a name: the tenant learns neither the address it resolved to nor whether it resolved at all
+    for (const url of [`http://localhost:${port}/`, "http://does-not-exist.invalid/"]) {
+      const result = await sendWebhookRequest(url, "{}", {}, 2_000);
+      expect(result).toMatchObject({ success: false, responseStatus: null, error: HOST_NOT_ALLOWED });
+    }
     expect(seen).toHaveLength(0);
+  });
+
+  it("checks every address a name resolves to and connects to none when one is forbidden", async () => {
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    const port = new URL(base).port;
+    const asked: string[] = [];
+    // a public address first, the receiver's loopback address second: node:net would try both
+    const resolve: TResolve = async (hostname) => {
+      asked.push(hostname);
+      return [
+        { address: "93.184.216.34", family: 4 },
+        { address: "127.0.0.1", family: 4 },
+      ];
+    };
+    const result = await sendWebhookRequest(`http://hooks.example.com:${port}/`, "{}", {}, 2_000, {
+      resolve,
+    });
+    expect(asked).toEqual(["hooks.example.com"]);
+    expect(result).toMatchObject({ success: false, responseStatus: null, error: HOST_NOT_ALLOWED });
+    expect(seen).toHaveLength(0);
+
+    // the same stub with private networks allowed does reach the receiver through the name
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    const loopbackOnly: TResolve = async () => [{ address: "127.0.0.1", family: 4 }];
+    const reached = await sendWebhookRequest(`http://hooks.example.com:${port}/`, "{}", {}, 2_000, {
+      resolve: loopbackOnly,
+    });
+    expect(reached).toMatchObject({ success: true, responseStatus: 200 });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers.host).toBe(`hooks.example.com:${port}`);
   });
 
   it("keeps the request headers and the start of the receiver's answer", async () => {
@@ -223,8 +260,10 @@ describe("sendWebhookRequest", () => {
     expect((await sendWebhookRequest("ftp://example.com/x", "{}", {}, 500)).error).toBe(
       "unsupported URL scheme ftp:",
     );
+    // the error names no address (the server log keeps the detail)
     const refused = await sendWebhookRequest("http://127.0.0.1:1/", "{}", {}, 2_000);
-    expect(refused).toMatchObject({ success: false, responseStatus: null });
-    expect(refused.error).toMatch(/ECONNREFUSED/);
+    expect(refused).toMatchObject({ success: false, responseStatus: null, error: "connection refused" });
+    const byName = await sendWebhookRequest("http://localhost:1/", "{}", {}, 2_000);
+    expect(byName).toMatchObject({ success: false, responseStatus: null, error: "connection refused" });
   });
 });

@@ -15,7 +15,15 @@
  * - the attempt row, the delivery's new state and the job of the next attempt are written in one
  *   transaction;
  * - automatic attempts: one at once, then one retry after each value of WEBHOOK_RETRY_SCHEDULE
- *   (default 1,5,30 seconds), then the delivery is dead; a manual redelivery is a single attempt;
+ *   (default 1,5,30 seconds), then the delivery is dead;
+ * - a manual redelivery is a single attempt, recorded like any other, never retried; when it
+ *   fails, the delivery goes back to what it was — succeeded if an earlier attempt succeeded
+ *   (a failed redelivery does not undo a delivery), dead otherwise;
+ * - one session's events go out in emission order on first attempts: the first attempt of an
+ *   event waits (its job re-queued, no attempt recorded) while an earlier event of the same
+ *   verification to the same app has not finished its first attempt; when that one finishes it
+ *   wakes the next. Only that chain waits: other sessions and other apps are not held up, and
+ *   retries and manual redeliveries neither wait nor hold anyone up;
  * - automatic attempts stop without a request (dead, with the reason) once the app is deleted,
  *   its webhook disabled or its URL cleared; test events and manual redeliveries were asked for
  *   explicitly and go out while the webhook is disabled, but never for a deleted app or without
@@ -34,7 +42,13 @@ import { enqueueJob } from "../jobs/queue";
 import { logger } from "../log";
 import { DELIVER_TASK } from "./events";
 import { SIGNATURE_HEADER, signPayload } from "./signature";
-import { assertAllowedHost, guardedLookup } from "./ssrf";
+import {
+  assertAllowedHost,
+  createGuardedLookup,
+  ForbiddenAddressError,
+  guardedLookup,
+  type TResolve,
+} from "./ssrf";
 
 export { DELIVER_TASK } from "./events";
 export const SWEEP_TASK = "webhook_sweep";
@@ -176,17 +190,76 @@ function bodyText(chunks: Buffer[]): string {
   return new TextDecoder("utf-8").decode(Buffer.concat(chunks)).replaceAll("\u0000", "\uFFFD");
 }
 
+/** Shown when the URL's host is an IP literal in a forbidden range. */
+export const DESTINATION_NOT_ALLOWED =
+  "destination not allowed: private, loopback, link-local and reserved addresses are refused";
+/**
+ * Shown when a host name did not resolve, or resolved to a forbidden address: one message for
+ * both, so that a tenant cannot probe which internal names exist.
+ */
+export const HOST_NOT_ALLOWED =
+  "host not found or not allowed: the host name must resolve to public addresses only";
+
+const CONNECTION_ERRORS: Record<string, string> = {
+  ENOTFOUND: HOST_NOT_ALLOWED,
+  ENODATA: HOST_NOT_ALLOWED,
+  EAI_NONAME: HOST_NOT_ALLOWED,
+  EAI_AGAIN: "host name lookup failed temporarily",
+  EAI_FAIL: "host name lookup failed temporarily",
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection closed by the receiver before it answered",
+  EPIPE: "connection closed by the receiver before it answered",
+  ETIMEDOUT: "connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "host unreachable",
+  EHOSTDOWN: "host unreachable",
+  ENETDOWN: "host unreachable",
+  CERT_HAS_EXPIRED: "TLS certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "TLS certificate does not match the host name",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "TLS certificate chain is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS certificate could not be verified",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "TLS certificate could not be verified",
+};
+
+/**
+ * What a tenant is told about a request that got no answer: a fixed text per error code, never
+ * the error's own message (Node's messages name the address a host resolved to, e.g. "connect
+ * ECONNREFUSED 10.0.0.5:443"). The server log keeps the detail.
+ */
+function tenantConnectionError(err: unknown, target: URL): string {
+  const first = err instanceof AggregateError && err.errors.length > 0 ? (err.errors[0] as unknown) : err;
+  const code = (first as NodeJS.ErrnoException | undefined)?.code;
+  logger.warn(
+    {
+      host: target.host,
+      code,
+      err: first instanceof Error ? first.message : String(first),
+      ...(first instanceof ForbiddenAddressError ? { address: first.address } : {}),
+    },
+    "webhook attempt got no answer",
+  );
+  if (first instanceof ForbiddenAddressError)
+    return first.hostname ? HOST_NOT_ALLOWED : DESTINATION_NOT_ALLOWED;
+  if (code && code in CONNECTION_ERRORS) return CONNECTION_ERRORS[code]!;
+  if (code && /^(ERR_TLS_|ERR_SSL_|CERT_)/.test(code)) return `TLS handshake failed (${code})`;
+  if (code && /^[A-Z0-9_]{1,40}$/.test(code)) return `connection failed (${code})`;
+  return "connection failed";
+}
+
 /**
  * POSTs `body` to `url` once. Never throws: every failure (refused address, DNS, connection,
- * TLS, timeout, non-2xx status) comes back as an unsuccessful result with the reason.
- * node:http rather than fetch, because the SSRF guard needs the `lookup` hook and fetch
- * would follow redirects on its own.
+ * TLS, timeout, non-2xx status) comes back as an unsuccessful result with the reason, worded for
+ * the tenant (no resolved addresses). node:http rather than fetch, because the SSRF guard needs
+ * the `lookup` hook and fetch would follow redirects on its own. `resolve` replaces the system
+ * resolver behind the guard (tests).
  */
 export function sendWebhookRequest(
   url: string,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number = attemptTimeoutMs(),
+  options: { resolve?: TResolve } = {},
 ): Promise<TAttemptResult> {
   const startedAt = new Date();
   const t0 = performance.now();
@@ -219,7 +292,7 @@ export function sendWebhookRequest(
     // IP literals skip DNS, so the lookup hook never sees them
     assertAllowedHost(target.hostname);
   } catch (err) {
-    return Promise.resolve(result(null, (err as Error).message));
+    return Promise.resolve(result(null, tenantConnectionError(err, target)));
   }
 
   const transport = target.protocol === "https:" ? https : http;
@@ -265,7 +338,7 @@ export function sendWebhookRequest(
         headers: requestHeaders,
         // a fresh connection per attempt: a pooled socket would skip the guarded lookup
         agent: false,
-        lookup: guardedLookup as never,
+        lookup: (options.resolve ? createGuardedLookup(options.resolve) : guardedLookup) as never,
       },
       (response) => {
         const current = {
@@ -297,7 +370,9 @@ export function sendWebhookRequest(
         response.on("close", finishAnswered);
       },
     );
-    request.on("error", (err) => (answer ? finishAnswered() : finish(null, err.message || String(err))));
+    request.on("error", (err) =>
+      answer ? finishAnswered() : finish(null, tenantConnectionError(err, target)),
+    );
     request.end(body, "utf8");
   });
 }
@@ -325,8 +400,12 @@ export async function claimDelivery(
 }
 
 export interface TDeliverOutcome {
-  /** skipped: not claimed (not pending, or another worker is on it) */
-  outcome: "skipped" | "succeeded" | "retrying" | "dead";
+  /**
+   * skipped: not claimed (not pending, or another worker is on it); waiting: an earlier event of
+   * the session has not finished its first attempt, the job comes back later; failed: a manual
+   * attempt failed and the delivery stays succeeded from an earlier attempt
+   */
+  outcome: "skipped" | "waiting" | "succeeded" | "failed" | "retrying" | "dead";
   attempt?: TAttemptResult;
   nextAttemptAt?: Date;
 }
@@ -342,6 +421,51 @@ function refusalReason(
   return undefined;
 }
 
+/** How long a first attempt waiting for an earlier event of its session sleeps between checks. */
+export const ORDER_RECHECK_MS = 1000;
+
+/** A delivery's place among the deliveries of its verification's events to its app. */
+interface TChainPosition {
+  appId: string;
+  verificationId: string;
+  /** the event's emission order (verification_events.seq) */
+  seq: bigint;
+}
+
+async function chainPosition(db: Tx, delivery: WebhookDelivery): Promise<TChainPosition | undefined> {
+  if (!delivery.eventId) return undefined; // test events stand alone
+  const event = await db.verificationEvent.findUnique({
+    where: { id: delivery.eventId },
+    select: { verificationId: true, seq: true },
+  });
+  return event ? { appId: delivery.appId, verificationId: event.verificationId, seq: event.seq } : undefined;
+}
+
+/** Deliveries of the same chain whose first attempt has not finished, before or after `chain`. */
+function unfinishedInChain(chain: TChainPosition, side: "before" | "after") {
+  return {
+    appId: chain.appId,
+    status: "pending",
+    attemptCount: 0,
+    event: {
+      verificationId: chain.verificationId,
+      seq: side === "before" ? { lt: chain.seq } : { gt: chain.seq },
+    },
+  };
+}
+
+/** Queues the next delivery of the chain now, once this one's first attempt has finished. */
+async function wakeNextInChain(db: Tx, chain: TChainPosition | undefined): Promise<void> {
+  if (!chain) return;
+  const next = await db.webhookDelivery.findFirst({
+    where: unfinishedInChain(chain, "after"),
+    orderBy: { event: { seq: "asc" } },
+    select: { id: true },
+  });
+  if (next)
+    await enqueueJob(db, DELIVER_TASK, { deliveryId: next.id, trigger: "automatic" }, { maxAttempts: 1 });
+}
+
 /** Sends one attempt of a delivery and records it (the body of the `webhook_deliver` task). */
 export async function deliverWebhook(
   db: Db,
@@ -355,15 +479,44 @@ export async function deliverWebhook(
     select: { deletedAt: true, webhookEnabled: true, webhookUrl: true, webhookSecretEncrypted: true },
   });
 
+  // only a first automatic attempt takes part in the session's order
+  const chain =
+    trigger === "automatic" && delivery.attemptCount === 0 ? await chainPosition(db, delivery) : undefined;
+
   const refusal = refusalReason(app, trigger === "manual" || delivery.eventType === TEST_EVENT_TYPE);
   if (refusal || !app?.webhookUrl) {
-    await db.webhookDelivery.updateMany({
-      where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
-      data: { status: "dead", lastError: refusal, nextAttemptAt: null, leaseUntil: null },
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.webhookDelivery.updateMany({
+        where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
+        data: { status: "dead", lastError: refusal, nextAttemptAt: null, leaseUntil: null },
+      });
+      if (count > 0) await wakeNextInChain(tx, chain);
     });
     return { outcome: "dead" };
   }
   const url = app.webhookUrl;
+
+  if (chain && (await db.webhookDelivery.findFirst({ where: unfinishedInChain(chain, "before") }))) {
+    // an earlier event of the session is still on its first attempt: it wakes this one when it
+    // finishes; the re-check is the fallback should that wake-up be lost
+    const runAt = new Date(Date.now() + ORDER_RECHECK_MS);
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.webhookDelivery.updateMany({
+        where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
+        data: { nextAttemptAt: runAt, leaseUntil: null },
+      });
+      if (count > 0)
+        await enqueueJob(
+          tx,
+          DELIVER_TASK,
+          { deliveryId: delivery.id, trigger: "automatic" },
+          // no job key: a keyed job may be replaced or detached by a concurrent wake-up, and an
+          // extra job is harmless (it finds the lease taken or the attempt made, and stops)
+          { runAt, maxAttempts: 1 },
+        );
+    });
+    return { outcome: "waiting" };
+  }
 
   const attemptNumber = delivery.attemptCount + 1;
   let attempt: TAttemptResult;
@@ -416,6 +569,8 @@ export async function deliverWebhook(
       },
     });
     let outcome: TDeliverOutcome["outcome"] = attempt.success ? "succeeded" : "dead";
+    // a failed redelivery does not undo an earlier success
+    if (!attempt.success && trigger === "manual" && delivery.deliveredAt) outcome = "failed";
     let nextAttemptAt: Date | undefined;
     if (!attempt.success && trigger === "automatic") {
       const schedule = retrySchedule();
@@ -432,7 +587,7 @@ export async function deliverWebhook(
       // only while our lease stands: after a lost lease another worker owns the delivery
       where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
       data: {
-        status: outcome === "retrying" ? "pending" : outcome,
+        status: outcome === "retrying" ? "pending" : outcome === "failed" ? "succeeded" : outcome,
         attemptCount: attemptNumber,
         lastStatus: attempt.responseStatus,
         lastError: attempt.error,
@@ -446,6 +601,7 @@ export async function deliverWebhook(
       logger.warn({ deliveryId: delivery.id }, "webhook delivery lease lost; attempt logged only");
       return { outcome: "skipped", attempt };
     }
+    await wakeNextInChain(tx, chain);
     if (nextAttemptAt) {
       await enqueueJob(
         tx,

@@ -6,16 +6,22 @@
  * - the served language is the session's locale, then Accept-Language, then English
  *   (lib/hosted/i18n pickLocale); a session the page does not show (unknown id, or a production
  *   session on the simulator) counts as none, so its not-found page speaks the browser's language
- *   and does not reveal the session's.
+ *   and does not reveal the session's;
+ * - on a custom domain only that app's sessions exist (lib/domains/served-app.ts): another app's
+ *   session is not found, like an unknown id.
  */
 import { headers } from "next/headers";
 import { cache } from "react";
 import { getDb } from "@/lib/db/client";
+import { servesVerification } from "@/lib/domains/served-app";
 import { pickLocale, type TLocale } from "@/lib/hosted/i18n";
 import { loadHostedView, type THostedView } from "@/lib/hosted/view";
 
 /** The session as the hosted page shows it, or null for an unknown or malformed id. */
-export const loadVerifyView = cache((id: string): Promise<THostedView | null> => loadHostedView(getDb(), id));
+export const loadVerifyView = cache(async (id: string): Promise<THostedView | null> => {
+  if (!(await servesVerification(getDb(), await headers(), id))) return null;
+  return loadHostedView(getDb(), id);
+});
 
 /** The session as the simulator shows it: sandbox sessions only, as if production ones did not exist. */
 export const loadSimulatorView = cache(async (id: string): Promise<THostedView | null> => {

@@ -1,6 +1,7 @@
 // The hosted and simulator pages' route handlers, called in-process against the real database.
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { CookieJar } from "@/lib/testing/cookie-jar";
 import { call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
 
@@ -28,18 +29,28 @@ const statusOf = async (id: string) =>
   (await getDb().verification.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
 
 describe("GET /verify/{id}/status", () => {
-  it("is the status without personal data, then where to go once ended", async () => {
+  it("is the status without personal data, then — for the page's own browser — where to go once ended", async () => {
     const { id } = await session("passport", { redirect_uri: "https://shop.example/return", state: "s1" });
-    const open = await call("GET", `/verify/${id}/status`);
+    const browser = new CookieJar();
+    // the hosted page sends the first browser that opens it through /bind
+    expect((await browser.call("GET", `/verify/${id}/bind`)).headers.getSetCookie()).toHaveLength(1);
+    const open = await browser.call("GET", `/verify/${id}/status`);
     expect(open.status).toBe(200);
     expect(open.body).toEqual({ status: "awaiting_user_action" });
     expect(open.headers.get("cache-control")).toContain("no-store");
 
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
-    const ended = await call("GET", `/verify/${id}/status`);
+    const ended = await browser.call("GET", `/verify/${id}/status`);
     expect(ended.body.status).toBe("cancelled");
     expect(ended.body.reason).toBe("cancelled_by_user");
-    const next = new URL(ended.body.next);
+    expect(ended.body.next).toBe(`/verify/${id}/return`);
+    // another browser sees the same status, without anywhere to go
+    expect((await call("GET", `/verify/${id}/status`)).body).toEqual({
+      status: "cancelled",
+      reason: "cancelled_by_user",
+    });
+    const returned = await browser.call("GET", ended.body.next);
+    const next = new URL(returned.headers.get("location")!);
     expect(`${next.origin}${next.pathname}`).toBe("https://shop.example/return");
     expect(next.searchParams.get("status")).toBe("cancelled");
     expect(next.searchParams.get("state")).toBe("s1");

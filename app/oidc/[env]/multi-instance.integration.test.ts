@@ -3,6 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { CookieJar } from "@/lib/testing/cookie-jar";
 import { startHttpServer, type TTestServer } from "@/lib/testing/http-server";
 import { bearer, call } from "@/lib/testing/router";
 import { makeVerifyingApp } from "@/lib/testing/verifications";
@@ -55,7 +56,7 @@ it("/auth on one instance, /token, /userinfo and /jwks on another", async () => 
   const t = await makeVerifyingApp(["passport"]);
   await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
     headers: bearer(t.ws.keys.sandbox),
-    body: { redirectUris: [REDIRECT] },
+    body: { redirectUris: [REDIRECT], pkceRequired: false },
   });
   const q = new URLSearchParams({
     client_id: t.app.clientId,
@@ -65,10 +66,20 @@ it("/auth on one instance, /token, /userinfo and /jwks on another", async () => 
     provider: "passport",
     nonce: "n-42",
   });
-  const started = await fetch(`${a.origin}/oidc/sandbox/auth?${q}`, { redirect: "manual" });
-  const id = new URL(started.headers.get("location")!).pathname.split("/")[2]!;
+  // one browser: /auth and the hosted page on A, the resume on B
+  const browser = new CookieJar();
+  const started = await browser.fetch(`${a.origin}/oidc/sandbox/auth?${q}`);
+  const handoff = started.headers.get("location")!;
+  const id = new URL(handoff).pathname.split("/")[2]!;
+  await browser.fetch(handoff);
   await t.simulate(id, { outcome: "success" });
-  const resumed = await fetch(`${a.origin}/oidc/sandbox/resume/${id}`, { redirect: "manual" });
+  const status = (await (await browser.fetch(`${a.origin}/verify/${id}/status`)).json()) as { next: string };
+  // B answers on the same origin (behind one load balancer): the browser's cookie applies
+  const next = new URL(status.next);
+  const resumed = await fetch(`${bOrigin}${next.pathname}${next.search}`, {
+    redirect: "manual",
+    headers: { cookie: browser.header(status.next)! },
+  });
   const code = new URL(resumed.headers.get("location")!).searchParams.get("code")!;
 
   const res = await fetch(`${bOrigin}/oidc/sandbox/token`, {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { PROVIDERS } from "@/lib/providers/catalog";
+import { CookieJar } from "@/lib/testing/cookie-jar";
 import { startHttpServer, type TTestServer } from "@/lib/testing/http-server";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { issueCode, makeVerification } from "@/lib/testing/tokens";
@@ -24,11 +25,12 @@ afterAll(async () => {
   await server.close();
 });
 
+/** An app signing in through the OP; PKCE optional, so the rules of requests without it are testable. */
 async function oidcApp(providers: string[] = ["passport"]) {
   const t = await makeVerifyingApp(providers);
   const patched = await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
     headers: bearer(t.ws.keys.sandbox),
-    body: { redirectUris: [REDIRECT] },
+    body: { redirectUris: [REDIRECT], pkceRequired: false },
   });
   expect(patched.status).toBe(200);
   return t;
@@ -48,24 +50,40 @@ function authUrl(clientId: string, extra: Record<string, string | undefined> = {
   return `/oidc/sandbox/auth?${q.toString()}`;
 }
 
-/** /auth → hosted page; the session is driven by the sandbox helper; resume → the client's redirect. */
+/**
+ * One browser: /auth → the hosted page (which binds it); the session is driven by the sandbox
+ * helper; the page's status names the resume address; resume → the client's redirect.
+ */
+async function startSignIn(url: string, browser = new CookieJar()) {
+  const started = await browser.fetch(url.startsWith("http") ? url : `${server.origin}${url}`);
+  expect(started.status).toBe(303);
+  const handoff = new URL(started.headers.get("location")!);
+  expect(handoff.pathname).toMatch(/^\/verify\/ver_[0-9A-Z]+\/bind$/);
+  const id = handoff.pathname.split("/")[2]!;
+  expect((await browser.fetch(handoff.toString())).status).toBe(303);
+  return { id, browser };
+}
+
+async function resumeAddress(browser: CookieJar, id: string): Promise<string> {
+  const status = (await (await browser.fetch(`${server.origin}/verify/${id}/status`)).json()) as {
+    next?: string;
+  };
+  expect(status.next).toMatch(/\/oidc\/sandbox\/resume\/[A-Za-z0-9_-]{43}\?p=[0-9a-f]{64}$/);
+  return status.next!;
+}
+
 async function signIn(
   t: Awaited<ReturnType<typeof oidcApp>>,
   url: string,
   outcome: "success" | "failure" | "cancel" | "expire" = "success",
 ) {
-  const started = await fetch(url.startsWith("http") ? url : `${server.origin}${url}`, {
-    redirect: "manual",
-  });
-  expect(started.status).toBe(303);
-  const hosted = new URL(started.headers.get("location")!);
-  expect(hosted.pathname).toMatch(/^\/verify\/ver_/);
-  const id = hosted.pathname.split("/")[2]!;
+  const { id, browser } = await startSignIn(url);
   const sim = await t.simulate(id, { outcome });
   expect(sim.status).toBe(200);
-  const resumed = await fetch(`${server.origin}/oidc/sandbox/resume/${id}`, { redirect: "manual" });
+  const next = await resumeAddress(browser, id);
+  const resumed = await browser.fetch(next);
   expect(resumed.status).toBe(303);
-  return { id, location: new URL(resumed.headers.get("location")!) };
+  return { id, browser, next, location: new URL(resumed.headers.get("location")!) };
 }
 
 describe("discovery and keys", () => {
@@ -351,7 +369,7 @@ describe("resume", () => {
   it("answers access_denied for failed and cancelled sessions and a too low LoA, and only once", async () => {
     const t = await oidcApp();
     for (const outcome of ["failure", "cancel"] as const) {
-      const { id, location } = await signIn(
+      const { browser, next, location } = await signIn(
         t,
         authUrl(t.app.clientId, { provider: "passport", state: "s" }),
         outcome,
@@ -359,7 +377,7 @@ describe("resume", () => {
       expect(location.searchParams.get("error")).toBe("access_denied");
       expect(location.searchParams.get("state")).toBe("s");
       expect(location.searchParams.get("iss")).toBe(issuer);
-      const again = await call("GET", `/oidc/sandbox/resume/${id}`);
+      const again = await browser.fetch(next);
       expect(again.status).toBe(400);
       expect(again.headers.get("location")).toBeNull();
     }
@@ -378,24 +396,23 @@ describe("resume", () => {
     );
     expect(enough.location.searchParams.get("code")).not.toBeNull();
     expect((await call("GET", "/oidc/sandbox/resume/ver_unknown")).status).toBe(400);
+    expect((await call("GET", `/oidc/sandbox/resume/${"x".repeat(43)}`)).status).toBe(400);
   });
 
   it("refuses, without redirecting, when the redirect_uri was removed from the app meanwhile", async () => {
     const t = await oidcApp();
     for (const outcome of ["success", "failure"] as const) {
-      const started = await fetch(
-        `${server.origin}${authUrl(t.app.clientId, { provider: "passport", state: "s" })}`,
-        { redirect: "manual" },
+      const { id, browser } = await startSignIn(
+        authUrl(t.app.clientId, { provider: "passport", state: "s" }),
       );
-      expect(started.status).toBe(303);
-      const id = new URL(started.headers.get("location")!).pathname.split("/")[2]!;
       expect((await t.simulate(id, { outcome })).status).toBe(200);
+      const next = await resumeAddress(browser, id);
       const patched = await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
         headers: bearer(t.ws.keys.sandbox),
         body: { redirectUris: ["https://rp.example.com/elsewhere"] },
       });
       expect(patched.status).toBe(200);
-      const resumed = await call("GET", `/oidc/sandbox/resume/${id}`);
+      const resumed = await browser.fetch(next);
       expect(resumed.status).toBe(400);
       expect(resumed.headers.get("location")).toBeNull();
       expect(await getDb().authorizationCode.count({ where: { verificationId: id } })).toBe(0);
@@ -404,7 +421,7 @@ describe("resume", () => {
         headers: bearer(t.ws.keys.sandbox),
         body: { redirectUris: [REDIRECT] },
       });
-      const answered = await call("GET", `/oidc/sandbox/resume/${id}`);
+      const answered = await browser.fetch(next);
       expect(answered.status).toBe(303);
       expect(answered.headers.get("location")).toMatch(/^https:\/\/rp\.example\.com\/cb\?/);
     }

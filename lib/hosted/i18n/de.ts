@@ -66,6 +66,12 @@ export const de: TMessages = {
       "Die erlaubte Zeit ist abgelaufen. Um neu zu beginnen, kehren Sie zu {app} zurück und starten Sie eine neue Bestätigung.",
   },
   redirecting: "Sie werden zu {app} zurückgeleitet …",
+  otherBrowser: {
+    title: "Dort weitermachen, wo Sie begonnen haben",
+    body: "Diese Anmeldung bei {app} wurde in einem anderen Browser oder auf einem anderen Gerät begonnen. Machen Sie dort weiter, oder gehen Sie zurück zu {app} und beginnen Sie hier neu.",
+    ended:
+      "Diese Anmeldung bei {app} ist beendet. Machen Sie in dem Browser oder auf dem Gerät weiter, wo Sie sie begonnen haben.",
+  },
   notFoundTitle: "Bestätigung nicht gefunden",
   notFoundBody:
     "Dieser Link ist ungültig. Kehren Sie zur Website zurück, die Sie hierher geschickt hat, und beginnen Sie neu.",

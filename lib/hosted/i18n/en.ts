@@ -62,6 +62,11 @@ export const en = {
       "You took longer than the time allowed. To start again, go back to {app} and begin a new verification.",
   },
   redirecting: "Taking you back to {app}…",
+  otherBrowser: {
+    title: "Continue where you started",
+    body: "This sign-in to {app} was started in another browser or on another device. Continue there, or go back to {app} and start again here.",
+    ended: "This sign-in to {app} has ended. Continue in the browser or on the device where you started it.",
+  },
   notFoundTitle: "Verification not found",
   notFoundBody: "This link is not valid. Go back to the site that sent you here and start again.",
   claims: {

@@ -65,6 +65,12 @@ export const fr: TMessages = {
       "Le temps imparti est dépassé. Pour recommencer, revenez sur {app} et lancez une nouvelle vérification.",
   },
   redirecting: "Retour vers {app}…",
+  otherBrowser: {
+    title: "Continuez là où vous avez commencé",
+    body: "Cette connexion à {app} a été commencée dans un autre navigateur ou sur un autre appareil. Continuez là-bas, ou revenez à {app} et recommencez ici.",
+    ended:
+      "Cette connexion à {app} est terminée. Continuez dans le navigateur ou sur l'appareil où vous l'avez commencée.",
+  },
   notFoundTitle: "Vérification introuvable",
   notFoundBody: "Ce lien n'est pas valide. Revenez sur le site qui vous a envoyé ici et recommencez.",
   claims: {

@@ -13,6 +13,7 @@ export type TAuthorizationErrorCode =
   | "unsupported_response_type"
   | "invalid_scope"
   | "server_error"
+  | "temporarily_unavailable"
   | "login_required"
   | "request_not_supported"
   | "request_uri_not_supported"

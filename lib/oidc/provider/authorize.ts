@@ -2,19 +2,34 @@
  * The authorization endpoint (/oidc/{env}/auth): the checks in the order that decides where an
  * error goes, then a verification session with channel `oidc`.
  * Rules:
- * - client_id, then redirect_uri: failures are shown on the error page (never redirected);
- * - then request objects, response_type/mode, scope, PKCE, prompt, max_age, acr_values,
- *   provider: failures go back to the redirect_uri as RFC 6749 errors with state and iss;
+ * - client_id, then redirect_uri: failures are shown on the error page (never redirected); no
+ *   error is ever redirected before both are validated (RFC 6749 §4.1.2.1: the OP would be an
+ *   open redirector), and an error marked not redirectable stays on the page at any step;
+ * - then request objects, response_type/mode, scope, PKCE (required when the app says so:
+ *   pkceRequired, on for new apps), prompt, max_age, acr_values, provider: failures go back to the
+ *   redirect_uri as RFC 6749 errors with state and iss;
  * - without `provider` the end-user picks one on the picker page (which comes back here with it);
  * - the session and its OidcAuthorizationRequest are written in one transaction, so a failure
- *   leaves neither; the browser then goes to the hosted page /verify/{verificationId}.
+ *   leaves neither; the session's creation events wait for the end-user's first action
+ *   (lib/verifications/service.ts), so anonymous repetition wakes no webhook;
+ * - the answer is bound to this browser (lib/hosted/binding.ts): the request stores a random
+ *   resume token and the hashes of two secrets — the cookie set here (path
+ *   {issuer path}/resume/{resumeToken}), which the OP's resume requires, and the one-time
+ *   hand-off the browser carries to the hosted page (/verify/{id}/bind?h=…), which binds it there.
  */
 import type { Tx } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../ids";
 import type { TProviderDefinition } from "../../providers/catalog";
-import { createVerification, hostedPageUrl } from "../../verifications/service";
+import {
+  bindingCookie,
+  bindingHash,
+  handoffUrl,
+  newBindingSecret,
+  OIDC_BINDING_COOKIE,
+} from "../../hosted/binding";
+import { createVerification } from "../../verifications/service";
 import { sessionTtlSeconds } from "../../verifications/settings";
 import { AuthorizationError, errorRedirectUrl } from "./authorization-error";
 import { checkAcrValues } from "./check-acr-values";
@@ -30,7 +45,8 @@ import { single, type TAuthorizationParams } from "./params";
 
 export type TAuthorizeOutcome =
   | { kind: "error_page"; error: AuthorizationError }
-  | { kind: "redirect"; url: string }
+  /** `cookie`: the Set-Cookie value that binds the sign-in to this browser */
+  | { kind: "redirect"; url: string; cookie?: string }
   | { kind: "picker"; app: TClientApp; providers: TProviderDefinition[] };
 
 export interface TAuthorizeInput {
@@ -59,6 +75,12 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
     checkResponseType(params);
     const scope = checkScope(params);
     const codeChallenge = checkPkce(params);
+    if (codeChallenge === undefined && app.pkceRequired) {
+      throw new AuthorizationError(
+        "invalid_request",
+        "code_challenge: is required by this client (PKCE with code_challenge_method S256)",
+      );
+    }
     const prompt = checkPrompt(params);
     const maxAge = checkMaxAge(params);
     const { acrValues, minLoa } = checkAcrValues(params);
@@ -91,10 +113,16 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
       throw err;
     }
     const now = new Date();
+    const resumeToken = newBindingSecret();
+    const bindingSecret = newBindingSecret();
+    const handoff = newBindingSecret();
     await db.oidcAuthorizationRequest.create({
       data: {
         id: newId("oar"),
         verificationId,
+        resumeToken,
+        bindingHash: bindingHash(bindingSecret),
+        handoffHash: bindingHash(handoff),
         appId: app.id,
         environment,
         redirectUri,
@@ -113,9 +141,16 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
         expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
       },
     });
-    return { kind: "redirect", url: hostedPageUrl(verificationId) };
+    // the cookie goes to the issuer's own resume path (its custom domain's path is "/resume/…")
+    const resumePath = `${new URL(issuer).pathname.replace(/\/+$/, "")}/resume/${resumeToken}`;
+    return {
+      kind: "redirect",
+      url: handoffUrl(verificationId, handoff),
+      cookie: bindingCookie(OIDC_BINDING_COOKIE, bindingSecret, resumePath),
+    };
   } catch (err) {
     if (err instanceof AuthorizationError) {
+      if (!err.redirectable) return { kind: "error_page", error: err };
       return { kind: "redirect", url: errorRedirectUrl({ redirectUri, state, issuer }, err) };
     }
     throw err;

@@ -4,8 +4,6 @@
  */
 import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
-import { newId } from "../../ids";
-import { logger } from "../../log";
 import { ensureSigningKeys, publicJwks } from "../keys";
 import { AuthorizationError } from "./authorization-error";
 import { authorize } from "./authorize";
@@ -13,16 +11,18 @@ import { buildDiscovery, DISCOVERY_CACHE_CONTROL, JWKS_CACHE_CONTROL } from "./d
 import { resolveIssuer } from "./issuer";
 import { readAuthorizationParams } from "./params";
 import { errorPage, pickerPage } from "./pages";
+import { limitAuthorizationRequest } from "./rate-limit";
 import { resumeAuthorization } from "./resume";
+import { servedApp, servesApp } from "../../domains/served-app";
+import { OIDC_BINDING_COOKIE } from "../../hosted/binding";
+import { readCookie } from "../../hosted/upstream-cookie";
+import { pageError } from "./authorization-error";
 
-function redirect(url: string): Response {
-  return new Response(null, { status: 303, headers: { Location: url, "Cache-Control": "no-store" } });
-}
-
-function serverError(err: unknown, request: Request): Response {
-  const requestId = newId("req");
-  logger.error({ err, requestId, path: new URL(request.url).pathname }, "unhandled error");
-  return errorPage(new AuthorizationError("server_error", `Something went wrong (${requestId})`, false), 500);
+function redirect(url: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { Location: url, "Cache-Control": "no-store", ...headers },
+  });
 }
 
 /** /auth (GET or POST) and /select: the checks, then the picker or the hosted page. */
@@ -31,8 +31,18 @@ export async function handleAuthorizationRequest(
   environment: TEnvironment,
   options: { picker: "redirect" | "render" },
 ): Promise<Response> {
+  const limited = await limitAuthorizationRequest(request);
+  if (limited) return limited;
   try {
     const params = await readAuthorizationParams(request);
+    // a custom OIDC domain serves its own app only: any other client_id is no client of this host
+    // (an error page, never a redirect: the client is not trusted here; lib/domains/served-app.ts)
+    const clientId = params.values.client_id;
+    if (servedApp(request.headers) !== undefined && !(clientId && servesApp(request.headers, clientId)))
+      return errorPage(
+        pageError(`client_id: no client "${(clientId ?? "").slice(0, 64)}" at this address`),
+        404,
+      );
     const db = getDb();
     const outcome = await db.$transaction(
       (tx) =>
@@ -44,7 +54,8 @@ export async function handleAuthorizationRequest(
       { timeout: 15_000, maxWait: 10_000 },
     );
     if (outcome.kind === "error_page") return errorPage(outcome.error);
-    if (outcome.kind === "redirect") return redirect(outcome.url);
+    if (outcome.kind === "redirect")
+      return redirect(outcome.url, outcome.cookie ? { "Set-Cookie": outcome.cookie } : {});
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(params.values)) search.set(name, value);
     if (options.picker === "redirect") return redirect(`select?${search.toString()}`);
@@ -58,25 +69,34 @@ export async function handleAuthorizationRequest(
     });
   } catch (err) {
     if (err instanceof AuthorizationError) return errorPage(err);
-    return serverError(err, request);
+    // anything unexpected (500) or a database out of reach (503): the pipeline's error page
+    throw err;
   }
 }
 
+/** /resume/{resumeToken}: the answer to the client, for the browser that started the sign-in. */
 export async function handleResume(
   request: Request,
   environment: TEnvironment,
-  verificationId: string,
+  resumeToken: string,
 ): Promise<Response> {
   try {
     const db = getDb();
     const outcome = await db.$transaction((tx) =>
-      resumeAuthorization(tx, environment, verificationId, (clientId) =>
-        resolveIssuer(tx, environment, request, clientId),
-      ),
+      resumeAuthorization(tx, {
+        environment,
+        resumeToken,
+        bindingSecret: readCookie(request.headers.get("cookie"), OIDC_BINDING_COOKIE),
+        proof: new URL(request.url).searchParams.get("p") ?? undefined,
+        // a custom OIDC domain answers only for its own app's sign-ins (lib/domains/served-app.ts)
+        servesApp: (appId) => servesApp(request.headers, appId),
+        issuerFor: (clientId) => resolveIssuer(tx, environment, request, clientId),
+      }),
     );
-    return outcome.kind === "redirect" ? redirect(outcome.url) : errorPage(outcome.error);
+    return outcome.kind === "redirect" ? redirect(outcome.url) : errorPage(outcome.error, outcome.status);
   } catch (err) {
-    return serverError(err, request);
+    // anything unexpected (500) or a database out of reach (503): the pipeline's error page
+    throw err;
   }
 }
 

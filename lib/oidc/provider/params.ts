@@ -2,8 +2,12 @@
  * Reading authorization request parameters (OIDC Core §3.1.2.1: GET query or POST form).
  * Rules: empty values count as absent (RFC 6749 §3.1); a parameter sent twice is remembered so
  * the checks can refuse it (§3.1: "MUST NOT be included more than once"); unknown parameters
- * are kept but never read, i.e. ignored.
+ * are kept but never read, i.e. ignored; a name or value holding U+0000 (`%00`) or an unpaired
+ * surrogate is refused on the error page, never redirected (lib/http/safe-text.ts), before
+ * anything is looked up or stored.
  */
+import { readBodyText } from "../../http/body";
+import { isSafeText, printableText, UNSAFE_TEXT_MESSAGE } from "../../http/safe-text";
 import { AuthorizationError } from "./authorization-error";
 
 export interface TAuthorizationParams {
@@ -18,6 +22,13 @@ export function paramsFromSearch(search: URLSearchParams): TAuthorizationParams 
   const repeated = new Set<string>();
   const seen = new Set<string>();
   for (const [name, value] of search) {
+    if (!isSafeText(name) || !isSafeText(value)) {
+      throw new AuthorizationError(
+        "invalid_request",
+        `${printableText(name).slice(0, 64)}: ${UNSAFE_TEXT_MESSAGE}`,
+        false,
+      );
+    }
     if (seen.has(name)) repeated.add(name);
     seen.add(name);
     if (value !== "") values[name] = value;
@@ -35,10 +46,8 @@ export async function readAuthorizationParams(request: Request): Promise<TAuthor
       false,
     );
   }
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_AUTHORIZATION_FORM_BYTES) {
-    throw new AuthorizationError("invalid_request", "The authorization request is too large", false);
-  }
+  // over the limit: 413 on the error page (lib/http/body.ts), before the rest is read
+  const text = await readBodyText(request, MAX_AUTHORIZATION_FORM_BYTES);
   return paramsFromSearch(new URLSearchParams(text));
 }
 

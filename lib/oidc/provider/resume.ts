@@ -1,6 +1,13 @@
 /**
- * The return of an OIDC session (/oidc/{env}/resume/{verificationId}): the OP answers its client.
+ * The return of an OIDC session ({issuer}/resume/{resumeToken}): the OP answers its client.
  * Rules:
+ * - the address carries a random resume token, not the verification id (which the QR code shows);
+ *   a value that is not a token (ver_%00 …) is unknown without a query;
+ * - only the browser that sent the authorization request and ran its hosted page is answered: it
+ *   holds the cookie /auth set and carries the hosted page's proof (?p=, lib/hosted/binding.ts);
+ *   without either, or with other values, the error page (400), nothing redirected and nothing
+ *   consumed — whoever learnt the address gets neither code nor state;
+ * - on a custom OIDC domain only that app's sign-ins are known (404 otherwise);
  * - answered once: the request is marked completed with a conditional update, so a reload or a
  *   second tab never mints a second code; later visits see the error page;
  * - only ended sessions are answered; an unfinished one sends the browser back to its page;
@@ -11,13 +18,17 @@
  */
 import type { Tx } from "../../db/client";
 import type { TEnvironment } from "../../environments";
+import { matchesBinding } from "../../hosted/binding";
 import { isTerminal } from "../../verifications/states";
 import { hostedPageUrl } from "../../verifications/service";
 import { issueAuthorizationCode } from "../codes";
 import { AuthorizationError, errorRedirectUrl, pageError } from "./authorization-error";
 
 export type TResumeOutcome =
-  { kind: "error_page"; error: AuthorizationError } | { kind: "redirect"; url: string };
+  { kind: "error_page"; error: AuthorizationError; status?: number } | { kind: "redirect"; url: string };
+
+/** 256 random bits, base64url: the form of every resume token (lib/hosted/binding.ts). */
+export const RESUME_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const ENDED: Record<string, string> = {
   failed: "The identity verification failed",
@@ -25,17 +36,40 @@ const ENDED: Record<string, string> = {
   expired: "The identity verification expired before it was completed",
 };
 
-export async function resumeAuthorization(
-  db: Tx,
-  environment: TEnvironment,
-  verificationId: string,
-  issuerFor: (clientId: string) => Promise<string>,
-): Promise<TResumeOutcome> {
-  const request = await db.oidcAuthorizationRequest.findUnique({ where: { verificationId } });
-  const v = request ? await db.verification.findUnique({ where: { id: verificationId } }) : null;
-  if (!request || !v || request.environment !== environment) {
-    return { kind: "error_page", error: pageError("This sign-in request is unknown") };
+export interface TResumeInput {
+  environment: TEnvironment;
+  resumeToken: string;
+  /** the value of the browser's binding cookie, if it sent one */
+  bindingSecret: string | undefined;
+  /** the hosted page's proof (?p=), if any */
+  proof: string | undefined;
+  /** false for an app this host does not serve (another app's custom domain) */
+  servesApp: (appId: string) => boolean;
+  issuerFor: (clientId: string) => Promise<string>;
+}
+
+export async function resumeAuthorization(db: Tx, input: TResumeInput): Promise<TResumeOutcome> {
+  const { environment } = input;
+  const unknown = { kind: "error_page", error: pageError("This sign-in request is unknown") } as const;
+  if (!RESUME_TOKEN.test(input.resumeToken)) return unknown;
+  const request = await db.oidcAuthorizationRequest.findUnique({ where: { resumeToken: input.resumeToken } });
+  if (!request || request.environment !== environment || !request.verificationId) return unknown;
+  if (!input.servesApp(request.appId)) {
+    return { kind: "error_page", error: pageError("This sign-in is not known at this address"), status: 404 };
   }
+  if (
+    !matchesBinding(request.bindingHash, input.bindingSecret) ||
+    !matchesBinding(request.proofHash, input.proof)
+  ) {
+    return {
+      kind: "error_page",
+      error: pageError(
+        "This sign-in was started in another browser. Go back to the application and sign in again from this browser.",
+      ),
+    };
+  }
+  const v = await db.verification.findUnique({ where: { id: request.verificationId } });
+  if (!v) return unknown;
   if (!isTerminal(v.status)) return { kind: "redirect", url: hostedPageUrl(v.id) };
   const app = await db.app.findUnique({ where: { id: request.appId } });
   if (!app || app.deletedAt || !app.redirectUris.includes(request.redirectUri)) {
@@ -49,7 +83,7 @@ export async function resumeAuthorization(
     return { kind: "error_page", error: pageError("This sign-in has already been answered") };
   }
   // the issuer the client started with (its custom OIDC domain or the default one)
-  const issuer = request.issuer ?? (await issuerFor(app.id));
+  const issuer = request.issuer ?? (await input.issuerFor(app.id));
   const target = { redirectUri: request.redirectUri, state: request.state, issuer };
   if (v.status !== "completed") {
     const reason = ENDED[v.status] ?? "The identity verification did not complete";

@@ -12,22 +12,29 @@
  */
 import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
+import { currentRequestId } from "../../http/pipeline";
 import { newId } from "../../ids";
-import { logger } from "../../log";
 import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "../errors";
 import { handleCodeGrant } from "../exchange";
 import { resolveIssuer } from "./issuer";
+import { servesApp } from "../../domains/served-app";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
 
 export async function handleOidcTokenRequest(request: Request, environment: TEnvironment): Promise<Response> {
-  const requestId = newId("req");
+  const requestId = currentRequestId() ?? newId("req");
   const headers = { "X-Request-Id": requestId };
   try {
     const db = getDb();
     const result = await handleCodeGrant(db, request, environment, {
       surface: "op",
-      issuerFor: (clientId) => resolveIssuer(db, environment, request, clientId),
+      issuerFor: (clientId) => {
+        // a custom OIDC domain serves its own app only (lib/domains/served-app.ts); asked before
+        // the code is looked at, so the code stays unused
+        if (!servesApp(request.headers, clientId))
+          throw new OAuthError("invalid_client", "Invalid client credentials", 401);
+        return resolveIssuer(db, environment, request, clientId);
+      },
       invalidGrantStatus: 400,
       accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
       requestId,
@@ -45,14 +52,7 @@ export async function handleOidcTokenRequest(request: Request, environment: TEnv
     );
   } catch (err) {
     if (err instanceof OAuthError) return oauthErrorResponse(err, headers);
-    logger.error({ err, requestId, path: new URL(request.url).pathname }, "unhandled error");
-    return oauthErrorResponse(
-      new OAuthError(
-        "server_error",
-        `Internal server error. Quote the requestId ${requestId} when contacting support`,
-        500,
-      ),
-      headers,
-    );
+    // anything else: the pipeline's 500 server_error (lib/http/pipeline.ts), logged once there
+    throw err;
   }
 }

@@ -7,15 +7,22 @@
  * - no token: 401 with a bare Bearer challenge; unknown, expired, revoked or another
  *   environment's token: 401 invalid_token; a malformed request: 400 invalid_request; every
  *   error carries WWW-Authenticate;
- * - the answer is the verification's userinfo, the same object as the REST userinfo.
+ * - the answer is the verification's userinfo, the same object as the REST userinfo;
+ * - invalid tokens count per address (lib/rate-limit/credentials.ts): over the limit, 429
+ *   slow_down with Retry-After.
  */
 import { sha256Hex } from "../../crypto/hash";
 import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
+import { readBodyText } from "../../http/body";
 import { ApiError } from "../../http/errors";
+import { currentRequestId } from "../../http/pipeline";
 import { newId } from "../../ids";
-import { logger } from "../../log";
+import { clientIp } from "../../rate-limit";
+import { addressBlocked, countCredentialFailure } from "../../rate-limit/credentials";
+import { oauthRateLimited } from "../../rate-limit/oauth";
 import { readUserinfo } from "../../verifications/service";
+import { servesApp } from "../../domains/served-app";
 
 const REALM = 'Bearer realm="userinfo"';
 
@@ -46,6 +53,9 @@ function respond(status: number, body: unknown, headers: Record<string, string>)
   });
 }
 
+/** A form carrying an access token: far below this. */
+export const USERINFO_FORM_MAX_BYTES = 16 * 1024;
+
 /** The presented token, from the header or (POST) the form body. */
 export async function readBearerToken(request: Request): Promise<string> {
   const header = request.headers.get("authorization");
@@ -53,7 +63,8 @@ export async function readBearerToken(request: Request): Promise<string> {
   if (request.method === "POST") {
     const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "application/x-www-form-urlencoded") {
-      const form = new URLSearchParams((await request.text()).slice(0, 16 * 1024));
+      // over the limit: 413 (lib/http/body.ts), never a silently shortened form
+      const form = new URLSearchParams(await readBodyText(request, USERINFO_FORM_MAX_BYTES));
       if (form.getAll("access_token").length > 1)
         throw new BearerError(400, "invalid_request", "access_token: must not be sent more than once");
       fromBody = form.get("access_token") || undefined;
@@ -81,7 +92,10 @@ export async function readBearerToken(request: Request): Promise<string> {
 }
 
 export async function handleUserinfoRequest(request: Request, environment: TEnvironment): Promise<Response> {
-  const requestId = newId("req");
+  const requestId = currentRequestId() ?? newId("req");
+  const ip = clientIp(request.headers);
+  const blocked = addressBlocked(ip);
+  if (blocked > 0) return oauthRateLimited(blocked, { "X-Request-Id": requestId });
   try {
     const token = await readBearerToken(request);
     const db = getDb();
@@ -89,7 +103,8 @@ export async function handleUserinfoRequest(request: Request, environment: TEnvi
       token.length <= 256
         ? await db.oidcAccessToken.findUnique({ where: { tokenHash: sha256Hex(token) } })
         : null;
-    if (!row || row.environment !== environment)
+    // on a custom OIDC domain, another app's token is as unknown as any (lib/domains/served-app.ts)
+    if (!row || row.environment !== environment || !servesApp(request.headers, row.appId))
       throw new BearerError(401, "invalid_token", "The access token is invalid");
     if (row.revokedAt) throw new BearerError(401, "invalid_token", "The access token has been revoked");
     if (row.expiresAt.getTime() <= Date.now())
@@ -108,16 +123,15 @@ export async function handleUserinfoRequest(request: Request, environment: TEnvi
     return respond(200, userinfo, { "X-Request-Id": requestId });
   } catch (err) {
     if (err instanceof BearerError) {
+      // a failed token check counts against the address (lib/rate-limit/credentials.ts)
+      const wait = err.code === "invalid_token" ? await countCredentialFailure(ip) : 0;
+      if (wait > 0) return oauthRateLimited(wait, { "X-Request-Id": requestId });
       const body = err.code
         ? { error: err.code, error_description: err.message }
         : { error: "invalid_request", error_description: err.message };
       return respond(err.status, body, { "WWW-Authenticate": challenge(err), "X-Request-Id": requestId });
     }
-    logger.error({ err, requestId }, "unhandled error");
-    return respond(
-      500,
-      { error: "server_error", error_description: `Internal server error (${requestId})` },
-      { "X-Request-Id": requestId },
-    );
+    // anything else (413, 503, 500): the pipeline answers (lib/http/pipeline.ts)
+    throw err;
   }
 }

@@ -1,5 +1,6 @@
 // The hosted verification page: one view per flow type, live status, Cancel, and the outcome.
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { loadVerifyView, servedLocale } from "@/app/(hosted)/_lib/page-data";
 import { Button, buttonClass } from "@/components/ui/button";
@@ -10,10 +11,10 @@ import { ProviderSummary } from "@/components/verify/provider-summary";
 import { QrImage } from "@/components/verify/qr-image";
 import { StatusWatcher } from "@/components/verify/status-watcher";
 import { getDb } from "@/lib/db/client";
+import { HOSTED_BINDING_COOKIE, hostedBrowser } from "@/lib/hosted/binding";
 import { format, messagesFor, type TMessages } from "@/lib/hosted/i18n";
 import { phoneUrlFor } from "@/lib/hosted/links";
 import type { THostedView } from "@/lib/hosted/view";
-import { returnUrlFor } from "@/lib/verifications/return";
 
 export const dynamic = "force-dynamic";
 
@@ -46,6 +47,23 @@ function FinalView({ view, t }: { view: THostedView; t: TMessages }) {
     >
       <h1 className="text-xl font-semibold">{t.finalTitle[status] ?? status}</h1>
       <p role="status">{format(t.finalBody[status] ?? "", vars)}</p>
+    </section>
+  );
+}
+
+/**
+ * An OpenID Provider sign-in opened in a browser that did not start it (a link someone sent, the
+ * phone of a QR flow once done): nothing to act on here (lib/hosted/binding.ts).
+ */
+function OtherBrowserView({ view, t }: { view: THostedView; t: TMessages }) {
+  const vars = { app: view.brand.name, provider: view.provider.name };
+  return (
+    <section
+      className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 sm:p-6"
+      data-testid="other-browser"
+    >
+      <h1 className="text-xl font-semibold">{t.otherBrowser.title}</h1>
+      <p role="status">{format(view.ended ? t.otherBrowser.ended : t.otherBrowser.body, vars)}</p>
     </section>
   );
 }
@@ -153,9 +171,18 @@ export default async function HostedVerificationPage({ params, searchParams }: P
   const locale = await servedLocale(view);
   const t = messagesFor(locale);
   if (!view) notFound();
-  if (view.ended) {
-    const next = await returnUrlFor(getDb(), view.id);
-    if (next) redirect(next);
+  // the return goes to one browser only (lib/hosted/binding.ts): the first to open a REST
+  // session's page takes it; an OpenID Provider session belongs to the browser that started it
+  const secret = (await cookies()).get(HOSTED_BINDING_COOKIE)?.value;
+  const browser = await hostedBrowser(getDb(), view.id, secret);
+  if (browser?.claimable) redirect(`/verify/${view.id}/bind`);
+  if (browser?.next) redirect(browser.next);
+  if (browser?.oidc && !browser.bound) {
+    return (
+      <HostedFrame brand={view.brand} badge={view.environment === "sandbox" ? t.sandboxBadge : undefined}>
+        <OtherBrowserView view={view} t={t} />
+      </HostedFrame>
+    );
   }
   const error = (await searchParams).error === "identifier" ? "identifier" : undefined;
   const vars = { app: view.brand.name, provider: view.provider.name };

@@ -1,15 +1,19 @@
 // The one callback of every real upstream (register {PUBLIC_URL}/verify/callback there).
+import { getDb } from "@/lib/db/client";
+import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { readCookie, UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
 import { ApiError } from "@/lib/http/errors";
 import { logger } from "@/lib/log";
 import { completeUpstreamAuthentication } from "@/lib/verifications/upstream";
+import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { HOSTED } from "@/lib/http/surfaces";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request) {
+export const GET = pipeline(HOSTED, async (request: Request) => {
   const id = readCookie(request.headers.get("cookie"), UPSTREAM_COOKIE);
-  if (!id || !VERIFICATION_ID.test(id))
+  if (!id || !VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
     return textResponse(400, "No verification in progress in this browser");
   const clear = { "Set-Cookie": `${UPSTREAM_COOKIE}=; Path=/verify; HttpOnly; SameSite=Lax; Max-Age=0` };
   try {
@@ -23,4 +27,6 @@ export async function GET(request: Request) {
     );
   }
   return seeOther(`/verify/${id}`, clear);
-}
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf(HOSTED, { GET });

@@ -5,29 +5,34 @@ import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/next-auth";
 import { checkSignInLimits } from "@/lib/auth/sign-in";
-import { ApiError, errorBody } from "@/lib/http/errors";
-import { newId } from "@/lib/ids";
+import { readFormBody } from "@/lib/http/body";
+import { ApiError } from "@/lib/http/errors";
+import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { REST } from "@/lib/http/surfaces";
 import { clientIp } from "@/lib/rate-limit";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
-const handler = (request: NextRequest, context: Context) => NextAuth(request, context, authOptions());
+/** next-auth's forms: a sign-in is an email, a password and a CSRF token */
+const FORM_MAX_BYTES = 16 * 1024;
 
-export const GET = handler;
+const handler = (request: NextRequest, context: Context) =>
+  NextAuth(request, context, authOptions()) as Promise<Response>;
 
-export async function POST(request: NextRequest, context: Context) {
+export const GET = pipeline(REST, handler);
+
+export const POST = pipeline(REST, async (request: NextRequest, context: Context) => {
   const { nextauth } = await context.params;
+  // next-auth reads the body itself, unbounded: a copy is read first, over the limit → 413
+  // (a body that is not a form is next-auth's to refuse)
+  const form = await readFormBody(request.clone(), { maxBytes: FORM_MAX_BYTES }).catch((err: unknown) => {
+    if (err instanceof ApiError && err.code === "PAYLOAD_TOO_LARGE") throw err;
+    return undefined;
+  });
   if (nextauth[0] === "callback" && nextauth[1] === "credentials") {
-    const form = await request
-      .clone()
-      .formData()
-      .catch(() => undefined);
-    try {
-      await checkSignInLimits(String(form?.get("email") ?? ""), clientIp(request.headers));
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      return Response.json(errorBody(err, newId("req")), { status: err.status, headers: err.headers });
-    }
+    await checkSignInLimits(String(form?.get("email") ?? ""), clientIp(request.headers));
   }
   return handler(request, context);
-}
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf(REST, { GET, POST });

@@ -6,30 +6,21 @@
  */
 import { getDb } from "@/lib/db/client";
 import { isTlsHostAllowed } from "@/lib/domains/routing";
-import { ApiError, errorBody } from "@/lib/http/errors";
-import { newId } from "@/lib/ids";
-import { logger } from "@/lib/log";
+import { ApiError } from "@/lib/http/errors";
+import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { REST } from "@/lib/http/surfaces";
 
 const headers = { "Cache-Control": "no-store" };
 
-export async function GET(request: Request): Promise<Response> {
-  const requestId = newId("req");
+export const GET = pipeline(REST, async (request: Request): Promise<Response> => {
   const domain = new URL(request.url).searchParams.get("domain");
   if (!domain) {
-    const error = new ApiError("VALIDATION_ERROR", "domain: Required", {
+    throw new ApiError("VALIDATION_ERROR", "domain: Required", {
       details: [{ path: "domain", message: "Required" }],
     });
-    return Response.json(errorBody(error, requestId), { status: 400, headers });
   }
-  try {
-    const allowed = await isTlsHostAllowed(getDb(), domain);
-    return Response.json({ allowed }, { status: allowed ? 200 : 404, headers });
-  } catch (err) {
-    logger.error({ err, requestId, domain }, "TLS ask check failed");
-    const error = new ApiError(
-      "INTERNAL_ERROR",
-      "Internal server error. Quote the requestId when contacting support",
-    );
-    return Response.json(errorBody(error, requestId), { status: 500, headers });
-  }
-}
+  const allowed = await isTlsHostAllowed(getDb(), domain);
+  return Response.json({ allowed }, { status: allowed ? 200 : 404, headers });
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf(REST, { GET });

@@ -1,17 +1,28 @@
 // Redirect flow: "Continue to <provider>". Sandbox → its simulator; production → the upstream.
 import { getDb } from "@/lib/db/client";
+import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
-import { leaveForProvider } from "@/lib/hosted/session";
+import { hostedSecretFrom } from "@/lib/hosted/binding";
+import { leaveForProvider, mayStart } from "@/lib/hosted/session";
 import { UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
 import { ApiError } from "@/lib/http/errors";
 import { beginUpstreamAuthentication, usesUpstream } from "@/lib/verifications/upstream";
+import { limitHostedAction } from "@/lib/rate-limit/requests";
+import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { HOSTED } from "@/lib/http/surfaces";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_request: Request, ctx: { params: Promise<{ id: string }> }) {
+export const GET = pipeline(HOSTED, async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = await ctx.params;
+  const limited = await limitHostedAction(request, id);
+  if (limited) return limited;
   if (!VERIFICATION_ID.test(id)) return textResponse(404, "Verification not found");
+  if (!(await servesVerification(getDb(), request.headers, id)))
+    return textResponse(404, "Verification not found");
   const db = getDb();
+  // a sign-in started in another browser does not continue here (its page says so)
+  if (!(await mayStart(db, id, hostedSecretFrom(request)))) return seeOther(`/verify/${id}`);
   const v = await db.verification.findUnique({
     where: { id },
     select: { id: true, environment: true, providerId: true, flowType: true },
@@ -33,4 +44,6 @@ export async function GET(_request: Request, ctx: { params: Promise<{ id: string
     if (err instanceof ApiError) return seeOther(`/verify/${id}`);
     throw err;
   }
-}
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf(HOSTED, { GET });

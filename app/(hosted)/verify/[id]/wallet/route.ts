@@ -1,8 +1,14 @@
 // dc flow in production: GET → the Digital Credentials API request (OpenID4VP) for this session;
 // POST → the wallet's answer, verified and applied. Both are fetches of the hosted page itself.
+import { getDb } from "@/lib/db/client";
+import { servesVerification } from "@/lib/domains/served-app";
 import { isSameOrigin, jsonResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { ApiError } from "@/lib/http/errors";
 import { beginWalletPresentation, completeWalletPresentation } from "@/lib/verifications/wallet";
+import { limitHostedAction } from "@/lib/rate-limit/requests";
+import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { HOSTED } from "@/lib/http/surfaces";
+import { readJsonBody } from "@/lib/http/body";
 
 export const dynamic = "force-dynamic";
 
@@ -22,12 +28,15 @@ function fromApiError(err: unknown): Response {
 
 async function guard(request: Request, ctx: Ctx): Promise<Response | string> {
   const { id } = await ctx.params;
+  const limited = await limitHostedAction(request, id);
+  if (limited) return limited;
   if (!isSameOrigin(request)) return errorResponse(403, "RESOURCE_FORBIDDEN", "Cross-site request refused");
-  if (!VERIFICATION_ID.test(id)) return errorResponse(404, "RESOURCE_NOT_FOUND", "Verification not found");
+  if (!VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
+    return errorResponse(404, "RESOURCE_NOT_FOUND", "Verification not found");
   return id;
 }
 
-export async function GET(request: Request, ctx: Ctx) {
+export const GET = pipeline(HOSTED, async (request: Request, ctx: Ctx) => {
   const id = await guard(request, ctx);
   if (typeof id !== "string") return id;
   try {
@@ -35,24 +44,17 @@ export async function GET(request: Request, ctx: Ctx) {
   } catch (err) {
     return fromApiError(err);
   }
-}
+});
 
-export async function POST(request: Request, ctx: Ctx) {
+export const POST = pipeline(HOSTED, async (request: Request, ctx: Ctx) => {
   const id = await guard(request, ctx);
   if (typeof id !== "string") return id;
   if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) {
     return errorResponse(415, "UNSUPPORTED_MEDIA_TYPE", "Send the wallet response as application/json");
   }
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    return errorResponse(413, "PAYLOAD_TOO_LARGE", `The body exceeds ${MAX_BODY_BYTES} bytes`);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return errorResponse(400, "INVALID_JSON", "The body is not valid JSON");
-  }
+  // size (413) and JSON complexity are checked while reading (lib/http/body.ts)
+  const body = (await readJsonBody(request, { maxBytes: MAX_BODY_BYTES })).json;
+  if (body === undefined) return errorResponse(400, "INVALID_JSON", "The body is not valid JSON");
   try {
     const v = await completeWalletPresentation(id, body);
     return jsonResponse(200, {
@@ -62,4 +64,6 @@ export async function POST(request: Request, ctx: Ctx) {
   } catch (err) {
     return fromApiError(err);
   }
-}
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf(HOSTED, { GET, POST });

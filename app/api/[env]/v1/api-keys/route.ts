@@ -1,6 +1,6 @@
 import * as api from "@/lib/api-keys/api";
 import { createApiKey, listApiKeys } from "@/lib/api-keys/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(api.listApiKeys, async ({ db, auth, query }) =>
   json(200, await listApiKeys(db, auth, query)),
@@ -9,3 +9,5 @@ export const GET = withApi(api.listApiKeys, async ({ db, auth, query }) =>
 export const POST = withApi(api.createApiKey, async ({ db, auth, body, requestId }) =>
   json(201, await createApiKey(db, { auth, requestId }, body)),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

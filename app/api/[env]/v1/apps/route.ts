@@ -1,6 +1,6 @@
 import * as api from "@/lib/apps/api";
 import { createApp, listApps } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(api.listApps, async ({ db, auth, query }) =>
   json(200, await listApps(db, auth, query)),
@@ -10,3 +10,5 @@ export const POST = withApi(api.createApp, async ({ db, auth, body, requestId, u
   const app = await createApp(db, { auth, requestId }, { name: body?.name });
   return json(201, app, { Location: `${url.pathname}/${app.clientId}` });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

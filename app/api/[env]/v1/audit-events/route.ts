@@ -1,7 +1,9 @@
 import { listAuditEvents as endpoint } from "@/lib/audit/api";
 import { listAuditEvents } from "@/lib/audit/log";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(endpoint, async ({ db, auth, query }) =>
   json(200, await listAuditEvents(db, auth, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

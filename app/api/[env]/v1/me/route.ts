@@ -1,5 +1,7 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/team/api";
 import { getMe } from "@/lib/team/me";
 
 export const GET = withApi(api.getMe, async ({ db, auth }) => json(200, await getMe(db, auth)));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { getOpenApiDocument } from "@/lib/openapi/api";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
@@ -7,3 +7,5 @@ export const GET = withApi(getOpenApiDocument, async ({ env }) =>
     "Cache-Control": "public, max-age=300",
   }),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

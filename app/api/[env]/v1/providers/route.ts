@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listAppApiProviders } from "@/lib/providers/api";
 import { listProvidersForApp } from "@/lib/providers/app-listing";
 
 export const GET = withApi(listAppApiProviders, async ({ db, auth, query }) =>
   json(200, await listProvidersForApp(db, auth, query.status)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

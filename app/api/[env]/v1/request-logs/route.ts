@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listRequestLogs as endpoint } from "@/lib/request-log/api";
 import { listRequestLogs } from "@/lib/request-log/list";
 
 export const GET = withApi(endpoint, async ({ db, auth, query }) =>
   json(200, await listRequestLogs(db, auth, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { clientIp } from "@/lib/rate-limit";
 import * as api from "@/lib/team/api";
 import { signUp } from "@/lib/team/signup";
@@ -6,3 +6,5 @@ import { signUp } from "@/lib/team/signup";
 export const POST = withApi(api.signUp, async ({ db, body, request, requestId }) =>
   json(201, await signUp(db, { ...body, ip: clientIp(request.headers), requestId })),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as log from "@/lib/verification-log/api";
 import { listWorkspaceVerifications } from "@/lib/verification-log/service";
 import * as api from "@/lib/verifications/api";
@@ -14,3 +14,5 @@ export const POST = withApi(api.createVerification, async ({ db, auth, body, log
 export const GET = withApi(log.listVerifications, async ({ db, auth, query }) =>
   json(200, await listWorkspaceVerifications(db, auth, query)),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -1,5 +1,5 @@
 import { getWorkspace, updateWorkspace } from "@/lib/apps/api";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { getWorkspaceSummary, renameWorkspace } from "@/lib/workspaces";
 
 export const GET = withApi(getWorkspace, async ({ db, auth }) =>
@@ -9,3 +9,5 @@ export const GET = withApi(getWorkspace, async ({ db, auth }) =>
 export const PATCH = withApi(updateWorkspace, async ({ db, auth, body, requestId }) =>
   json(200, await renameWorkspace(db, auth, body, requestId)),
 );
+
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods({ GET, PATCH });

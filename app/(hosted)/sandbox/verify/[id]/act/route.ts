@@ -1,19 +1,27 @@
 // The simulator's buttons: drive the sandbox session through simulateSession (the test helpers' path).
 import { getDb } from "@/lib/db/client";
+import { servesVerification } from "@/lib/domains/served-app";
 import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { actInSimulator } from "@/lib/hosted/session";
 import { ApiError } from "@/lib/http/errors";
 import { FLOW_TYPES } from "@/lib/providers/catalog";
 import { SIMULATE_OUTCOMES } from "@/lib/verifications/schema";
+import { limitHostedAction } from "@/lib/rate-limit/requests";
+import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { HOSTED, HOSTED_FORM_MAX_BYTES } from "@/lib/http/surfaces";
+import { readFormBody } from "@/lib/http/body";
 
-export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }) {
+export const POST = pipeline(HOSTED, async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = await ctx.params;
+  const limited = await limitHostedAction(request, id);
+  if (limited) return limited;
   if (!isSameOrigin(request)) return textResponse(403, "Cross-site request refused");
-  if (!VERIFICATION_ID.test(id)) return textResponse(404, "Verification not found");
-  const form = await request.formData().catch(() => null);
-  const outcome = String(form?.get("outcome") ?? "");
-  const identity = String(form?.get("identity") ?? "");
-  const flowRaw = String(form?.get("flow") ?? "");
+  if (!VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
+    return textResponse(404, "Verification not found");
+  const form = await readFormBody(request, { maxBytes: HOSTED_FORM_MAX_BYTES });
+  const outcome = String(form.get("outcome") ?? "");
+  const identity = String(form.get("identity") ?? "");
+  const flowRaw = String(form.get("flow") ?? "");
   const flow = (FLOW_TYPES as readonly string[]).includes(flowRaw) ? flowRaw : "redirect";
   if (!(SIMULATE_OUTCOMES as readonly string[]).includes(outcome)) {
     return textResponse(400, `outcome: must be one of ${SIMULATE_OUTCOMES.join(", ")}`);
@@ -31,4 +39,6 @@ export async function POST(request: Request, ctx: { params: Promise<{ id: string
   }
   // redirect flow: the provider sends the browser back; the other flows ran on a second screen
   return seeOther(flow === "redirect" ? `/verify/${id}` : `/sandbox/verify/${id}?flow=${flow}&done=1`);
-}
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf(HOSTED, { POST });

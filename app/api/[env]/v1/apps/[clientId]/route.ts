@@ -1,7 +1,7 @@
 import * as api from "@/lib/apps/api";
 import { toAppJson } from "@/lib/apps/serialize";
 import { deleteApp, getOwnedApp, updateApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(api.getApp, async ({ db, auth, params }) =>
   json(200, toAppJson(await getOwnedApp(db, auth, params.clientId!))),
@@ -14,3 +14,5 @@ export const PATCH = withApi(api.updateApp, async ({ db, auth, body, params, req
 export const DELETE = withApi(api.deleteApp, async ({ db, auth, params, requestId }) =>
   json(200, await deleteApp(db, { auth, requestId }, params.clientId!)),
 );
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

@@ -1,6 +1,6 @@
 import { batchCreateApps } from "@/lib/apps/api";
 import { createApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 // all-or-nothing: every app is created in the request's one transaction
 export const POST = withApi(batchCreateApps, async ({ db, auth, body, requestId }) => {
@@ -8,3 +8,5 @@ export const POST = withApi(batchCreateApps, async ({ db, auth, body, requestId 
   for (const input of body.apps) data.push(await createApp(db, { auth, requestId }, { name: input.name }));
   return json(201, { data });
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

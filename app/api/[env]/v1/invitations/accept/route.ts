@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { clientIp } from "@/lib/rate-limit";
 import * as api from "@/lib/team/api";
 import { acceptInvitation } from "@/lib/team/invitations";
@@ -6,3 +6,5 @@ import { acceptInvitation } from "@/lib/team/invitations";
 export const POST = withApi(api.acceptInvitation, async ({ db, body, request, requestId }) =>
   json(200, await acceptInvitation(db, { ...body, ip: clientIp(request.headers), requestId })),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

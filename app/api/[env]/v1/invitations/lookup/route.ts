@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { clientIp } from "@/lib/rate-limit";
 import * as api from "@/lib/team/api";
 import { lookupInvitation } from "@/lib/team/invitations";
@@ -6,3 +6,5 @@ import { lookupInvitation } from "@/lib/team/invitations";
 export const POST = withApi(api.lookupInvitation, async ({ db, body, request }) =>
   json(200, await lookupInvitation(db, { token: body.token, ip: clientIp(request.headers) })),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

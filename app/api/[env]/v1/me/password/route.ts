@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/team/api";
 import { changePassword } from "@/lib/team/me";
 
 export const POST = withApi(api.changePassword, async ({ db, auth, body, requestId }) =>
   json(200, await changePassword(db, auth, body, requestId)),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,6 +1,6 @@
 import * as api from "@/lib/activation/api";
 import { listTickets, recordContractActivation } from "@/lib/activation/review";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(api.listActivationTickets, async ({ db, env, query }) =>
   json(200, await listTickets(db, env, query)),
@@ -9,3 +9,5 @@ export const GET = withApi(api.listActivationTickets, async ({ db, env, query })
 export const POST = withApi(api.recordContractActivation, async ({ db, auth, env, body, requestId }) =>
   json(201, await recordContractActivation(db, { auth, env, requestId }, body)),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/operators/api";
 import { listOperatorAuditEvents } from "@/lib/operators/audit";
 
 export const GET = withApi(api.listOperatorAuditEvents, async ({ db, env, query }) =>
   json(200, await listOperatorAuditEvents(db, env, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

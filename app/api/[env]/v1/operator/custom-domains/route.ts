@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/operators/api";
 import { listCustomDomainsForOperator } from "@/lib/operators/custom-domains";
 
 export const GET = withApi(api.listCustomDomainsForOperator, async ({ db, env, query }) =>
   json(200, await listCustomDomainsForOperator(db, env, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/operators/api";
 import { listWorkspacesForOperator } from "@/lib/operators/workspaces";
 
 export const GET = withApi(api.listWorkspacesForOperator, async ({ db, env, query }) =>
   json(200, await listWorkspacesForOperator(db, env, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,5 +1,5 @@
 import { ApiError, invalidField } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listTestIdentities as listTestIdentitiesEndpoint } from "@/lib/verifications/api";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";
 import { findProvider } from "@/lib/providers/catalog";
@@ -10,3 +10,5 @@ export const GET = withApi(listTestIdentitiesEndpoint, async ({ query, env, url 
   if (!provider) throw invalidField("providerId", `unknown provider "${query.providerId}"`);
   return json(200, listTestIdentities(provider));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/team/api";
 import { createInvitation, listInvitations } from "@/lib/team/invitations";
 
@@ -9,3 +9,5 @@ export const GET = withApi(api.listInvitations, async ({ db, auth, query }) =>
 export const POST = withApi(api.createInvitation, async ({ db, auth, body, requestId }) =>
   json(201, await createInvitation(db, { auth, requestId }, body)),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

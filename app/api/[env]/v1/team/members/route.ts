@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/team/api";
 import { listMembers } from "@/lib/team/members";
 
 export const GET = withApi(api.listTeamMembers, async ({ db, auth, query }) =>
   json(200, await listMembers(db, auth, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/verifications/api";
 import { cancelVerification, getOwnedVerification, toStatusRecord } from "@/lib/verifications/service";
 
@@ -10,3 +10,5 @@ export const DELETE = withApi(api.cancelVerification, async ({ db, auth, params 
   await cancelVerification(db, auth, params.verificationId!);
   return json(204);
 });
+
+export const { POST, PUT, PATCH, OPTIONS } = otherMethods({ GET, DELETE });

@@ -1,6 +1,6 @@
 import * as api from "@/lib/domains/api";
 import { configureCustomDomain, deleteCustomDomain, getCustomDomain } from "@/lib/domains/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(api.getCustomDomain, async ({ db, auth, params }) =>
   json(200, await getCustomDomain(db, auth, params.clientId!)),
@@ -13,3 +13,5 @@ export const PUT = withApi(api.configureCustomDomain, async ({ db, auth, body, p
 export const DELETE = withApi(api.deleteCustomDomain, async ({ db, auth, params, requestId }) =>
   json(200, await deleteCustomDomain(db, { auth, requestId }, params.clientId!)),
 );
+
+export const { POST, PATCH, OPTIONS } = otherMethods({ GET, PUT, DELETE });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/production-tests/api";
 import { createProductionTest, listProductionTests } from "@/lib/production-tests/service";
 
@@ -9,3 +9,5 @@ export const GET = withApi(api.listProductionTests, async ({ db, auth, params })
 export const POST = withApi(api.createProductionTest, async ({ db, auth, body, params, requestId }) =>
   json(201, await createProductionTest(db, { auth, requestId }, params.clientId!, body)),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

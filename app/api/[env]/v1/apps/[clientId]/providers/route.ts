@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listAppProviders } from "@/lib/providers/api";
 import { listAppProviders as list, parseInclude } from "@/lib/providers/app-providers";
 
@@ -6,3 +6,5 @@ import { listAppProviders as list, parseInclude } from "@/lib/providers/app-prov
 export const GET = withApi(listAppProviders, async ({ db, auth, params, url, query }) =>
   json(200, await list(db, auth, params.clientId!, parseInclude(url), query.scope)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,7 +1,9 @@
 import { rotateClientSecret as rotateClientSecretEndpoint } from "@/lib/apps/api";
 import { rotateClientSecret } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const POST = withApi(rotateClientSecretEndpoint, async ({ db, auth, params, requestId }) =>
   json(200, await rotateClientSecret(db, { auth, requestId }, params.clientId!)),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,6 +1,6 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { ApiError, invalidField } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";
 import { findProvider } from "@/lib/providers/catalog";
 import { listAppTestIdentities as endpoint } from "@/lib/verifications/api";
@@ -13,3 +13,5 @@ export const GET = withApi(endpoint, async ({ db, auth, params, query, env, url 
   if (!provider) throw invalidField("providerId", `unknown provider "${query.providerId}"`);
   return json(200, listTestIdentities(provider));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

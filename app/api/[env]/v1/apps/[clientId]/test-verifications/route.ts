@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { createTestVerification as endpoint } from "@/lib/verification-log/api";
 import { createTestVerification } from "@/lib/verification-log/service";
 
@@ -13,3 +13,5 @@ export const POST = withApi(
     return json(201, created);
   },
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

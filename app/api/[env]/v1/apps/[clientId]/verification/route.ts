@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import {
   getVerificationSettings as getVerificationSettingsEndpoint,
   updateVerificationSettings as updateVerificationSettingsEndpoint,
@@ -14,3 +14,5 @@ export const PATCH = withApi(
   async ({ db, auth, params, body, requestId }) =>
     json(200, await updateVerificationSettings(db, { auth, requestId }, params.clientId!, body)),
 );
+
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods({ GET, PATCH });

@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/webhooks/api";
 import { getWebhookConfig, updateWebhookConfig } from "@/lib/webhooks/config";
 
@@ -11,3 +11,5 @@ export const PATCH = withApi(api.updateWebhookConfig, async ({ db, auth, body, p
   const app = await getOwnedApp(db, auth, params.clientId!);
   return json(200, await updateWebhookConfig(db, { auth, requestId }, app, body));
 });
+
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods({ GET, PATCH });

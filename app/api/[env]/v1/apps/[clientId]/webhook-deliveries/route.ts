@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
 import { listWebhookDeliveries } from "@/lib/webhooks/deliveries-api";
 
@@ -7,3 +7,5 @@ export const GET = withApi(listWebhookDeliveries, async ({ db, auth, params, que
   const app = await getOwnedApp(db, auth, params.clientId!);
   return json(200, await listDeliveries(db, app, query));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

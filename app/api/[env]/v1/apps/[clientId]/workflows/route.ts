@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/workflows/api";
 import { createWorkflow, listWorkflows } from "@/lib/workflows/service";
 import { etagOf } from "@/lib/workflows/versioning";
@@ -14,3 +14,5 @@ export const POST = withApi(api.createWorkflow, async ({ db, auth, body, params,
     ETag: etagOf(workflow.version),
   });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
 import { findProvider } from "@/lib/providers/catalog";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
@@ -577,7 +578,8 @@ describe("regression cases", () => {
       ["GET", prodBase, undefined],
       ["POST", prodBase, body],
       ["POST", `${prodBase}/run`, { workflow: draft() }],
-      ["DELETE", `${prodBase}/wfc_x`, undefined],
+      // a well-formed case id: a malformed one is refused (404 RESOURCE_NOT_FOUND) before the route
+      ["DELETE", `${prodBase}/${newId("wfc")}`, undefined],
     ] as const) {
       const res = await call(method, url, { headers: prodHeaders, ...(b ? { body: b } : {}) });
       expect(res.status, `${method} ${url}`).toBe(404);

@@ -1,7 +1,9 @@
 import * as api from "@/lib/activation/api";
 import { getTicketDetail } from "@/lib/activation/review";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(api.getActivationTicket, async ({ db, env, params }) =>
   json(200, await getTicketDetail(db, env, params.ticketId!)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/operators/api";
 import { checkTlsHostForOperator } from "@/lib/operators/custom-domains";
 
 export const GET = withApi(api.checkTlsHostForOperator, async ({ db, query }) =>
   json(200, await checkTlsHostForOperator(db, query.host)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/operators/api";
 import { getProductionTestForOperator } from "@/lib/operators/production-tests";
 
 export const GET = withApi(api.getProductionTestForOperator, async ({ db, env, params, query }) =>
   json(200, await getProductionTestForOperator(db, env, params.requestId!, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/operators/api";
 import { getWorkspaceForOperator } from "@/lib/operators/workspaces";
 
 export const GET = withApi(api.getWorkspaceForOperator, async ({ db, env, params }) =>
   json(200, await getWorkspaceForOperator(db, env, params.workspaceId!)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/team/api";
 import { changeMemberRole, removeMember } from "@/lib/team/members";
 
@@ -9,3 +9,5 @@ export const PATCH = withApi(api.updateTeamMember, async ({ db, auth, body, para
 export const DELETE = withApi(api.removeTeamMember, async ({ db, auth, params, requestId }) =>
   json(200, await removeMember(db, { auth, requestId }, params.userId!)),
 );
+
+export const { GET, POST, PUT, OPTIONS } = otherMethods({ PATCH, DELETE });

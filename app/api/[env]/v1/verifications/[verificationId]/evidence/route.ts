@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { getEvidence } from "@/lib/verifications/api";
 import { getOwnedVerification, readEvidence } from "@/lib/verifications/service";
 
 export const GET = withApi(getEvidence, async ({ db, auth, params }) =>
   json(200, readEvidence(await getOwnedVerification(db, auth, params.verificationId!))),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

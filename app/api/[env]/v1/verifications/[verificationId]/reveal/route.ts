@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { revealVerificationUserinfo } from "@/lib/verification-log/api";
 import { revealUserinfo } from "@/lib/verification-log/service";
 
 export const POST = withApi(revealVerificationUserinfo, async ({ db, auth, params, requestId }) =>
   json(200, await revealUserinfo(db, { auth, requestId }, params.verificationId!)),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,9 +1,11 @@
 import { getDb } from "@/lib/db/client";
 import { verifyCustomDomain as verifyCustomDomainEndpoint } from "@/lib/domains/api";
 import { verifyCustomDomain } from "@/lib/domains/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 // the endpoint runs without a request transaction: the service looks DNS up first, then writes
 export const POST = withApi(verifyCustomDomainEndpoint, async ({ auth, params, requestId }) =>
   json(200, await verifyCustomDomain(getDb(), { auth, requestId }, params.clientId!)),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

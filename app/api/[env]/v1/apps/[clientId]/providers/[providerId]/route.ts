@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { updateAppProvider } from "@/lib/providers/api";
 import { setProviderEnabled } from "@/lib/providers/app-providers";
 
@@ -8,3 +8,5 @@ export const PATCH = withApi(updateAppProvider, async ({ db, auth, body, params,
     await setProviderEnabled(db, { auth, requestId }, params.clientId!, params.providerId!, body.enabled),
   ),
 );
+
+export const { GET, POST, PUT, DELETE, OPTIONS } = otherMethods({ PATCH });

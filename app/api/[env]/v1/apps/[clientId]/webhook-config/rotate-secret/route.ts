@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { rotateWebhookSecret as rotateWebhookSecretEndpoint } from "@/lib/webhooks/api";
 import { rotateWebhookSecret } from "@/lib/webhooks/config";
 
@@ -7,3 +7,5 @@ export const POST = withApi(rotateWebhookSecretEndpoint, async ({ db, auth, para
   const app = await getOwnedApp(db, auth, params.clientId!);
   return json(200, await rotateWebhookSecret(db, { auth, requestId }, app));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { sendTestEvent } from "@/lib/webhooks/deliveries";
 import { sendTestWebhook } from "@/lib/webhooks/deliveries-api";
 
@@ -7,3 +7,5 @@ export const POST = withApi(sendTestWebhook, async ({ db, auth, params, requestI
   const app = await getOwnedApp(db, auth, params.clientId!);
   return json(202, await sendTestEvent(db, { auth, requestId }, app));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { getDelivery } from "@/lib/webhooks/deliveries";
 import { getWebhookDelivery } from "@/lib/webhooks/deliveries-api";
 
@@ -7,3 +7,5 @@ export const GET = withApi(getWebhookDelivery, async ({ db, auth, params }) => {
   const app = await getOwnedApp(db, auth, params.clientId!);
   return json(200, await getDelivery(db, app, params.deliveryId!));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/workflows/api";
 import { deleteWorkflow, getWorkflow, updateWorkflow } from "@/lib/workflows/service";
 import { etagOf } from "@/lib/workflows/versioning";
@@ -23,3 +23,5 @@ export const PATCH = withApi(api.updateWorkflow, async ({ db, auth, body, params
 export const DELETE = withApi(api.deleteWorkflow, async ({ db, auth, params, requestId }) =>
   json(200, await deleteWorkflow(db, { auth, requestId }, params.clientId!, params.workflowId!)),
 );
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

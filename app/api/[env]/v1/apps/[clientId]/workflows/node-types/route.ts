@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/workflows/api";
 import { NODE_TYPE_DEFINITIONS } from "@/lib/workflows/node-types";
 
@@ -7,3 +7,5 @@ export const GET = withApi(api.listNodeTypes, async ({ db, auth, params }) => {
   await getOwnedApp(db, auth, params.clientId!);
   return json(200, NODE_TYPE_DEFINITIONS);
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

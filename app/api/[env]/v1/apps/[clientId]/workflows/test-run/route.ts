@@ -1,6 +1,6 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { ApiError } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { testRunWorkflow } from "@/lib/workflows/runs-api";
 import { testRunDraft } from "@/lib/workflows/test-run";
 
@@ -10,3 +10,5 @@ export const POST = withApi(testRunWorkflow, async ({ db, auth, body, params, en
   const app = await getOwnedApp(db, auth, params.clientId!);
   return json(200, testRunDraft(app, body));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

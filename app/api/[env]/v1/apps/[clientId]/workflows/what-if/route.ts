@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { whatIfWorkflow } from "@/lib/workflows/runs-api";
 import { whatIf } from "@/lib/workflows/what-if";
 
 export const POST = withApi(whatIfWorkflow, async ({ db, auth, body, params }) =>
   json(200, await whatIf(db, auth, params.clientId!, body)),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

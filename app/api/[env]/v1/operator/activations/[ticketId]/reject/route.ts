@@ -1,7 +1,9 @@
 import * as api from "@/lib/activation/api";
 import { rejectTicket } from "@/lib/activation/review";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const POST = withApi(api.rejectActivation, async ({ db, auth, env, body, params, requestId }) =>
   json(200, await rejectTicket(db, { auth, env, requestId }, params.ticketId!, body.reason)),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { simulateVerification } from "@/lib/verifications/api";
 import { simulateVerification as simulate, toStatusRecord } from "@/lib/verifications/service";
 
@@ -8,3 +8,5 @@ export const POST = withApi(simulateVerification, async ({ db, auth, body, param
   if (env !== "sandbox") throw new ApiError("ROUTE_NOT_FOUND", `No route for POST ${url.pathname}`);
   return json(200, toStatusRecord(await simulate(db, auth, params.verificationId!, body)));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

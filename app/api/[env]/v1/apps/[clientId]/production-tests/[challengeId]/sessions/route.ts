@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/production-tests/api";
 import { startChallengeSession } from "@/lib/production-tests/sessions";
 
@@ -16,3 +16,5 @@ export const POST = withApi(
     return json(201, created);
   },
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

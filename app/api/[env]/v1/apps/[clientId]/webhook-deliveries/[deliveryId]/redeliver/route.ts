@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { redeliverDelivery } from "@/lib/webhooks/deliveries";
 import { redeliverWebhookDelivery } from "@/lib/webhooks/deliveries-api";
 
@@ -7,3 +7,5 @@ export const POST = withApi(redeliverWebhookDelivery, async ({ db, auth, params,
   const app = await getOwnedApp(db, auth, params.clientId!);
   return json(202, await redeliverDelivery(db, { auth, requestId }, app, params.deliveryId!));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

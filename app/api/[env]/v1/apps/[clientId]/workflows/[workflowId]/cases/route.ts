@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { createCase, listCases } from "@/lib/workflows/cases";
 import { createWorkflowCase, listWorkflowCases } from "@/lib/workflows/runs-api";
 
@@ -14,3 +14,5 @@ export const POST = withApi(createWorkflowCase, async ({ db, auth, body, params,
   const created = await createCase(db, { auth, requestId }, params.clientId!, params.workflowId!, body);
   return json(201, created, { Location: `${url.pathname}/${created.id}` });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

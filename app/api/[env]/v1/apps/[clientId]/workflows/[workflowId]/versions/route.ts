@@ -1,7 +1,9 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/workflows/api";
 import { listWorkflowVersions } from "@/lib/workflows/versions";
 
 export const GET = withApi(api.listWorkflowVersions, async ({ db, auth, params, query }) =>
   json(200, await listWorkflowVersions(db, auth, params.clientId!, params.workflowId!, query)),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

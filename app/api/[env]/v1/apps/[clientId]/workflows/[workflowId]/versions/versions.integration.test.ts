@@ -639,7 +639,10 @@ describe("verification sessions record the workflow version", () => {
   it("sessions started by the OpenID Provider (/oidc/…/auth) record it too", async () => {
     const { app, base, headers } = await setup();
     const redirect = "https://rp.example.com/cb";
-    expect((await call("PATCH", base, { headers, body: { redirectUris: [redirect] } })).status).toBe(200);
+    expect(
+      (await call("PATCH", base, { headers, body: { redirectUris: [redirect], pkceRequired: false } }))
+        .status,
+    ).toBe(200);
     await call("PATCH", `${base}/workflows/${app.defaultWorkflowId}`, { headers, body: { name: "v2" } });
     const form = new URLSearchParams({
       client_id: app.clientId,

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { deleteCase } from "@/lib/workflows/cases";
 import { deleteWorkflowCase } from "@/lib/workflows/runs-api";
 
@@ -11,3 +11,5 @@ export const DELETE = withApi(deleteWorkflowCase, async ({ db, auth, params, env
     await deleteCase(db, { auth, requestId }, params.clientId!, params.workflowId!, params.caseId!),
   );
 });
+
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods({ DELETE });

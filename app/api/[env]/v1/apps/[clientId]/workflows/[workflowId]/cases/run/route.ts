@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import { runCases } from "@/lib/workflows/cases";
 import { runWorkflowCases } from "@/lib/workflows/runs-api";
 
@@ -8,3 +8,5 @@ export const POST = withApi(runWorkflowCases, async ({ db, auth, body, params, e
   if (env !== "sandbox") throw new ApiError("ROUTE_NOT_FOUND", `No route for POST ${url.pathname}`);
   return json(200, await runCases(db, auth, params.clientId!, params.workflowId!, body.workflow));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,4 +1,4 @@
-import { json, withApi } from "@/lib/http/api";
+import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as api from "@/lib/workflows/api";
 import { restoreWorkflowVersion } from "@/lib/workflows/service";
 import { etagOf } from "@/lib/workflows/versioning";
@@ -14,3 +14,5 @@ export const POST = withApi(api.restoreWorkflowVersion, async ({ db, auth, param
   );
   return json(200, workflow, { ETag: etagOf(workflow.version) });
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

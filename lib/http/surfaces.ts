@@ -1,0 +1,113 @@
+/**
+ * The error shapes of the pipeline's surfaces (lib/http/pipeline.ts). Each renders an ApiError
+ * (the pipeline's 405, 413, 415, 400 body errors, 503 and 500 included) the way its clients
+ * read errors:
+ * - REST: the envelope `{error:{code,message,requestId,details?}}` (lib/http/errors.ts);
+ * - OAUTH (REST /token, OP /token, /userinfo, discovery, JWKS): RFC 6749 `{error,
+ *   error_description}`, never cached; 500 → server_error, 503 → temporarily_unavailable, 429 →
+ *   slow_down, any other status → invalid_request; OAuthErrors thrown by the handler are answered
+ *   as they are;
+ * - OP_PAGE (/oidc/{env}/auth, /select, /resume: a browser is looking): the OP's HTML error page;
+ * - HOSTED (hosted pages' and simulator routes, the wallet): the hosted JSON envelope
+ *   `{error:{code,message,requestId,details?}}` with the hosted pages' security headers.
+ * Headers of the error (Retry-After, Allow, WWW-Authenticate) are kept on every surface.
+ */
+import { HOSTED_HEADERS } from "../hosted/headers";
+import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "../oidc/errors";
+import { AuthorizationError } from "../oidc/provider/authorization-error";
+import { errorPage } from "../oidc/provider/pages";
+import { newId } from "../ids";
+import { logger } from "../log";
+import { declaresMoreThan, MAX_BODY_BYTES, payloadTooLarge } from "./body";
+import { errorBody } from "./errors";
+import { securityHeaders, type TSurface, withHeaders } from "./pipeline";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+export const REST: TSurface = {
+  name: "rest",
+  error: (error, requestId) =>
+    new Response(JSON.stringify(errorBody(error, requestId)), {
+      status: error.status,
+      headers: { "Content-Type": JSON_TYPE, "Cache-Control": "no-store", ...error.headers },
+    }),
+};
+
+function oauthCode(status: number): string {
+  if (status === 503) return "temporarily_unavailable";
+  if (status === 429) return "slow_down";
+  return status >= 500 ? "server_error" : "invalid_request";
+}
+
+export const OAUTH: TSurface = {
+  name: "oauth",
+  own: (err) => (err instanceof OAuthError ? oauthErrorResponse(err) : undefined),
+  error: (error, requestId) =>
+    oauthJsonResponse(
+      error.status,
+      {
+        error: oauthCode(error.status),
+        error_description:
+          error.status === 500
+            ? `Internal server error. Quote the requestId ${requestId} when contacting support`
+            : error.message,
+      },
+      error.headers,
+    ),
+};
+
+export const OP_PAGE: TSurface = {
+  name: "op",
+  error: (error, requestId) => {
+    const page = errorPage(
+      error.status >= 500
+        ? new AuthorizationError("server_error", `Something went wrong (${requestId})`, false)
+        : new AuthorizationError("invalid_request", error.message, false),
+      error.status,
+    );
+    return withHeaders(page, error.headers);
+  },
+};
+
+/** The hosted pages' and simulator's form posts (an identifier, an outcome): far below this. */
+export const HOSTED_FORM_MAX_BYTES = 16 * 1024;
+
+export const HOSTED: TSurface = {
+  name: "hosted",
+  error: (error, requestId) =>
+    new Response(JSON.stringify(errorBody(error, requestId)), {
+      status: error.status,
+      headers: { ...HOSTED_HEADERS, "Content-Type": JSON_TYPE, ...error.headers },
+    }),
+};
+
+/**
+ * The surface that serves a path (after host rewriting): for answers given before any route
+ * runs, such as the proxy's early 413.
+ */
+export function surfaceForPath(pathname: string): TSurface {
+  if (/^\/api\/[^/]+\/token\/?$/.test(pathname)) return OAUTH;
+  if (/^\/oidc\/[^/]+\/(token|userinfo|jwks|\.well-known\/)/.test(pathname)) return OAUTH;
+  if (pathname.startsWith("/oidc/")) return OP_PAGE;
+  if (/^\/(verify|sandbox)(\/|$)/.test(pathname)) return HOSTED;
+  return REST;
+}
+
+/**
+ * The proxy's early 413 (proxy.ts): a request declaring a body over the largest limit of any
+ * surface (1 MB) is answered before Next.js buffers it, in the shape of the surface it was for;
+ * undefined otherwise. Bodies without Content-Length are counted by the routes' reader.
+ */
+export function refuseOversizedBody(request: Request, pathname: string): Response | undefined {
+  if (!declaresMoreThan(request.headers, MAX_BODY_BYTES)) return undefined;
+  const requestId = newId("req");
+  const surface = surfaceForPath(pathname);
+  logger.info(
+    { requestId, surface: surface.name, method: request.method, path: pathname, status: 413, ms: 0 },
+    "request",
+  );
+  return withHeaders(surface.error(payloadTooLarge(MAX_BODY_BYTES), requestId), {
+    ...securityHeaders(),
+    "X-Request-Id": requestId,
+  });
+}

@@ -1,0 +1,241 @@
+/**
+ * The housekeeping jobs delete what has expired — authorization codes, OP access tokens, OIDC
+ * authorization requests, idempotency records, ended rate-limit windows, sessions long past
+ * retention — in bounded batches, and keep every live row.
+ */
+import { describe, expect, it } from "vitest";
+import { getDb } from "../db/client";
+import { newId, randomToken } from "../ids";
+import { purgeExpiredAuthorizationCodes } from "../oidc/purge";
+import { makeTokenApp, makeVerification } from "../testing/tokens";
+import { nextUrlFor } from "../verifications/return";
+import { TASKS } from "./tasks";
+import { CRONTAB } from "./worker";
+
+const DAY = 24 * 3600 * 1000;
+const ago = (ms: number) => new Date(Date.now() - ms);
+const ahead = (ms: number) => new Date(Date.now() + ms);
+
+async function runTask(name: string): Promise<void> {
+  const load = TASKS[name];
+  expect(load, `task ${name}`).toBeDefined();
+  await (
+    await load!()
+  )({});
+}
+
+function scheduled(name: string): boolean {
+  return CRONTAB.some((line) => line.split(/\s+/)[5] === name);
+}
+
+async function oidcRequest(appId: string, verificationId: string, expiresAt: Date) {
+  return getDb().oidcAuthorizationRequest.create({
+    data: {
+      id: newId("oar"),
+      verificationId,
+      appId,
+      environment: "sandbox",
+      redirectUri: "https://rp.example.com/cb",
+      scope: "openid",
+      createdAt: new Date(expiresAt.getTime() - 900_000),
+      expiresAt,
+    },
+  });
+}
+
+describe("housekeeping jobs", () => {
+  it("are scheduled", () => {
+    for (const name of ["idempotency_purge", "oidc_purge", "rate_limit_purge", "verification_purge"]) {
+      expect(scheduled(name), name).toBe(true);
+    }
+  });
+
+  it("delete expired codes, access tokens and authorization requests, and keep live ones", async () => {
+    const db = getDb();
+    const { app } = await makeTokenApp();
+    const codeRow = (expiresAt: Date) =>
+      db.authorizationCode.create({
+        data: {
+          codeHash: randomToken(64),
+          appId: app.clientId,
+          environment: "sandbox",
+          verificationId: newId("ver"),
+          surface: "op",
+          expiresAt,
+          createdAt: new Date(expiresAt.getTime() - 60_000),
+        },
+      });
+    const tokenRow = (expiresAt: Date) =>
+      db.oidcAccessToken.create({
+        data: {
+          tokenHash: randomToken(64),
+          appId: app.clientId,
+          environment: "sandbox",
+          verificationId: newId("ver"),
+          codeHash: randomToken(64),
+          scope: "openid",
+          expiresAt,
+        },
+      });
+    const expiredCodes = await Promise.all([codeRow(ago(2 * DAY)), codeRow(ago(3 * DAY))]);
+    // expired an hour ago: still recognised as used or expired for a day
+    const liveCodes = await Promise.all([codeRow(ahead(60_000)), codeRow(ago(3600_000))]);
+    const expiredTokens = await Promise.all([tokenRow(ago(2 * DAY)), tokenRow(ago(5 * DAY))]);
+    const liveTokens = await Promise.all([tokenRow(ahead(600_000)), tokenRow(ago(3600_000))]);
+    const expiredRequests = await Promise.all([
+      oidcRequest(app.clientId, newId("ver"), ago(2 * DAY)),
+      oidcRequest(app.clientId, newId("ver"), ago(9 * DAY)),
+    ]);
+    const liveRequests = await Promise.all([oidcRequest(app.clientId, newId("ver"), ahead(900_000))]);
+
+    const before = {
+      codes: await db.authorizationCode.count(),
+      tokens: await db.oidcAccessToken.count(),
+      requests: await db.oidcAuthorizationRequest.count(),
+    };
+    await runTask("oidc_purge");
+    const after = {
+      codes: await db.authorizationCode.count(),
+      tokens: await db.oidcAccessToken.count(),
+      requests: await db.oidcAuthorizationRequest.count(),
+    };
+    expect(after.codes).toBeLessThanOrEqual(before.codes - expiredCodes.length);
+    expect(after.tokens).toBeLessThanOrEqual(before.tokens - expiredTokens.length);
+    expect(after.requests).toBeLessThanOrEqual(before.requests - expiredRequests.length);
+
+    const codes = await db.authorizationCode.findMany({
+      where: { codeHash: { in: [...expiredCodes, ...liveCodes].map((c) => c.codeHash) } },
+    });
+    expect(codes.map((c) => c.codeHash).sort()).toEqual(liveCodes.map((c) => c.codeHash).sort());
+    const tokens = await db.oidcAccessToken.findMany({
+      where: { tokenHash: { in: [...expiredTokens, ...liveTokens].map((t) => t.tokenHash) } },
+    });
+    expect(tokens.map((t) => t.tokenHash).sort()).toEqual(liveTokens.map((t) => t.tokenHash).sort());
+    const requests = await db.oidcAuthorizationRequest.findMany({
+      where: { id: { in: [...expiredRequests, ...liveRequests].map((r) => r.id) } },
+    });
+    expect(requests.map((r) => r.id)).toEqual(liveRequests.map((r) => r.id));
+  });
+
+  it("deletes in bounded batches until nothing expired is left", async () => {
+    const db = getDb();
+    const { app } = await makeTokenApp();
+    const hashes: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const codeHash = randomToken(64);
+      hashes.push(codeHash);
+      await db.authorizationCode.create({
+        data: {
+          codeHash,
+          appId: app.clientId,
+          environment: "sandbox",
+          verificationId: newId("ver"),
+          surface: "rest",
+          expiresAt: ago(2 * DAY),
+        },
+      });
+    }
+    const deleted = await purgeExpiredAuthorizationCodes(db, { batchSize: 3 });
+    expect(deleted).toBeGreaterThanOrEqual(7);
+    expect(await db.authorizationCode.count({ where: { codeHash: { in: hashes } } })).toBe(0);
+  });
+
+  it("an OIDC session whose request was purged returns nowhere (not to the app's REST defaults)", async () => {
+    const db = getDb();
+    const { app } = await makeTokenApp();
+    await db.app.update({
+      where: { id: app.clientId },
+      data: { defaultSuccessRedirectUri: "https://rp.example.com/done" },
+    });
+    // a session the OpenID Provider started (/oidc/{env}/auth)
+    const v = await db.verification.update({
+      where: { id: (await makeVerification(app.clientId)).id },
+      data: { viaOidcProvider: true },
+    });
+    const request = await oidcRequest(app.clientId, v.id, ago(2 * DAY));
+    await db.oidcAuthorizationRequest.update({
+      where: { id: request.id },
+      data: { resumeToken: randomToken(43) },
+    });
+    expect(await nextUrlFor(db, v)).toMatch(/\/resume\//);
+    await runTask("oidc_purge");
+    expect(await db.oidcAuthorizationRequest.count({ where: { id: request.id } })).toBe(0);
+    expect(await nextUrlFor(db, v)).toBeNull();
+  });
+
+  it("delete expired idempotency records and ended rate-limit windows, and keep live ones", async () => {
+    const db = getDb();
+    const { ws } = await makeTokenApp();
+    const record = (key: string, expiresAt: Date) =>
+      db.idempotencyRecord.create({
+        data: {
+          workspaceId: ws.workspaceId,
+          environment: "sandbox",
+          key,
+          method: "POST",
+          path: "/v1/apps",
+          requestHash: "0".repeat(64),
+          lockedUntil: expiresAt,
+          expiresAt,
+        },
+      });
+    const expired = await Promise.all([
+      record(`old-${randomToken(8)}`, ago(1000)),
+      record(`old-${randomToken(8)}`, ago(DAY)),
+    ]);
+    const live = await record(`new-${randomToken(8)}`, ahead(DAY));
+
+    const prefix = `housekeeping-test-${randomToken(8)}`;
+    const windowRow = (key: string, expire: number) =>
+      db.rateLimit.create({ data: { key: `${prefix}:${key}`, points: 3, expire: BigInt(expire) } });
+    await windowRow("ended-1", Date.now() - 1000);
+    await windowRow("ended-2", Date.now() - DAY);
+    await windowRow("open", Date.now() + 600_000);
+
+    const before = await db.idempotencyRecord.count();
+    await runTask("idempotency_purge");
+    await runTask("rate_limit_purge");
+    expect(await db.idempotencyRecord.count()).toBeLessThanOrEqual(before - expired.length);
+    const records = await db.idempotencyRecord.findMany({
+      where: { id: { in: [...expired, live].map((r) => r.id) } },
+    });
+    expect(records.map((r) => r.id)).toEqual([live.id]);
+    const windows = await db.rateLimit.findMany({ where: { key: { startsWith: prefix } } });
+    expect(windows.map((w) => w.key)).toEqual([`${prefix}:open`]);
+  });
+
+  it("deletes sessions IDV_SESSION_DELETE_DAYS after they ended once their personal data is gone, with their events", async () => {
+    const db = getDb();
+    const { app } = await makeTokenApp();
+    const session = async (endedAt: Date, wiped: boolean) => {
+      const v = await makeVerification(app.clientId);
+      await db.verification.update({
+        where: { id: v.id },
+        data: { endedAt, personalDataDeletedAt: wiped ? endedAt : null },
+      });
+      await db.verificationEvent.create({
+        data: {
+          id: newId("evt"),
+          verificationId: v.id,
+          appId: app.clientId,
+          type: "verification.completed",
+          payload: {},
+        },
+      });
+      return v.id;
+    };
+    const old = await session(ago(400 * DAY), true);
+    // personal data not yet wiped (the retention job runs first): kept for now
+    const unwiped = await session(ago(400 * DAY), false);
+    const recent = await session(ago(40 * DAY), true);
+
+    await runTask("verification_purge");
+    const left = await db.verification.findMany({
+      where: { id: { in: [old, unwiped, recent] } },
+      select: { id: true },
+    });
+    expect(left.map((r) => r.id).sort()).toEqual([unwiped, recent].sort());
+    expect(await db.verificationEvent.count({ where: { verificationId: old } })).toBe(0);
+    expect(await db.verificationEvent.count({ where: { verificationId: recent } })).toBe(1);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Housekeeping of the OpenID Provider's and the code exchange's short-lived rows: authorization
+ * codes, OP access tokens and OIDC authorization requests are deleted one day after they expire
+ * (hourly job `oidc_purge`, bounded batches).
+ * Why a day and not at once: a code presented again after its use must still be recognised as
+ * reused while the access tokens issued from it live (at most the code's lifetime plus
+ * ACCESS_TOKEN_TTL_SECONDS), and an expired token or request is answered "expired" / "already
+ * answered" rather than "unknown" for a while. After that they only take room.
+ */
+import type { Db } from "../db/client";
+import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
+
+export const OIDC_PURGE_GRACE_MS = 24 * 3600 * 1000;
+
+type TRawDb = Pick<Db, "$executeRaw">;
+
+function cutoff(now: Date): string {
+  // the columns are UTC `timestamp without time zone`: the literal's Z is ignored on the cast
+  return new Date(now.getTime() - OIDC_PURGE_GRACE_MS).toISOString();
+}
+
+export async function purgeExpiredAuthorizationCodes(
+  db: TRawDb,
+  { now = new Date(), batchSize }: TPurgeOptions = {},
+): Promise<number> {
+  const before = cutoff(now);
+  return deleteInBatches(
+    (limit) => db.$executeRaw`
+      DELETE FROM authorization_codes
+       WHERE code_hash IN (SELECT code_hash FROM authorization_codes
+                            WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
+    batchSize,
+  );
+}
+
+export async function purgeExpiredAccessTokens(
+  db: TRawDb,
+  { now = new Date(), batchSize }: TPurgeOptions = {},
+): Promise<number> {
+  const before = cutoff(now);
+  return deleteInBatches(
+    (limit) => db.$executeRaw`
+      DELETE FROM oidc_access_tokens
+       WHERE token_hash IN (SELECT token_hash FROM oidc_access_tokens
+                             WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
+    batchSize,
+  );
+}
+
+export async function purgeExpiredAuthorizationRequests(
+  db: TRawDb,
+  { now = new Date(), batchSize }: TPurgeOptions = {},
+): Promise<number> {
+  const before = cutoff(now);
+  return deleteInBatches(
+    (limit) => db.$executeRaw`
+      DELETE FROM oidc_authorization_requests
+       WHERE id IN (SELECT id FROM oidc_authorization_requests
+                     WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
+    batchSize,
+  );
+}
+
+export async function purgeExpiredOidcRows(
+  db: TRawDb,
+  options: TPurgeOptions = {},
+): Promise<{ codes: number; accessTokens: number; authorizationRequests: number }> {
+  return {
+    codes: await purgeExpiredAuthorizationCodes(db, options),
+    accessTokens: await purgeExpiredAccessTokens(db, options),
+    authorizationRequests: await purgeExpiredAuthorizationRequests(db, options),
+  };
+}
