@@ -337,10 +337,16 @@ export async function createWorkspace(databaseUrl, masterKey) {
  * One request. Never throws: a connection failure is status "conn-error", no answer within
  * `timeoutMs` is status "timeout".
  */
-export async function call(base, method, pathname, { auth, body, form, timeoutMs = 15_000 } = {}) {
+export async function call(
+  base,
+  method,
+  pathname,
+  { auth, body, form, cookie, followRedirects = true, timeoutMs = 15_000 } = {},
+) {
   const started = performance.now();
   const headers = {};
   if (auth) headers.authorization = auth;
+  if (cookie) headers.cookie = cookie;
   let payload;
   if (form) {
     headers["content-type"] = "application/x-www-form-urlencoded";
@@ -354,6 +360,7 @@ export async function call(base, method, pathname, { auth, body, form, timeoutMs
       method,
       headers,
       body: payload,
+      redirect: followRedirects ? "follow" : "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
@@ -408,7 +415,7 @@ export async function createApp(base, key, { webhookUrl, redirectUris = [] }) {
 }
 
 /** A sandbox session driven to completion (6 events); on `simulateBase` when given. */
-export async function completedSession(base, app, { simulateBase = base, redirectUri } = {}) {
+export async function completedSession(base, app, { simulateBase = base, redirectUri, bind = false } = {}) {
   const auth = basicAuth(app);
   const started = await call(base, "POST", "/api/sandbox/v1/verifications", {
     auth,
@@ -416,12 +423,19 @@ export async function completedSession(base, app, { simulateBase = base, redirec
   });
   if (started.status !== 201) return { ok: false, step: "create", status: started.status };
   const id = started.body.verificationId;
+  // the end-user's browser opens the hosted page first and so holds the return (lib/hosted/binding.ts)
+  let cookie;
+  if (bind) {
+    const bound = await call(base, "GET", `/verify/${id}/bind`, { followRedirects: false });
+    cookie = bound.headers?.get("set-cookie")?.split(";")[0];
+    if (bound.status !== 303 || !cookie) return { ok: false, step: "bind", status: bound.status, id };
+  }
   const done = await call(simulateBase, "POST", `/api/sandbox/v1/sandbox/verifications/${id}/simulate`, {
     auth,
     body: { outcome: "success" },
   });
   if (done.status !== 200) return { ok: false, step: "simulate", status: done.status, id };
-  return { ok: true, id };
+  return { ok: true, id, cookie };
 }
 
 /**

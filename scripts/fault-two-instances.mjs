@@ -6,10 +6,12 @@
 //   1. runs the benchmark's four scenarios (scripts/bench.mjs) against both at once, sessions
 //      expiring after IDV_SESSION_TTL_SECONDS=20 so that expiry jobs run during the test;
 //   2. completes FAULT_SESSIONS sessions created on one instance and simulated on the other,
-//      has BOTH instances mint a code for each at the same moment (the hosted page's status poll,
-//      GET /verify/{id}/status), and redeems every code on both instances at the same moment;
+//      has the end-user's browser ask BOTH instances for the return at the same moment
+//      (GET /verify/{id}/return with the browser's binding cookie: answered once, with the
+//      session's one code), and redeems every code on both instances at the same moment;
 //   3. waits for every session to end and every event to reach the webhook receiver.
-// Passes when: every code is distinct and redeemed exactly once (one 200, the other 401
+// Passes when: each return is answered by exactly one instance; every code is distinct and
+// redeemed exactly once (one 200, the other 401
 // invalid_grant, a later retry 401); every event reached the receiver, with duplicates (if any)
 // explained by a recorded retry; each delivery has one successful attempt; each expired session
 // has one timed_out event; each cron tick was queued once although both instances schedule it;
@@ -158,6 +160,7 @@ async function main() {
   );
   const codes = [];
   const sessionIds = [];
+  let returnsAnsweredOnce = 0;
   await Promise.all(
     Array.from({ length: 4 }, async (_, w) => {
       for (let i = w; i < SESSIONS; i += 4) {
@@ -165,20 +168,28 @@ async function main() {
         const s = await completedSession(first.base, app, {
           simulateBase: second.base,
           redirectUri: returnUrl,
+          bind: true,
         });
         if (!s.ok) {
           problems.push(`session ${i}: ${s.step} answered ${s.status}`);
           continue;
         }
         sessionIds.push(s.id);
-        const polls = await Promise.all([a, b].map((x) => call(x.base, "GET", `/verify/${s.id}/status`)));
-        for (const [j, p] of polls.entries()) {
-          const next = p.body?.next ? new URL(p.body.next) : undefined;
-          const code = next?.searchParams.get("code");
-          if (p.status !== 200 || !code)
-            problems.push(`status poll on ${"AB"[j]} gave ${p.status} without a code`);
-          else codes.push({ code, verificationId: s.id, mintedOn: "AB"[j] });
+        const returns = await Promise.all(
+          [a, b].map((x) =>
+            call(x.base, "GET", `/verify/${s.id}/return`, { cookie: s.cookie, followRedirects: false }),
+          ),
+        );
+        const answered = [];
+        for (const [j, r] of returns.entries()) {
+          const location = r.headers?.get("location");
+          const code = location ? new URL(location, a.base).searchParams.get("code") : null;
+          if (r.status !== 303) problems.push(`return on ${"AB"[j]} gave ${r.status}`);
+          else if (code) answered.push({ code, verificationId: s.id, mintedOn: "AB"[j] });
         }
+        if (answered.length === 1) returnsAnsweredOnce++;
+        else problems.push(`session ${s.id}: the return was answered with a code ${answered.length} times`);
+        codes.push(...answered);
       }
     }),
   );
@@ -212,8 +223,9 @@ async function main() {
     `sessions completed             ${sessionIds.length} (created on one instance, simulated on the other)`,
   );
   console.log(
-    `codes minted                   ${codes.length} (each session polled on A and B at the same moment)`,
+    `returns answered once          ${returnsAnsweredOnce}/${sessionIds.length} (asked of A and B at the same moment)`,
   );
+  console.log(`codes minted                   ${codes.length}`);
   console.log(`distinct codes                 ${distinct}`);
   console.log(
     `redeemed on A and B at once    ${redeemOutcomes.onePair} exactly one 200 + one 401 invalid_grant; ${redeemOutcomes.bothOk} both 200; ${redeemOutcomes.noneOk} neither`,
@@ -223,7 +235,7 @@ async function main() {
     `retry after redemption         ${redeemOutcomes.retryRefused}/${codes.length} refused (401 invalid_grant)`,
   );
   if (distinct !== codes.length) problems.push(`${codes.length - distinct} duplicate authorization codes`);
-  if (codes.length !== 2 * SESSIONS) problems.push(`${codes.length} codes minted instead of ${2 * SESSIONS}`);
+  if (codes.length !== SESSIONS) problems.push(`${codes.length} codes minted instead of ${SESSIONS}`);
   if (redeemOutcomes.bothOk) problems.push(`${redeemOutcomes.bothOk} codes were redeemed twice`);
   if (redeemOutcomes.noneOk)
     problems.push(`${redeemOutcomes.noneOk} codes were redeemed by neither instance`);

@@ -224,3 +224,24 @@ describe("readBodyText and readFormBody (the other surfaces' bodies)", () => {
     expect([json.status, json.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
   });
 });
+
+describe("a body the client stops sending", () => {
+  it("is a 400 naming the body, not a server or database error", async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"a":'));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const request = new Request("http://localhost/x", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
+    const err = await readBodyText(request).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe("VALIDATION_ERROR");
+    expect((err as ApiError).status).toBe(400);
+  });
+});

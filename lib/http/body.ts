@@ -60,7 +60,21 @@ export async function readBodyText(request: Request, maxBytes: number = MAX_BODY
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // the client went away mid-body (Node's "aborted"): nobody reads the answer, and it is
+      // neither a server fault nor the database
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        "The request body could not be read: the connection was closed",
+        {
+          details: [{ path: "(body)", message: "incomplete" }],
+        },
+      );
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
