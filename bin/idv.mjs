@@ -4,5 +4,8 @@
 import { register } from "tsx/esm/api";
 
 register();
+// every command but `serve` prints its result on standard output (some as --json): its log lines
+// go to standard error so that they never mix with the result
+if (process.argv[2] !== "serve") process.env.IDV_LOG_STDERR ??= "1";
 const { main } = await import("../lib/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

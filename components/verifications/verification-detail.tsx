@@ -21,7 +21,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
-import { isTerminal } from "@/lib/verifications/states";
+import { isTerminal } from "@/lib/verifications/state-machine";
 import {
   flowLabel,
   formatDateTime,

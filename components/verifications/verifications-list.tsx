@@ -15,7 +15,7 @@ import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/field";
 import { Td, Th } from "@/components/ui/table";
-import { VERIFICATION_STATES } from "@/lib/verifications/states";
+import { VERIFICATION_STATES } from "@/lib/verifications/state-machine";
 import {
   flowLabel,
   formatDateTime,

@@ -4,21 +4,14 @@
  * if the ticket was moved meanwhile (e.g. an operator rejected it) nothing happens, so retries
  * and duplicate jobs are harmless.
  */
-import { z } from "zod";
+import { SYSTEM_ACTOR } from "../auth/actor";
 import { getDb } from "../db/client";
 import { ApiError } from "../http/errors";
-import { logger } from "../log";
+import type { TCompleteDemoActivationPayload } from "../jobs/definitions";
 import { moveTicket } from "./tickets";
 
-const ZPayload = z.object({ ticketId: z.string() });
-
-export async function completeDemoActivation(payload: unknown): Promise<void> {
-  const parsed = ZPayload.safeParse(payload);
-  if (!parsed.success) {
-    logger.warn({ payload }, "activation.complete_demo: malformed payload, dropped");
-    return;
-  }
-  const { ticketId } = parsed.data;
+/** The `activation.complete_demo` job (lib/jobs/definitions.ts). */
+export async function completeDemoActivation({ ticketId }: TCompleteDemoActivationPayload): Promise<void> {
   await getDb().$transaction(async (tx) => {
     const ticket = await tx.activationTicket.findUnique({
       where: { id: ticketId },
@@ -29,7 +22,7 @@ export async function completeDemoActivation(payload: unknown): Promise<void> {
       await moveTicket(tx, ticket, {
         event: "complete_demo",
         data: { activatedAt: new Date() },
-        audit: { actorType: "system", action: "activation.demo_completed" },
+        audit: { actor: SYSTEM_ACTOR, action: "activation.demo_completed" },
       });
     } catch (err) {
       // moved by someone else between our read and our update: their move stands

@@ -16,7 +16,7 @@
  *   company information and the earlier tickets of the same app and provider.
  */
 import type { OperatorAuth } from "../auth/operator-keys";
-import { recordAudit } from "../audit";
+import { operatorAudit, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../http/errors";
@@ -24,7 +24,8 @@ import { newId } from "../ids";
 import { requirementJson } from "../providers/app-providers";
 import { findProvider } from "../providers/catalog";
 import type { TListTicketsQuery, TQueueTicketJson, TTicketDetailJson, TTicketJson } from "./schema";
-import { isActivationStatus, nextStatus, stateConflict } from "./state-machine";
+import { transition } from "../state-machine";
+import { ACTIVATION_TRANSITIONS, isActivationStatus, stateConflict } from "./state-machine";
 import { getTicket, moveTicket, toTicketJson, type TicketWithApp } from "./tickets";
 
 export interface OperatorActor {
@@ -32,12 +33,6 @@ export interface OperatorActor {
   requestId: string;
   env: TEnvironment;
 }
-
-const auditOf = (actor: OperatorActor) => ({
-  actorType: "operator" as const,
-  actorId: actor.auth.userId,
-  requestId: actor.requestId,
-});
 
 async function withWorkspaceNames(db: Tx, tickets: TicketWithApp[]): Promise<TQueueTicketJson[]> {
   const ids = [...new Set(tickets.map((t) => t.workspaceId))];
@@ -118,7 +113,7 @@ export async function startReview(db: Tx, actor: OperatorActor, ticketId: string
   const moved = await moveTicket(db, ticket, {
     event: "start_review",
     data: { reviewStartedAt: new Date(), reviewerUserId: actor.auth.userId },
-    audit: { ...auditOf(actor), action: "activation.review_started" },
+    audit: { ...operatorAudit(actor), action: "activation.review_started" },
   });
   return toTicketJson(moved);
 }
@@ -128,7 +123,7 @@ export async function approveTicket(db: Tx, actor: OperatorActor, ticketId: stri
   const moved = await moveTicket(db, ticket, {
     event: "approve",
     data: { activatedAt: new Date(), reviewerUserId: actor.auth.userId },
-    audit: { ...auditOf(actor), action: "activation.approved" },
+    audit: { ...operatorAudit(actor), action: "activation.approved" },
   });
   return toTicketJson(moved);
 }
@@ -143,7 +138,7 @@ export async function rejectTicket(
   const moved = await moveTicket(db, ticket, {
     event: "reject",
     data: { rejectedAt: new Date(), rejectionReason: reason, reviewerUserId: actor.auth.userId },
-    audit: { ...auditOf(actor), action: "activation.rejected", data: { reason } },
+    audit: { ...operatorAudit(actor), action: "activation.rejected", data: { reason } },
   });
   return toTicketJson(moved);
 }
@@ -173,12 +168,11 @@ export async function recordContractActivation(
   const key = { appId_providerId: { appId: app.id, providerId: provider.id } };
   const row = await db.appProvider.findUnique({ where: key });
   const from = row && isActivationStatus(row.status) ? row.status : "not_activated";
-  const to = nextStatus(from, "record_contract");
-  if (!to) {
-    throw stateConflict(`Provider "${provider.id}" is ${from} for app ${app.id}; nothing to record`, [
+  const to = transition(ACTIVATION_TRANSITIONS, from, "record_contract", () =>
+    stateConflict(`Provider "${provider.id}" is ${from} for app ${app.id}; nothing to record`, [
       { path: "providerId", message: `status is ${from}` },
-    ]);
-  }
+    ]),
+  );
   const now = new Date();
   const ticketId = newId("act");
   await db.activationTicket.create({
@@ -200,7 +194,7 @@ export async function recordContractActivation(
   if (row) await db.appProvider.update({ where: key, data: state });
   else await db.appProvider.create({ data: { appId: app.id, providerId: provider.id, ...state } });
   await recordAudit(db, {
-    ...auditOf(actor),
+    ...operatorAudit(actor),
     workspaceId: app.workspaceId,
     environment: app.environment,
     action: "activation.contract_recorded",

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { allowedFrom, nextState } from "../state-machine";
 import {
+  ACTIVATION_EVENT_ACTORS,
   ACTIVATION_STATUSES,
   ACTIVATION_TRANSITIONS,
-  allowedFrom,
-  nextStatus,
   stateConflict,
+  type TActivationEvent,
   STATE_CONFLICT_CODE,
   TICKET_STATUSES,
 } from "./state-machine";
+
+const nextStatus = (from: string, event: TActivationEvent) => nextState(ACTIVATION_TRANSITIONS, from, event);
+const EVENTS = Object.keys(ACTIVATION_TRANSITIONS) as TActivationEvent[];
 
 describe("activation transition table", () => {
   it("follows the spec's table", () => {
@@ -42,14 +46,17 @@ describe("activation transition table", () => {
   });
 
   it("is deterministic and only uses known states; tickets never go back to not_activated", () => {
-    const keys = ACTIVATION_TRANSITIONS.map((t) => `${t.from}/${t.event}`);
-    expect(new Set(keys).size).toBe(keys.length);
-    for (const t of ACTIVATION_TRANSITIONS) {
-      expect(ACTIVATION_STATUSES).toContain(t.from);
-      expect(ACTIVATION_STATUSES).toContain(t.to);
-      if (t.event !== "submit_contract") expect(TICKET_STATUSES).toContain(t.to);
+    expect(Object.keys(ACTIVATION_EVENT_ACTORS).sort()).toEqual([...EVENTS].sort());
+    for (const event of EVENTS) {
+      const froms = allowedFrom(ACTIVATION_TRANSITIONS, event);
+      expect(new Set(froms).size, event).toBe(froms.length);
+      for (const from of froms) expect(ACTIVATION_STATUSES).toContain(from);
+      for (const { to } of ACTIVATION_TRANSITIONS[event]) {
+        expect(ACTIVATION_STATUSES).toContain(to);
+        if (event !== "submit_contract") expect(TICKET_STATUSES).toContain(to);
+      }
     }
-    expect(allowedFrom("approve")).toEqual(["activation_processing"]);
+    expect(allowedFrom(ACTIVATION_TRANSITIONS, "approve")).toEqual(["activation_processing"]);
   });
 
   it("builds conflicts with the configured code and the details", () => {

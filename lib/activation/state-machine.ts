@@ -12,6 +12,7 @@
  * Every transition runs in one transaction with its audit record (see tickets.ts, submit.ts).
  */
 import { ApiError, type ErrorCode, type ErrorDetail } from "../http/errors";
+import type { TTransitionTable } from "../state-machine";
 
 export const ACTIVATION_STATUSES = [
   "not_activated",
@@ -42,43 +43,39 @@ export type TActivationEvent =
   | "complete_demo"
   | "record_contract";
 
-export interface TTransition {
-  event: TActivationEvent;
-  from: TActivationStatus;
-  to: TActivationStatus;
-  /** who moves it */
-  by: "integrator" | "operator" | "system";
-}
+/** Who makes each move. */
+export const ACTIVATION_EVENT_ACTORS: Readonly<
+  Record<TActivationEvent, "integrator" | "operator" | "system">
+> = {
+  submit_direct: "integrator",
+  submit_registration: "integrator",
+  submit_demo: "integrator",
+  submit_contract: "integrator",
+  start_review: "operator",
+  approve: "operator",
+  reject: "operator",
+  record_contract: "operator",
+  complete_demo: "system",
+};
 
-export const ACTIVATION_TRANSITIONS: readonly TTransition[] = [
-  { event: "submit_direct", from: "not_activated", to: "activated", by: "integrator" },
-  { event: "submit_direct", from: "rejected", to: "activated", by: "integrator" },
-  { event: "submit_registration", from: "not_activated", to: "activation_requested", by: "integrator" },
-  { event: "submit_registration", from: "rejected", to: "activation_requested", by: "integrator" },
-  { event: "submit_demo", from: "not_activated", to: "activation_processing", by: "integrator" },
-  { event: "submit_demo", from: "rejected", to: "activation_processing", by: "integrator" },
-  { event: "submit_contract", from: "not_activated", to: "not_activated", by: "integrator" },
-  { event: "submit_contract", from: "rejected", to: "rejected", by: "integrator" },
-  { event: "start_review", from: "activation_requested", to: "activation_processing", by: "operator" },
-  { event: "approve", from: "activation_processing", to: "activated", by: "operator" },
-  { event: "reject", from: "activation_processing", to: "rejected", by: "operator" },
-  { event: "record_contract", from: "not_activated", to: "activated", by: "operator" },
-  { event: "record_contract", from: "rejected", to: "activated", by: "operator" },
-  { event: "complete_demo", from: "activation_processing", to: "activated", by: "system" },
-];
+export const ACTIVATION_TRANSITIONS: TTransitionTable<TActivationStatus, TActivationEvent> = {
+  submit_direct: [{ from: ["not_activated", "rejected"], to: "activated" }],
+  submit_registration: [{ from: ["not_activated", "rejected"], to: "activation_requested" }],
+  submit_demo: [{ from: ["not_activated", "rejected"], to: "activation_processing" }],
+  // a contract provider without demo stays where it is
+  submit_contract: [
+    { from: ["not_activated"], to: "not_activated" },
+    { from: ["rejected"], to: "rejected" },
+  ],
+  start_review: [{ from: ["activation_requested"], to: "activation_processing" }],
+  approve: [{ from: ["activation_processing"], to: "activated" }],
+  reject: [{ from: ["activation_processing"], to: "rejected" }],
+  record_contract: [{ from: ["not_activated", "rejected"], to: "activated" }],
+  complete_demo: [{ from: ["activation_processing"], to: "activated" }],
+};
 
 export function isActivationStatus(value: unknown): value is TActivationStatus {
   return typeof value === "string" && (ACTIVATION_STATUSES as readonly string[]).includes(value);
-}
-
-/** The state `event` leads to from `from`, or undefined when the table has no such move. */
-export function nextStatus(from: string, event: TActivationEvent): TActivationStatus | undefined {
-  return ACTIVATION_TRANSITIONS.find((t) => t.from === from && t.event === event)?.to;
-}
-
-/** The states from which `event` is allowed (for error messages). */
-export function allowedFrom(event: TActivationEvent): TActivationStatus[] {
-  return ACTIVATION_TRANSITIONS.filter((t) => t.event === event).map((t) => t.from);
 }
 
 /**

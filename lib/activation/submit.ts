@@ -17,20 +17,26 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { invalidField, type ErrorDetail } from "../http/errors";
 import { validationError } from "../http/validation";
 import { newId } from "../ids";
-import { enqueueJob } from "../jobs/queue";
+import { completeDemoActivationJob } from "../jobs/definitions";
+import { enqueue } from "../jobs/registry";
 import { loadProviderEntries } from "../providers/app-providers";
 import { findProvider, type TProviderDefinition } from "../providers/catalog";
 import { checkRequirementValues, isCompanyInfo, type TRequirementValue } from "../providers/requirements";
 import type { TProviderJson } from "../providers/schema";
 import type { TSubmitActivation } from "./schema";
-import { isActivationStatus, nextStatus, stateConflict, type TActivationEvent } from "./state-machine";
+import { nextState } from "../state-machine";
+import {
+  ACTIVATION_TRANSITIONS,
+  isActivationStatus,
+  stateConflict,
+  type TActivationEvent,
+} from "./state-machine";
 
-export const DEMO_TASK = "activation.complete_demo";
 /** how long a demo activation stays in activation_processing */
 export const DEMO_DELAY_MS = 1000;
 
@@ -88,7 +94,7 @@ export async function submitActivation(
     const row = rowById.get(providerId);
     const from = row && isActivationStatus(row.status) ? row.status : "not_activated";
     const event = eventFor(provider, demo);
-    const to = nextStatus(from, event);
+    const to = nextState(ACTIVATION_TRANSITIONS, from, event);
     if (!to) conflicts.push({ path, message: conflictMessage(from) });
     else planned.push({ provider, values: checked.values, event, from, to, exists: !!row });
   }
@@ -101,10 +107,7 @@ export async function submitActivation(
   }
 
   const now = new Date();
-  const audit = {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
-  };
+  const audit = workspaceAudit(actor);
   const companyInfo: Record<string, unknown> = {
     ...(typeof storedInfo === "object" && storedInfo !== null && !Array.isArray(storedInfo)
       ? (storedInfo as Record<string, unknown>)
@@ -172,11 +175,11 @@ export async function submitActivation(
       },
     });
     if (to === "activation_processing") {
-      await enqueueJob(
+      await enqueue(
         db,
-        DEMO_TASK,
+        completeDemoActivationJob,
         { ticketId },
-        { runAt: new Date(now.getTime() + DEMO_DELAY_MS), jobKey: `${DEMO_TASK}:${ticketId}` },
+        { runAt: new Date(now.getTime() + DEMO_DELAY_MS) },
       );
     }
   }

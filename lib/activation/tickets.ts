@@ -12,7 +12,8 @@ import type { ActivationTicket, App } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../http/errors";
 import { findProvider } from "../providers/catalog";
-import { allowedFrom, nextStatus, stateConflict, type TActivationEvent } from "./state-machine";
+import { allowedFrom, transition } from "../state-machine";
+import { ACTIVATION_TRANSITIONS, stateConflict, type TActivationEvent } from "./state-machine";
 import type { TTicketJson } from "./schema";
 
 export type TicketWithApp = ActivationTicket & { app: Pick<App, "id" | "name" | "deletedAt"> };
@@ -61,20 +62,19 @@ export interface TTicketMove {
     rejectionReason?: string;
     reviewerUserId?: string;
   };
-  audit: Pick<AuditEntry, "actorType" | "actorId" | "requestId"> & {
+  audit: Pick<AuditEntry, "actor" | "requestId"> & {
     action: string;
     data?: Record<string, unknown>;
   };
 }
 
 export async function moveTicket(db: Tx, ticket: TicketWithApp, move: TTicketMove): Promise<TicketWithApp> {
-  const to = nextStatus(ticket.status, move.event);
   const refuse = (status: string) =>
     stateConflict(
-      `Activation ticket ${ticket.id} is ${status}; this needs a ticket in status ${allowedFrom(move.event).join(" or ")}`,
+      `Activation ticket ${ticket.id} is ${status}; this needs a ticket in status ${allowedFrom(ACTIVATION_TRANSITIONS, move.event).join(" or ")}`,
       [{ path: "ticket_id", message: `status is ${status}` }],
     );
-  if (!to) throw refuse(ticket.status);
+  const to = transition(ACTIVATION_TRANSITIONS, ticket.status, move.event, refuse);
   const { count } = await db.activationTicket.updateMany({
     where: { id: ticket.id, status: ticket.status },
     data: { status: to, ...move.data },

@@ -11,7 +11,7 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../http/errors";
@@ -100,11 +100,10 @@ export async function createApiKey(
   });
   const row = await db.apiKey.findUniqueOrThrow({ where: { id: created.id }, select: keySelect });
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit(actor),
     action: "api_key.created",
     targetType: "api_key",
     targetId: created.id,
-    requestId: actor.requestId,
     data: { name: input.name, prefix: row.keyPrefix },
   });
   return { ...toApiKeyJson(row, auth.environment), key: created.key };
@@ -124,11 +123,10 @@ export async function revokeApiKey(db: Tx, actor: KeyActor, keyId: string): Prom
   });
   if (revoked.count === 0) return { revoked: true };
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit(actor),
     action: "api_key.revoked",
     targetType: "api_key",
     targetId: keyId,
-    requestId: actor.requestId,
     data: { name: row.name },
   });
   return { revoked: true };

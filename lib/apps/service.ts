@@ -16,7 +16,7 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { generateClientSecret } from "../auth/app-credentials";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../http/errors";
@@ -37,13 +37,6 @@ const withRelations = { providers: true, workflows: true } as const;
 export interface Actor {
   auth: WorkspaceAuth;
   requestId: string;
-}
-
-function auditBase(actor: Actor) {
-  return {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
-  };
 }
 
 /** Loads an app the caller may act on, or throws 404 / 403 as the spec orders. */
@@ -106,7 +99,7 @@ export async function createApp(
   });
   await recordWorkflowVersion(db, app.workflows[0]!, versionAuthor(actor.auth));
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "app.created",
     targetType: "app",
     targetId: clientId,
@@ -196,7 +189,7 @@ export async function updateApp(
 
   const updated = await db.app.update({ where: { id: clientId }, data, include: withRelations });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "app.updated",
     targetType: "app",
     targetId: clientId,
@@ -214,7 +207,7 @@ export async function deleteApp(db: Tx, actor: Actor, clientId: string): Promise
   // its custom domain stops routing and its hosts become free for other apps at once
   await db.customDomain.deleteMany({ where: { appId: clientId } });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "app.deleted",
     targetType: "app",
     targetId: clientId,
@@ -239,7 +232,7 @@ export async function rotateClientSecret(
     data: { revokedAt: rotatedAt },
   });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "app.client_secret_rotated",
     targetType: "app",
     targetId: clientId,

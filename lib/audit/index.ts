@@ -1,14 +1,20 @@
-/** Audit trail: who did what to which record. Written in the same transaction as the change. */
+/**
+ * Audit trail: who did what to which record. Written in the same transaction as the change, and
+ * only through `recordAudit` — the actor comes from `lib/auth/actor.ts`, and a request's scope
+ * (actor, workspace, environment, request id) from `workspaceAudit` / `operatorAudit`.
+ */
+import type { TActor } from "../auth/actor";
+import { operatorActor, workspaceActor } from "../auth/actor";
+import type { OperatorAuth } from "../auth/operator-keys";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 
 export interface AuditEntry {
+  actor: TActor;
   workspaceId?: string | null;
   environment?: TEnvironment | null;
-  actorType: "api_key" | "user" | "operator" | "system" | "cli";
-  actorId?: string | null;
   action: string;
   targetType?: string;
   targetId?: string;
@@ -16,16 +22,30 @@ export interface AuditEntry {
   requestId?: string;
 }
 
-/** The actor fields of an audit entry for a workspace credential (API key or console user). */
-export function auditActor(
-  auth: WorkspaceAuth,
-): Pick<AuditEntry, "actorType" | "actorId" | "workspaceId" | "environment"> {
+type TAuditScope = Pick<AuditEntry, "actor" | "workspaceId" | "environment" | "requestId">;
+
+/**
+ * The scope of an entry written for a workspace request (API key or console user): the actor,
+ * the credential's workspace and environment, and the request id when there is one.
+ */
+export function workspaceAudit(caller: {
+  auth: Pick<WorkspaceAuth, "actor" | "workspaceId" | "environment">;
+  requestId?: string;
+}): TAuditScope {
   return {
-    workspaceId: auth.workspaceId,
-    environment: auth.environment,
-    actorType: auth.actor.type === "user" ? "user" : "api_key",
-    actorId: auth.actor.id,
+    actor: workspaceActor(caller.auth),
+    workspaceId: caller.auth.workspaceId,
+    environment: caller.auth.environment,
+    ...(caller.requestId === undefined ? {} : { requestId: caller.requestId }),
   };
+}
+
+/** The scope of an entry written for an operator request (no workspace of its own). */
+export function operatorAudit(caller: {
+  auth: Pick<OperatorAuth, "userId">;
+  requestId: string;
+}): TAuditScope {
+  return { actor: operatorActor(caller.auth), requestId: caller.requestId };
 }
 
 export async function recordAudit(db: Tx, entry: AuditEntry): Promise<void> {
@@ -34,8 +54,8 @@ export async function recordAudit(db: Tx, entry: AuditEntry): Promise<void> {
       id: newId("aud"),
       workspaceId: entry.workspaceId ?? null,
       environment: entry.environment ?? null,
-      actorType: entry.actorType,
-      actorId: entry.actorId ?? null,
+      actorType: entry.actor.type,
+      actorId: entry.actor.id ?? null,
       action: entry.action,
       targetType: entry.targetType ?? null,
       targetId: entry.targetId ?? null,

@@ -23,9 +23,11 @@ import {
 import { claimExpiry } from "./claims";
 import { GAVE_UP_MESSAGE, scheduleAfterCheck } from "./schedule";
 import { reservedHosts } from "./settings";
+import { transition } from "../state-machine";
 import {
   classifyDnsChecks,
-  nextDomainState,
+  DOMAIN_TRANSITIONS,
+  illegalDomainTransition,
   type TDomainEvent,
   type TDomainTransition,
 } from "./state-machine";
@@ -69,7 +71,7 @@ export function checkUpdate(
   inspection: TDomainInspection,
   { automatic, now }: { automatic: boolean; now: Date },
 ): TCheckUpdate {
-  const move = nextDomainState(current.status, inspection.event);
+  const move = transition(DOMAIN_TRANSITIONS, current.status, inspection.event, illegalDomainTransition);
   const schedule = scheduleAfterCheck({ status: move.status, previous: current, automatic, now });
   const message = schedule.gaveUp
     ? [inspection.message, GAVE_UP_MESSAGE].filter(Boolean).join(" ")

@@ -23,6 +23,7 @@
  *   hosts are configured or checked by another app — deleting an app removes its domain anyway.
  */
 import { recordAudit } from "../audit";
+import { SYSTEM_ACTOR } from "../auth/actor";
 import type { Db, Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { logger } from "../log";
@@ -85,7 +86,7 @@ export async function otherDomainsOn(
     await recordAudit(db, {
       workspaceId: row.app.workspaceId,
       environment: row.app.environment,
-      actorType: "system",
+      actor: SYSTEM_ACTOR,
       action: "custom_domain.released",
       targetType: "custom_domain",
       targetId: row.id,
@@ -173,7 +174,7 @@ export async function expireClaims(db: Db, options: TExpireOptions = {}): Promis
         await recordAudit(tx, {
           workspaceId: row.workspace_id,
           environment: row.environment,
-          actorType: "system",
+          actor: SYSTEM_ACTOR,
           action: "custom_domain.expired",
           targetType: "custom_domain",
           targetId: row.id,

@@ -1,12 +1,11 @@
 import { Resolver } from "node:dns/promises";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
-import { TASKS } from "../jobs/tasks";
-import { CRONTAB } from "../jobs/worker";
+import { CRONTAB, recheckCustomDomainsJob } from "../jobs/definitions";
 import { publishRecords, setupTestDns, TEST_CNAME_TARGET, uniqueDomain } from "../testing/custom-domains";
 import { makeApp, makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
-import { RECHECK_TASK, recheckDueDomains } from "./recheck";
+import { recheckDueDomains } from "./recheck";
 import { RECHECK_GIVE_UP_DAYS } from "./schedule";
 
 const dns = setupTestDns();
@@ -53,8 +52,8 @@ const checkedAudits = (appId: string) =>
 
 describe("custom_domain_recheck", () => {
   it("is a task the worker runs every minute", async () => {
-    expect(await TASKS[RECHECK_TASK]!()).toBeTypeOf("function");
-    expect(CRONTAB).toContain(`* * * * * ${RECHECK_TASK}`);
+    expect(await recheckCustomDomainsJob.handler()).toBeTypeOf("function");
+    expect(CRONTAB).toContain(`* * * * * ${recheckCustomDomainsJob.name}`);
   });
 
   it("plans the first automatic check a minute after configuring", async () => {

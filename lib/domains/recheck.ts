@@ -21,6 +21,7 @@
  */
 import type { Resolver } from "node:dns/promises";
 import { recordAudit } from "../audit";
+import { SYSTEM_ACTOR } from "../auth/actor";
 import { getDb, type Db } from "../db/client";
 import { logger } from "../log";
 import { checkUpdate, inspectCustomDomain } from "./check";
@@ -28,7 +29,6 @@ import { expireClaims, settleInspection } from "./claims";
 import { createResolver } from "./dns";
 import { forgetCustomDomainHosts } from "./routing";
 
-export const RECHECK_TASK = "custom_domain_recheck";
 export const RECHECK_BATCH_SIZE = 20;
 export const RECHECK_MAX_BATCHES = 5;
 /** Longer than a batch can take (lookups time out within seconds each). */
@@ -95,7 +95,7 @@ async function recheckOne(db: Db, id: string, lease: Date, now: Date, resolver: 
       await recordAudit(tx, {
         workspaceId: domain.app.workspaceId,
         environment: domain.app.environment,
-        actorType: "system",
+        actor: SYSTEM_ACTOR,
         action: "custom_domain.checked",
         targetType: "custom_domain",
         targetId: domain.id,

@@ -24,7 +24,7 @@
  */
 import type { Actor } from "../apps/service";
 import { getOwnedApp } from "../apps/service";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
 import { Prisma } from "../db/client";
 import type { CustomDomain } from "../db/generated/client";
@@ -38,16 +38,9 @@ import { forgetCustomDomainHosts } from "./routing";
 import { startRecheckSchedule } from "./schedule";
 import { toCustomDomainJson, UNCONFIGURED_DOMAIN, type TCustomDomainJson } from "./serialize";
 import { cnameTarget, reservedHosts } from "./settings";
-import { nextDomainState } from "./state-machine";
+import { transition } from "../state-machine";
+import { DOMAIN_TRANSITIONS, illegalDomainTransition } from "./state-machine";
 import type { Resolver } from "node:dns/promises";
-
-function auditBase(actor: Actor) {
-  return {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
-    targetType: "custom_domain",
-  };
-}
 
 function noDomain(clientId: string): ApiError {
   return new ApiError(
@@ -93,7 +86,7 @@ export async function configureCustomDomain(
   const taken = hostsHeld(await otherDomainsOn(db, hosts, { requestId: actor.requestId }), hosts);
   if (taken.length > 0) throw hostTaken(pair, taken);
 
-  const move = nextDomainState("unconfigured", "configure");
+  const move = transition(DOMAIN_TRANSITIONS, "unconfigured", "configure", illegalDomainTransition);
   const token = randomToken(32);
   const now = new Date();
   const schedule = startRecheckSchedule(now);
@@ -126,7 +119,8 @@ export async function configureCustomDomain(
     throw err;
   }
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
+    targetType: "custom_domain",
     action: "custom_domain.configured",
     targetId: row.id,
     data: {
@@ -167,7 +161,8 @@ export async function verifyCustomDomain(
     const { move, data } = checkUpdate(current, inspection, { automatic: false, now: new Date() });
     const updated = await tx.customDomain.update({ where: { id: current.id }, data });
     await recordAudit(tx, {
-      ...auditBase(actor),
+      ...workspaceAudit(actor),
+      targetType: "custom_domain",
       action: "custom_domain.checked",
       targetId: current.id,
       data: {
@@ -191,10 +186,11 @@ export async function deleteCustomDomain(db: Tx, actor: Actor, clientId: string)
   const app = await getOwnedApp(db, actor.auth, clientId);
   const domain = await db.customDomain.findUnique({ where: { appId: app.id } });
   if (!domain) throw noDomain(clientId);
-  const move = nextDomainState(domain.status, "delete");
+  const move = transition(DOMAIN_TRANSITIONS, domain.status, "delete", illegalDomainTransition);
   await db.customDomain.delete({ where: { id: domain.id } });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
+    targetType: "custom_domain",
     action: "custom_domain.deleted",
     targetId: domain.id,
     data: {

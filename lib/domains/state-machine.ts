@@ -1,6 +1,6 @@
 /**
- * The custom domain state machine, as one explicit table: (state, event) → (next state, the
- * action the integrator has to take). A pair missing from the table is an illegal transition.
+ * The custom domain state machine, as one explicit table: event → (from states, next state and
+ * the action the integrator has to take). A pair missing from the table is an illegal transition.
  * Rules:
  * - configure (PUT) is only legal from `unconfigured`; a configured domain is deleted first;
  * - each verify classifies the DNS answers into one event (classifyDnsChecks) and moves by it, from
@@ -13,6 +13,7 @@
  *   ownership first (`host_taken`: only an active domain holds its hosts, see lib/domains/claims.ts);
  * - delete is legal from every configured state and returns to `unconfigured` (the row goes).
  */
+import type { TTransitionTable } from "../state-machine";
 
 export const DOMAIN_STATUSES = ["unconfigured", "awaiting_dns", "verifying", "active", "invalid"] as const;
 export type TDomainStatus = (typeof DOMAIN_STATUSES)[number];
@@ -51,52 +52,24 @@ const to = (status: TDomainStatus, requiredAction: TRequiredAction): TDomainTran
   requiredAction,
 });
 
-export const DOMAIN_TRANSITIONS: Readonly<
-  Record<TDomainStatus, Partial<Record<TDomainEvent, TDomainTransition>>>
-> = {
-  unconfigured: {
-    configure: to("awaiting_dns", "add_cname"),
-  },
-  awaiting_dns: {
-    dns_missing: to("awaiting_dns", "add_cname"),
-    dns_partial: to("verifying", "waiting"),
-    dns_complete: to("active", "none"),
-    dns_wrong: to("invalid", "retry"),
-    dns_unreachable: to("awaiting_dns", "retry"),
-    host_reserved: to("invalid", "contact_support"),
-    host_taken: to("invalid", "contact_support"),
-    delete: to("unconfigured", "none"),
-  },
-  verifying: {
-    dns_missing: to("awaiting_dns", "add_cname"),
-    dns_partial: to("verifying", "waiting"),
-    dns_complete: to("active", "none"),
-    dns_wrong: to("invalid", "retry"),
-    dns_unreachable: to("verifying", "retry"),
-    host_reserved: to("invalid", "contact_support"),
-    host_taken: to("invalid", "contact_support"),
-    delete: to("unconfigured", "none"),
-  },
-  active: {
-    dns_missing: to("awaiting_dns", "add_cname"),
-    dns_partial: to("verifying", "waiting"),
-    dns_complete: to("active", "none"),
-    dns_wrong: to("invalid", "retry"),
-    dns_unreachable: to("active", "retry"),
-    host_reserved: to("invalid", "contact_support"),
-    host_taken: to("invalid", "contact_support"),
-    delete: to("unconfigured", "none"),
-  },
-  invalid: {
-    dns_missing: to("awaiting_dns", "add_cname"),
-    dns_partial: to("verifying", "waiting"),
-    dns_complete: to("active", "none"),
-    dns_wrong: to("invalid", "retry"),
-    dns_unreachable: to("invalid", "retry"),
-    host_reserved: to("invalid", "contact_support"),
-    host_taken: to("invalid", "contact_support"),
-    delete: to("unconfigured", "none"),
-  },
+const CONFIGURED = [
+  "awaiting_dns",
+  "verifying",
+  "active",
+  "invalid",
+] as const satisfies readonly TDomainStatus[];
+
+export const DOMAIN_TRANSITIONS: TTransitionTable<TDomainStatus, TDomainEvent, TDomainTransition> = {
+  configure: [{ from: ["unconfigured"], to: to("awaiting_dns", "add_cname") }],
+  dns_missing: [{ from: CONFIGURED, to: to("awaiting_dns", "add_cname") }],
+  dns_partial: [{ from: CONFIGURED, to: to("verifying", "waiting") }],
+  dns_complete: [{ from: CONFIGURED, to: to("active", "none") }],
+  dns_wrong: [{ from: CONFIGURED, to: to("invalid", "retry") }],
+  // no answer: the state stays, only the action changes
+  dns_unreachable: CONFIGURED.map((status) => ({ from: [status], to: to(status, "retry") })),
+  host_reserved: [{ from: CONFIGURED, to: to("invalid", "contact_support") }],
+  host_taken: [{ from: CONFIGURED, to: to("invalid", "contact_support") }],
+  delete: [{ from: CONFIGURED, to: to("unconfigured", "none") }],
 };
 
 export class IllegalDomainTransition extends Error {
@@ -109,15 +82,12 @@ export class IllegalDomainTransition extends Error {
   }
 }
 
+/** The refusal of a move the table does not have (for `transition`). */
+export const illegalDomainTransition = (from: string, event: TDomainEvent): IllegalDomainTransition =>
+  new IllegalDomainTransition(from, event);
+
 export function isDomainStatus(value: string): value is TDomainStatus {
   return (DOMAIN_STATUSES as readonly string[]).includes(value);
-}
-
-/** The next state and action, or throws IllegalDomainTransition. */
-export function nextDomainState(from: string, event: TDomainEvent): TDomainTransition {
-  const move = isDomainStatus(from) ? DOMAIN_TRANSITIONS[from][event] : undefined;
-  if (!move) throw new IllegalDomainTransition(from, event);
-  return move;
 }
 
 /** The result of looking up one expected DNS record. */

@@ -25,7 +25,7 @@ import { sha256Hex } from "../crypto/hash";
 import type { Tx } from "../db/client";
 import { nextUrlFor } from "../verifications/return";
 import { publicUrl, sessionTtlSeconds } from "../verifications/settings";
-import { isTerminal } from "../verifications/states";
+import { isTerminal } from "../verifications/state-machine";
 import { readCookie } from "./upstream-cookie";
 
 /** The hosted pages' cookie (path /verify/{id}). */

@@ -19,7 +19,7 @@ import { ApiError } from "../http/errors";
 import type { TSimulatedOutcome } from "../providers/adapters/simulator";
 import { answerHostedReturn } from "../verifications/return";
 import { applyAdapterOutcome, simulateSession, startAuthentication } from "../verifications/service";
-import { isTerminal } from "../verifications/states";
+import { isTerminal } from "../verifications/state-machine";
 import { hostedBrowser } from "./binding";
 import { validatePushIdentifier } from "./push";
 

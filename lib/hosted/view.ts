@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Tx } from "../db/client";
 import { findProvider, type TFlowType } from "../providers/catalog";
-import { isTerminal } from "../verifications/states";
+import { isTerminal } from "../verifications/state-machine";
 import { ZVerificationConfig } from "../workflows/schema";
 import type { TWorkflowNode } from "../workflows/json";
 import { pushIdentifierFor, type TPushIdentifier } from "./push";

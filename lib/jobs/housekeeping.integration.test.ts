@@ -9,19 +9,16 @@ import { newId, randomToken } from "../ids";
 import { purgeExpiredAuthorizationCodes } from "../oidc/purge";
 import { makeTokenApp, makeVerification } from "../testing/tokens";
 import { nextUrlFor } from "../verifications/return";
-import { TASKS } from "./tasks";
-import { CRONTAB } from "./worker";
+import { CRONTAB, jobNamed } from "./definitions";
 
 const DAY = 24 * 3600 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
 const ahead = (ms: number) => new Date(Date.now() + ms);
 
 async function runTask(name: string): Promise<void> {
-  const load = TASKS[name];
-  expect(load, `task ${name}`).toBeDefined();
-  await (
-    await load!()
-  )({});
+  const job = jobNamed(name);
+  expect(job, `task ${name}`).toBeDefined();
+  await job!.task({});
 }
 
 function scheduled(name: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Periodic clean-up tasks (scheduled in lib/jobs/worker.ts CRONTAB): each deletes what has
+ * Periodic clean-up tasks (scheduled in lib/jobs/definitions.ts): each deletes what has
  * expired in bounded batches (lib/jobs/batches.ts) through the function of the domain that owns
  * the table, and logs what went.
  */

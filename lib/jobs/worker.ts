@@ -3,19 +3,13 @@
  * that need background work). `installJobQueue` creates the queue's schema; it runs with the
  * database migrations.
  */
-import { Logger, run, runMigrations, type Runner, type Task, type TaskList } from "graphile-worker";
+import { Logger, run, runMigrations, type Runner, type TaskList } from "graphile-worker";
 import { logger } from "../log";
-import { TASKS } from "./tasks";
+import { CRONTAB, JOBS } from "./definitions";
 
 function taskList(): TaskList {
   const list: TaskList = {};
-  for (const [name, load] of Object.entries(TASKS)) {
-    const task: Task = async (payload) => {
-      const handler = await load();
-      await handler(payload);
-    };
-    list[name] = task;
-  }
+  for (const job of JOBS) list[job.name] = (payload) => job.task(payload);
   return list;
 }
 
@@ -30,20 +24,6 @@ function quietLogger(): Logger {
     else if (level === "warning") logger.warn({ meta }, message);
   });
 }
-
-/** The periodic tasks (graphile-worker crontab lines: minute hour day month weekday task). */
-export const CRONTAB = [
-  "0 * * * * idempotency_purge",
-  "5 * * * * oidc_purge",
-  "10 * * * * rate_limit_purge",
-  "50 3 * * * verification_purge",
-  "30 * * * * verification_retention",
-  "* * * * * webhook_sweep",
-  "15 3 * * * signing_keys_rotate",
-  "45 * * * * request_log_purge",
-  "20 * * * * verification_stats_rollup",
-  "* * * * * custom_domain_recheck",
-];
 
 let runner: Runner | undefined;
 

@@ -18,6 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { recordAudit } from "../audit";
+import { SYSTEM_ACTOR } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import type { Db } from "../db/client";
 import type { AuthorizationCode } from "../db/generated/client";
@@ -90,7 +91,7 @@ export async function exchangeAuthorizationCode(
             await recordAudit(tx, {
               workspaceId: input.client.workspaceId,
               environment: input.environment,
-              actorType: "system",
+              actor: SYSTEM_ACTOR,
               action: "oidc_access_token.revoked",
               targetType: "verification",
               targetId: redeemed.code.verificationId,
@@ -101,8 +102,7 @@ export async function exchangeAuthorizationCode(
           await recordAudit(tx, {
             workspaceId: input.client.workspaceId,
             environment: input.environment,
-            actorType: "api_key",
-            actorId: input.client.clientId,
+            actor: { type: "api_key", id: input.client.clientId },
             action: "authorization_code.reused",
             targetType: "verification",
             targetId: redeemed.code.verificationId,
@@ -158,8 +158,7 @@ export async function exchangeAuthorizationCode(
       await recordAudit(tx, {
         workspaceId: input.client.workspaceId,
         environment: input.environment,
-        actorType: "api_key",
-        actorId: input.client.clientId,
+        actor: { type: "api_key", id: input.client.clientId },
         action: "authorization_code.redeemed",
         targetType: "verification",
         targetId: verification.id,

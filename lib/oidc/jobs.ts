@@ -4,8 +4,6 @@ import { ENVIRONMENTS } from "../environments";
 import { logger } from "../log";
 import { rotateSigningKeys } from "./keys";
 
-export const ROTATE_SIGNING_KEYS_TASK = "signing_keys_rotate";
-
 export async function rotateSigningKeysTask(): Promise<void> {
   for (const environment of ENVIRONMENTS) {
     const result = await rotateSigningKeys(getDb(), environment);

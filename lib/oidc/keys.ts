@@ -21,6 +21,7 @@ import {
   type JWK,
 } from "jose";
 import { recordAudit } from "../audit";
+import { SYSTEM_ACTOR } from "../auth/actor";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb, type Db, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -162,7 +163,7 @@ async function insertKey(tx: Tx, environment: TEnvironment, alg: TSigningAlg, cr
   });
   await recordAudit(tx, {
     environment,
-    actorType: "system",
+    actor: SYSTEM_ACTOR,
     action: "signing_key.created",
     targetType: "signing_key",
     targetId: row.id,
@@ -266,7 +267,7 @@ export async function rotateSigningKeys(
       for (const id of ids) {
         await recordAudit(tx, {
           environment,
-          actorType: "system",
+          actor: SYSTEM_ACTOR,
           action,
           targetType: "signing_key",
           targetId: id,

@@ -7,7 +7,8 @@
  * (shown once, stored as SHA-256) and writes an audit record in the same transaction. Run it
  * inside a transaction.
  */
-import { recordAudit, type AuditEntry } from "../audit";
+import { recordAudit } from "../audit";
+import { cliActor, type TActor } from "../auth/actor";
 import { createOperatorKey } from "../auth/operator-keys";
 import type { Tx } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
@@ -27,7 +28,8 @@ export interface CreatedOperator {
 export async function createOperator(
   db: Tx,
   input: { email: string; password: string },
-  actor: { type: AuditEntry["actorType"]; id?: string } = { type: "cli" },
+  // who creates the operator: the admin CLI acting for the new operator unless told otherwise
+  actor?: TActor,
 ): Promise<CreatedOperator> {
   const email = input.email.trim().toLowerCase();
   const existing = await db.user.findUnique({ where: { email } });
@@ -48,8 +50,7 @@ export async function createOperator(
   const wasOperator = existing?.isOperator ?? false;
   const key = await createOperatorKey(db, user.id);
   await recordAudit(db, {
-    actorType: actor.type,
-    actorId: actor.id ?? user.id,
+    actor: actor ?? cliActor(user.id),
     action: wasOperator ? "operator.key_created" : "operator.created",
     targetType: "user",
     targetId: user.id,

@@ -14,6 +14,7 @@
  * caller can expect are returned as results, not thrown.
  */
 import { recordAudit } from "../audit";
+import { SYSTEM_ACTOR } from "../auth/actor";
 import type { Tx } from "../db/client";
 import type { ProductionTestParticipation } from "../db/generated/client";
 import { notFound } from "../http/errors";
@@ -134,7 +135,7 @@ export async function claimStamp(
     await recordAudit(db, {
       workspaceId: challenge.request.workspaceId,
       environment: challenge.request.app.environment,
-      actorType: "system",
+      actor: SYSTEM_ACTOR,
       action: "production_test.completed",
       targetType: "production_test_challenge",
       targetId: challenge.id,

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { App, ProductionTestChallenge, ProductionTestRequest } from "../db/generated/client";
 import { findProvider } from "../providers/catalog";
 import { REQUEST_STATUSES, ZProductionTestPayload, type TProductionTestPayload } from "./schema";
-import { isChallengeActive } from "./state";
+import { isChallengeActive } from "./state-machine";
 
 const iso = z.string().describe("ISO 8601 date-time");
 

@@ -14,7 +14,7 @@
  * - every change writes an audit record in the same transaction.
  */
 import { getOwnedApp } from "../apps/service";
-import { auditActor, recordAudit } from "../audit";
+import { operatorAudit, recordAudit, workspaceAudit } from "../audit";
 import type { OperatorAuth } from "../auth/operator-keys";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
@@ -41,7 +41,8 @@ import {
   type TReportJson,
   toChallengeJson,
 } from "./serialize";
-import { nextRequestStatus, type TRequestAction } from "./state";
+import { canTransition, transition } from "../state-machine";
+import { REQUEST_TRANSITIONS, type TRequestAction } from "./state-machine";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -109,8 +110,7 @@ export async function createProductionTest(
     include: withChallenge,
   });
   await recordAudit(db, {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
+    ...workspaceAudit(actor),
     action: "production_test.requested",
     targetType: "production_test_request",
     targetId: row.id,
@@ -231,8 +231,9 @@ async function moveRequest(
   action: TRequestAction,
   data: { failureReason?: string } = {},
 ): Promise<void> {
-  const next = nextRequestStatus(request.status, action);
-  if (!next) throw notPending(request.id, request.status, action);
+  const next = transition(REQUEST_TRANSITIONS, request.status, action, (status) =>
+    notPending(request.id, status, action),
+  );
   const moved = await db.productionTestRequest.updateMany({
     where: { id: request.id, status: request.status },
     data: { status: next, ...data },
@@ -254,7 +255,9 @@ export async function scheduleProductionTest(
   now: Date = new Date(),
 ): Promise<TOperatorItemJson> {
   const row = await loadRequestForOperator(db, actor.env, requestId);
-  if (!nextRequestStatus(row.status, "schedule")) throw notPending(requestId, row.status, "schedule");
+  if (!canTransition(REQUEST_TRANSITIONS, row.status, "schedule")) {
+    throw notPending(requestId, row.status, "schedule");
+  }
 
   const expiresAt = input?.expiresAt
     ? new Date(input.expiresAt)
@@ -281,9 +284,7 @@ export async function scheduleProductionTest(
   await recordAudit(db, {
     workspaceId: row.workspaceId,
     environment: actor.env,
-    actorType: "operator",
-    actorId: actor.auth.userId,
-    requestId: actor.requestId,
+    ...operatorAudit(actor),
     action: "production_test.scheduled",
     targetType: "production_test_request",
     targetId: requestId,
@@ -308,9 +309,7 @@ export async function failProductionTest(
   await recordAudit(db, {
     workspaceId: row.workspaceId,
     environment: actor.env,
-    actorType: "operator",
-    actorId: actor.auth.userId,
-    requestId: actor.requestId,
+    ...operatorAudit(actor),
     action: "production_test.failed",
     targetType: "production_test_request",
     targetId: requestId,

@@ -16,7 +16,7 @@
  * - audited as production_test.session_started in the same transaction.
  */
 import { getOwnedApp } from "../apps/service";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import { ApiError, invalidField } from "../http/errors";
@@ -25,7 +25,7 @@ import { createVerification, hostedPageUrl, type TVerificationStatus } from "../
 import type { TStartChallengeSession } from "./schema";
 import { readPayload } from "./serialize";
 import { challengeNotFound, type WorkspaceActor } from "./service";
-import { isChallengeActive } from "./state";
+import { isChallengeActive } from "./state-machine";
 
 export interface TChallengeSession extends TVerificationStatus {
   url: string;
@@ -95,8 +95,7 @@ export async function startChallengeSession(
   };
   const created = await createVerification(db, appAuth, { providerId, challengeId: challenge.id });
   await recordAudit(db, {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
+    ...workspaceAudit(actor),
     action: "production_test.session_started",
     targetType: "verification",
     targetId: created.verificationId,

@@ -13,7 +13,7 @@
  *   `providers[id].enabled` and drives the App API listing.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { ActivationTicket, AppProvider } from "../db/generated/client";
 import { getOwnedApp } from "../apps/service";
@@ -220,8 +220,7 @@ export async function setProviderEnabled(
       data: { enabled },
     });
     await recordAudit(db, {
-      ...auditActor(actor.auth),
-      requestId: actor.requestId,
+      ...workspaceAudit(actor),
       action: enabled ? "app_provider.enabled" : "app_provider.disabled",
       targetType: "app",
       targetId: app.id,

@@ -21,7 +21,8 @@
  *   not from reading the sessions; rows older than the 30-day window are deleted.
  */
 import { getDb, Prisma, type Db } from "../db/client";
-import { enqueueJob } from "../jobs/queue";
+import { verificationStatsRollupJob } from "../jobs/definitions";
+import { enqueue } from "../jobs/registry";
 import { logger } from "../log";
 import {
   SESSION_COUNTS,
@@ -215,14 +216,6 @@ export async function verificationStatsRollupTask(): Promise<void> {
     );
   }
   if (result.missingLeft > 0) {
-    await enqueueJob(
-      db,
-      "verification_stats_rollup",
-      {},
-      {
-        runAt: new Date(Date.now() + 60_000),
-        jobKey: "verification_stats_rollup:backlog",
-      },
-    );
+    await enqueue(db, verificationStatsRollupJob, {}, { runAt: new Date(Date.now() + 60_000) });
   }
 }

@@ -21,7 +21,8 @@ import { checkSignInLimits, normalizeEmail } from "../auth/sign-in";
 import { can, parseRole, type TRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { publicUrl } from "../auth/console-session";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
+import { userActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
@@ -78,12 +79,11 @@ export async function createInvitation(
     },
   });
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit(actor),
     environment: null,
     action: "invitation.created",
     targetType: "invitation",
     targetId: invitation.id,
-    requestId: actor.requestId,
     data: { email, role: input.role, replaced: replaced.count },
   });
   return {
@@ -153,12 +153,11 @@ export async function revokeInvitation(
   if (invitation.revokedAt) return { revoked: true };
   await db.invitation.update({ where: { id: invitationId }, data: { revokedAt: new Date() } });
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit(actor),
     environment: null,
     action: "invitation.revoked",
     targetType: "invitation",
     targetId: invitationId,
-    requestId: actor.requestId,
     data: { email: invitation.email, role: invitation.role },
   });
   return { revoked: true };
@@ -267,8 +266,7 @@ export async function acceptInvitation(
   await recordAudit(db, {
     workspaceId: invitation.workspaceId,
     environment: null,
-    actorType: "user",
-    actorId: userId,
+    actor: userActor(userId),
     action: "invitation.accepted",
     targetType: "invitation",
     targetId: invitation.id,

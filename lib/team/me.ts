@@ -13,7 +13,7 @@
  */
 import { can, parseRole, PERMISSIONS, type TPermission } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
 import { ApiError, invalidField, notFound } from "../http/errors";
@@ -102,12 +102,11 @@ export async function changePassword(
     select: { id: true },
   });
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit({ auth, requestId }),
     environment: null,
     action: "user.password_changed",
     targetType: "user",
     targetId: userId,
-    requestId,
   });
   return { signedOut: true };
 }

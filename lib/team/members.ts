@@ -12,7 +12,7 @@
  */
 import { can, parseRole, PERMISSION_LABEL, type TPermission, type TRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { ApiError, notFound } from "../http/errors";
 import { page, type TPage } from "../http/pagination";
@@ -126,12 +126,11 @@ export async function changeMemberRole(
     select: memberSelect,
   });
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit(actor),
     environment: null,
     action: "member.role_changed",
     targetType: "user",
     targetId: userId,
-    requestId: actor.requestId,
     data: { email: member.user.email, from, to: role },
   });
   return toMemberJson(updated, auth);
@@ -157,12 +156,11 @@ export async function removeMember(db: Tx, actor: TeamActor, userId: string): Pr
     where: { workspaceId_userId: { workspaceId: auth.workspaceId, userId } },
   });
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit(actor),
     environment: null,
     action: "member.removed",
     targetType: "user",
     targetId: userId,
-    requestId: actor.requestId,
     data: { email: member.user.email, role, left: leaving },
   });
   return { removed: true };

@@ -15,6 +15,7 @@
  */
 import { normalizeEmail, checkSignInLimits } from "../auth/sign-in";
 import { recordAudit } from "../audit";
+import { userActor } from "../auth/actor";
 import { signupEnabled } from "../console/signup";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { Prisma, type Tx } from "../db/client";
@@ -77,8 +78,7 @@ export async function signUp(
   await recordAudit(db, {
     workspaceId,
     environment: null,
-    actorType: "user",
-    actorId: user.id,
+    actor: userActor(user.id),
     action: "workspace.created",
     targetType: "workspace",
     targetId: workspaceId,

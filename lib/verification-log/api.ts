@@ -7,7 +7,7 @@ import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { paginationFields } from "../http/pagination";
 import { ZUserinfoJson, ZVerificationStatusJson } from "../verifications/api";
-import { VERIFICATION_STATES, type TVerificationState } from "../verifications/states";
+import { VERIFICATION_STATES, type TVerificationState } from "../verifications/state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "./filters";
 
 const iso = z.string().describe("ISO 8601 date-time");

@@ -13,7 +13,7 @@
 import type { AppAuth } from "../auth/app-credentials";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, notFound } from "../http/errors";
@@ -183,8 +183,7 @@ export async function revealUserinfo(db: Tx, actor: Actor, verificationId: strin
   const userinfo = readUserinfo(v);
   // who looked at whose record, never what they saw
   await recordAudit(db, {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
+    ...workspaceAudit(actor),
     action: "verification.personal_data_revealed",
     targetType: "verification",
     targetId: v.id,
@@ -202,8 +201,7 @@ export async function cancelWorkspaceVerification(
   const v = await getWorkspaceVerification(db, actor.auth, verificationId);
   const cancelled = await cancelByIntegrator(db, v.id);
   await recordAudit(db, {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
+    ...workspaceAudit(actor),
     action: "verification.cancelled",
     targetType: "verification",
     targetId: v.id,
@@ -308,8 +306,7 @@ export async function createTestVerification(
     throw err;
   }
   await recordAudit(db, {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
+    ...workspaceAudit(actor),
     action: "verification.test_started",
     targetType: "verification",
     targetId: created.verificationId,

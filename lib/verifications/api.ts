@@ -3,7 +3,7 @@ import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { TEST_SCENARIOS } from "../providers/identities";
 import { ZCreateVerification, ZIdentitiesQuery, ZSimulate } from "./schema";
-import { VERIFICATION_STATES } from "./states";
+import { VERIFICATION_STATES } from "./state-machine";
 
 const iso = z.string().describe("ISO 8601 date-time");
 

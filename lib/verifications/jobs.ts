@@ -1,13 +1,10 @@
 /** Background tasks of verification sessions: expiry at the TTL, and personal-data retention. */
-import { z } from "zod";
 import { getDb } from "../db/client";
+import type { TExpireVerificationPayload } from "../jobs/definitions";
 import { logger } from "../log";
 import { expireIfDue, purgeExpiredPersonalData } from "./service";
 
-const ZExpirePayload = z.object({ verificationId: z.string() });
-
-export async function expireVerificationTask(payload: unknown): Promise<void> {
-  const { verificationId } = ZExpirePayload.parse(payload);
+export async function expireVerificationTask({ verificationId }: TExpireVerificationPayload): Promise<void> {
   await getDb().$transaction((tx) => expireIfDue(tx, verificationId));
 }
 

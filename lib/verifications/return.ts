@@ -22,7 +22,7 @@ import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { issueAuthorizationCode } from "../oidc/codes";
 import { publicUrl } from "./settings";
-import { isTerminal } from "./states";
+import { isTerminal } from "./state-machine";
 
 type TReturnSession = Pick<
   Verification,

@@ -3,7 +3,7 @@
  * Rules:
  * - a session runs one provider that is activated and enabled for the app, with the app's chosen
  *   (or default) workflow; the workflow is planned at creation (which verification node runs);
- * - every transition follows lib/verifications/states.ts, happens under a row lock inside the
+ * - every transition follows lib/verifications/state-machine.ts, happens under a row lock inside the
  *   caller's transaction, and writes its events there too (lib/webhooks/events.ts);
  * - events in order: created, requested, workflow.started at creation; user.authentication_started
  *   when the end-user reaches the provider; user.authentication_succeeded|failed when it answers;
@@ -25,7 +25,8 @@ import type { Tx } from "../db/client";
 import type { Verification, Workflow } from "../db/generated/client";
 import { ApiError, invalidField, notFound } from "../http/errors";
 import { newId } from "../ids";
-import { enqueueJob } from "../jobs/queue";
+import { expireVerificationJob } from "../jobs/definitions";
+import { enqueue } from "../jobs/registry";
 import { subjectFor } from "../oidc/subject";
 import { claimStamp, recordParticipation } from "../production-tests/participation";
 import { simulateOutcome } from "../providers/adapters/simulator";
@@ -40,9 +41,8 @@ import { recordDecision } from "./decisions";
 import { acrFor, loaLabel } from "./loa";
 import type { TCreateVerification, TSimulate } from "./schema";
 import { publicUrl, retentionDays, sessionTtlSeconds } from "./settings";
-import { canTransition, isTerminal, VERIFICATION_TRANSITIONS, type TVerificationTransition } from "./states";
-
-export const EXPIRE_TASK = "verification_expire";
+import { transition } from "../state-machine";
+import { isTerminal, VERIFICATION_TRANSITIONS, type TVerificationTransition } from "./state-machine";
 
 export interface TVerificationCreated {
   verificationId: string;
@@ -255,12 +255,7 @@ export async function createVerification(
   // Provider's sessions come from anonymous GETs of /oidc/{env}/auth: their creation events wait
   // for the end-user's first action (move), so repeated requests cannot flood the app's webhook
   if (!created.viaOidcProvider) await emitCreationEvents(db, created, { app, mode: plan.mode });
-  await enqueueJob(
-    db,
-    EXPIRE_TASK,
-    { verificationId: id },
-    { runAt: created.expiresAt, jobKey: `expire:${id}` },
-  );
+  await enqueue(db, expireVerificationJob, { verificationId: id }, { runAt: created.expiresAt });
   return {
     verificationId: id,
     status: created.status,
@@ -322,27 +317,26 @@ export async function lockVerification(db: Tx, verificationId: string): Promise<
   return db.verification.findUniqueOrThrow({ where: { id: verificationId } });
 }
 
-function assertTransition(v: Verification, transition: TVerificationTransition): void {
-  if (canTransition(v.status, transition)) return;
-  if (isTerminal(v.status)) {
-    throw new ApiError("VERIFICATION_TERMINAL", `Verification "${v.id}" is already ${v.status}`);
-  }
-  throw new ApiError(
-    "VERIFICATION_STATE_CONFLICT",
-    `Verification "${v.id}" is ${v.status}; "${transition}" is only possible from ${VERIFICATION_TRANSITIONS[transition].from.join(", ")}`,
-  );
+/** The refusal of a move the state table does not have: terminal, or a state conflict. */
+function refuseMove(v: Verification) {
+  return (from: string, event: TVerificationTransition, allowed: readonly string[]): ApiError =>
+    isTerminal(from)
+      ? new ApiError("VERIFICATION_TERMINAL", `Verification "${v.id}" is already ${from}`)
+      : new ApiError(
+          "VERIFICATION_STATE_CONFLICT",
+          `Verification "${v.id}" is ${from}; "${event}" is only possible from ${allowed.join(", ")}`,
+        );
 }
 
 async function move(
   db: Tx,
   v: Verification,
-  transition: TVerificationTransition,
+  event: TVerificationTransition,
   data: Partial<Verification> = {},
 ): Promise<Verification> {
-  assertTransition(v, transition);
+  const to = transition(VERIFICATION_TRANSITIONS, v.status, event, refuseMove(v));
   // the end-user acted on an OpenID Provider session: it is announced first (an expiry is no act)
-  if (unannounced(v) && transition !== "expire") await announce(db, v);
-  const to = VERIFICATION_TRANSITIONS[transition].to;
+  if (unannounced(v) && event !== "expire") await announce(db, v);
   const ended = isTerminal(to) ? { endedAt: new Date() } : {};
   return db.verification.update({ where: { id: v.id }, data: { ...data, ...ended, status: to } });
 }

@@ -25,7 +25,7 @@ import {
 import { findProvider } from "../providers/catalog";
 import { applyAdapterOutcome, startAuthentication } from "./service";
 import { publicUrl } from "./settings";
-import { isTerminal } from "./states";
+import { isTerminal } from "./state-machine";
 
 let cache: { raw: string; configs: Record<string, TOidcUpstreamConfig> } | undefined;
 

@@ -33,7 +33,7 @@ import { planVerification } from "../workflows/engine";
 import type { TWorkflowNode } from "../workflows/json";
 import { applyAdapterOutcome, lockVerification, startAuthentication } from "./service";
 import { publicUrl } from "./settings";
-import { isTerminal } from "./states";
+import { isTerminal } from "./state-machine";
 
 let cache: { raw: string; configs: Record<string, TWalletTrustConfig> } | undefined;
 

@@ -20,7 +20,7 @@
 import type { Actor } from "../apps/service";
 import type { TWebhookConfigPatch } from "../apps/schema";
 import { toWebhookConfigJson, type TWebhookConfigJson } from "../apps/serialize";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import { can } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { encryptSecret } from "../crypto/encryption";
@@ -96,14 +96,6 @@ export function generateWebhookSecret(): string {
   return `${WEBHOOK_SECRET_PREFIX}${randomToken(43)}`;
 }
 
-function auditBase(actor: Actor) {
-  return {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
-    targetType: "app",
-  };
-}
-
 /** The webhook-config resource: whether it is signed, and the secret for roles that may write. */
 export type TWebhookConfigResourceJson = TWebhookConfigJson & { signed: boolean };
 
@@ -126,7 +118,8 @@ export async function updateWebhookConfig(
   const data = webhookConfigChanges(app, patch, actor.auth.environment);
   const updated = await db.app.update({ where: { id: app.id }, data });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
+    targetType: "app",
     action: "webhook_config.updated",
     targetId: app.id,
     // field names only: a webhook URL may carry a token in its query
@@ -139,7 +132,8 @@ export async function rotateWebhookSecret(db: Tx, actor: Actor, app: App): Promi
   const secret = generateWebhookSecret();
   await db.app.update({ where: { id: app.id }, data: { webhookSecretEncrypted: encryptSecret(secret) } });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
+    targetType: "app",
     action: "webhook_config.secret_rotated",
     targetId: app.id,
     // the first rotation is the one that turns signing on

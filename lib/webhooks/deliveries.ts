@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import type { Actor } from "../apps/service";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
 import { invalidField, notFound } from "../http/errors";
@@ -153,13 +153,6 @@ function requireUrl(app: Pick<App, "webhookUrl">): string {
   return app.webhookUrl;
 }
 
-function auditBase(actor: Actor) {
-  return {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
-  };
-}
-
 export async function redeliverDelivery(
   db: Tx,
   actor: Actor,
@@ -182,7 +175,7 @@ export async function redeliverDelivery(
     );
   await queueDeliveryAttempt(db, delivery.id, "manual");
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "webhook_delivery.redelivered",
     targetType: "webhook_delivery",
     targetId: delivery.id,
@@ -221,7 +214,7 @@ export async function sendTestEvent(
     body: JSON.stringify(payload),
   });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "webhook_config.test_sent",
     targetType: "app",
     targetId: app.id,

@@ -34,13 +34,12 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { z } from "zod";
 import { decryptSecret } from "../crypto/encryption";
 import { getDb, Prisma, type Db, type Tx } from "../db/client";
 import type { WebhookDelivery } from "../db/generated/client";
-import { enqueueJob } from "../jobs/queue";
+import { deliverWebhookJob, type TDeliverWebhookPayload } from "../jobs/definitions";
+import { enqueue } from "../jobs/registry";
 import { logger } from "../log";
-import { DELIVER_TASK } from "./events";
 import { SIGNATURE_HEADER, signPayload } from "./signature";
 import {
   assertAllowedHost,
@@ -49,9 +48,6 @@ import {
   guardedLookup,
   type TResolve,
 } from "./ssrf";
-
-export { DELIVER_TASK } from "./events";
-export const SWEEP_TASK = "webhook_sweep";
 
 /** Event type of the deliveries made by POST …/webhook-config/test. */
 export const TEST_EVENT_TYPE = "webhook.test";
@@ -462,8 +458,9 @@ async function wakeNextInChain(db: Tx, chain: TChainPosition | undefined): Promi
     orderBy: { event: { seq: "asc" } },
     select: { id: true },
   });
+  // unkeyed, like the in-order wait below: a keyed job could replace or detach another's
   if (next)
-    await enqueueJob(db, DELIVER_TASK, { deliveryId: next.id, trigger: "automatic" }, { maxAttempts: 1 });
+    await enqueue(db, deliverWebhookJob, { deliveryId: next.id, trigger: "automatic" }, { keyed: false });
 }
 
 /** Sends one attempt of a delivery and records it (the body of the `webhook_deliver` task). */
@@ -506,13 +503,13 @@ export async function deliverWebhook(
         data: { nextAttemptAt: runAt, leaseUntil: null },
       });
       if (count > 0)
-        await enqueueJob(
+        await enqueue(
           tx,
-          DELIVER_TASK,
+          deliverWebhookJob,
           { deliveryId: delivery.id, trigger: "automatic" },
           // no job key: a keyed job may be replaced or detached by a concurrent wake-up, and an
           // extra job is harmless (it finds the lease taken or the attempt made, and stops)
-          { runAt, maxAttempts: 1 },
+          { runAt, keyed: false },
         );
     });
     return { outcome: "waiting" };
@@ -603,20 +600,15 @@ export async function deliverWebhook(
     }
     await wakeNextInChain(tx, chain);
     if (nextAttemptAt) {
-      await enqueueJob(
+      await enqueue(
         tx,
-        DELIVER_TASK,
+        deliverWebhookJob,
         { deliveryId: delivery.id, trigger: "automatic" },
-        { runAt: nextAttemptAt, jobKey: deliveryJobKey(delivery.id), maxAttempts: 1 },
+        { runAt: nextAttemptAt },
       );
     }
     return { outcome, attempt, nextAttemptAt };
   });
-}
-
-/** The job key of a delivery: at most one queued job per delivery (the same key as events.ts). */
-export function deliveryJobKey(deliveryId: string): string {
-  return `deliver:${deliveryId}`;
 }
 
 /** Queues the next attempt of a delivery now (manual redelivery, sweeper). Call in a transaction. */
@@ -625,26 +617,12 @@ export async function queueDeliveryAttempt(
   deliveryId: string,
   trigger: TDeliveryTrigger,
 ): Promise<void> {
-  await enqueueJob(
-    db,
-    DELIVER_TASK,
-    { deliveryId, trigger },
-    { jobKey: deliveryJobKey(deliveryId), maxAttempts: 1 },
-  );
+  await enqueue(db, deliverWebhookJob, { deliveryId, trigger });
 }
 
-const ZDeliverPayload = z.object({
-  deliveryId: z.string().min(1),
-  trigger: z.enum(["automatic", "manual"]).optional(),
-});
-
-export async function deliverWebhookTask(payload: unknown): Promise<void> {
-  const parsed = ZDeliverPayload.safeParse(payload);
-  if (!parsed.success) {
-    logger.warn({ payload }, `${DELIVER_TASK}: malformed payload, dropped`);
-    return;
-  }
-  await deliverWebhook(getDb(), parsed.data.deliveryId, { trigger: parsed.data.trigger });
+/** The `webhook_deliver` job (lib/jobs/definitions.ts). */
+export async function deliverWebhookTask({ deliveryId, trigger }: TDeliverWebhookPayload): Promise<void> {
+  await deliverWebhook(getDb(), deliveryId, { trigger });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,10 +7,9 @@
 import type { Tx } from "../db/client";
 import type { App, Verification } from "../db/generated/client";
 import { newId } from "../ids";
-import { enqueueJob } from "../jobs/queue";
+import { deliverWebhookJob } from "../jobs/definitions";
+import { enqueue } from "../jobs/registry";
 import type { TEventType } from "./event-types";
-
-export const DELIVER_TASK = "webhook_deliver";
 
 export interface TEventPayload {
   event: TEventType;
@@ -137,6 +136,6 @@ export async function queueDelivery(
       nextAttemptAt: new Date(),
     },
   });
-  await enqueueJob(db, DELIVER_TASK, { deliveryId: id }, { jobKey: `deliver:${id}`, maxAttempts: 1 });
+  await enqueue(db, deliverWebhookJob, { deliveryId: id });
   return id;
 }

@@ -15,7 +15,7 @@
  * - `passed` is outcome === expectedOutcome;
  * - create and delete write an audit record in the same transaction.
  */
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { Workflow, WorkflowCase } from "../db/generated/client";
@@ -151,8 +151,7 @@ export async function createCase(
     },
   });
   await recordAudit(db, {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
+    ...workspaceAudit(actor),
     action: "workflow_case.created",
     targetType: "workflow",
     targetId: workflow.id,
@@ -173,8 +172,7 @@ export async function deleteCase(
   const { count } = await db.workflowCase.deleteMany({ where: { id: caseId, workflowId: workflow.id } });
   if (count === 0) throw notFound(`Case "${caseId}" of workflow "${workflow.id}"`);
   await recordAudit(db, {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
+    ...workspaceAudit(actor),
     action: "workflow_case.deleted",
     targetType: "workflow",
     targetId: workflow.id,

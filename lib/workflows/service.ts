@@ -25,7 +25,7 @@
  * - a restore validates the old content against the app's current providers and saves it as the
  *   newest version.
  */
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { Workflow } from "../db/generated/client";
@@ -63,13 +63,6 @@ import {
 } from "./versions";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
-
-function auditBase(actor: Actor) {
-  return {
-    ...auditActor(actor.auth),
-    requestId: actor.requestId,
-  };
-}
 
 function assertValid(app: AppRow, draft: TWorkflowDraft): void {
   const issues = validateWorkflow(draft, { appProviderIds: app.providers.map((p) => p.providerId) });
@@ -209,7 +202,7 @@ export async function createWorkflow(
   });
   await recordWorkflowVersion(db, workflow, versionAuthor(actor.auth));
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "workflow.created",
     targetType: "workflow",
     targetId: workflow.id,
@@ -254,7 +247,7 @@ export async function updateWorkflow(
 
   const updated = await saveVersion(db, actor, current, next);
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "workflow.updated",
     targetType: "workflow",
     targetId: current.id,
@@ -284,7 +277,7 @@ export async function restoreWorkflowVersion(
   assertValid(app, content);
   const updated = await saveVersion(db, actor, current, content, source.version);
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "workflow.restored",
     targetType: "workflow",
     targetId: current.id,
@@ -311,7 +304,7 @@ export async function deleteWorkflow(
   }
   await db.workflow.delete({ where: { id: workflow.id } });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "workflow.deleted",
     targetType: "workflow",
     targetId: workflow.id,
@@ -341,7 +334,7 @@ export async function setDefaultWorkflow(
     include: { providers: true, workflows: true },
   });
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "app.default_workflow_set",
     targetType: "app",
     targetId: app.id,
@@ -445,7 +438,7 @@ export async function updateVerificationSettings(
   const next = { ...before, nodes: updatedNodes };
   if (!sameContent(next, before)) await saveVersion(db, actor, workflow, next);
   await recordAudit(db, {
-    ...auditBase(actor),
+    ...workspaceAudit(actor),
     action: "verification_settings.updated",
     targetType: "workflow",
     targetId: workflow.id,

@@ -6,7 +6,8 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
-import { auditActor, recordAudit } from "../audit";
+import { recordAudit, workspaceAudit } from "../audit";
+import { cliActor } from "../auth/actor";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { hashPassword, verifyPassword } from "../crypto/password";
@@ -51,8 +52,7 @@ export async function createWorkspace(
   });
   await recordAudit(db, {
     workspaceId,
-    actorType: "cli",
-    actorId: user.id,
+    actor: cliActor(user.id),
     action: "workspace.created",
     targetType: "workspace",
     targetId: workspaceId,
@@ -86,12 +86,11 @@ export async function renameWorkspace(
   if (!before) throw notFound("Workspace");
   await db.workspace.update({ where: { id: auth.workspaceId }, data: { name: input.name } });
   await recordAudit(db, {
-    ...auditActor(auth),
+    ...workspaceAudit({ auth, requestId }),
     environment: null,
     action: "workspace.renamed",
     targetType: "workspace",
     targetId: auth.workspaceId,
-    requestId,
     data: { from: before.name, to: input.name },
   });
   return getWorkspaceSummary(db, auth);
@@ -115,7 +114,7 @@ export async function issueWorkspaceKey(
   await recordAudit(db, {
     workspaceId: input.workspaceId,
     environment: input.environment,
-    actorType: "cli",
+    actor: cliActor(),
     action: "api_key.created",
     targetType: "api_key",
     targetId: created.id,

@@ -19,7 +19,7 @@
 import type { Tx } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { matchesBinding } from "../../hosted/binding";
-import { isTerminal } from "../../verifications/states";
+import { isTerminal } from "../../verifications/state-machine";
 import { hostedPageUrl } from "../../verifications/service";
 import { issueAuthorizationCode } from "../codes";
 import { AuthorizationError, errorRedirectUrl, pageError } from "./authorization-error";

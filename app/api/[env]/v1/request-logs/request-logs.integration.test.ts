@@ -178,9 +178,8 @@ describe("request log retention", () => {
   });
 
   it("is scheduled hourly", async () => {
-    const { TASKS } = await import("@/lib/jobs/tasks");
-    expect(typeof (await TASKS.request_log_purge!())).toBe("function");
-    const { CRONTAB } = await import("@/lib/jobs/worker");
+    const { CRONTAB, requestLogPurgeJob } = await import("@/lib/jobs/definitions");
+    expect(typeof (await requestLogPurgeJob.handler())).toBe("function");
     expect(CRONTAB).toContainEqual(expect.stringMatching(/^\d+ \* \* \* \* request_log_purge$/));
   });
 });

@@ -467,9 +467,8 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
   });
 
   it("is scheduled hourly", async () => {
-    const { TASKS } = await import("@/lib/jobs/tasks");
-    expect(typeof (await TASKS.verification_stats_rollup!())).toBe("function");
-    const { CRONTAB } = await import("@/lib/jobs/worker");
+    const { CRONTAB, verificationStatsRollupJob } = await import("@/lib/jobs/definitions");
+    expect(typeof (await verificationStatsRollupJob.handler())).toBe("function");
     expect(CRONTAB).toContainEqual(expect.stringMatching(/^\d+ \* \* \* \* verification_stats_rollup$/));
   });
 });

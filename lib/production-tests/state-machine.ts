@@ -8,23 +8,15 @@
  * A challenge has no stored state of its own: it is active while neither completed (the last
  * stamp was claimed) nor expired, which is computed when read.
  */
+import type { TTransitionTable } from "../state-machine";
 import type { TRequestStatus } from "./schema";
 
 export type TRequestAction = "schedule" | "fail";
 
-export const REQUEST_TRANSITIONS: Readonly<
-  Record<TRequestStatus, Partial<Record<TRequestAction, TRequestStatus>>>
-> = {
-  pending: { schedule: "scheduled", fail: "failed" },
-  scheduled: {},
-  failed: {},
+export const REQUEST_TRANSITIONS: TTransitionTable<TRequestStatus, TRequestAction> = {
+  schedule: [{ from: ["pending"], to: "scheduled" }],
+  fail: [{ from: ["pending"], to: "failed" }],
 };
-
-/** The status `action` leads to from `status`, or undefined when the table has no such move. */
-export function nextRequestStatus(status: string, action: TRequestAction): TRequestStatus | undefined {
-  if (!Object.hasOwn(REQUEST_TRANSITIONS, status)) return undefined;
-  return REQUEST_TRANSITIONS[status as TRequestStatus][action];
-}
 
 export function isChallengeActive(
   challenge: { completedAt: Date | null; expiresAt: Date },

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isChallengeActive, nextRequestStatus, REQUEST_TRANSITIONS } from "./state";
+import { allowedFrom, isFinal, nextState } from "../state-machine";
+import { REQUEST_STATUSES } from "./schema";
+import { isChallengeActive, REQUEST_TRANSITIONS, type TRequestAction } from "./state-machine";
+
+const nextRequestStatus = (status: string, action: TRequestAction) =>
+  nextState(REQUEST_TRANSITIONS, status, action);
 
 describe("production-test request state table", () => {
   it("moves only out of pending", () => {
@@ -12,7 +17,10 @@ describe("production-test request state table", () => {
   });
 
   it("knows no other states, not even inherited property names", () => {
-    expect(Object.keys(REQUEST_TRANSITIONS).sort()).toEqual(["failed", "pending", "scheduled"]);
+    for (const action of ["schedule", "fail"] as const) {
+      expect(allowedFrom(REQUEST_TRANSITIONS, action)).toEqual(["pending"]);
+    }
+    expect(REQUEST_STATUSES.filter((s) => isFinal(REQUEST_TRANSITIONS, s))).toEqual(["scheduled", "failed"]);
     expect(nextRequestStatus("unknown", "schedule")).toBeUndefined();
     expect(nextRequestStatus("constructor", "schedule")).toBeUndefined();
     expect(nextRequestStatus("__proto__", "fail")).toBeUndefined();

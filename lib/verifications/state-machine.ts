@@ -8,6 +8,8 @@
  * - cancelled: cancelled by the integrator (DELETE) or the end-user (terminal);
  * - expired: the session TTL passed before a terminal state (terminal).
  */
+import type { TTransitionTable } from "../state-machine";
+
 export const VERIFICATION_STATES = [
   "awaiting_user_action",
   "authenticating",
@@ -35,23 +37,16 @@ export type TVerificationTransition =
   | "cancel"
   | "expire";
 
-export const VERIFICATION_TRANSITIONS: Record<
-  TVerificationTransition,
-  { from: TVerificationState[]; to: TVerificationState }
-> = {
-  start_authentication: { from: ["awaiting_user_action", "authenticating"], to: "authenticating" },
-  authentication_succeeded: { from: ["awaiting_user_action", "authenticating"], to: "processing" },
-  authentication_failed: { from: ["awaiting_user_action", "authenticating"], to: "failed" },
-  complete: { from: ["processing"], to: "completed" },
-  reject: { from: ["processing"], to: "failed" },
-  cancel: { from: ["awaiting_user_action", "authenticating", "processing"], to: "cancelled" },
-  expire: { from: ["awaiting_user_action", "authenticating", "processing"], to: "expired" },
+export const VERIFICATION_TRANSITIONS: TTransitionTable<TVerificationState, TVerificationTransition> = {
+  start_authentication: [{ from: ["awaiting_user_action", "authenticating"], to: "authenticating" }],
+  authentication_succeeded: [{ from: ["awaiting_user_action", "authenticating"], to: "processing" }],
+  authentication_failed: [{ from: ["awaiting_user_action", "authenticating"], to: "failed" }],
+  complete: [{ from: ["processing"], to: "completed" }],
+  reject: [{ from: ["processing"], to: "failed" }],
+  cancel: [{ from: ["awaiting_user_action", "authenticating", "processing"], to: "cancelled" }],
+  expire: [{ from: ["awaiting_user_action", "authenticating", "processing"], to: "expired" }],
 };
 
 export function isTerminal(state: string): boolean {
   return TERMINAL_STATES.has(state as TVerificationState);
-}
-
-export function canTransition(state: string, transition: TVerificationTransition): boolean {
-  return VERIFICATION_TRANSITIONS[transition].from.includes(state as TVerificationState);
 }

@@ -1,0 +1,162 @@
+/**
+ * Every background job of the service, one definition each (name, payload schema, lazily
+ * imported handler, job key, schedule): the worker's task list and crontab are built from `JOBS`,
+ * and code that queues a job passes its definition to `enqueue` (lib/jobs/registry.ts), which
+ * type-checks the payload and computes the key. A handler does its own transaction; throwing
+ * makes graphile-worker retry it with backoff. Handlers are imported on first use only, so this
+ * module imports no domain code and any module may import it.
+ */
+import { z } from "zod";
+import { crontabOf, defineJob, type TRegisteredJob } from "./registry";
+
+const ZNoPayload = z.object({});
+
+// ---------------------------------------------------------------------------------------------
+// Housekeeping (lib/jobs/housekeeping.ts): delete what has expired, in bounded batches
+
+export const idempotencyPurgeJob = defineJob({
+  name: "idempotency_purge",
+  payload: ZNoPayload,
+  handler: async () => (await import("./housekeeping")).purgeIdempotencyRecords,
+  schedule: "0 * * * *",
+});
+
+export const oidcPurgeJob = defineJob({
+  name: "oidc_purge",
+  payload: ZNoPayload,
+  handler: async () => (await import("./housekeeping")).purgeOidcRowsTask,
+  schedule: "5 * * * *",
+});
+
+export const rateLimitPurgeJob = defineJob({
+  name: "rate_limit_purge",
+  payload: ZNoPayload,
+  handler: async () => (await import("./housekeeping")).purgeRateLimitsTask,
+  schedule: "10 * * * *",
+});
+
+export const verificationPurgeJob = defineJob({
+  name: "verification_purge",
+  payload: ZNoPayload,
+  handler: async () => (await import("./housekeeping")).purgeEndedSessionsTask,
+  schedule: "50 3 * * *",
+});
+
+export const requestLogPurgeJob = defineJob({
+  name: "request_log_purge",
+  payload: ZNoPayload,
+  handler: async () => (await import("../request-log/purge")).purgeRequestLogsTask,
+  schedule: "45 * * * *",
+});
+
+// ---------------------------------------------------------------------------------------------
+// Verification sessions
+
+export const ZExpireVerificationPayload = z.object({ verificationId: z.string() });
+export type TExpireVerificationPayload = z.output<typeof ZExpireVerificationPayload>;
+
+/** Ends a session at its TTL (queued at creation, to run at `expiresAt`). */
+export const expireVerificationJob = defineJob({
+  name: "verification_expire",
+  payload: ZExpireVerificationPayload,
+  handler: async () => (await import("../verifications/jobs")).expireVerificationTask,
+  key: ({ verificationId }) => `expire:${verificationId}`,
+});
+
+export const verificationRetentionJob = defineJob({
+  name: "verification_retention",
+  payload: ZNoPayload,
+  handler: async () => (await import("../verifications/jobs")).retentionTask,
+  schedule: "30 * * * *",
+});
+
+export const verificationStatsRollupJob = defineJob({
+  name: "verification_stats_rollup",
+  payload: ZNoPayload,
+  handler: async () => (await import("../stats/rollup")).verificationStatsRollupTask,
+  // the follow-up run queued while a backlog of days is left (the scheduled runs have no key)
+  key: () => "verification_stats_rollup:backlog",
+  schedule: "20 * * * *",
+});
+
+// ---------------------------------------------------------------------------------------------
+// Activation, signing keys, custom domains
+
+export const ZCompleteDemoActivationPayload = z.object({ ticketId: z.string() });
+export type TCompleteDemoActivationPayload = z.output<typeof ZCompleteDemoActivationPayload>;
+
+/** Moves a sandbox demo activation to `activated` shortly after its submission. */
+export const completeDemoActivationJob = defineJob({
+  name: "activation.complete_demo",
+  payload: ZCompleteDemoActivationPayload,
+  handler: async () => (await import("../activation/demo")).completeDemoActivation,
+  key: ({ ticketId }) => `activation.complete_demo:${ticketId}`,
+});
+
+export const rotateSigningKeysJob = defineJob({
+  name: "signing_keys_rotate",
+  payload: ZNoPayload,
+  handler: async () => (await import("../oidc/jobs")).rotateSigningKeysTask,
+  schedule: "15 3 * * *",
+});
+
+export const recheckCustomDomainsJob = defineJob({
+  name: "custom_domain_recheck",
+  payload: ZNoPayload,
+  handler: async () => (await import("../domains/recheck")).recheckCustomDomainsTask,
+  schedule: "* * * * *",
+});
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks (lib/webhooks/delivery.ts)
+
+export const ZDeliverWebhookPayload = z.object({
+  deliveryId: z.string().min(1),
+  trigger: z.enum(["automatic", "manual"]).optional(),
+});
+export type TDeliverWebhookPayload = z.output<typeof ZDeliverWebhookPayload>;
+
+/**
+ * One attempt of a webhook delivery. Keyed `deliver:<id>`: at most one queued job per delivery;
+ * the in-order waits and wake-ups enqueue unkeyed (`keyed: false`, see lib/webhooks/delivery.ts).
+ * One attempt per job: the delivery row schedules retries, not graphile-worker.
+ */
+export const deliverWebhookJob = defineJob({
+  name: "webhook_deliver",
+  payload: ZDeliverWebhookPayload,
+  handler: async () => (await import("../webhooks/delivery")).deliverWebhookTask,
+  key: ({ deliveryId }) => `deliver:${deliveryId}`,
+  maxAttempts: 1,
+});
+
+export const sweepWebhookDeliveriesJob = defineJob({
+  name: "webhook_sweep",
+  payload: ZNoPayload,
+  handler: async () => (await import("../webhooks/delivery")).sweepWebhookDeliveriesTask,
+  schedule: "* * * * *",
+});
+
+/** All jobs: the worker registers exactly these. */
+export const JOBS: readonly TRegisteredJob[] = [
+  idempotencyPurgeJob,
+  oidcPurgeJob,
+  rateLimitPurgeJob,
+  verificationPurgeJob,
+  requestLogPurgeJob,
+  expireVerificationJob,
+  verificationRetentionJob,
+  verificationStatsRollupJob,
+  completeDemoActivationJob,
+  rotateSigningKeysJob,
+  recheckCustomDomainsJob,
+  deliverWebhookJob,
+  sweepWebhookDeliveriesJob,
+];
+
+/** The periodic jobs (graphile-worker crontab lines: minute hour day month weekday task). */
+export const CRONTAB: readonly string[] = crontabOf(JOBS);
+
+/** The job named `name`, if there is one (tests run scheduled jobs by name). */
+export function jobNamed(name: string): TRegisteredJob | undefined {
+  return JOBS.find((job) => job.name === name);
+}

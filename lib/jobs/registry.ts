@@ -1,0 +1,92 @@
+/**
+ * The background job queue: graphile-worker on the service's PostgreSQL, driven by typed job
+ * definitions (lib/jobs/definitions.ts holds the one list).
+ * Rules: a job is enqueued with `enqueue(tx, definition, payload)` inside the transaction that
+ * makes the state change it follows from, so both commit or neither does; workers on any number
+ * of instances share the queue (graphile-worker locks jobs); a job key makes enqueueing
+ * idempotent (a pending job with the same key is replaced instead of a second one added).
+ */
+import type { z } from "zod";
+import type { Tx } from "../db/client";
+import { logger } from "../log";
+
+const DEFAULT_MAX_ATTEMPTS = 10;
+
+/** What a task does with its (parsed) payload; throwing makes graphile-worker retry it. */
+export type TJobHandler<TPayload> = (payload: TPayload) => Promise<void>;
+
+/** What the worker needs of any job, whatever its payload type. */
+export interface TRegisteredJob {
+  /** the graphile-worker task identifier */
+  readonly name: string;
+  /** crontab time fields (minute hour day month weekday) when the job also runs periodically */
+  readonly schedule?: string;
+  /**
+   * Runs one job: parses the payload with the definition's schema, loads the handler and runs
+   * it; a malformed payload is logged and dropped (a retry would not mend it).
+   */
+  readonly task: (payload: unknown) => Promise<void>;
+}
+
+export interface TJobSpec<TSchema extends z.ZodType> {
+  name: string;
+  /** parsed on enqueue (types) and before the handler runs (values) */
+  payload: TSchema;
+  /** imported on first use, so the queue does not load every domain module */
+  handler: () => Promise<TJobHandler<z.output<TSchema>>>;
+  /** the job key of an enqueued job (at most one pending job per key) */
+  key?: (payload: z.input<TSchema>) => string;
+  /** attempts before graphile-worker gives up (default 10) */
+  maxAttempts?: number;
+  schedule?: string;
+}
+
+export type TJobDefinition<TSchema extends z.ZodType> = TJobSpec<TSchema> & TRegisteredJob;
+
+/** One job: its name, payload schema, lazily imported handler and, where it has them, key and schedule. */
+export function defineJob<TSchema extends z.ZodType>(spec: TJobSpec<TSchema>): TJobDefinition<TSchema> {
+  return {
+    ...spec,
+    task: async (payload) => {
+      const parsed = spec.payload.safeParse(payload);
+      if (!parsed.success) {
+        logger.warn({ payload }, `${spec.name}: malformed payload, dropped`);
+        return;
+      }
+      const handler = await spec.handler();
+      await handler(parsed.data);
+    },
+  };
+}
+
+export interface TEnqueueOptions {
+  /** run no earlier than this */
+  runAt?: Date;
+  /** overrides the definition's */
+  maxAttempts?: number;
+  /** false: no job key even though the definition has one (default true) */
+  keyed?: boolean;
+}
+
+/** Adds a job of `definition`; call with the transaction whose state change it follows from. */
+export async function enqueue<TSchema extends z.ZodType>(
+  db: Tx,
+  definition: TJobDefinition<TSchema>,
+  payload: NoInfer<z.input<TSchema>>,
+  options: TEnqueueOptions = {},
+): Promise<void> {
+  const jobKey = options.keyed !== false && definition.key ? definition.key(payload) : null;
+  const maxAttempts = options.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  await db.$executeRaw`SELECT graphile_worker.add_job(
+    ${definition.name}::text,
+    ${JSON.stringify(payload)}::json,
+    run_at => ${options.runAt ?? null}::timestamptz,
+    job_key => ${jobKey}::text,
+    max_attempts => ${maxAttempts}::int
+  )`;
+}
+
+/** graphile-worker crontab lines (minute hour day month weekday task) of the scheduled jobs. */
+export function crontabOf(definitions: readonly TRegisteredJob[]): string[] {
+  return definitions.flatMap((d) => (d.schedule ? [`${d.schedule} ${d.name}`] : []));
+}
