@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { hasSessionCookie, readSessionCookie, resolveSessionOperator } from "@/lib/auth/console-session";
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import type { OperatorInfo } from "./context";
 import type { TEnv } from "@/components/console/api";
 

@@ -6,7 +6,7 @@
  */
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { getDb } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import type { TCompleteDemoActivationPayload } from "../jobs/definitions";
 import { moveTicket } from "./tickets";
 

@@ -19,7 +19,7 @@ import type { OperatorAuth } from "../auth/operator-keys";
 import { operatorAudit, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { ApiError, invalidField, notFound } from "../http/errors";
+import { ApiError, invalidField, notFound } from "../errors";
 import { newId } from "../ids";
 import { requirementJson } from "../providers/app-providers";
 import { findProvider } from "../providers/catalog";

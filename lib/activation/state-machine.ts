@@ -11,7 +11,7 @@
  *   review, cannot be submitted again.
  * Every transition runs in one transaction with its audit record (see tickets.ts, submit.ts).
  */
-import { ApiError, type ErrorCode, type ErrorDetail } from "../http/errors";
+import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import type { TTransitionTable } from "../state-machine";
 
 export const ACTIVATION_STATUSES = [

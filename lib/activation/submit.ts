@@ -19,7 +19,7 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
-import { invalidField, type ErrorDetail } from "../http/errors";
+import { invalidField, type ErrorDetail } from "../errors";
 import { validationError } from "../http/validation";
 import { newId } from "../ids";
 import { completeDemoActivationJob } from "../jobs/definitions";

@@ -10,7 +10,7 @@ import { recordAudit, type AuditEntry } from "../audit";
 import type { Tx } from "../db/client";
 import type { ActivationTicket, App } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { findProvider } from "../providers/catalog";
 import { allowedFrom, transition } from "../state-machine";
 import { ACTIVATION_TRANSITIONS, stateConflict, type TActivationEvent } from "./state-machine";

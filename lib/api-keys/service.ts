@@ -14,7 +14,7 @@ import { createWorkspaceKey } from "../auth/workspace-keys";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import type { TApiKeyJson, TCreatedApiKeyJson } from "./api";
 

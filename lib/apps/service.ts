@@ -19,7 +19,7 @@ import { generateClientSecret } from "../auth/app-credentials";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { ApiError, invalidField, notFound } from "../http/errors";
+import { ApiError, invalidField, notFound } from "../errors";
 import { page } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";

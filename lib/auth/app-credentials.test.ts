@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Tx } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { authenticateApp, generateClientSecret } from "./app-credentials";
 

@@ -8,7 +8,7 @@
 import type { Tx } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ENV_TAG, type TEnvironment } from "../environments";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { isId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization, type ParsedAuthorization } from "./header";

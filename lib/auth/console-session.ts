@@ -21,7 +21,7 @@ import { decode } from "next-auth/jwt";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { getMasterKey } from "../crypto/master-key";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { parseRole, type TRole } from "./roles";
 
 /** Console sessions last 12 hours. */

@@ -8,7 +8,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { clientIp } from "../rate-limit";
 import {
   secureCookies,

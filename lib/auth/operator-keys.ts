@@ -5,7 +5,7 @@
  */
 import type { Tx } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { newId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization } from "./header";

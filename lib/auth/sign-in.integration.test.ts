@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { makeWorkspace } from "../testing/factories";
 import { signInWithPassword } from "./sign-in";
 

@@ -10,7 +10,7 @@
  */
 import type { Tx } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { isSafeText } from "../http/safe-text";
 import { fail, rateLimited, reset, retryAfter, signInLimits } from "../rate-limit";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Tx } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { authenticateWorkspace, workspaceKeyPrefix } from "./workspace-keys";
 
 /** A database that knows no keys: every lookup finds nothing. */

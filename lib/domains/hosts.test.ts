@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { parseCustomHost, parseDomainPair, relativeName } from "./hosts";
 
 function refusal(fn: () => unknown): { path: string; message: string } {

@@ -16,7 +16,7 @@
 import { isIP } from "node:net";
 import { domainToASCII } from "node:url";
 import { parse } from "tldts";
-import { invalidField } from "../http/errors";
+import { invalidField } from "../errors";
 
 export interface TDomainPair {
   webDomain: string;

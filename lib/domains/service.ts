@@ -28,7 +28,7 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { Db, Tx } from "../db/client";
 import { Prisma } from "../db/client";
 import type { CustomDomain } from "../db/generated/client";
-import { ApiError, invalidField } from "../http/errors";
+import { ApiError, invalidField } from "../errors";
 import { newId, randomToken } from "../ids";
 import { checkUpdate, inspectCustomDomain } from "./check";
 import { claimExpiry, hostsHeld, lockHosts, otherDomainsOn, settleInspection } from "./claims";

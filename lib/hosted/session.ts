@@ -15,7 +15,7 @@
  */
 import { encryptSecret } from "../crypto/encryption";
 import type { Db, Tx } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import type { TSimulatedOutcome } from "../providers/adapters/simulator";
 import { answerHostedReturn } from "../verifications/return";
 import { applyAdapterOutcome, simulateSession, startAuthentication } from "../verifications/service";

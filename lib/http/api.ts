@@ -31,7 +31,7 @@ import { newId } from "../ids";
 import { clientIp } from "../rate-limit";
 import { appendRequestLog, type RequestLogEntry } from "../request-log/writer";
 import { readJsonBody } from "./body";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { currentRequestId, otherMethodsOf, pipeline, type THttpMethod } from "./pipeline";
 import { REST } from "./surfaces";
 import { isSafeText } from "./safe-text";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import {
   FORM_MEDIA_TYPE,
   MAX_BODY_BYTES,

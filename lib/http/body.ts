@@ -12,7 +12,7 @@
  *   its type, so endpoints with optional bodies (create app, rotate secret) accept none.
  * Errors are ApiErrors; each surface renders them in its own shape (lib/http/surfaces.ts).
  */
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;

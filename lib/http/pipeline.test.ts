@@ -9,7 +9,7 @@ import { createDb, Prisma } from "../db/client";
 import { logger } from "../log";
 import { OAuthError } from "../oidc/errors";
 import { MAX_BODY_BYTES } from "./body";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { currentRequestId, pipeline, type TOutcome, type TSurface } from "./pipeline";
 import { HOSTED, OAUTH, OP_PAGE, REST, refuseOversizedBody, surfaceForPath } from "./surfaces";
 import { isDatabaseUnavailable } from "./unavailable";

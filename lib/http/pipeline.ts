@@ -19,7 +19,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Prisma } from "../db/client";
 import { newId } from "../ids";
 import { logger } from "../log";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { isDatabaseUnavailable } from "./unavailable";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

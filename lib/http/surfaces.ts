@@ -2,7 +2,7 @@
  * The error shapes of the pipeline's surfaces (lib/http/pipeline.ts). Each renders an ApiError
  * (the pipeline's 405, 413, 415, 400 body errors, 503 and 500 included) the way its clients
  * read errors:
- * - REST: the envelope `{error:{code,message,requestId,details?}}` (lib/http/errors.ts);
+ * - REST: the envelope `{error:{code,message,requestId,details?}}` (lib/errors/index.ts);
  * - OAUTH (REST /token, OP /token, /userinfo, discovery, JWKS): RFC 6749 `{error,
  *   error_description}`, never cached; 500 → server_error, 503 → temporarily_unavailable, 429 →
  *   slow_down, any other status → invalid_request; OAuthErrors thrown by the handler are answered
@@ -19,7 +19,7 @@ import { errorPage } from "../oidc/provider/pages";
 import { newId } from "../ids";
 import { logger } from "../log";
 import { declaresMoreThan, MAX_BODY_BYTES, payloadTooLarge } from "./body";
-import { errorBody } from "./errors";
+import { errorBody } from "../errors";
 import { securityHeaders, type TSurface, withHeaders } from "./pipeline";
 
 const JSON_TYPE = "application/json; charset=utf-8";

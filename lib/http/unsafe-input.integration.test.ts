@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkSignInLimits, signInWithPassword } from "@/lib/auth/sign-in";
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { checkPathParams, parseWith, zodDetails } from "./validation";
 

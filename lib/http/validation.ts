@@ -1,6 +1,6 @@
 /** zod issues → the error envelope's `details`, each naming the offending field. */
 import { z } from "zod";
-import { ApiError, type ErrorCode, type ErrorDetail } from "./errors";
+import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { isId, PATH_ID_PARAMS } from "../ids";
 import { findUnsafeText, isSafeText, printableText, UNSAFE_TEXT_MESSAGE } from "./safe-text";
 

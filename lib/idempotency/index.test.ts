@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { hashRequestBody, IDEMPOTENCY_KEY_MAX, validateIdempotencyKey } from "./index";
 
 describe("hashRequestBody", () => {

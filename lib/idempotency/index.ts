@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import type { Tx } from "../db/client";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import type { TEnvironment } from "../environments";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -17,7 +17,7 @@ import { authenticateApp, type AppAuth } from "../auth/app-credentials";
 import { parseAuthorization } from "../auth/header";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { OAuthError } from "./errors";
 
 export type TClientAuthMethod = "client_secret_basic" | "client_secret_post";

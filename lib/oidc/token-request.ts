@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { parseJsonText, readBodyText } from "../http/body";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { isSafeText, printableText, UNSAFE_TEXT_MESSAGE } from "../http/safe-text";
 import { OAuthError } from "./errors";
 

@@ -12,7 +12,7 @@ import { cliActor, type TActor } from "../auth/actor";
 import { createOperatorKey } from "../auth/operator-keys";
 import type { Tx } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
 
 export interface CreatedOperator {

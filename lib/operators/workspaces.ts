@@ -14,7 +14,7 @@
 import type { Tx } from "../db/client";
 import { Prisma } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { findProvider } from "../providers/catalog";
 import {

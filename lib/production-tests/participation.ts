@@ -17,7 +17,7 @@ import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import type { Tx } from "../db/client";
 import type { ProductionTestParticipation } from "../db/generated/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { newId } from "../ids";
 import { readPayload } from "./serialize";
 

@@ -19,7 +19,7 @@ import type { OperatorAuth } from "../auth/operator-keys";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { ApiError, invalidField, notFound, type ErrorCode } from "../http/errors";
+import { ApiError, invalidField, notFound, type ErrorCode } from "../errors";
 import { newId } from "../ids";
 import { findProvider } from "../providers/catalog";
 import {
@@ -48,7 +48,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 // A move out of a final state is refused like the spec's other state conflicts (cancelling a
 // terminal verification, configuring an existing custom domain): 400 with the current status in
-// the message. A dedicated code (PRODUCTION_TEST_NOT_PENDING) is proposed for lib/http/errors.ts.
+// the message. A dedicated code (PRODUCTION_TEST_NOT_PENDING) is proposed for lib/errors/index.ts.
 const NOT_PENDING_CODE: ErrorCode = "PRODUCTION_TEST_NOT_PENDING";
 
 export interface WorkspaceActor {

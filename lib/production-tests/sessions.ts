@@ -19,7 +19,7 @@ import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
-import { ApiError, invalidField } from "../http/errors";
+import { ApiError, invalidField } from "../errors";
 import { findProvider } from "../providers/catalog";
 import { createVerification, hostedPageUrl, type TVerificationStatus } from "../verifications/service";
 import type { TStartChallengeSession } from "./schema";

@@ -17,7 +17,7 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { ActivationTicket, AppProvider } from "../db/generated/client";
 import { getOwnedApp } from "../apps/service";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { isActivationStatus, type TActivationStatus } from "../activation/state-machine";
 import { findProvider, PROVIDERS, type TProviderDefinition } from "./catalog";
 import { configNeedsAction, isCompanyInfo, type TRequirement } from "./requirements";

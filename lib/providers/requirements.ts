@@ -15,7 +15,7 @@
  * - inputs marked `companyInfo` describe the company, not the provider, and are remembered on the
  *   app to prefill later forms.
  */
-import type { ErrorDetail } from "../http/errors";
+import type { ErrorDetail } from "../errors";
 
 export const REQUIREMENT_TYPES = ["text", "email", "url", "checkbox", "select", "info"] as const;
 export type TRequirementType = (typeof REQUIREMENT_TYPES)[number];

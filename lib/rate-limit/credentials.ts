@@ -16,7 +16,7 @@
  * - workspace and operator keys, and access tokens, carry no public identifier: a presented key
  *   is its own secret, so they are limited by address only.
  */
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { formatWait, knownWait, limitFromEnv, take, type LimitSpec } from "./index";
 
 const WINDOW_SECONDS = 900;

@@ -16,7 +16,7 @@
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { sha256Hex } from "../crypto/hash";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { isSafeText } from "../http/safe-text";
 import { logger } from "../log";
 

@@ -26,7 +26,7 @@ import { userActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
-import { ApiError, invalidField, notFound } from "../http/errors";
+import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId, randomToken } from "../ids";
 import { fail, signInLimits } from "../rate-limit";

@@ -16,7 +16,7 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { recordAudit, workspaceAudit } from "../audit";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
-import { ApiError, invalidField, notFound } from "../http/errors";
+import { ApiError, invalidField, notFound } from "../errors";
 import { fail, reset } from "../rate-limit";
 import type { TMeJson } from "./api";
 import { checkLimit, passwordChangeLimit } from "./limits";

@@ -14,7 +14,7 @@ import { can, parseRole, PERMISSION_LABEL, type TPermission, type TRole } from "
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import type { TTeamMemberJson } from "./api";
 

@@ -19,7 +19,7 @@ import { userActor } from "../auth/actor";
 import { signupEnabled } from "../console/signup";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { Prisma, type Tx } from "../db/client";
-import { ApiError, invalidField } from "../http/errors";
+import { ApiError, invalidField } from "../errors";
 import { newId } from "../ids";
 import { fail, signInLimits } from "../rate-limit";
 import { checkLimit, signUpLimit } from "./limits";

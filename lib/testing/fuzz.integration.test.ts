@@ -25,7 +25,7 @@ import { z } from "zod";
 import { createOperatorKey } from "../auth/operator-keys";
 import { checkSignInLimits } from "../auth/sign-in";
 import { getDb } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import type { EndpointDef } from "../http/endpoint";
 import { isMethodNotAllowed } from "../http/pipeline";
 import { newId, type IdPrefix } from "../ids";

@@ -16,7 +16,7 @@ import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { findProvider } from "../providers/catalog";
 import {

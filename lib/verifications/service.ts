@@ -23,7 +23,7 @@ import type { AppAuth } from "../auth/app-credentials";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import type { Tx } from "../db/client";
 import type { Verification, Workflow } from "../db/generated/client";
-import { ApiError, invalidField, notFound } from "../http/errors";
+import { ApiError, invalidField, notFound } from "../errors";
 import { newId } from "../ids";
 import { expireVerificationJob } from "../jobs/definitions";
 import { enqueue } from "../jobs/registry";

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import type { Verification } from "../db/generated/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import {
   beginOidcAuthorization,
   completeOidcAuthorization,

@@ -19,7 +19,7 @@ import { z } from "zod";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import type { Verification } from "../db/generated/client";
-import { ApiError, invalidField } from "../http/errors";
+import { ApiError, invalidField } from "../errors";
 import {
   buildWalletRequest,
   readWalletResponse,

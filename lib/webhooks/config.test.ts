@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { generateWebhookSecret, webhookConfigChanges } from "./config";
 
 const off = { webhookEnabled: false, webhookUrl: null };

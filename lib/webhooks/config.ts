@@ -27,7 +27,7 @@ import { encryptSecret } from "../crypto/encryption";
 import type { Tx } from "../db/client";
 import type { App } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
-import { invalidField } from "../http/errors";
+import { invalidField } from "../errors";
 import { randomToken } from "../ids";
 
 export { ZWebhookConfigPatch, type TWebhookConfigPatch } from "../apps/schema";

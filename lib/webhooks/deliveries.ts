@@ -17,7 +17,7 @@ import type { Actor } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
-import { invalidField, notFound } from "../http/errors";
+import { invalidField, notFound } from "../errors";
 import { paginationFields } from "../http/pagination";
 import { newId } from "../ids";
 import type { TDeliveryAttemptDetailJson, TDeliveryDetailJson, TDeliveryJson } from "./deliveries-api";

@@ -19,7 +19,7 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { Workflow, WorkflowCase } from "../db/generated/client";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { getOwnedApp, type Actor } from "../apps/service";
 import type { AppRow } from "../apps/serialize";

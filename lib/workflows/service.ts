@@ -29,7 +29,7 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { Workflow } from "../db/generated/client";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { validationError } from "../http/validation";
 import { newId } from "../ids";
 import { getOwnedApp, type Actor } from "../apps/service";

@@ -19,7 +19,7 @@
  *   session would get: authentication_failed, cancelled_by_user, session_timed_out; their LoA
  *   is 0 (unspecified).
  */
-import { invalidField } from "../http/errors";
+import { invalidField } from "../errors";
 import { validationError } from "../http/validation";
 import type { AppRow } from "../apps/serialize";
 import { simulateOutcome } from "../providers/adapters/simulator";

@@ -9,7 +9,7 @@
  *   otherwise 412 WORKFLOW_VERSION_CONFLICT naming the current version;
  * - when nodes change and positions are not sent, positions of nodes that are gone are dropped.
  */
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import type { TNodePositions, TWorkflowNode } from "./json";
 
 export const VERSION_AUTHOR_TYPES = ["user", "api_key", "system"] as const;

@@ -14,7 +14,7 @@ import { actorDisplayNames } from "../audit/log";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { Workflow, WorkflowVersion } from "../db/generated/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { getOwnedApp } from "../apps/service";
 import type { TNodePositions, TWorkflowNode } from "./json";

@@ -19,7 +19,7 @@
 import type { Tx } from "../db/client";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { findProvider } from "../providers/catalog";
 import type { TSourceIdentity } from "../providers/adapters/types";
 import {

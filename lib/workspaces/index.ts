@@ -11,7 +11,7 @@ import { cliActor } from "../auth/actor";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 
 export interface CreatedWorkspace {

@@ -19,7 +19,7 @@
  */
 import type { Tx } from "../../db/client";
 import type { TEnvironment } from "../../environments";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import { newId } from "../../ids";
 import type { TProviderDefinition } from "../../providers/catalog";
 import {

@@ -15,7 +15,7 @@ import { sha256Hex } from "../../crypto/hash";
 import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { readBodyText } from "../../http/body";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import { currentRequestId } from "../../http/pipeline";
 import { newId } from "../../ids";
 import { clientIp } from "../../rate-limit";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import { findProvider, type TProviderDefinition } from "../catalog";
 import {
   compareMatch,

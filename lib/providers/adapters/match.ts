@@ -18,7 +18,7 @@
  * - the verified user is built from the caller's submitted values, never from the source's own
  *   record: per_field the matched fields, aggregate all fields when the outcome is true, else none.
  */
-import { invalidField } from "../../http/errors";
+import { invalidField } from "../../errors";
 import { isKnownClaim } from "../claims";
 import type { TProviderDefinition } from "../catalog";
 import type { TMatchDetail, TMatchResult } from "./types";

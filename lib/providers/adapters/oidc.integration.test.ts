@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import { startUpstreamOp, type TUpstreamOp } from "../../testing/upstream-oidc";
 import {
   beginOidcAuthorization,

@@ -18,7 +18,7 @@
  */
 import * as client from "openid-client";
 import { z } from "zod";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import { isKnownClaim, KNOWN_CLAIMS } from "../claims";
 import type { TAdapterOutcome } from "./types";
 

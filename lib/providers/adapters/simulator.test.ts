@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import { findProvider, PROVIDERS, type TProviderDefinition } from "../catalog";
 import type { TTestIdentity } from "../identities";
 import { DISCLOSURE_PROFILES, MATCH_PROFILES } from "./native-profiles";

@@ -13,7 +13,7 @@
  *   verified subset and the verdict come from `compareMatch`, rawClaims is the upstream verdict in
  *   its native keys; without matchData nothing is verified (matched false).
  */
-import { invalidField } from "../../http/errors";
+import { invalidField } from "../../errors";
 import type { TProviderDefinition } from "../catalog";
 import type { TIdentityClaims, TTestPerson, TTestScenario } from "../identities";
 import { TEST_PEOPLE } from "../test-people";

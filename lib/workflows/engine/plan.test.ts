@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import { starterWorkflow } from "../starter";
 import { planVerification, type TPlanInput } from "./plan";
 import {

@@ -13,7 +13,7 @@
  * - mode defaults to pii; age_verification always asks the source for the birthdate, which the
  *   age is computed from, even when the node does not list it.
  */
-import { ApiError } from "../../http/errors";
+import { ApiError } from "../../errors";
 import type { TProviderDefinition } from "../../providers/catalog";
 import { walkFromEntry } from "../graph";
 import {

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { readCookie, UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { completeUpstreamAuthentication } from "@/lib/verifications/upstream";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";

@@ -6,7 +6,7 @@ import type { NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/next-auth";
 import { checkSignInLimits } from "@/lib/auth/sign-in";
 import { readFormBody } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
 import { REST } from "@/lib/http/surfaces";
 import { clientIp } from "@/lib/rate-limit";

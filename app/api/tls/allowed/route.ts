@@ -6,7 +6,7 @@
  */
 import { getDb } from "@/lib/db/client";
 import { isTlsHostAllowed } from "@/lib/domains/routing";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
 import { REST } from "@/lib/http/surfaces";
 

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { submitPushIdentifier } from "@/lib/hosted/session";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { limitHostedAction } from "@/lib/rate-limit/requests";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
 import { HOSTED, HOSTED_FORM_MAX_BYTES } from "@/lib/http/surfaces";

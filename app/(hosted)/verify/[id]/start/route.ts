@@ -5,7 +5,7 @@ import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { hostedSecretFrom } from "@/lib/hosted/binding";
 import { leaveForProvider, mayStart } from "@/lib/hosted/session";
 import { UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { beginUpstreamAuthentication, usesUpstream } from "@/lib/verifications/upstream";
 import { limitHostedAction } from "@/lib/rate-limit/requests";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";

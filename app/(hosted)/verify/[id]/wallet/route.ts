@@ -3,7 +3,7 @@
 import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { isSameOrigin, jsonResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { beginWalletPresentation, completeWalletPresentation } from "@/lib/verifications/wallet";
 import { limitHostedAction } from "@/lib/rate-limit/requests";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";

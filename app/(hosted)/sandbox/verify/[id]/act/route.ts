@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { actInSimulator } from "@/lib/hosted/session";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { FLOW_TYPES } from "@/lib/providers/catalog";
 import { SIMULATE_OUTCOMES } from "@/lib/verifications/schema";
 import { limitHostedAction } from "@/lib/rate-limit/requests";

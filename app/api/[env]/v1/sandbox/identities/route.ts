@@ -1,4 +1,4 @@
-import { ApiError, invalidField } from "@/lib/http/errors";
+import { ApiError, invalidField } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listTestIdentities as listTestIdentitiesEndpoint } from "@/lib/verifications/api";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";

@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { ApiError, invalidField } from "@/lib/http/errors";
+import { ApiError, invalidField } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";
 import { findProvider } from "@/lib/providers/catalog";

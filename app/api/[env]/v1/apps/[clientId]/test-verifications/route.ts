@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { createTestVerification as endpoint } from "@/lib/verification-log/api";
 import { createTestVerification } from "@/lib/verification-log/service";

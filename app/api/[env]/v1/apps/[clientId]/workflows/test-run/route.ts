@@ -1,5 +1,5 @@
 import { getOwnedApp } from "@/lib/apps/service";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { testRunWorkflow } from "@/lib/workflows/runs-api";
 import { testRunDraft } from "@/lib/workflows/test-run";

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { simulateVerification } from "@/lib/verifications/api";
 import { simulateVerification as simulate, toStatusRecord } from "@/lib/verifications/service";

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { createCase, listCases } from "@/lib/workflows/cases";
 import { createWorkflowCase, listWorkflowCases } from "@/lib/workflows/runs-api";

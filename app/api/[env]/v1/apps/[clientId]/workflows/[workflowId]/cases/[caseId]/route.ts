@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { deleteCase } from "@/lib/workflows/cases";
 import { deleteWorkflowCase } from "@/lib/workflows/runs-api";

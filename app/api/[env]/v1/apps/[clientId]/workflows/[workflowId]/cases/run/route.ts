@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { runCases } from "@/lib/workflows/cases";
 import { runWorkflowCases } from "@/lib/workflows/runs-api";
