@@ -87,4 +87,16 @@ test("app settings: default workflow, verification type and claims, branding", a
   await expect(verified.getByRole("checkbox", { name: /Birthdate/ })).not.toBeChecked();
   await page.reload();
   await expect(verified.getByLabel("Verification type")).toHaveValue("identity");
+
+  // PKCE: on for a new app, switched off with the keyboard, saved at once, kept on reload
+  const oidc = page.locator("section", { has: page.getByRole("heading", { name: "OpenID Connect" }) });
+  const pkce = oidc.getByRole("checkbox", { name: /Require PKCE/ });
+  await expect(pkce).toBeChecked();
+  await pkce.focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByText("PKCE is optional")).toBeVisible();
+  const patched = await request.get(`/api/sandbox/v1/apps/${clientId}`, { headers: bearer(key) });
+  expect(((await patched.json()) as { pkceRequired: boolean }).pkceRequired).toBe(false);
+  await page.reload();
+  await expect(pkce).not.toBeChecked();
 });

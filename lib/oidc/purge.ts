@@ -7,7 +7,7 @@
  * ACCESS_TOKEN_TTL_SECONDS), and an expired token or request is answered "expired" / "already
  * answered" rather than "unknown" for a while. After that they only take room.
  */
-import type { Db } from "../db/client";
+import { Prisma, type Db } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 
 export const OIDC_PURGE_GRACE_MS = 24 * 3600 * 1000;
@@ -19,47 +19,26 @@ function cutoff(now: Date): string {
   return new Date(now.getTime() - OIDC_PURGE_GRACE_MS).toISOString();
 }
 
-export async function purgeExpiredAuthorizationCodes(
-  db: TRawDb,
-  { now = new Date(), batchSize }: TPurgeOptions = {},
-): Promise<number> {
-  const before = cutoff(now);
-  return deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM authorization_codes
-       WHERE code_hash IN (SELECT code_hash FROM authorization_codes
-                            WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
-    batchSize,
-  );
+/**
+ * Deletes rows of `table` whose `expires_at` is older than the grace period, in batches. The
+ * names are fixed identifiers of this module (never user input), hence Prisma.raw.
+ */
+function purgeExpired(table: string, key: string) {
+  return (db: TRawDb, { now = new Date(), batchSize }: TPurgeOptions = {}): Promise<number> => {
+    const before = cutoff(now);
+    return deleteInBatches(
+      (limit) => db.$executeRaw`
+        DELETE FROM ${Prisma.raw(table)}
+         WHERE ${Prisma.raw(key)} IN (SELECT ${Prisma.raw(key)} FROM ${Prisma.raw(table)}
+                                       WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
+      batchSize,
+    );
+  };
 }
 
-export async function purgeExpiredAccessTokens(
-  db: TRawDb,
-  { now = new Date(), batchSize }: TPurgeOptions = {},
-): Promise<number> {
-  const before = cutoff(now);
-  return deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM oidc_access_tokens
-       WHERE token_hash IN (SELECT token_hash FROM oidc_access_tokens
-                             WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
-    batchSize,
-  );
-}
-
-export async function purgeExpiredAuthorizationRequests(
-  db: TRawDb,
-  { now = new Date(), batchSize }: TPurgeOptions = {},
-): Promise<number> {
-  const before = cutoff(now);
-  return deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM oidc_authorization_requests
-       WHERE id IN (SELECT id FROM oidc_authorization_requests
-                     WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
-    batchSize,
-  );
-}
+export const purgeExpiredAuthorizationCodes = purgeExpired("authorization_codes", "code_hash");
+export const purgeExpiredAccessTokens = purgeExpired("oidc_access_tokens", "token_hash");
+export const purgeExpiredAuthorizationRequests = purgeExpired("oidc_authorization_requests", "id");
 
 export async function purgeExpiredOidcRows(
   db: TRawDb,
