@@ -63,8 +63,11 @@ test("back-office custom domains: the list with state, the TLS check for a known
   await expect(row).toContainText("Not checked yet");
   // the state filter: the domain is not active
   await op.getByLabel("State").selectOption("active");
+  await expect(op).toHaveURL(/[?&]status=active(&|$)/);
   await expect(op.getByText("No custom domain matches these filters.")).toBeVisible();
   await op.getByLabel("State").selectOption("awaiting_dns");
+  await expect(op).toHaveURL(/[?&]status=awaiting_dns(&|$)/);
+  await expect(op.getByLabel("State")).toHaveValue("awaiting_dns");
   await expect(row).toHaveCount(1);
 
   // the TLS check for the domain's host (any case): refused, it is not active yet
