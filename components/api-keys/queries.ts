@@ -1,6 +1,6 @@
 /** Query keys and types of the API keys page. */
 import type { TEnv } from "@/components/console/api";
-import type { TApiKeyJson, TCreatedApiKeyJson } from "@/lib/api-keys/api";
+import type { TApiKeyJson, TCreatedApiKeyJson } from "@/lib/api-keys/endpoints";
 
 export type TApiKey = TApiKeyJson;
 export type TCreatedApiKey = TCreatedApiKeyJson;

@@ -1,6 +1,6 @@
 /** Query keys and types of the Audit log page. */
 import type { TEnv } from "@/components/console/api";
-import type { TAuditEventJson } from "@/lib/audit/api";
+import type { TAuditEventJson } from "@/lib/audit/endpoints";
 
 export type TAuditEvent = TAuditEventJson;
 

@@ -1,6 +1,6 @@
 /** Query keys and types of the API requests page (the request log). */
 import type { TEnv } from "@/components/console/api";
-import type { TRequestLogJson } from "@/lib/request-log/api";
+import type { TRequestLogJson } from "@/lib/request-log/endpoints";
 
 export type TRequestLog = TRequestLogJson;
 

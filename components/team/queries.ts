@@ -3,7 +3,7 @@
  * same under /api/sandbox and /api/production), so its keys carry the workspace, not the
  * environment.
  */
-import type { TCreatedInvitationJson, TInvitationJson, TTeamMemberJson } from "@/lib/team/api";
+import type { TCreatedInvitationJson, TInvitationJson, TTeamMemberJson } from "@/lib/team/endpoints";
 
 export type TMember = TTeamMemberJson;
 export type TInvitation = TInvitationJson;

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { appKeys, type TAppPage } from "@/components/apps/queries";
-import type { TVerificationActivityJson, TVerificationListItemJson } from "@/lib/verification-log/api";
+import type { TVerificationActivityJson, TVerificationListItemJson } from "@/lib/verification-log/endpoints";
 import type { TUserinfo } from "@/lib/verifications/service";
 
 export type TVerificationListItem = TVerificationListItemJson;

@@ -10,7 +10,7 @@ import type {
   TDeliveryAttemptDetailJson,
   TDeliveryDetailJson,
   TDeliveryJson,
-} from "@/lib/webhooks/deliveries-api";
+} from "@/lib/webhooks/delivery-endpoints";
 
 /** The configuration as the console keeps it: never the secret (see `toCachedConfig`). */
 export type TWebhookConfig = Omit<TWebhookConfigResourceJson, "secret">;

@@ -20,7 +20,7 @@ import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { invalidField, type ErrorDetail } from "../errors";
-import { validationError } from "../http/validation";
+import { validationError } from "../errors/validation";
 import { newId } from "../ids";
 import { completeDemoActivationJob } from "../jobs/definitions";
 import { enqueue } from "../jobs/registry";

@@ -16,7 +16,7 @@ import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
-import type { TApiKeyJson, TCreatedApiKeyJson } from "./api";
+import type { TApiKeyJson, TCreatedApiKeyJson } from "./endpoints";
 
 export interface KeyActor {
   auth: WorkspaceAuth;

@@ -12,7 +12,7 @@ import type { Tx } from "../db/client";
 import type { AuditEvent, Prisma } from "../db/generated/client";
 import { page, type TPage } from "../http/pagination";
 import { createdAtRange } from "../verification-log/filters";
-import { AUDIT_ACTOR_TYPES, type TAuditEventJson, type TListAuditEventsQuery } from "./api";
+import { AUDIT_ACTOR_TYPES, type TAuditEventJson, type TListAuditEventsQuery } from "./endpoints";
 
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
-import { checkPathParams, parseWith, zodDetails } from "./validation";
+import { zodDetails } from "../errors/validation";
+import { checkPathParams, parseWith } from "./validation";
 
 const ZApp = z.strictObject({
   name: z.string().min(1),

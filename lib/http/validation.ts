@@ -1,51 +1,9 @@
-/** zod issues → the error envelope's `details`, each naming the offending field. */
+/** Request parsing at the HTTP boundary: bodies and queries through zod, path parameters by id format. */
 import { z } from "zod";
-import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
+import { ApiError } from "../errors";
+import { validationError, zodDetails } from "../errors/validation";
 import { isId, PATH_ID_PARAMS } from "../ids";
 import { findUnsafeText, isSafeText, printableText, UNSAFE_TEXT_MESSAGE } from "./safe-text";
-
-function joinPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
-    .join("");
-}
-
-/**
- * A missing field is an invalid_type issue whose input was undefined. zod 4 drops `input` from
- * issues unless parsed with `reportInput`, so without it every wrong-typed field would read as
- * "Required"; then fall back on zod's default message, which names the received type.
- */
-function isMissing(issue: z.core.$ZodIssue): boolean {
-  if (issue.code !== "invalid_type") return false;
-  if ("input" in issue) return issue.input === undefined;
-  return / received undefined$/.test(issue.message);
-}
-
-export function zodDetails(error: z.ZodError, prefix = ""): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  for (const issue of error.issues) {
-    const base = joinPath(issue.path);
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        const path = [prefix, base, key].filter(Boolean).join(".");
-        details.push({ path, message: "Unknown field" });
-      }
-      continue;
-    }
-    const message = isMissing(issue) ? "Required" : issue.message;
-    details.push({ path: [prefix, base].filter(Boolean).join(".") || "(body)", message });
-  }
-  return details;
-}
-
-export function validationError(
-  details: ErrorDetail[],
-  what = "Invalid request",
-  code: ErrorCode = "VALIDATION_ERROR",
-) {
-  const summary = details.map((d) => `${d.path}: ${d.message}`).join("; ");
-  return new ApiError(code, `${what}: ${summary}`, { details });
-}
 
 /**
  * Parses `input` with `schema`, or throws the 400 naming every offending field. Before any

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { can, ROLES, type TPermission } from "../auth/roles";
 import type { EndpointDef } from "../http/endpoint";
 import type { TEnvironment } from "../environments";
-import { ALL_ENDPOINTS } from "./endpoints";
+import { ALL_ENDPOINTS } from "./registry";
 
 type JsonSchema = Record<string, unknown>;
 

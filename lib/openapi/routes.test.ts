@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isMethodNotAllowed } from "../http/pipeline";
 import { buildOpenApiDocument } from "./document";
-import { ALL_ENDPOINTS } from "./endpoints";
+import { ALL_ENDPOINTS } from "./registry";
 
 const root = path.resolve(import.meta.dirname, "..", "..", "app", "api", "[env]");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

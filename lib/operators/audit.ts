@@ -12,7 +12,7 @@ import type { Prisma } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import { createdAtRange } from "../verification-log/filters";
-import type { TListOperatorAuditEventsQuery, TOperatorAuditEventJson } from "./api";
+import type { TListOperatorAuditEventsQuery, TOperatorAuditEventJson } from "./endpoints";
 
 export async function listOperatorAuditEvents(
   db: Tx,

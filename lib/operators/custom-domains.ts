@@ -16,7 +16,7 @@ import type { TDomainStatus } from "../domains/state-machine";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import { likeLiteral } from "./workspaces";
-import type { TListCustomDomainsQuery, TOperatorCustomDomainJson, TTlsCheckJson } from "./api";
+import type { TListCustomDomainsQuery, TOperatorCustomDomainJson, TTlsCheckJson } from "./endpoints";
 
 export async function listCustomDomainsForOperator(
   db: Tx,

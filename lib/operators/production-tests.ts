@@ -12,7 +12,7 @@ import { page } from "../http/pagination";
 import { findProvider } from "../providers/catalog";
 import { readPayload, toOperatorItemJson } from "../production-tests/serialize";
 import { challengeStats, loadRequestForOperator } from "../production-tests/service";
-import type { TProductionTestDetailJson, TProductionTestDetailQuery } from "./api";
+import type { TProductionTestDetailJson, TProductionTestDetailQuery } from "./endpoints";
 
 export async function getProductionTestForOperator(
   db: Tx,

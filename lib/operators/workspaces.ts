@@ -22,7 +22,7 @@ import {
   type TListWorkspacesQuery,
   type TWorkspaceDetailJson,
   type TWorkspaceSummaryJson,
-} from "./api";
+} from "./endpoints";
 import type { TDomainStatus } from "../domains/state-machine";
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -30,7 +30,7 @@ import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId, randomToken } from "../ids";
 import { fail, signInLimits } from "../rate-limit";
-import type { TCreatedInvitationJson, TInvitationJson } from "./api";
+import type { TCreatedInvitationJson, TInvitationJson } from "./endpoints";
 import { checkLimit, invitationLimit } from "./limits";
 import { forbidden, type TeamActor } from "./members";
 import type { TAcceptInvitation, TCreateInvitation } from "./schema";

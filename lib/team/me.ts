@@ -18,7 +18,7 @@ import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";
 import { fail, reset } from "../rate-limit";
-import type { TMeJson } from "./api";
+import type { TMeJson } from "./endpoints";
 import { checkLimit, passwordChangeLimit } from "./limits";
 import type { TChangePassword } from "./schema";
 

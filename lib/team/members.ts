@@ -16,7 +16,7 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
-import type { TTeamMemberJson } from "./api";
+import type { TTeamMemberJson } from "./endpoints";
 
 export interface TeamActor {
   auth: WorkspaceAuth;

@@ -29,7 +29,7 @@ import { ApiError } from "../errors";
 import type { EndpointDef } from "../http/endpoint";
 import { isMethodNotAllowed } from "../http/pipeline";
 import { newId, type IdPrefix } from "../ids";
-import { ALL_ENDPOINTS } from "../openapi/endpoints";
+import { ALL_ENDPOINTS } from "../openapi/registry";
 import { clientIp } from "../rate-limit";
 import { flushRequestLog } from "../request-log/writer";
 import { validValues } from "./activation";

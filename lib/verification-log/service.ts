@@ -30,7 +30,7 @@ import {
 } from "../verifications/service";
 import { planVerification } from "../workflows/engine";
 import type { TWorkflowNode } from "../workflows/json";
-import type { TListVerificationsQuery, TVerificationActivityJson, TVerificationListItemJson } from "./api";
+import type { TListVerificationsQuery, TVerificationActivityJson, TVerificationListItemJson } from "./endpoints";
 import { createdAtRange } from "./filters";
 
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;

@@ -20,7 +20,7 @@ import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generat
 import { invalidField, notFound } from "../errors";
 import { paginationFields } from "../http/pagination";
 import { newId } from "../ids";
-import type { TDeliveryAttemptDetailJson, TDeliveryDetailJson, TDeliveryJson } from "./deliveries-api";
+import type { TDeliveryAttemptDetailJson, TDeliveryDetailJson, TDeliveryJson } from "./delivery-endpoints";
 import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "./delivery";
 import { queueDelivery } from "./events";
 

@@ -30,7 +30,7 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { Workflow } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
-import { validationError } from "../http/validation";
+import { validationError } from "../errors/validation";
 import { newId } from "../ids";
 import { getOwnedApp, type Actor } from "../apps/service";
 import { toAppJson, toWorkflowJson, type AppRow, type TAppJson, type TWorkflowJson } from "../apps/serialize";

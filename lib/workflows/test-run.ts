@@ -20,7 +20,7 @@
  *   is 0 (unspecified).
  */
 import { invalidField } from "../errors";
-import { validationError } from "../http/validation";
+import { validationError } from "../errors/validation";
 import type { AppRow } from "../apps/serialize";
 import { simulateOutcome } from "../providers/adapters/simulator";
 import { findProvider, type TProviderDefinition } from "../providers/catalog";

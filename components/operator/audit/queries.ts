@@ -3,7 +3,7 @@
  * (the API's own types, from lib/operators/api.ts) and the actions operators record.
  */
 import type { TEnv } from "@/components/console/api";
-import type { TOperatorAuditEventJson } from "@/lib/operators/api";
+import type { TOperatorAuditEventJson } from "@/lib/operators/endpoints";
 
 export type TOperatorAuditEvent = TOperatorAuditEventJson;
 

@@ -3,7 +3,7 @@
  * domains list and TLS check (inferred from lib/operators/api.ts), and the words for them.
  */
 import type { TEnv } from "@/components/console/api";
-import type { TOperatorCustomDomainJson, TTlsCheckJson } from "@/lib/operators/api";
+import type { TOperatorCustomDomainJson, TTlsCheckJson } from "@/lib/operators/endpoints";
 
 export type TOperatorDomain = TOperatorCustomDomainJson;
 export type TTlsCheck = TTlsCheckJson;

@@ -3,7 +3,7 @@
  * inferred from lib/production-tests and lib/operators) and the schedule body the form builds.
  */
 import { ApiRequestError, type TEnv } from "@/components/console/api";
-import type { TParticipationJson, TProductionTestDetailJson } from "@/lib/operators/api";
+import type { TParticipationJson, TProductionTestDetailJson } from "@/lib/operators/endpoints";
 import type { TOperatorItemJson } from "@/lib/production-tests/serialize";
 
 export type TOperatorItem = TOperatorItemJson;

@@ -4,7 +4,7 @@
  * and how their figures are put into words.
  */
 import type { TEnv } from "@/components/console/api";
-import type { TWorkspaceDetailJson, TWorkspaceSummaryJson } from "@/lib/operators/api";
+import type { TWorkspaceDetailJson, TWorkspaceSummaryJson } from "@/lib/operators/endpoints";
 
 export type TWorkspaceSummary = TWorkspaceSummaryJson;
 export type TWorkspaceDetail = TWorkspaceDetailJson;

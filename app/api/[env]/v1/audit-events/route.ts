@@ -1,4 +1,4 @@
-import { listAuditEvents as endpoint } from "@/lib/audit/api";
+import { listAuditEvents as endpoint } from "@/lib/audit/endpoints";
 import { listAuditEvents } from "@/lib/audit/log";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 

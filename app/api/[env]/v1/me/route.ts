@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { getMe } from "@/lib/team/me";
 
 export const GET = withApi(api.getMe, async ({ db, auth }) => json(200, await getMe(db, auth)));

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getOpenApiDocument } from "@/lib/openapi/api";
+import { getOpenApiDocument } from "@/lib/openapi/endpoints";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 export const GET = withApi(getOpenApiDocument, async ({ env }) =>

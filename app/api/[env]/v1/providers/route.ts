@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { listAppApiProviders } from "@/lib/providers/api";
+import { listAppApiProviders } from "@/lib/providers/endpoints";
 import { listProvidersForApp } from "@/lib/providers/app-listing";
 
 export const GET = withApi(listAppApiProviders, async ({ db, auth, query }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { listRequestLogs as endpoint } from "@/lib/request-log/api";
+import { listRequestLogs as endpoint } from "@/lib/request-log/endpoints";
 import { listRequestLogs } from "@/lib/request-log/list";
 
 export const GET = withApi(endpoint, async ({ db, auth, query }) =>

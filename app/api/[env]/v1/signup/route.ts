@@ -1,6 +1,6 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { clientIp } from "@/lib/rate-limit";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { signUp } from "@/lib/team/signup";
 
 export const POST = withApi(api.signUp, async ({ db, body, request, requestId }) =>

@@ -1,7 +1,7 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as log from "@/lib/verification-log/api";
+import * as log from "@/lib/verification-log/endpoints";
 import { listWorkspaceVerifications } from "@/lib/verification-log/service";
-import * as api from "@/lib/verifications/api";
+import * as api from "@/lib/verifications/endpoints";
 import { createVerification } from "@/lib/verifications/service";
 
 export const POST = withApi(api.createVerification, async ({ db, auth, body, logVerification }) => {

@@ -1,4 +1,4 @@
-import { getWorkspace, updateWorkspace } from "@/lib/apps/api";
+import { getWorkspace, updateWorkspace } from "@/lib/apps/endpoints";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { getWorkspaceSummary, renameWorkspace } from "@/lib/workspaces";
 

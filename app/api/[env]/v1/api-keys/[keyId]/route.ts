@@ -1,4 +1,4 @@
-import * as api from "@/lib/api-keys/api";
+import * as api from "@/lib/api-keys/endpoints";
 import { revokeApiKey } from "@/lib/api-keys/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 

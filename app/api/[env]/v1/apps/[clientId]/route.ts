@@ -1,4 +1,4 @@
-import * as api from "@/lib/apps/api";
+import * as api from "@/lib/apps/endpoints";
 import { toAppJson } from "@/lib/apps/serialize";
 import { deleteApp, getOwnedApp, updateApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";

@@ -1,4 +1,4 @@
-import { batchCreateApps } from "@/lib/apps/api";
+import { batchCreateApps } from "@/lib/apps/endpoints";
 import { createApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 

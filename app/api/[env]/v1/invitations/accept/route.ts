@@ -1,6 +1,6 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { clientIp } from "@/lib/rate-limit";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { acceptInvitation } from "@/lib/team/invitations";
 
 export const POST = withApi(api.acceptInvitation, async ({ db, body, request, requestId }) =>

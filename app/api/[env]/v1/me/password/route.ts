@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { changePassword } from "@/lib/team/me";
 
 export const POST = withApi(api.changePassword, async ({ db, auth, body, requestId }) =>

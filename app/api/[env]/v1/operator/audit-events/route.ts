@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/api";
+import * as api from "@/lib/operators/endpoints";
 import { listOperatorAuditEvents } from "@/lib/operators/audit";
 
 export const GET = withApi(api.listOperatorAuditEvents, async ({ db, env, query }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/api";
+import * as api from "@/lib/operators/endpoints";
 import { listCustomDomainsForOperator } from "@/lib/operators/custom-domains";
 
 export const GET = withApi(api.listCustomDomainsForOperator, async ({ db, env, query }) =>

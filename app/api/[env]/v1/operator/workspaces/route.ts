@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/api";
+import * as api from "@/lib/operators/endpoints";
 import { listWorkspacesForOperator } from "@/lib/operators/workspaces";
 
 export const GET = withApi(api.listWorkspacesForOperator, async ({ db, env, query }) =>

@@ -1,6 +1,6 @@
 import { ApiError, invalidField } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { listTestIdentities as listTestIdentitiesEndpoint } from "@/lib/verifications/api";
+import { listTestIdentities as listTestIdentitiesEndpoint } from "@/lib/verifications/endpoints";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";
 import { findProvider } from "@/lib/providers/catalog";
 

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getVerificationStats as endpoint } from "@/lib/stats/api";
+import { getVerificationStats as endpoint } from "@/lib/stats/endpoints";
 import { getVerificationStats } from "@/lib/stats/verifications";
 
 export const GET = withApi(endpoint, async ({ db, auth, query }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { createInvitation, listInvitations } from "@/lib/team/invitations";
 
 export const GET = withApi(api.listInvitations, async ({ db, auth, query }) =>

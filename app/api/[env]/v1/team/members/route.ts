@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { listMembers } from "@/lib/team/members";
 
 export const GET = withApi(api.listTeamMembers, async ({ db, auth, query }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/verifications/api";
+import * as api from "@/lib/verifications/endpoints";
 import { cancelVerification, getOwnedVerification, toStatusRecord } from "@/lib/verifications/service";
 
 export const GET = withApi(api.getVerification, async ({ db, auth, params }) =>

@@ -1,4 +1,4 @@
-import * as api from "@/lib/domains/api";
+import * as api from "@/lib/domains/endpoints";
 import { configureCustomDomain, deleteCustomDomain, getCustomDomain } from "@/lib/domains/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 

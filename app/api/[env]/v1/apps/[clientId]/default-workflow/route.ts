@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { setDefaultWorkflow as setDefaultWorkflowEndpoint } from "@/lib/workflows/api";
+import { setDefaultWorkflow as setDefaultWorkflowEndpoint } from "@/lib/workflows/endpoints";
 import { setDefaultWorkflow } from "@/lib/workflows/service";
 
 export const PUT = withApi(setDefaultWorkflowEndpoint, async ({ db, auth, body, params, requestId }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { listAppProviders } from "@/lib/providers/api";
+import { listAppProviders } from "@/lib/providers/endpoints";
 import { listAppProviders as list, parseInclude } from "@/lib/providers/app-providers";
 
 // `include` may repeat; the parsed query keeps only the last value, so read them all from the URL

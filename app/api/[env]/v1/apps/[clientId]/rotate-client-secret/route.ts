@@ -1,4 +1,4 @@
-import { rotateClientSecret as rotateClientSecretEndpoint } from "@/lib/apps/api";
+import { rotateClientSecret as rotateClientSecretEndpoint } from "@/lib/apps/endpoints";
 import { rotateClientSecret } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 

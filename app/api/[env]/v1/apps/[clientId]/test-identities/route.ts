@@ -3,7 +3,7 @@ import { ApiError, invalidField } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";
 import { findProvider } from "@/lib/providers/catalog";
-import { listAppTestIdentities as endpoint } from "@/lib/verifications/api";
+import { listAppTestIdentities as endpoint } from "@/lib/verifications/endpoints";
 
 // sandbox only, like the other test helpers: in production the route does not exist
 export const GET = withApi(endpoint, async ({ db, auth, params, query, env, url }) => {

@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { createTestVerification as endpoint } from "@/lib/verification-log/api";
+import { createTestVerification as endpoint } from "@/lib/verification-log/endpoints";
 import { createTestVerification } from "@/lib/verification-log/service";
 
 // sandbox only, like the other test helpers: in production the route does not exist

@@ -2,7 +2,7 @@ import { json, otherMethods, withApi } from "@/lib/http/api";
 import {
   getVerificationSettings as getVerificationSettingsEndpoint,
   updateVerificationSettings as updateVerificationSettingsEndpoint,
-} from "@/lib/workflows/api";
+} from "@/lib/workflows/endpoints";
 import { getVerificationSettings, updateVerificationSettings } from "@/lib/workflows/service";
 
 export const GET = withApi(getVerificationSettingsEndpoint, async ({ db, auth, params }) =>

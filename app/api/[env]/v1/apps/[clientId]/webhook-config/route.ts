@@ -1,6 +1,6 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/webhooks/api";
+import * as api from "@/lib/webhooks/endpoints";
 import { getWebhookConfig, updateWebhookConfig } from "@/lib/webhooks/config";
 
 export const GET = withApi(api.getWebhookConfig, async ({ db, auth, params }) =>

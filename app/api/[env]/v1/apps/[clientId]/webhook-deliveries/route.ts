@@ -1,7 +1,7 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
-import { listWebhookDeliveries } from "@/lib/webhooks/deliveries-api";
+import { listWebhookDeliveries } from "@/lib/webhooks/delivery-endpoints";
 
 export const GET = withApi(listWebhookDeliveries, async ({ db, auth, params, query }) => {
   const app = await getOwnedApp(db, auth, params.clientId!);

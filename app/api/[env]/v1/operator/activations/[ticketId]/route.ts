@@ -1,4 +1,4 @@
-import * as api from "@/lib/activation/api";
+import * as api from "@/lib/activation/endpoints";
 import { getTicketDetail } from "@/lib/activation/review";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/api";
+import * as api from "@/lib/operators/endpoints";
 import { getProductionTestForOperator } from "@/lib/operators/production-tests";
 
 export const GET = withApi(api.getProductionTestForOperator, async ({ db, env, params, query }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/api";
+import * as api from "@/lib/operators/endpoints";
 import { getWorkspaceForOperator } from "@/lib/operators/workspaces";
 
 export const GET = withApi(api.getWorkspaceForOperator, async ({ db, env, params }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { revokeInvitation } from "@/lib/team/invitations";
 
 export const DELETE = withApi(api.revokeInvitation, async ({ db, auth, params, requestId }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/team/api";
+import * as api from "@/lib/team/endpoints";
 import { changeMemberRole, removeMember } from "@/lib/team/members";
 
 export const PATCH = withApi(api.updateTeamMember, async ({ db, auth, body, params, requestId }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getVerificationActivity as endpoint } from "@/lib/verification-log/api";
+import { getVerificationActivity as endpoint } from "@/lib/verification-log/endpoints";
 import { getVerificationActivity } from "@/lib/verification-log/service";
 
 export const GET = withApi(endpoint, async ({ db, auth, params }) =>

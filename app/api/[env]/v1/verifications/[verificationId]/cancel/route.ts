@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { cancelVerificationByWorkspace } from "@/lib/verification-log/api";
+import { cancelVerificationByWorkspace } from "@/lib/verification-log/endpoints";
 import { cancelWorkspaceVerification } from "@/lib/verification-log/service";
 
 export const POST = withApi(cancelVerificationByWorkspace, async ({ db, auth, params, requestId }) =>

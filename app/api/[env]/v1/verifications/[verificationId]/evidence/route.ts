@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getEvidence } from "@/lib/verifications/api";
+import { getEvidence } from "@/lib/verifications/endpoints";
 import { getOwnedVerification, readEvidence } from "@/lib/verifications/service";
 
 export const GET = withApi(getEvidence, async ({ db, auth, params }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { revealVerificationUserinfo } from "@/lib/verification-log/api";
+import { revealVerificationUserinfo } from "@/lib/verification-log/endpoints";
 import { revealUserinfo } from "@/lib/verification-log/service";
 
 export const POST = withApi(revealVerificationUserinfo, async ({ db, auth, params, requestId }) =>

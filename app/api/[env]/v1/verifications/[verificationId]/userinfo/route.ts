@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getUserinfo } from "@/lib/verifications/api";
+import { getUserinfo } from "@/lib/verifications/endpoints";
 import { getOwnedVerification, readUserinfo } from "@/lib/verifications/service";
 
 export const GET = withApi(getUserinfo, async ({ db, auth, params }) =>

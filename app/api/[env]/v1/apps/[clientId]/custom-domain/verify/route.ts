@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { verifyCustomDomain as verifyCustomDomainEndpoint } from "@/lib/domains/api";
+import { verifyCustomDomain as verifyCustomDomainEndpoint } from "@/lib/domains/endpoints";
 import { verifyCustomDomain } from "@/lib/domains/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { updateAppProvider } from "@/lib/providers/api";
+import { updateAppProvider } from "@/lib/providers/endpoints";
 import { setProviderEnabled } from "@/lib/providers/app-providers";
 
 export const PATCH = withApi(updateAppProvider, async ({ db, auth, body, params, requestId }) =>

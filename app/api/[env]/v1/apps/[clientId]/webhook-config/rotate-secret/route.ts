@@ -1,6 +1,6 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { rotateWebhookSecret as rotateWebhookSecretEndpoint } from "@/lib/webhooks/api";
+import { rotateWebhookSecret as rotateWebhookSecretEndpoint } from "@/lib/webhooks/endpoints";
 import { rotateWebhookSecret } from "@/lib/webhooks/config";
 
 export const POST = withApi(rotateWebhookSecretEndpoint, async ({ db, auth, params, requestId }) => {

@@ -1,7 +1,7 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { sendTestEvent } from "@/lib/webhooks/deliveries";
-import { sendTestWebhook } from "@/lib/webhooks/deliveries-api";
+import { sendTestWebhook } from "@/lib/webhooks/delivery-endpoints";
 
 export const POST = withApi(sendTestWebhook, async ({ db, auth, params, requestId }) => {
   const app = await getOwnedApp(db, auth, params.clientId!);

@@ -1,7 +1,7 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { getDelivery } from "@/lib/webhooks/deliveries";
-import { getWebhookDelivery } from "@/lib/webhooks/deliveries-api";
+import { getWebhookDelivery } from "@/lib/webhooks/delivery-endpoints";
 
 export const GET = withApi(getWebhookDelivery, async ({ db, auth, params }) => {
   const app = await getOwnedApp(db, auth, params.clientId!);

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/workflows/api";
+import * as api from "@/lib/workflows/endpoints";
 import { deleteWorkflow, getWorkflow, updateWorkflow } from "@/lib/workflows/service";
 import { etagOf } from "@/lib/workflows/versioning";
 

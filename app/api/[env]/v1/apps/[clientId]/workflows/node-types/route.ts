@@ -1,6 +1,6 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/workflows/api";
+import * as api from "@/lib/workflows/endpoints";
 import { NODE_TYPE_DEFINITIONS } from "@/lib/workflows/node-types";
 
 export const GET = withApi(api.listNodeTypes, async ({ db, auth, params }) => {

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/workflows/api";
+import * as api from "@/lib/workflows/endpoints";
 import { listTemplates } from "@/lib/workflows/service";
 
 export const GET = withApi(api.listWorkflowTemplates, async ({ db, auth, params }) =>

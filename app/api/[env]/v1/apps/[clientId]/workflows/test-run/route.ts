@@ -1,7 +1,7 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { testRunWorkflow } from "@/lib/workflows/runs-api";
+import { testRunWorkflow } from "@/lib/workflows/run-endpoints";
 import { testRunDraft } from "@/lib/workflows/test-run";
 
 // sandbox only: test identities exist only there

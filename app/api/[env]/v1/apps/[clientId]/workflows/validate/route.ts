@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/workflows/api";
+import * as api from "@/lib/workflows/endpoints";
 import { validateWorkflowDraft } from "@/lib/workflows/service";
 
 export const POST = withApi(api.validateWorkflow, async ({ db, auth, body, params }) =>

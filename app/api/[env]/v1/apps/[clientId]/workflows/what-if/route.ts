@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { whatIfWorkflow } from "@/lib/workflows/runs-api";
+import { whatIfWorkflow } from "@/lib/workflows/run-endpoints";
 import { whatIf } from "@/lib/workflows/what-if";
 
 export const POST = withApi(whatIfWorkflow, async ({ db, auth, body, params }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/production-tests/api";
+import * as api from "@/lib/production-tests/endpoints";
 import { scheduleProductionTest } from "@/lib/production-tests/service";
 
 export const POST = withApi(api.scheduleProductionTest, async ({ db, auth, env, body, params, requestId }) =>

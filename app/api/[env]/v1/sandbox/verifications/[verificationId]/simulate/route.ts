@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { simulateVerification } from "@/lib/verifications/api";
+import { simulateVerification } from "@/lib/verifications/endpoints";
 import { simulateVerification as simulate, toStatusRecord } from "@/lib/verifications/service";
 
 // sandbox only: in production the test helpers do not exist

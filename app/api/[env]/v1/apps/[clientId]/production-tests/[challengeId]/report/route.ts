@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/production-tests/api";
+import * as api from "@/lib/production-tests/endpoints";
 import { getProductionTestReport } from "@/lib/production-tests/service";
 
 export const GET = withApi(api.getProductionTestReport, async ({ db, auth, params }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/production-tests/api";
+import * as api from "@/lib/production-tests/endpoints";
 import { startChallengeSession } from "@/lib/production-tests/sessions";
 
 export const POST = withApi(

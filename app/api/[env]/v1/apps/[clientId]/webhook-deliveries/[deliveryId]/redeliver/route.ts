@@ -1,7 +1,7 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { redeliverDelivery } from "@/lib/webhooks/deliveries";
-import { redeliverWebhookDelivery } from "@/lib/webhooks/deliveries-api";
+import { redeliverWebhookDelivery } from "@/lib/webhooks/delivery-endpoints";
 
 export const POST = withApi(redeliverWebhookDelivery, async ({ db, auth, params, requestId }) => {
   const app = await getOwnedApp(db, auth, params.clientId!);

@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { createCase, listCases } from "@/lib/workflows/cases";
-import { createWorkflowCase, listWorkflowCases } from "@/lib/workflows/runs-api";
+import { createWorkflowCase, listWorkflowCases } from "@/lib/workflows/run-endpoints";
 
 // sandbox only: cases run sandbox test identities
 export const GET = withApi(listWorkflowCases, async ({ db, auth, params, env, url }) => {

@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { deleteCase } from "@/lib/workflows/cases";
-import { deleteWorkflowCase } from "@/lib/workflows/runs-api";
+import { deleteWorkflowCase } from "@/lib/workflows/run-endpoints";
 
 // sandbox only: cases run sandbox test identities
 export const DELETE = withApi(deleteWorkflowCase, async ({ db, auth, params, env, url, requestId }) => {

@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { runCases } from "@/lib/workflows/cases";
-import { runWorkflowCases } from "@/lib/workflows/runs-api";
+import { runWorkflowCases } from "@/lib/workflows/run-endpoints";
 
 // sandbox only: cases run sandbox test identities
 export const POST = withApi(runWorkflowCases, async ({ db, auth, body, params, env, url }) => {

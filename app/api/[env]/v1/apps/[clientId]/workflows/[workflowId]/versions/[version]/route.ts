@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/workflows/api";
+import * as api from "@/lib/workflows/endpoints";
 import { getWorkflowVersion } from "@/lib/workflows/versions";
 
 export const GET = withApi(api.getWorkflowVersion, async ({ db, auth, params }) =>

@@ -1,5 +1,5 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/workflows/api";
+import * as api from "@/lib/workflows/endpoints";
 import { restoreWorkflowVersion } from "@/lib/workflows/service";
 import { etagOf } from "@/lib/workflows/versioning";
 

@@ -1,7 +1,7 @@
 /** Endpoint definitions of production tests: Workspace API and Operator API (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { ZVerificationStatusJson } from "../verifications/api";
+import { ZVerificationStatusJson } from "../verifications/endpoints";
 import {
   DEFAULT_CHALLENGE_DAYS,
   MAX_CHALLENGE_DAYS,

@@ -1,6 +1,6 @@
 /** Endpoint definitions of the webhook configuration resource (see lib/http/endpoint.ts). */
 import { z } from "zod";
-import { ZWebhookConfigJson } from "../apps/api";
+import { ZWebhookConfigJson } from "../apps/endpoints";
 import { endpoint } from "../http/endpoint";
 import { ZWebhookConfigPatch } from "./config";
 

@@ -5,8 +5,8 @@
  * the shared pagination (`limit` 1–100, `offset` ≥ 0) and states its order.
  */
 import { z } from "zod";
-import { ZAuditEventJson } from "../audit/api";
-import { ZCustomDomainJson } from "../domains/api";
+import { ZAuditEventJson } from "../audit/endpoints";
+import { ZCustomDomainJson } from "../domains/endpoints";
 import { DOMAIN_STATUSES } from "../domains/state-machine";
 import { endpoint } from "../http/endpoint";
 import { paginationFields } from "../http/pagination";

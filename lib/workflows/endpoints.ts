@@ -1,6 +1,6 @@
 /** Endpoint definitions of the workflow resources and the app verification settings (see lib/http/endpoint.ts). */
 import { z } from "zod";
-import { ZAppJson } from "../apps/api";
+import { ZAppJson } from "../apps/endpoints";
 import { endpoint } from "../http/endpoint";
 import { paginationFields } from "../http/pagination";
 import { ZNodePositionsJson, ZWorkflowJson, ZWorkflowNodeJson } from "./json";

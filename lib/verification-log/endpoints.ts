@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { paginationFields } from "../http/pagination";
-import { ZUserinfoJson, ZVerificationStatusJson } from "../verifications/api";
+import { ZUserinfoJson, ZVerificationStatusJson } from "../verifications/endpoints";
 import { VERIFICATION_STATES, type TVerificationState } from "../verifications/state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "./filters";
 
