@@ -31,6 +31,7 @@ import { newId } from "../ids";
 import { clientIp } from "../rate-limit";
 import { appendRequestLog, type RequestLogEntry } from "../request-log/writer";
 import { readJsonBody } from "./body";
+import { pathParamNames, type EndpointDef, type PathParams } from "./endpoint";
 import { ApiError } from "../errors";
 import { currentRequestId, otherMethodsOf, pipeline, type THttpMethod } from "./pipeline";
 import { REST } from "./surfaces";
@@ -52,12 +53,13 @@ export interface ApiResult {
   headers?: Record<string, string>;
 }
 
-export interface ApiContext<A, B, Q> {
+export interface ApiContext<A, B, Q, P extends string = string> {
   request: Request;
   url: URL;
   requestId: string;
   env: TEnvironment;
-  params: Record<string, string>;
+  /** the path parameters the definition's path names (checked by format before the handler runs) */
+  params: PathParams<P>;
   auth: A;
   body: B;
   query: Q;
@@ -84,6 +86,11 @@ export interface ApiOptions<
   transaction?: boolean;
   /** workspace auth: what the caller's role must allow (lib/auth/roles.ts); default read for GET, else write */
   permission?: TPermission;
+  /**
+   * a sandbox test helper: in production the route does not exist (404 ROUTE_NOT_FOUND, answered
+   * after authentication and request parsing, before the handler runs)
+   */
+  sandboxOnly?: boolean;
 }
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -136,10 +143,12 @@ export function withApi<
   A extends AuthKind,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
+  P extends string = string,
 >(
-  options: ApiOptions<A, B, Q>,
-  handler: (ctx: ApiContext<AuthFor<A>, Infer<B>, Infer<Q>>) => Promise<ApiResult>,
+  options: EndpointDef<A, B, Q, P>,
+  handler: (ctx: ApiContext<AuthFor<A>, Infer<B>, Infer<Q>, P>) => Promise<ApiResult>,
 ): RouteHandler {
+  const paramNames = pathParamNames(options.path);
   return pipeline<RouteContext>(REST, async (request, context, scope) => {
     const { requestId, url } = scope;
     const logEntry: Partial<RequestLogEntry> = {};
@@ -163,6 +172,10 @@ export function withApi<
       });
     });
     const params = flattenParams(await context.params);
+    for (const name of paramNames) {
+      // the route directory and the definition's path disagree: a programming error
+      if (params[name] === undefined) throw new Error(`${options.operationId}: no path parameter "${name}"`);
+    }
     // the ids the path names, as typed, unless the log could not store them (a NUL fails the
     // whole batch of rows) or they are absurdly long
     const loggable = (v: string | undefined) => (v && v.length <= 64 && isSafeText(v) ? v : undefined);
@@ -218,6 +231,9 @@ export function withApi<
     const query = options.query
       ? parseWith(options.query, Object.fromEntries(url.searchParams.entries()), "Invalid query parameters")
       : undefined;
+    if (options.sandboxOnly && env !== "sandbox") {
+      throw new ApiError("ROUTE_NOT_FOUND", `No route for ${method} ${url.pathname}`);
+    }
 
     const idempotencyKey =
       options.idempotent && options.auth === "workspace"
@@ -231,7 +247,7 @@ export function withApi<
         url,
         requestId,
         env,
-        params,
+        params: params as PathParams<P>,
         auth: auth as AuthFor<A>,
         body: body as Infer<B>,
         query: query as Infer<Q>,

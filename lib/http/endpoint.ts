@@ -16,14 +16,34 @@ export interface ResponseDoc {
   headers?: Record<string, string>;
 }
 
+/** `client_id` → `clientId`: the route directory's name of a path parameter. */
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer R}`
+  ? CamelCase<N> | ParamNames<R>
+  : never;
+
+/**
+ * The path parameters a handler receives, typed from its definition's path:
+ * `/v1/apps/{client_id}/workflows/{workflow_id}` → `{ clientId: string; workflowId: string }`.
+ */
+export type PathParams<P extends string> = { readonly [K in ParamNames<P>]: string };
+
+/** The route directory's names of the path parameters of an OpenAPI path (`{client_id}` → `clientId`). */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) =>
+    m[1]!.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()),
+  );
+}
+
 export interface EndpointDef<
   A extends AuthKind = AuthKind,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
+  P extends string = string,
 > extends ApiOptions<A, B, Q> {
   method: HttpMethod;
   /** path below {base_url}, OpenAPI style: /v1/apps/{client_id} */
-  path: string;
+  path: P;
   operationId: string;
   summary: string;
   description?: string;
@@ -37,6 +57,7 @@ export function endpoint<
   A extends AuthKind,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
->(def: EndpointDef<A, B, Q>): EndpointDef<A, B, Q> {
+  const P extends string = string,
+>(def: EndpointDef<A, B, Q, P>): EndpointDef<A, B, Q, P> {
   return def;
 }

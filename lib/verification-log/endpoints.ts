@@ -223,6 +223,7 @@ export const createTestVerification = endpoint({
     "Sandbox only (404 ROUTE_NOT_FOUND in production). Starts a real session of the app exactly as POST /v1/verifications does (same checks, events and webhooks) with a workspace credential instead of the client secret, so the console can run one. `workflowId` picks one of the app's workflows (default: the default workflow); `providerId` defaults to the first enabled disclosure provider that workflow accepts; `redirectUri` must be one of the app's redirectUris. `url` is the session's hosted page. Audited (`verification.test_started`).",
   tag: "Sandbox",
   auth: "workspace",
+  sandboxOnly: true,
   body: ZCreateTestVerification,
   responses: { 201: { description: "The new session", schema: ZTestVerificationJson } },
 });

@@ -119,6 +119,7 @@ export const simulateVerification = endpoint({
     "Sandbox only (404 in production). Authenticates as the test `identity` (default: the provider's first success identity) and applies `outcome` exactly as the simulator pages do: same events, same workflow run.",
   tag: "Sandbox",
   auth: "app",
+  sandboxOnly: true,
   body: ZSimulate,
   responses: { 200: { description: "The status record after the outcome", schema: ZVerificationStatusJson } },
   errors: [400, 409],
@@ -139,6 +140,7 @@ export const listTestIdentities = endpoint({
   summary: "Sandbox: test identities of a provider",
   tag: "Sandbox",
   auth: "app",
+  sandboxOnly: true,
   query: ZIdentitiesQuery,
   responses: {
     200: {
@@ -157,6 +159,7 @@ export const listAppTestIdentities = endpoint({
     "The test identities of GET /v1/sandbox/identities with a workspace credential (the console's test runs): sandbox only (404 ROUTE_NOT_FOUND in production), for an app of the workspace. `providerId` is required; an unknown provider is 400 naming it.",
   tag: "Sandbox",
   auth: "workspace",
+  sandboxOnly: true,
   query: ZIdentitiesQuery,
   responses: { 200: { description: "Test identities", schema: z.array(ZTestIdentityJson) } },
 });

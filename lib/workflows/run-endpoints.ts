@@ -70,6 +70,7 @@ export const testRunWorkflow = endpoint({
     " Sandbox only: 404 in production.",
   tag: TAG,
   auth: "workspace",
+  sandboxOnly: true,
   permission: "read",
   transaction: false,
   body: ZTestRunBody,
@@ -168,6 +169,7 @@ export const listWorkflowCases = endpoint({
     CASES_NOTE,
   tag: TAG,
   auth: "workspace",
+  sandboxOnly: true,
   responses: { 200: { description: "The cases", schema: z.array(ZCaseJson) } },
 });
 
@@ -181,6 +183,7 @@ export const createWorkflowCase = endpoint({
     CASES_NOTE,
   tag: TAG,
   auth: "workspace",
+  sandboxOnly: true,
   body: ZCreateCaseBody,
   responses: { 201: { description: "The new case", schema: ZCaseJson } },
 });
@@ -193,6 +196,7 @@ export const deleteWorkflowCase = endpoint({
   description: "404 when the id is not a case of this workflow." + CASES_NOTE,
   tag: TAG,
   auth: "workspace",
+  sandboxOnly: true,
   responses: { 200: { description: "Deleted", schema: z.object({ deleted: z.boolean() }) } },
 });
 
@@ -207,6 +211,7 @@ export const runWorkflowCases = endpoint({
     CASES_NOTE,
   tag: TAG,
   auth: "workspace",
+  sandboxOnly: true,
   permission: "read",
   transaction: false,
   body: ZRunCasesBody,

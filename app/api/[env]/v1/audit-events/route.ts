@@ -1,8 +1,8 @@
-import { listAuditEvents as endpoint } from "@/lib/audit/endpoints";
+import * as endpoints from "@/lib/audit/endpoints";
 import { listAuditEvents } from "@/lib/audit/log";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 
-export const GET = withApi(endpoint, async ({ db, auth, query }) =>
+export const GET = withApi(endpoints.listAuditEvents, async ({ db, auth, query }) =>
   json(200, await listAuditEvents(db, auth, query)),
 );
 

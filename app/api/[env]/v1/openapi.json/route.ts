@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getOpenApiDocument } from "@/lib/openapi/endpoints";
+import * as endpoints from "@/lib/openapi/endpoints";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
-export const GET = withApi(getOpenApiDocument, async ({ env }) =>
+export const GET = withApi(endpoints.getOpenApiDocument, async ({ env }) =>
   json(200, buildOpenApiDocument({ origin: process.env.PUBLIC_URL ?? "", environment: env }), {
     "Cache-Control": "public, max-age=300",
   }),

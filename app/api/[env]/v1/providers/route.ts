@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { listAppApiProviders } from "@/lib/providers/endpoints";
+import * as endpoints from "@/lib/providers/endpoints";
 import { listProvidersForApp } from "@/lib/providers/app-listing";
 
-export const GET = withApi(listAppApiProviders, async ({ db, auth, query }) =>
+export const GET = withApi(endpoints.listAppApiProviders, async ({ db, auth, query }) =>
   json(200, await listProvidersForApp(db, auth, query.status)),
 );
 

@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { listRequestLogs as endpoint } from "@/lib/request-log/endpoints";
+import * as endpoints from "@/lib/request-log/endpoints";
 import { listRequestLogs } from "@/lib/request-log/list";
 
-export const GET = withApi(endpoint, async ({ db, auth, query }) =>
+export const GET = withApi(endpoints.listRequestLogs, async ({ db, auth, query }) =>
   json(200, await listRequestLogs(db, auth, query)),
 );
 

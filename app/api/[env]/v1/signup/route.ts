@@ -1,9 +1,9 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { clientIp } from "@/lib/rate-limit";
-import * as api from "@/lib/team/endpoints";
+import * as endpoints from "@/lib/team/endpoints";
 import { signUp } from "@/lib/team/signup";
 
-export const POST = withApi(api.signUp, async ({ db, body, request, requestId }) =>
+export const POST = withApi(endpoints.signUp, async ({ db, body, request, requestId }) =>
   json(201, await signUp(db, { ...body, ip: clientIp(request.headers), requestId })),
 );
 

@@ -1,17 +1,17 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as log from "@/lib/verification-log/endpoints";
+import * as logEndpoints from "@/lib/verification-log/endpoints";
 import { listWorkspaceVerifications } from "@/lib/verification-log/service";
-import * as api from "@/lib/verifications/endpoints";
+import * as endpoints from "@/lib/verifications/endpoints";
 import { createVerification } from "@/lib/verifications/service";
 
-export const POST = withApi(api.createVerification, async ({ db, auth, body, logVerification }) => {
+export const POST = withApi(endpoints.createVerification, async ({ db, auth, body, logVerification }) => {
   const created = await createVerification(db, auth, body);
   logVerification(created.verificationId);
   return json(201, created);
 });
 
 // the workspace's list (console Verifications page); the App API only creates on this path
-export const GET = withApi(log.listVerifications, async ({ db, auth, query }) =>
+export const GET = withApi(logEndpoints.listVerifications, async ({ db, auth, query }) =>
   json(200, await listWorkspaceVerifications(db, auth, query)),
 );
 

@@ -1,12 +1,12 @@
-import { getWorkspace, updateWorkspace } from "@/lib/apps/endpoints";
+import * as endpoints from "@/lib/apps/endpoints";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { getWorkspaceSummary, renameWorkspace } from "@/lib/workspaces";
 
-export const GET = withApi(getWorkspace, async ({ db, auth }) =>
+export const GET = withApi(endpoints.getWorkspace, async ({ db, auth }) =>
   json(200, await getWorkspaceSummary(db, auth)),
 );
 
-export const PATCH = withApi(updateWorkspace, async ({ db, auth, body, requestId }) =>
+export const PATCH = withApi(endpoints.updateWorkspace, async ({ db, auth, body, requestId }) =>
   json(200, await renameWorkspace(db, auth, body, requestId)),
 );
 

@@ -1,9 +1,9 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { clientIp } from "@/lib/rate-limit";
-import * as api from "@/lib/team/endpoints";
+import * as endpoints from "@/lib/team/endpoints";
 import { lookupInvitation } from "@/lib/team/invitations";
 
-export const POST = withApi(api.lookupInvitation, async ({ db, body, request }) =>
+export const POST = withApi(endpoints.lookupInvitation, async ({ db, body, request }) =>
   json(200, await lookupInvitation(db, { token: body.token, ip: clientIp(request.headers) })),
 );
 

@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/team/endpoints";
+import * as endpoints from "@/lib/team/endpoints";
 import { changePassword } from "@/lib/team/me";
 
-export const POST = withApi(api.changePassword, async ({ db, auth, body, requestId }) =>
+export const POST = withApi(endpoints.changePassword, async ({ db, auth, body, requestId }) =>
   json(200, await changePassword(db, auth, body, requestId)),
 );
 

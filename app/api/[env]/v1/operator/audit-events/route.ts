@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/endpoints";
+import * as endpoints from "@/lib/operators/endpoints";
 import { listOperatorAuditEvents } from "@/lib/operators/audit";
 
-export const GET = withApi(api.listOperatorAuditEvents, async ({ db, env, query }) =>
+export const GET = withApi(endpoints.listOperatorAuditEvents, async ({ db, env, query }) =>
   json(200, await listOperatorAuditEvents(db, env, query)),
 );
 

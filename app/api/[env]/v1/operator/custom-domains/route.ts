@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/endpoints";
+import * as endpoints from "@/lib/operators/endpoints";
 import { listCustomDomainsForOperator } from "@/lib/operators/custom-domains";
 
-export const GET = withApi(api.listCustomDomainsForOperator, async ({ db, env, query }) =>
+export const GET = withApi(endpoints.listCustomDomainsForOperator, async ({ db, env, query }) =>
   json(200, await listCustomDomainsForOperator(db, env, query)),
 );
 

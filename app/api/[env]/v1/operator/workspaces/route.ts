@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/endpoints";
+import * as endpoints from "@/lib/operators/endpoints";
 import { listWorkspacesForOperator } from "@/lib/operators/workspaces";
 
-export const GET = withApi(api.listWorkspacesForOperator, async ({ db, env, query }) =>
+export const GET = withApi(endpoints.listWorkspacesForOperator, async ({ db, env, query }) =>
   json(200, await listWorkspacesForOperator(db, env, query)),
 );
 

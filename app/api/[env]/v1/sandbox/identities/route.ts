@@ -1,11 +1,10 @@
-import { ApiError, invalidField } from "@/lib/errors";
+import { invalidField } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { listTestIdentities as listTestIdentitiesEndpoint } from "@/lib/verifications/endpoints";
+import * as endpoints from "@/lib/verifications/endpoints";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";
 import { findProvider } from "@/lib/providers/catalog";
 
-export const GET = withApi(listTestIdentitiesEndpoint, async ({ query, env, url }) => {
-  if (env !== "sandbox") throw new ApiError("ROUTE_NOT_FOUND", `No route for GET ${url.pathname}`);
+export const GET = withApi(endpoints.listTestIdentities, async ({ query }) => {
   const provider = findProvider(query.providerId);
   if (!provider) throw invalidField("providerId", `unknown provider "${query.providerId}"`);
   return json(200, listTestIdentities(provider));

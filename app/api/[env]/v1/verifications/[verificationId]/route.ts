@@ -1,13 +1,13 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/verifications/endpoints";
+import * as endpoints from "@/lib/verifications/endpoints";
 import { cancelVerification, getOwnedVerification, toStatusRecord } from "@/lib/verifications/service";
 
-export const GET = withApi(api.getVerification, async ({ db, auth, params }) =>
-  json(200, toStatusRecord(await getOwnedVerification(db, auth, params.verificationId!))),
+export const GET = withApi(endpoints.getVerification, async ({ db, auth, params }) =>
+  json(200, toStatusRecord(await getOwnedVerification(db, auth, params.verificationId))),
 );
 
-export const DELETE = withApi(api.cancelVerification, async ({ db, auth, params }) => {
-  await cancelVerification(db, auth, params.verificationId!);
+export const DELETE = withApi(endpoints.cancelVerification, async ({ db, auth, params }) => {
+  await cancelVerification(db, auth, params.verificationId);
   return json(204);
 });
 

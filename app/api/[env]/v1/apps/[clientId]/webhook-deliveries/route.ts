@@ -1,10 +1,10 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
-import { listWebhookDeliveries } from "@/lib/webhooks/delivery-endpoints";
+import * as endpoints from "@/lib/webhooks/delivery-endpoints";
 
-export const GET = withApi(listWebhookDeliveries, async ({ db, auth, params, query }) => {
-  const app = await getOwnedApp(db, auth, params.clientId!);
+export const GET = withApi(endpoints.listWebhookDeliveries, async ({ db, auth, params, query }) => {
+  const app = await getOwnedApp(db, auth, params.clientId);
   return json(200, await listDeliveries(db, app, query));
 });
 

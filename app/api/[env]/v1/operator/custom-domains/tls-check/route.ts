@@ -1,8 +1,8 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/endpoints";
+import * as endpoints from "@/lib/operators/endpoints";
 import { checkTlsHostForOperator } from "@/lib/operators/custom-domains";
 
-export const GET = withApi(api.checkTlsHostForOperator, async ({ db, query }) =>
+export const GET = withApi(endpoints.checkTlsHostForOperator, async ({ db, query }) =>
   json(200, await checkTlsHostForOperator(db, query.host)),
 );
 

@@ -1,9 +1,9 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/operators/endpoints";
+import * as endpoints from "@/lib/operators/endpoints";
 import { getWorkspaceForOperator } from "@/lib/operators/workspaces";
 
-export const GET = withApi(api.getWorkspaceForOperator, async ({ db, env, params }) =>
-  json(200, await getWorkspaceForOperator(db, env, params.workspaceId!)),
+export const GET = withApi(endpoints.getWorkspaceForOperator, async ({ db, env, params }) =>
+  json(200, await getWorkspaceForOperator(db, env, params.workspaceId)),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,9 +1,11 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { cancelVerificationByWorkspace } from "@/lib/verification-log/endpoints";
+import * as endpoints from "@/lib/verification-log/endpoints";
 import { cancelWorkspaceVerification } from "@/lib/verification-log/service";
 
-export const POST = withApi(cancelVerificationByWorkspace, async ({ db, auth, params, requestId }) =>
-  json(200, await cancelWorkspaceVerification(db, { auth, requestId }, params.verificationId!)),
+export const POST = withApi(
+  endpoints.cancelVerificationByWorkspace,
+  async ({ db, auth, params, requestId }) =>
+    json(200, await cancelWorkspaceVerification(db, { auth, requestId }, params.verificationId)),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

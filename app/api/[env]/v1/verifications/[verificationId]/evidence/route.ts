@@ -1,9 +1,9 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getEvidence } from "@/lib/verifications/endpoints";
+import * as endpoints from "@/lib/verifications/endpoints";
 import { getOwnedVerification, readEvidence } from "@/lib/verifications/service";
 
-export const GET = withApi(getEvidence, async ({ db, auth, params }) =>
-  json(200, readEvidence(await getOwnedVerification(db, auth, params.verificationId!))),
+export const GET = withApi(endpoints.getEvidence, async ({ db, auth, params }) =>
+  json(200, readEvidence(await getOwnedVerification(db, auth, params.verificationId))),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

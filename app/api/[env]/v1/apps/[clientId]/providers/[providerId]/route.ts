@@ -1,11 +1,11 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { updateAppProvider } from "@/lib/providers/endpoints";
+import * as endpoints from "@/lib/providers/endpoints";
 import { setProviderEnabled } from "@/lib/providers/app-providers";
 
-export const PATCH = withApi(updateAppProvider, async ({ db, auth, body, params, requestId }) =>
+export const PATCH = withApi(endpoints.updateAppProvider, async ({ db, auth, body, params, requestId }) =>
   json(
     200,
-    await setProviderEnabled(db, { auth, requestId }, params.clientId!, params.providerId!, body.enabled),
+    await setProviderEnabled(db, { auth, requestId }, params.clientId, params.providerId, body.enabled),
   ),
 );
 

@@ -1,10 +1,10 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { rotateWebhookSecret as rotateWebhookSecretEndpoint } from "@/lib/webhooks/endpoints";
+import * as endpoints from "@/lib/webhooks/endpoints";
 import { rotateWebhookSecret } from "@/lib/webhooks/config";
 
-export const POST = withApi(rotateWebhookSecretEndpoint, async ({ db, auth, params, requestId }) => {
-  const app = await getOwnedApp(db, auth, params.clientId!);
+export const POST = withApi(endpoints.rotateWebhookSecret, async ({ db, auth, params, requestId }) => {
+  const app = await getOwnedApp(db, auth, params.clientId);
   return json(200, await rotateWebhookSecret(db, { auth, requestId }, app));
 });
 

@@ -1,10 +1,10 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { sendTestEvent } from "@/lib/webhooks/deliveries";
-import { sendTestWebhook } from "@/lib/webhooks/delivery-endpoints";
+import * as endpoints from "@/lib/webhooks/delivery-endpoints";
 
-export const POST = withApi(sendTestWebhook, async ({ db, auth, params, requestId }) => {
-  const app = await getOwnedApp(db, auth, params.clientId!);
+export const POST = withApi(endpoints.sendTestWebhook, async ({ db, auth, params, requestId }) => {
+  const app = await getOwnedApp(db, auth, params.clientId);
   return json(202, await sendTestEvent(db, { auth, requestId }, app));
 });
 

@@ -1,9 +1,9 @@
-import * as api from "@/lib/activation/endpoints";
+import * as endpoints from "@/lib/activation/endpoints";
 import { approveTicket } from "@/lib/activation/review";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 
-export const POST = withApi(api.approveActivation, async ({ db, auth, env, params, requestId }) =>
-  json(200, await approveTicket(db, { auth, env, requestId }, params.ticketId!)),
+export const POST = withApi(endpoints.approveActivation, async ({ db, auth, env, params, requestId }) =>
+  json(200, await approveTicket(db, { auth, env, requestId }, params.ticketId)),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,15 +1,15 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as api from "@/lib/production-tests/endpoints";
+import * as endpoints from "@/lib/production-tests/endpoints";
 import { startChallengeSession } from "@/lib/production-tests/sessions";
 
 export const POST = withApi(
-  api.startChallengeSession,
+  endpoints.startChallengeSession,
   async ({ db, auth, body, params, requestId, logVerification }) => {
     const created = await startChallengeSession(
       db,
       { auth, requestId },
-      params.clientId!,
-      params.challengeId!,
+      params.clientId,
+      params.challengeId,
       body,
     );
     logVerification(created.verificationId);

@@ -1,11 +1,11 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { redeliverDelivery } from "@/lib/webhooks/deliveries";
-import { redeliverWebhookDelivery } from "@/lib/webhooks/delivery-endpoints";
+import * as endpoints from "@/lib/webhooks/delivery-endpoints";
 
-export const POST = withApi(redeliverWebhookDelivery, async ({ db, auth, params, requestId }) => {
-  const app = await getOwnedApp(db, auth, params.clientId!);
-  return json(202, await redeliverDelivery(db, { auth, requestId }, app, params.deliveryId!));
+export const POST = withApi(endpoints.redeliverWebhookDelivery, async ({ db, auth, params, requestId }) => {
+  const app = await getOwnedApp(db, auth, params.clientId);
+  return json(202, await redeliverDelivery(db, { auth, requestId }, app, params.deliveryId));
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,14 +1,11 @@
-import { ApiError } from "@/lib/errors";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import { deleteCase } from "@/lib/workflows/cases";
-import { deleteWorkflowCase } from "@/lib/workflows/run-endpoints";
+import * as endpoints from "@/lib/workflows/run-endpoints";
 
-// sandbox only: cases run sandbox test identities
-export const DELETE = withApi(deleteWorkflowCase, async ({ db, auth, params, env, url, requestId }) => {
-  if (env !== "sandbox") throw new ApiError("ROUTE_NOT_FOUND", `No route for DELETE ${url.pathname}`);
+export const DELETE = withApi(endpoints.deleteWorkflowCase, async ({ db, auth, params, requestId }) => {
   return json(
     200,
-    await deleteCase(db, { auth, requestId }, params.clientId!, params.workflowId!, params.caseId!),
+    await deleteCase(db, { auth, requestId }, params.clientId, params.workflowId, params.caseId),
   );
 });
 
