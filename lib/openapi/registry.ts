@@ -1,6 +1,6 @@
 /**
  * Every endpoint definition of the REST surface. A route file that the document lacks, or a
- * definition without a route, fails lib/openapi/routes.integration.test.ts.
+ * definition without a route, fails lib/openapi/routes.test.ts.
  */
 import * as activation from "../activation/endpoints";
 import * as apiKeys from "../api-keys/endpoints";

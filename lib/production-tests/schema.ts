@@ -58,6 +58,13 @@ export const ZProductionTestPayload = z.object({
 });
 export type TProductionTestPayload = z.infer<typeof ZProductionTestPayload>;
 
+/**
+ * Any JSON value (the challenge's `sponsor` and each of its `sources`). Recursive, so it is named:
+ * the OpenAPI document carries it as the component `JsonValue` (lib/openapi/document.ts).
+ * `register` names this very schema, which its own recursion refers to (`.meta` would name a copy).
+ */
+const ZJsonValue = z.json({ error: "must be a JSON value" }).register(z.globalRegistry, { id: "JsonValue" });
+
 export const ZScheduleProductionTest = z
   .strictObject({
     expiresAt: z.iso
@@ -69,9 +76,9 @@ export const ZScheduleProductionTest = z
       .max(DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`)
       .nullable()
       .optional(),
-    sponsor: z.json({ error: "must be a JSON value" }).nullable().optional(),
+    sponsor: ZJsonValue.nullable().optional(),
     sources: z
-      .array(z.json(), { error: "must be an array" })
+      .array(ZJsonValue, { error: "must be an array" })
       .max(MAX_SOURCES, `must contain at most ${MAX_SOURCES} entries`)
       .nullable()
       .optional(),
