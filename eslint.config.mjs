@@ -32,6 +32,25 @@ const config = [
       ],
     },
   },
+  {
+    // every environment variable is read once, in lib/config (issue 14 item 4)
+    files: [
+      "lib/**/*.ts",
+      "app/**/*.ts",
+      "app/**/*.tsx",
+      "components/**/*.ts",
+      "components/**/*.tsx",
+      "proxy.ts",
+      "instrumentation.ts",
+    ],
+    ignores: ["lib/config/**", "lib/testing/**", "**/*.test.ts", "**/*.test.tsx", "e2e/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through lib/config (config())" },
+      ],
+    },
+  },
 ];
 
 export default config;

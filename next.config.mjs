@@ -1,13 +1,9 @@
-// The hosted and simulator pages' security headers (lib/hosted/headers.ts has the same rules for
-// their route handlers). Their Content-Security-Policy carries a per-request script nonce, so it
-// is set by proxy.ts (lib/hosted/csp.ts), not here.
-const HOSTED_HEADERS = [
-  { key: "Referrer-Policy", value: "no-referrer" },
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Cache-Control", value: "no-store, max-age=0" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
-];
+import { nextConfigHeaders, PAGE_HEADERS } from "./lib/http/security-headers.mjs";
+
+// The hosted and simulator pages' security headers, from the one list of end-user headers
+// (lib/http/security-headers.mjs, also used by their route handlers and the OP's pages). Their
+// Content-Security-Policy carries a per-request script nonce, so it is set by proxy.ts, not here.
+const HOSTED_HEADERS = nextConfigHeaders(PAGE_HEADERS);
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

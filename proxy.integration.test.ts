@@ -194,7 +194,7 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
     expect(foreign.status).toBe(404);
     expect(foreign.headers.get("location")).toBeNull();
     expect(foreign.text).toContain("This sign-in cannot continue");
-    expect(foreign.text).toContain(`client_id: no client &#34;${other.app.clientId}&#34; at this address`);
+    expect(foreign.text).toContain(`client_id: no client &quot;${other.app.clientId}&quot; at this address`);
     const unknown = await callThroughProxy(
       "GET",
       `${oidc}/auth?${authQuery("app_01HZZZZZZZZZZZZZZZZZZZZZZZ")}`,

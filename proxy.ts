@@ -9,27 +9,21 @@
  *    dropped from every incoming request so that no client can set it;
  * 3. anything else is routed purely by path, as in the default single-host deployment.
  *
- * Runs on the Node.js runtime (the Next 16 default for proxy), so the environment is read at
- * request time and the database is reachable.
+ * Runs on the Node.js runtime (the Next 16 default for proxy), so the database is reachable; the
+ * host map is lib/config's (IDV_HOSTS, checked when the server starts).
  */
 import { NextResponse, type NextRequest } from "next/server";
+// `config` is the name of Next's matcher export below
+import { config as settings } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { customDomainPath, mayBeCustomDomain, resolveCustomDomainHost } from "@/lib/domains/routing";
 import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { HOSTED_PATH, hostedCsp, newNonce } from "@/lib/hosted/csp";
-import { normalizeHost, parseHostMap, rewriteHostPath, type THostMap } from "@/lib/http/hosts";
+import { normalizeHost, rewriteHostPath } from "@/lib/http/hosts";
 import { RETRY_AFTER_SECONDS, securityHeaders } from "@/lib/http/pipeline";
 import { refuseOversizedBody } from "@/lib/http/surfaces";
+import { OP_PAGE } from "@/app/oidc/_lib/op-page";
 import { logger } from "@/lib/log";
-
-let cached: { raw: string; map: THostMap } | undefined;
-
-function hostMap(raw: string): THostMap {
-  // a malformed IDV_HOSTS throws here on every request (500 + the reason in the log) rather than
-  // quietly serving the console on an API host
-  if (cached?.raw !== raw) cached = { raw, map: parseHostMap(raw) };
-  return cached.map;
-}
 
 /**
  * Continues (or rewrites to `pathname`); hosted and simulator pages get a per-request CSP nonce,
@@ -39,7 +33,7 @@ function hostMap(raw: string): THostMap {
 function rewrite(request: NextRequest, pathname: string | undefined, servedApp?: string) {
   const target = pathname ?? request.nextUrl.pathname;
   // a declared body over every limit: 413 before Next.js buffers it (lib/http/surfaces.ts)
-  const oversized = refuseOversizedBody(request, target);
+  const oversized = refuseOversizedBody(request, target, OP_PAGE);
   if (oversized) return oversized;
   let init: { request: { headers: Headers } } | undefined;
   let csp: string | undefined;
@@ -73,9 +67,10 @@ export async function proxy(request: NextRequest) {
   const host = request.headers.get("host");
   const pathname = request.nextUrl.pathname;
 
-  const raw = process.env.IDV_HOSTS;
-  if (raw) {
-    const map = hostMap(raw);
+  // a malformed IDV_HOSTS is a ConfigError: the server does not start, and were it read only
+  // here, every request would fail (500 + the reason) rather than serve the console on an API host
+  const map = settings().hosts;
+  if (map.size > 0) {
     const name = normalizeHost(host);
     if (name && map.has(name)) return rewrite(request, rewriteHostPath(map, name, pathname));
   }

@@ -12,6 +12,7 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "components/**/*.test.ts?(x)", "app/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "node_modules/**"],
           environment: "node",
+          setupFiles: ["lib/testing/setup-env.ts"],
         },
       },
       {
@@ -22,7 +23,7 @@ export default defineConfig({
           exclude: ["node_modules/**", ".next/**"],
           environment: "node",
           globalSetup: ["lib/testing/global-setup.ts"],
-          setupFiles: ["lib/testing/setup-integration.ts"],
+          setupFiles: ["lib/testing/setup-env.ts", "lib/testing/setup-integration.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

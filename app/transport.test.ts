@@ -31,7 +31,9 @@ describe("transport settings", () => {
       expect(page.headers.get("x-content-type-options")).toBe("nosniff");
       expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     } finally {
-      process.env.PUBLIC_URL = publicUrl;
+      // assigning undefined would store the string "undefined", which lib/config refuses
+      if (publicUrl === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = publicUrl;
     }
   });
 

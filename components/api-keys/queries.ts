@@ -1,17 +1,12 @@
 /** Query keys and types of the API keys page. */
 import type { TEnv } from "@/components/console/api";
 import type { TApiKeyJson, TCreatedApiKeyJson } from "@/lib/api-keys/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TApiKey = TApiKeyJson;
 export type TCreatedApiKey = TCreatedApiKeyJson;
 
-export interface TApiKeyPage {
-  data: TApiKey[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TApiKeyPage = TPage<TApiKey>;
 
 /** Keys belong to one environment: every key of this factory carries it. */
 export const apiKeyKeys = {

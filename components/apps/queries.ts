@@ -1,5 +1,7 @@
 /** Query keys and types of the Apps API as the console uses it. */
 import type { TEnv } from "@/components/console/api";
+import type { TAppJson } from "@/lib/apps/serialize";
+import type { TPage } from "@/lib/http/pagination";
 
 export const appKeys = {
   all: (env: TEnv) => ["apps", env] as const,
@@ -8,27 +10,7 @@ export const appKeys = {
   detail: (env: TEnv, clientId: string) => [...appKeys.all(env), "detail", clientId] as const,
 };
 
-export interface TApp {
-  clientId: string;
-  name: string;
-  logo: string | null;
-  redirectUris: string[];
-  providers: Record<string, { enabled: boolean }>;
-  defaultWorkflowId: string | null;
-  workflows: { workflowId: string; name: string }[];
-  environment: TEnv;
-  defaultSuccessRedirectUri: string | null;
-  defaultFailureRedirectUri: string | null;
-  /** the OpenID Provider refuses sign-in requests without PKCE */
-  pkceRequired: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** An app as the API returns it (the console reads a part of it). */
+export type TApp = TAppJson;
 
-export interface TAppPage {
-  data: TApp[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TAppPage = TPage<TApp>;

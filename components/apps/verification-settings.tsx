@@ -17,21 +17,10 @@ import { LogoField } from "@/components/ui/logo-field";
 import { Loading } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
 import { humanize } from "@/components/verifications/format";
+import type { TNodeTypeDefinition } from "@/lib/workflows/node-types";
+import type { TVerificationSettings } from "@/lib/workflows/settings";
 import { appKeys, type TApp } from "./queries";
 import { QueryError } from "@/components/console/query-error";
-
-interface TVerificationSettings {
-  verification_type: "identity" | "age_verification";
-  request_attributes: string[];
-  minimum_age: number | null;
-  branding: { useAppBranding: boolean; name: string | null; logo: string | null };
-  providers: { provider_id: string; enabled: boolean; provider_specific_attributes: string[] }[];
-}
-
-interface TNodeType {
-  type: string;
-  fields: { name: string; enumValues?: string[] }[];
-}
 
 const settingsKey = (env: string, clientId: string) => [
   ...appKeys.detail(env as never, clientId),
@@ -53,7 +42,9 @@ function useClaimNames(clientId: string) {
   return useQuery({
     queryKey: [...appKeys.detail(env, clientId), "node-types"],
     queryFn: ({ signal }) =>
-      api<TNodeType[]>(env, `/v1/apps/${encodeURIComponent(clientId)}/workflows/node-types`, { signal }),
+      api<TNodeTypeDefinition[]>(env, `/v1/apps/${encodeURIComponent(clientId)}/workflows/node-types`, {
+        signal,
+      }),
     select: (types) =>
       types.find((t) => t.type === "verification")?.fields.find((f) => f.name === "claims")?.enumValues ?? [],
     staleTime: Infinity,
@@ -169,7 +160,7 @@ function VerifyForm({ app, settings }: { app: TApp; settings: TVerificationSetti
         label="Verification type"
         value={type}
         disabled={!permissions.write}
-        onChange={(e) => setType(e.target.value as TVerificationSettings["verification_type"])}
+        onChange={(e) => setType(e.target.value === "age_verification" ? "age_verification" : "identity")}
         error={error?.fieldError("verification_type")}
       >
         <option value="identity">Identity: the claims are disclosed to you</option>

@@ -1,16 +1,11 @@
 /** Query keys and types of the Audit log page. */
 import type { TEnv } from "@/components/console/api";
 import type { TAuditEventJson } from "@/lib/audit/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TAuditEvent = TAuditEventJson;
 
-export interface TAuditEventPage {
-  data: TAuditEvent[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TAuditEventPage = TPage<TAuditEvent>;
 
 export interface TAuditFilters {
   actorId: string;

@@ -4,9 +4,10 @@
  * member's role and what it allows in this environment.
  */
 import { createContext, useContext, type ReactNode } from "react";
+import type { TRole } from "@/lib/auth/roles";
 import type { TEnv } from "./api";
 
-export type TRole = "owner" | "admin" | "developer" | "viewer";
+export type { TRole };
 
 export interface ConsoleInfo {
   env: TEnv;

@@ -115,8 +115,6 @@ export const OUTCOMES = [
   { key: "open", label: "Open", color: "#3b82f6" },
 ] as const;
 
-type TOutcome = (typeof OUTCOMES)[number]["key"];
-
 const DAY_LABEL = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
 const DAY_LONG = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
 
@@ -191,7 +189,7 @@ export function OutcomeChart({ stats }: { stats: TVerificationStats }) {
             ...rows.map((r) => ({
               key: r.date,
               header: bucketLabel(r.date, true),
-              cells: [r.created, ...OUTCOMES.map((o) => r[o.key as TOutcome])],
+              cells: [r.created, ...OUTCOMES.map((o) => r[o.key])],
             })),
             {
               key: "total",

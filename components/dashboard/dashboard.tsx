@@ -73,9 +73,7 @@ function Totals({ stats }: { stats: TVerificationStats }) {
 export function Dashboard({ providers }: { providers: TProviderOption[] }) {
   const { env } = useConsole();
   const filters = useUrlFilters(FILTERS);
-  const period: TStatsPeriod = PERIODS.some((p) => p.value === filters.values.period)
-    ? (filters.values.period as TStatsPeriod)
-    : "7d";
+  const period: TStatsPeriod = PERIODS.find((p) => p.value === filters.values.period)?.value ?? "7d";
   const appId = filters.values.appId;
   const apps = useAppOptions();
   const any = useHasVerifications();

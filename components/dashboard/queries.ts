@@ -1,6 +1,7 @@
 /** Query keys and types of the Dashboard (verification statistics). */
 import type { TEnv } from "@/components/console/api";
-import type { TStatsPeriod, TVerificationStats } from "@/lib/stats/verifications";
+import type { TVerificationStats } from "@/lib/stats/endpoints";
+import type { TStatsPeriod } from "@/lib/stats/verifications";
 
 export type { TStatsPeriod, TVerificationStats };
 

@@ -5,17 +5,12 @@
 import { useEffect, useState } from "react";
 import type { TEnv } from "@/components/console/api";
 import type { TQueueTicketJson, TTicketDetailJson } from "@/lib/activation/schema";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TQueueTicket = TQueueTicketJson;
 export type TTicketDetail = TTicketDetailJson;
 
-export interface TQueuePage {
-  data: TQueueTicket[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TQueuePage = TPage<TQueueTicket>;
 
 export interface TQueueFilters {
   status: string;

@@ -32,7 +32,6 @@ import {
   shownStatus,
   STATUS_LABELS,
   STATUS_TONES,
-  type TShownStatus,
 } from "./format";
 import { CATALOG_QUERY, catalogPath, providerKeys, type TProviderEntry } from "./queries";
 import { QueryError } from "@/components/console/query-error";
@@ -327,9 +326,9 @@ export function ProvidersTab() {
           onChange={(e) => filters.setFilter("status", e.target.value)}
         >
           <option value="">All statuses</option>
-          {(Object.keys(STATUS_LABELS) as TShownStatus[]).map((s) => (
+          {Object.entries(STATUS_LABELS).map(([s, label]) => (
             <option key={s} value={s}>
-              {STATUS_LABELS[s]}
+              {label}
             </option>
           ))}
         </Select>

@@ -1,16 +1,11 @@
 /** Query keys and types of the API requests page (the request log). */
 import type { TEnv } from "@/components/console/api";
 import type { TRequestLogJson } from "@/lib/request-log/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TRequestLog = TRequestLogJson;
 
-export interface TRequestLogPage {
-  data: TRequestLog[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TRequestLogPage = TPage<TRequestLog>;
 
 export interface TRequestLogFilters {
   statusClass: string;

@@ -11,6 +11,7 @@ import { useState } from "react";
 import { api } from "@/components/console/api";
 import { signOut } from "@/components/console/auth-client";
 import { useConsole, type TRole } from "@/components/console/context";
+import { isRole } from "@/lib/auth/roles";
 import { formatDate, formatDateTime } from "@/components/verifications/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -78,7 +79,7 @@ function RoleCell({ member }: { member: TMember }) {
         value={selected}
         onChange={(e) => {
           mutation.reset();
-          setSelected(e.target.value as TRole);
+          if (isRole(e.target.value)) setSelected(e.target.value);
         }}
         description={dirty ? ROLE_DESCRIPTIONS[selected] : undefined}
         fieldClassName="max-w-[14rem]"

@@ -3,35 +3,26 @@
  * same under /api/sandbox and /api/production), so its keys carry the workspace, not the
  * environment.
  */
-import type { TCreatedInvitationJson, TInvitationJson, TTeamMemberJson } from "@/lib/team/endpoints";
+import type {
+  TCreatedInvitationJson,
+  TInvitationJson,
+  TInvitationLookupJson,
+  TJoinedJson,
+  TTeamMemberJson,
+} from "@/lib/team/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TMember = TTeamMemberJson;
 export type TInvitation = TInvitationJson;
 export type TCreatedInvitation = TCreatedInvitationJson;
 
-export interface TListPage<T> {
-  data: T[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TListPage<T> = TPage<T>;
 
 /** What POST /v1/invitations/lookup answers. */
-export interface TInvitationLookup {
-  workspaceName: string;
-  email: string;
-  role: TMember["role"];
-  expiresAt: string;
-  existingUser: boolean;
-}
+export type TInvitationLookup = TInvitationLookupJson;
 
 /** What POST /v1/invitations/accept answers. */
-export interface TJoined {
-  workspaceId: string;
-  userId: string;
-  email: string;
-}
+export type TJoined = TJoinedJson;
 
 export const teamKeys = {
   all: (workspaceId: string) => ["team", workspaceId] as const,

@@ -4,7 +4,8 @@ import { api, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { appKeys, type TAppPage } from "@/components/apps/queries";
 import type { TVerificationActivityJson, TVerificationListItemJson } from "@/lib/verification-log/endpoints";
-import type { TUserinfo } from "@/lib/verifications/service";
+import type { TUserinfo } from "@/lib/verifications/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TVerificationListItem = TVerificationListItemJson;
 export type TVerificationActivity = TVerificationActivityJson;
@@ -13,13 +14,7 @@ export type TTimelineEvent = TVerificationActivity["events"][number];
 export type TTimelineDelivery = TVerificationActivity["deliveries"][number];
 export type { TUserinfo };
 
-export interface TVerificationPage {
-  data: TVerificationListItem[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TVerificationPage = TPage<TVerificationListItem>;
 
 export interface TVerificationFilters {
   status: string;

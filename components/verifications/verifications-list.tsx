@@ -15,7 +15,7 @@ import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/field";
 import { Td, Th } from "@/components/ui/table";
-import { VERIFICATION_STATES } from "@/lib/verifications/state-machine";
+import { isVerificationState, VERIFICATION_STATES } from "@/lib/verifications/state-machine";
 import {
   flowLabel,
   formatDateTime,
@@ -103,9 +103,7 @@ export function VerificationsList({ providers }: { providers: TProviderOption[] 
               {statusLabel(s)}
             </option>
           ))}
-          {values.status &&
-          values.status !== OPEN_STATES &&
-          !VERIFICATION_STATES.includes(values.status as never) ? (
+          {values.status && values.status !== OPEN_STATES && !isVerificationState(values.status) ? (
             <option value={values.status}>{values.status}</option>
           ) : null}
         </Select>

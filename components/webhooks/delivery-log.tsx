@@ -151,7 +151,8 @@ export function DeliveryLog({ clientId }: { clientId: string }) {
             fieldClassName="w-48"
             value={status}
             onChange={(e) => {
-              setStatus(e.target.value as TDeliveryStatus | "");
+              const value = e.target.value;
+              setStatus(value === "pending" || value === "succeeded" || value === "dead" ? value : "");
               setOffset(0);
             }}
           >

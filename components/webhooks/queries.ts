@@ -11,6 +11,7 @@ import type {
   TDeliveryDetailJson,
   TDeliveryJson,
 } from "@/lib/webhooks/delivery-endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 /** The configuration as the console keeps it: never the secret (see `toCachedConfig`). */
 export type TWebhookConfig = Omit<TWebhookConfigResourceJson, "secret">;
@@ -20,13 +21,7 @@ export type TDeliveryDetail = TDeliveryDetailJson;
 export type TDeliveryAttemptDetail = TDeliveryAttemptDetailJson;
 export type TDeliveryStatus = TDelivery["status"];
 
-export interface TDeliveryPage {
-  data: TDelivery[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TDeliveryPage = TPage<TDelivery>;
 
 export interface TDeliveryListParams {
   status: TDeliveryStatus | "";

@@ -31,6 +31,7 @@ import {
   connect,
   draftEdges,
   FLOW_NODE_TYPE,
+  linkKeyOf,
   moveNodes,
   removeLinks,
   removeNodes,
@@ -318,7 +319,7 @@ function CanvasInner(props: TCanvasProps) {
 
   const onConnect = useCallback(
     (c: Connection) => {
-      const key = (c.sourceHandle ?? "next") as TLinkKey;
+      const key = linkKeyOf(c.sourceHandle);
       const next = connect(draft, c.source, key, c.target);
       if (next !== draft) onEdit(next);
     },
@@ -329,7 +330,7 @@ function CanvasInner(props: TCanvasProps) {
     ({ nodes: gone, edges: cut }: { nodes: TCardNode[]; edges: TFlowEdge[] }) => {
       let next = removeLinks(
         draft,
-        cut.map((e) => ({ source: e.source, key: (e.data?.key ?? e.sourceHandle ?? "next") as TLinkKey })),
+        cut.map((e) => ({ source: e.source, key: e.data?.key ?? linkKeyOf(e.sourceHandle) })),
       );
       next = removeNodes(
         next,

@@ -22,7 +22,6 @@ import { FormError, Input } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
 import { SegmentedControl } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
-import type { TLinkKey } from "@/lib/workflows/graph";
 import Canvas from "./canvas";
 import { historyReducer, initHistory } from "./history";
 import { fieldLabel, Inspector, shortMessage } from "./inspector";
@@ -185,8 +184,7 @@ function EditorLoaded({
 
   const labels = useMemo(() => Object.fromEntries(catalog.map((d) => [d.type, d.label])), [catalog]);
   const canvasCatalog = useMemo(
-    () =>
-      Object.fromEntries(catalog.map((d) => [d.type, { label: d.label, outputs: d.outputs as TLinkKey[] }])),
+    () => Object.fromEntries(catalog.map((d) => [d.type, { label: d.label, outputs: d.outputs }])),
     [catalog],
   );
 

@@ -305,7 +305,6 @@ function FieldEditor(props: TFieldProps) {
         />
       );
     case "integer":
-    case "number":
       return (
         <Input
           label={label}
@@ -314,7 +313,7 @@ function FieldEditor(props: TFieldProps) {
           required={field.required}
           min={field.minimum}
           max={field.maximum}
-          step={field.type === "integer" ? 1 : "any"}
+          step={1}
           description={field.description}
           error={error}
           value={typeof value === "number" ? String(value) : ""}

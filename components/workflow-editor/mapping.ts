@@ -26,6 +26,11 @@ export interface TFlowEdgeData extends Record<string, unknown> {
 }
 export type TFlowEdge = Edge<TFlowEdgeData>;
 
+/** The link an edge's source handle names; the default handle (no id) is `next`. */
+export function linkKeyOf(handle: string | null | undefined): TLinkKey {
+  return LINK_KEYS.find((k) => k === handle) ?? "next";
+}
+
 export function edgeId(source: string, key: TLinkKey): string {
   return `${source}:${key}`;
 }
@@ -82,8 +87,8 @@ export function flowToDraft(
   const links = new Map<string, Partial<Record<TLinkKey, string>>>();
   for (const e of edges) {
     if (!ids.has(e.source) || !ids.has(e.target)) continue;
-    const key = e.data?.key ?? (LINK_KEYS as readonly string[]).find((k) => k === e.sourceHandle) ?? "next";
-    links.set(e.source, { ...links.get(e.source), [key as TLinkKey]: e.target });
+    const key = e.data?.key ?? linkKeyOf(e.sourceHandle);
+    links.set(e.source, { ...links.get(e.source), [key]: e.target });
   }
   const positions: TDraft["positions"] = {};
   for (const n of nodes) positions[n.id] = { x: n.position.x, y: n.position.y };
@@ -119,7 +124,6 @@ function defaultValue(field: TNodeField): unknown {
     case "object[]":
       return [];
     case "integer":
-    case "number":
       return field.minimum ?? 0;
     case "boolean":
       return false;

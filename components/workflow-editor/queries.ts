@@ -6,7 +6,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
-import type { TWorkflowNode } from "@/lib/workflows/json";
+import type { z } from "zod";
+import type { TWorkflowJson } from "@/lib/apps/serialize";
+import type { ZWorkflowValidationJson } from "@/lib/workflows/endpoints";
+import type { TNodeField as TNodeFieldJson, TNodeTypeDefinition } from "@/lib/workflows/node-types";
+import type { TWorkflowTemplateJson } from "@/lib/workflows/templates";
 import type { TDraft } from "./types";
 
 export const workflowKeys = {
@@ -22,55 +26,12 @@ export const workflowKeys = {
 };
 
 /** A workflow as the API returns it (positions and version: contract §1). */
-export interface TWorkflow {
-  workflowId: string;
-  name: string;
-  entryNodeId: string;
-  nodes: TWorkflowNode[];
-  positions?: Record<string, { x: number; y: number }>;
-  version?: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TNodeField {
-  name: string;
-  type: "string" | "integer" | "number" | "boolean" | "enum" | "string[]" | "object" | "object[]" | "any";
-  required: boolean;
-  description: string;
-  enumValues?: string[];
-  minimum?: number;
-  maximum?: number;
-  fields?: TNodeField[];
-}
-
-export interface TNodeTypeDef {
-  type: string;
-  label: string;
-  description: string;
-  outputs: ("next" | "then" | "else")[];
-  fields: TNodeField[];
-}
-
-export interface TTemplate {
-  id: string;
-  name: string;
-  description: string;
-  requiredProviders: string[];
-  missingProviders: string[];
-  workflow: Omit<TDraft, "positions"> & { positions?: TDraft["positions"] };
-}
-
-export interface TValidationDetail {
-  path: string;
-  message: string;
-  nodeId?: string;
-}
-
-export interface TValidationResult {
-  valid: boolean;
-  details: TValidationDetail[];
-}
+export type TWorkflow = TWorkflowJson;
+export type TNodeField = TNodeFieldJson;
+export type TNodeTypeDef = TNodeTypeDefinition;
+export type TTemplate = TWorkflowTemplateJson;
+export type TValidationResult = z.infer<typeof ZWorkflowValidationJson>;
+export type TValidationDetail = TValidationResult["details"][number];
 
 export interface TActivatedProvider {
   id: string;

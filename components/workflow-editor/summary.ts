@@ -12,7 +12,7 @@ export interface TConditionLike {
   value?: unknown;
 }
 
-/** Operators per condition source, as lib/workflows/validate.ts accepts them. */
+/** Operators per condition source, as lib/workflows/validate-config.ts accepts them. */
 export const OPS_BY_SOURCE: Record<string, readonly string[]> = {
   claim: ["exists", "not_exists", "equals", "not_equals", "in", "not_in", "gte", "lte", "age_gte", "age_lt"],
   loa: ["equals", "not_equals", "in", "not_in", "gte", "lte"],

@@ -15,7 +15,7 @@
  *   page shows the submitted values beside the provider's current requirements, the app's
  *   company information and the earlier tickets of the same app and provider.
  */
-import type { OperatorAuth } from "../auth/operator-keys";
+import type { OperatorActor } from "../auth/actor";
 import { operatorAudit, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -23,16 +23,11 @@ import { ApiError, invalidField, notFound } from "../errors";
 import { newId } from "../ids";
 import { requirementJson } from "../providers/app-providers";
 import { findProvider } from "../providers/catalog";
+import { parseCompanyInfo, parseSubmittedValues } from "../providers/requirements";
 import type { TListTicketsQuery, TQueueTicketJson, TTicketDetailJson, TTicketJson } from "./schema";
 import { transition } from "../state-machine";
-import { ACTIVATION_TRANSITIONS, isActivationStatus, stateConflict } from "./state-machine";
+import { ACTIVATION_TRANSITIONS, activationStatusOf, stateConflict } from "./state-machine";
 import { getTicket, moveTicket, toTicketJson, type TicketWithApp } from "./tickets";
-
-export interface OperatorActor {
-  auth: OperatorAuth;
-  requestId: string;
-  env: TEnvironment;
-}
 
 async function withWorkspaceNames(db: Tx, tickets: TicketWithApp[]): Promise<TQueueTicketJson[]> {
   const ids = [...new Set(tickets.map((t) => t.workspaceId))];
@@ -94,11 +89,8 @@ export async function getTicketDetail(
       take: 50,
     }),
   ]);
-  const companyInfo =
-    typeof app.companyInfo === "object" && app.companyInfo !== null && !Array.isArray(app.companyInfo)
-      ? (app.companyInfo as Record<string, unknown>)
-      : {};
-  const submitted = (ticket.submitted ?? {}) as Record<string, unknown>;
+  const companyInfo = parseCompanyInfo(app.companyInfo);
+  const submitted = parseSubmittedValues(ticket.submitted);
   const requirements = findProvider(ticket.providerId)?.activation.requirements ?? [];
   return {
     ticket: queued!,
@@ -167,7 +159,7 @@ export async function recordContractActivation(
   await db.$queryRaw`SELECT id FROM apps WHERE id = ${app.id} FOR UPDATE`;
   const key = { appId_providerId: { appId: app.id, providerId: provider.id } };
   const row = await db.appProvider.findUnique({ where: key });
-  const from = row && isActivationStatus(row.status) ? row.status : "not_activated";
+  const from = activationStatusOf(row);
   const to = transition(ACTIVATION_TRANSITIONS, from, "record_contract", () =>
     stateConflict(`Provider "${provider.id}" is ${from} for app ${app.id}; nothing to record`, [
       { path: "providerId", message: `status is ${from}` },

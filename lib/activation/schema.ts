@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { paginationFields } from "../http/pagination";
 import { findProvider, PROVIDERS } from "../providers/catalog";
+import { ZRequirementValues } from "../providers/requirements";
 import { ZRequirementJson } from "../providers/schema";
 import { TICKET_STATUSES } from "./state-machine";
 
@@ -39,9 +40,7 @@ export const ZTicketJson = z.object({
   providerName: z.string(),
   activationKind: z.enum(["direct", "registration", "contract"]),
   demo: z.boolean().describe("Submitted with demo: true (sandbox)"),
-  submitted: z
-    .record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string())]))
-    .describe("Requirement id → submitted value"),
+  submitted: ZRequirementValues.describe("Requirement id → submitted value"),
   requestedAt: iso,
   reviewStartedAt: iso.nullable(),
   activatedAt: iso.nullable(),

@@ -4,6 +4,8 @@ import {
   ACTIVATION_EVENT_ACTORS,
   ACTIVATION_STATUSES,
   ACTIVATION_TRANSITIONS,
+  activationStatusOf,
+  parseTicketStatus,
   stateConflict,
   type TActivationEvent,
   STATE_CONFLICT_CODE,
@@ -63,5 +65,21 @@ describe("activation transition table", () => {
     const err = stateConflict("nope", [{ path: "ticket_id", message: "status is activated" }]);
     expect(err.code).toBe(STATE_CONFLICT_CODE);
     expect(err.details).toEqual([{ path: "ticket_id", message: "status is activated" }]);
+  });
+});
+
+describe("stored activation statuses", () => {
+  it("are a provider row's status, not_activated without a row", () => {
+    for (const status of ACTIVATION_STATUSES) expect(activationStatusOf({ status })).toBe(status);
+    expect(activationStatusOf(null)).toBe("not_activated");
+    expect(activationStatusOf(undefined)).toBe("not_activated");
+  });
+
+  it("refuse a status outside the list instead of reading it as not_activated", () => {
+    expect(() => activationStatusOf({ status: "pending" })).toThrow('Stored app_providers.status "pending"');
+    expect(() => parseTicketStatus("not_activated")).toThrow(
+      'Stored activation_tickets.status "not_activated"',
+    );
+    for (const status of TICKET_STATUSES) expect(parseTicketStatus(status)).toBe(status);
   });
 });

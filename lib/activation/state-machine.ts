@@ -12,7 +12,7 @@
  * Every transition runs in one transaction with its audit record (see tickets.ts, submit.ts).
  */
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
-import type { TTransitionTable } from "../state-machine";
+import { memberParser, type TTransitionTable } from "../state-machine";
 
 export const ACTIVATION_STATUSES = [
   "not_activated",
@@ -74,9 +74,16 @@ export const ACTIVATION_TRANSITIONS: TTransitionTable<TActivationStatus, TActiva
   complete_demo: [{ from: ["activation_processing"], to: "activated" }],
 };
 
-export function isActivationStatus(value: unknown): value is TActivationStatus {
-  return typeof value === "string" && (ACTIVATION_STATUSES as readonly string[]).includes(value);
+/** `app_providers.status` as read from its row. */
+export const parseActivationStatus = memberParser(ACTIVATION_STATUSES, "app_providers.status");
+
+/** The activation status of a provider for an app: its row's, `not_activated` without a row. */
+export function activationStatusOf(row: { status: string } | null | undefined): TActivationStatus {
+  return row ? parseActivationStatus(row.status) : "not_activated";
 }
+
+/** `activation_tickets.status` as read from its row. */
+export const parseTicketStatus = memberParser(TICKET_STATUSES, "activation_tickets.status");
 
 /**
  * The code of a refused transition. ERROR_STATUS has no 409 for state conflicts yet, so this is a

@@ -26,13 +26,18 @@ import { completeDemoActivationJob } from "../jobs/definitions";
 import { enqueue } from "../jobs/registry";
 import { loadProviderEntries } from "../providers/app-providers";
 import { findProvider, type TProviderDefinition } from "../providers/catalog";
-import { checkRequirementValues, isCompanyInfo, type TRequirementValue } from "../providers/requirements";
+import {
+  checkRequirementValues,
+  isCompanyInfo,
+  parseCompanyInfo,
+  type TRequirementValue,
+} from "../providers/requirements";
 import type { TProviderJson } from "../providers/schema";
 import type { TSubmitActivation } from "./schema";
 import { nextState } from "../state-machine";
 import {
   ACTIVATION_TRANSITIONS,
-  isActivationStatus,
+  activationStatusOf,
   stateConflict,
   type TActivationEvent,
 } from "./state-machine";
@@ -92,7 +97,7 @@ export async function submitActivation(
     const checked = checkRequirementValues(provider.activation.requirements, input, path);
     details.push(...checked.details);
     const row = rowById.get(providerId);
-    const from = row && isActivationStatus(row.status) ? row.status : "not_activated";
+    const from = activationStatusOf(row);
     const event = eventFor(provider, demo);
     const to = nextState(ACTIVATION_TRANSITIONS, from, event);
     if (!to) conflicts.push({ path, message: conflictMessage(from) });
@@ -108,11 +113,7 @@ export async function submitActivation(
 
   const now = new Date();
   const audit = workspaceAudit(actor);
-  const companyInfo: Record<string, unknown> = {
-    ...(typeof storedInfo === "object" && storedInfo !== null && !Array.isArray(storedInfo)
-      ? (storedInfo as Record<string, unknown>)
-      : {}),
-  };
+  const companyInfo: Record<string, unknown> = { ...parseCompanyInfo(storedInfo ?? {}) };
   let companyInfoChanged = false;
 
   for (const step of planned) {

@@ -12,8 +12,14 @@ import type { ActivationTicket, App } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
 import { findProvider } from "../providers/catalog";
+import { parseSubmittedValues } from "../providers/requirements";
 import { allowedFrom, transition } from "../state-machine";
-import { ACTIVATION_TRANSITIONS, stateConflict, type TActivationEvent } from "./state-machine";
+import {
+  ACTIVATION_TRANSITIONS,
+  parseTicketStatus,
+  stateConflict,
+  type TActivationEvent,
+} from "./state-machine";
 import type { TTicketJson } from "./schema";
 
 export type TicketWithApp = ActivationTicket & { app: Pick<App, "id" | "name" | "deletedAt"> };
@@ -33,7 +39,7 @@ export function toTicketJson(ticket: TicketWithApp): TTicketJson {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
     id: ticket.id,
-    status: ticket.status as TTicketJson["status"],
+    status: parseTicketStatus(ticket.status),
     clientId: ticket.appId,
     appName: ticket.app.name,
     workspaceId: ticket.workspaceId,
@@ -42,7 +48,7 @@ export function toTicketJson(ticket: TicketWithApp): TTicketJson {
     providerName: provider?.name ?? ticket.providerId,
     activationKind: provider?.activation.kind ?? "registration",
     demo: ticket.demo,
-    submitted: ticket.submitted as TTicketJson["submitted"],
+    submitted: parseSubmittedValues(ticket.submitted),
     requestedAt: ticket.requestedAt.toISOString(),
     reviewStartedAt: iso(ticket.reviewStartedAt),
     activatedAt: iso(ticket.activatedAt),

@@ -1,57 +1,25 @@
 /** The App resource as the API returns it. The client secret never appears here. */
+import type { z } from "zod";
 import type { App, AppProvider, Workflow } from "../db/generated/client";
 import { decryptSecret } from "../crypto/encryption";
-import type { TNodePositions } from "../workflows/json";
-import type { TWorkflowNode } from "../workflows/starter";
+import { parseEventType } from "../webhooks/event-types";
+import type { ZWorkflowJson } from "../workflows/json";
+import { storedNodes, storedPositions } from "../workflows/row";
+import type { ZAppJson, ZWebhookConfigJson } from "./endpoints";
 
 export type AppRow = App & { providers: AppProvider[]; workflows: Workflow[] };
 
-export interface TWorkflowJson {
-  workflowId: string;
-  name: string;
-  entryNodeId: string;
-  nodes: TWorkflowNode[];
-  positions: TNodePositions;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TWebhookConfigJson {
-  url: string | null;
-  enabled: boolean;
-  retryAttempts: number;
-  timeoutSeconds: number;
-  events: string[];
-  secret?: string;
-}
-
-export interface TAppJson {
-  clientId: string;
-  name: string;
-  logo: string | null;
-  redirectUris: string[];
-  providers: Record<string, { enabled: boolean }>;
-  defaultWorkflowId: string | null;
-  workflows: TWorkflowJson[];
-  organizationId: string;
-  environment: string;
-  webhookConfig: TWebhookConfigJson;
-  defaultSuccessRedirectUri: string | null;
-  defaultFailureRedirectUri: string | null;
-  pkceRequired: boolean;
-  createdAt: string;
-  updatedAt: string;
-  clientSecret?: string;
-}
+export type TWorkflowJson = z.infer<typeof ZWorkflowJson>;
+export type TWebhookConfigJson = z.infer<typeof ZWebhookConfigJson>;
+export type TAppJson = z.infer<typeof ZAppJson>;
 
 export function toWorkflowJson(w: Workflow): TWorkflowJson {
   return {
     workflowId: w.id,
     name: w.name,
     entryNodeId: w.entryNodeId,
-    nodes: w.nodes as unknown as TWorkflowNode[],
-    positions: (w.positions ?? {}) as TNodePositions,
+    nodes: storedNodes(w.nodes),
+    positions: storedPositions(w.positions),
     version: w.version,
     createdAt: w.createdAt.toISOString(),
     updatedAt: w.updatedAt.toISOString(),
@@ -65,7 +33,7 @@ export function toWebhookConfigJson(app: App, withSecret = false): TWebhookConfi
     enabled: app.webhookEnabled,
     retryAttempts: app.webhookRetryAttempts,
     timeoutSeconds: app.webhookTimeoutSeconds,
-    events: app.webhookEvents,
+    events: app.webhookEvents.map(parseEventType),
     ...(withSecret && app.webhookSecretEncrypted
       ? { secret: decryptSecret(app.webhookSecretEncrypted) }
       : {}),

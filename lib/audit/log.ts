@@ -11,6 +11,7 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { AuditEvent, Prisma } from "../db/generated/client";
 import { page, type TPage } from "../http/pagination";
+import { memberGuard } from "../state-machine";
 import { createdAtRange } from "../verification-log/filters";
 import { AUDIT_ACTOR_TYPES, type TAuditEventJson, type TListAuditEventsQuery } from "./endpoints";
 
@@ -67,10 +68,11 @@ export async function actorDisplayNames(
   ]);
 }
 
+const isAuditActorType = memberGuard(AUDIT_ACTOR_TYPES);
+
+/** `audit_events.actor_type`; a type this version does not know shows as `system`. */
 function actorType(value: string): TAuditEventJson["actor"]["type"] {
-  return (AUDIT_ACTOR_TYPES as readonly string[]).includes(value)
-    ? (value as TAuditEventJson["actor"]["type"])
-    : "system";
+  return isAuditActorType(value) ? value : "system";
 }
 
 export async function listAuditEvents(
@@ -120,9 +122,6 @@ export function toAuditEventJson(r: AuditEvent, names: ReadonlyMap<string, strin
     targetId: r.targetId,
     environment: r.environment,
     requestId: r.requestId,
-    data: (r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {}) as Record<
-      string,
-      unknown
-    >,
+    data: r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {},
   };
 }

@@ -10,6 +10,7 @@
  * - `cliActor(id)`: the admin CLI acting for a user;
  * - `SYSTEM_ACTOR`: background jobs and protocol flows with no human behind them.
  */
+import type { TEnvironment } from "../environments";
 import type { OperatorAuth } from "./operator-keys";
 import type { WorkspaceAuth } from "./workspace-keys";
 
@@ -21,6 +22,16 @@ export type TActor =
   | { type: "system"; id?: null };
 
 export type TActorType = TActor["type"];
+
+/**
+ * An operator's request as the back-office services take it (activation review, production
+ * tests): the credential, the environment of the URL and the request id, for `operatorAudit`.
+ */
+export interface OperatorActor {
+  auth: OperatorAuth;
+  env: TEnvironment;
+  requestId: string;
+}
 
 export const SYSTEM_ACTOR: TActor = { type: "system" };
 

@@ -18,6 +18,7 @@
  */
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
+import { config } from "../config";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { getMasterKey } from "../crypto/master-key";
@@ -31,12 +32,8 @@ export const OPERATOR_SESSION_MAX_AGE_SECONDS = 2 * 60 * 60;
 /** The JWT claim holding an operator session's end (seconds since the epoch). */
 export const OPERATOR_EXPIRY_CLAIM = "operatorExpiresAt";
 
-export function publicUrl(): string {
-  return (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
-}
-
 export function secureCookies(): boolean {
-  return publicUrl().startsWith("https://");
+  return config().https;
 }
 
 export function sessionCookieName(): string {
@@ -112,7 +109,7 @@ export function checkSameOrigin(request: Request): void {
       "A console session can change data only from the console: the Origin header is missing",
     );
   }
-  const allowed = new Set([new URL(publicUrl()).origin, new URL(request.url).origin]);
+  const allowed = new Set([new URL(config().publicUrl).origin, new URL(request.url).origin]);
   const host = request.headers.get("host");
   if (host) allowed.add(`${new URL(request.url).protocol}//${host}`);
   if (!allowed.has(origin)) {

@@ -7,6 +7,7 @@
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { config } from "../config";
 import { getDb } from "../db/client";
 import { ApiError } from "../errors";
 import { clientIp } from "../rate-limit";
@@ -15,14 +16,14 @@ import {
   sessionCookieName,
   sessionSecret,
   SESSION_MAX_AGE_SECONDS,
-  publicUrl,
   signInClaims,
 } from "./console-session";
 import { signInWithPassword } from "./sign-in";
 
-/** next-auth reads NEXTAUTH_URL for its own absolute URLs; ours is PUBLIC_URL. */
+/** next-auth reads NEXTAUTH_URL (its own variable) for its absolute URLs; ours is PUBLIC_URL. */
 export function ensureNextAuthUrl(): void {
-  process.env.NEXTAUTH_URL ??= publicUrl();
+  // eslint-disable-next-line no-restricted-properties -- next-auth reads its own variable
+  process.env.NEXTAUTH_URL ??= config().publicUrl;
 }
 
 export function authOptions(): NextAuthOptions {

@@ -17,15 +17,17 @@
  * are what a developer must not hold. `team_owner` covers granting or taking the owner role.
  */
 import type { TEnvironment } from "../environments";
+import { memberGuard } from "../state-machine";
 
 export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 export type TRole = (typeof ROLES)[number];
+export const isRole = memberGuard(ROLES);
 
 export const PERMISSIONS = ["read", "write", "credentials", "personal_data", "team", "team_owner"] as const;
 export type TPermission = (typeof PERMISSIONS)[number];
 
 export function parseRole(value: string): TRole {
-  return (ROLES as readonly string[]).includes(value) ? (value as TRole) : "viewer";
+  return isRole(value) ? value : "viewer";
 }
 
 export function can(role: TRole, permission: TPermission, environment: TEnvironment): boolean {

@@ -201,6 +201,35 @@ describe("input validation", () => {
     expect(shortPassword.stderr).not.toContain("7chars!");
     expect(await getDb().user.count({ where: { email } })).toBe(0);
   });
+
+  it("refuses a bad environment variable before doing anything, naming it (CONFIG_INVALID)", async () => {
+    const email = uniqueEmail("config");
+    const saved = process.env.IDV_DNS_TRIES;
+    process.env.IDV_DNS_TRIES = "two"; // inherited by the child
+    let res: CliResult;
+    try {
+      res = await idv(
+        "workspace",
+        "create",
+        "--name",
+        "Config",
+        "--email",
+        email,
+        "--password",
+        PASSWORD,
+        "--json",
+      );
+    } finally {
+      if (saved === undefined) delete process.env.IDV_DNS_TRIES;
+      else process.env.IDV_DNS_TRIES = saved;
+    }
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe("");
+    expect(JSON.parse(res.stderr)).toEqual({
+      error: { code: "CONFIG_INVALID", message: 'IDV_DNS_TRIES must be a positive integer, got "two"' },
+    });
+    expect(await getDb().user.count({ where: { email } })).toBe(0);
+  });
 });
 
 describe("idv db migrate and help", () => {

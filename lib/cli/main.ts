@@ -1,10 +1,12 @@
 /**
  * Entry of the `idv` command (bin/idv.mjs): dispatches to one module per command group and
  * turns every failure into one message and an exit code.
- * Rules: exit 0 on success, 2 on a usage or input error (nothing was done), 1 on a failure
+ * Rules: exit 0 on success, 2 on a usage or input error (nothing was done; a bad environment
+ * variable is CONFIG_INVALID, found before any command runs), 1 on a failure
  * while doing the work. With --json, errors go to stderr as {"error":{"code","message"}};
  * otherwise as `error: …`. Messages never contain passwords or database credentials.
  */
+import { config, ConfigError } from "../config";
 import { CliError, usageError } from "./args";
 
 export const USAGE = `Usage: idv <command> [options]
@@ -55,7 +57,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 function redact(message: string): string {
   let out = message;
   try {
-    const password = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).password : "";
+    const url = config().databaseUrl;
+    const password = url ? new URL(url).password : "";
     // a very short password would blank out ordinary words in the message
     if (password.length >= 4) {
       out = out.replaceAll(password, "***").replaceAll(decodeURIComponent(password), "***");
@@ -68,6 +71,8 @@ function redact(message: string): string {
 
 function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
+  // a bad environment variable is bad input: nothing was done
+  if (error instanceof ConfigError) return new CliError("CONFIG_INVALID", error.message, 2);
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   // Prisma: the table or column does not exist, i.e. the schema is behind the code
@@ -120,6 +125,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (!load) throw usageError(`unknown command: ${command}`);
+    config(); // a bad environment variable stops every command before it starts (CONFIG_INVALID)
     return await (await load()).run(rest);
   } catch (error) {
     return report(error, json);

@@ -6,6 +6,7 @@
  * and a server started by this process is stopped before the command returns, so the process
  * exits at once. With --json, stdout carries exactly one JSON object.
  */
+import { config } from "../config";
 import { ensureDatabase, migrateDatabase, type DatabaseHandle } from "../db/database";
 import { getDb, type Db } from "../db/client";
 
@@ -34,7 +35,7 @@ export function printResult(json: boolean, data: object, human: string[]): void 
 
 /** Where the database is, for humans; never the password of the URL. */
 export function describeDatabase(handle: DatabaseHandle): string {
-  if (handle.embedded) return `embedded PostgreSQL (.data/${process.env.IDV_EMBEDDED_PG_NAME ?? "pg"})`;
+  if (handle.embedded) return `embedded PostgreSQL (.data/${config().embeddedPgName})`;
   try {
     const url = new URL(handle.url);
     return `${url.hostname}:${url.port || "5432"}${url.pathname} (DATABASE_URL)`;

@@ -9,8 +9,9 @@ import { createRequire } from "node:module";
 import { z } from "zod";
 import { ensureDatabase, migrateDatabase } from "../db/database";
 import { ensureDevMasterKey } from "../crypto/master-key";
+import { config, setVariable } from "../config";
 import { projectRoot } from "../config/paths";
-import { parseHostMap } from "../http/hosts";
+import { checkConfiguration } from "../config/startup";
 import { seedDemo } from "../seed/demo";
 import { parseCommand } from "./args";
 
@@ -31,15 +32,13 @@ export async function run(args: string[]): Promise<number> {
 }
 
 export async function serve(options: { dev: boolean; port?: number }): Promise<number> {
-  const port = options.port ?? Number(process.env.PORT ?? 3000);
-  const hostname = process.env.HOSTNAME ?? "127.0.0.1";
-  process.env.PUBLIC_URL ??= `http://localhost:${port}`;
-  process.env.NEXT_TELEMETRY_DISABLED = "1";
-  // a malformed host map would otherwise fail every proxied request: refuse to start instead
-  if (process.env.IDV_HOSTS) parseHostMap(process.env.IDV_HOSTS);
+  // --port is the PORT of Next.js and of PUBLIC_URL's default (http://localhost:$PORT)
+  if (options.port !== undefined) setVariable("PORT", String(options.port));
+  // a bad value of any variable refuses to start here, before the database (ConfigError)
+  const { port, hostname, masterKey, databaseUrl } = await checkConfiguration();
   if (options.dev) ensureDevMasterKey();
-  else if (!process.env.IDV_MASTER_KEY) {
-    if (process.env.DATABASE_URL) {
+  else if (!masterKey) {
+    if (databaseUrl) {
       console.error(
         "IDV_MASTER_KEY is required in production mode (it encrypts secrets at rest). Set it to a long random value.",
       );
@@ -53,18 +52,19 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   await migrateDatabase(db.url, { quiet: true });
   const demo = options.dev ? await seedDemo() : undefined;
 
+  const { publicUrl, embeddedPgName } = config();
   const lines = [
     "",
     `  Identity verification broker (${options.dev ? "development" : "production"})`,
-    `  Console:      ${process.env.PUBLIC_URL}/`,
-    `  REST base:    ${process.env.PUBLIC_URL}/api/sandbox  ·  ${process.env.PUBLIC_URL}/api/production`,
-    `  Database:     ${db.embedded ? `embedded PostgreSQL (.data/${process.env.IDV_EMBEDDED_PG_NAME ?? "pg"})` : "DATABASE_URL"}`,
+    `  Console:      ${publicUrl}/`,
+    `  REST base:    ${publicUrl}/api/sandbox  ·  ${publicUrl}/api/production`,
+    `  Database:     ${db.embedded ? `embedded PostgreSQL (.data/${embeddedPgName})` : "DATABASE_URL"}`,
   ];
   if (demo) {
     lines.push(`  Demo sign-in: ${demo.email} / ${demo.password}`);
     if (demo.sandboxKey) lines.push(`  Sandbox key:  ${demo.sandboxKey}`);
     lines.push(
-      `  Try:          curl -H "Authorization: Bearer ${demo.sandboxKey ?? "<key>"}" ${process.env.PUBLIC_URL}/api/sandbox/v1/apps`,
+      `  Try:          curl -H "Authorization: Bearer ${demo.sandboxKey ?? "<key>"}" ${publicUrl}/api/sandbox/v1/apps`,
     );
   }
   console.log(lines.join("\n") + "\n");
@@ -77,7 +77,13 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
     {
       cwd: projectRoot,
       stdio: "inherit",
-      env: { ...process.env, NODE_ENV: options.dev ? "development" : "production" },
+      // the child reads the same environment (PORT, DATABASE_URL, the master key) through lib/config
+      env: {
+        // eslint-disable-next-line no-restricted-properties -- the child process inherits the environment
+        ...process.env,
+        NODE_ENV: options.dev ? "development" : "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
     },
   );
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);

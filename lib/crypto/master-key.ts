@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { config, ConfigError, setVariable } from "../config";
 import { projectRoot } from "../config/paths";
 
 let cached: Buffer | undefined;
@@ -16,23 +17,24 @@ export function masterKeyFile(): string {
 
 /** Ensures a development master key exists and exports it as IDV_MASTER_KEY. */
 export function ensureDevMasterKey(): string {
-  if (process.env.IDV_MASTER_KEY) return process.env.IDV_MASTER_KEY;
+  const configured = config().masterKey;
+  if (configured) return configured;
   const file = masterKeyFile();
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
   }
   const key = fs.readFileSync(file, "utf8").trim();
-  process.env.IDV_MASTER_KEY = key;
+  setVariable("IDV_MASTER_KEY", key);
   return key;
 }
 
 export function getMasterKey(): Buffer {
   if (cached) return cached;
-  let raw = process.env.IDV_MASTER_KEY;
-  if (!raw && process.env.NODE_ENV !== "production") raw = ensureDevMasterKey();
-  if (!raw) throw new Error("IDV_MASTER_KEY is required in production mode");
-  if (raw.length < 16) throw new Error("IDV_MASTER_KEY must be at least 16 characters");
+  // at least 16 characters (lib/config refuses shorter ones)
+  let raw = config().masterKey;
+  if (!raw && !config().production) raw = ensureDevMasterKey();
+  if (!raw) throw new ConfigError(["IDV_MASTER_KEY is required in production mode"]);
   // any string of enough entropy becomes a 256-bit key
   cached = createHash("sha256").update(raw, "utf8").digest();
   return cached;

@@ -12,6 +12,7 @@
  */
 import type { PoolClient } from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { config } from "../config";
 import { PrismaClient } from "./generated/client";
 
 type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
@@ -66,8 +67,8 @@ class ReleasingPrismaPg extends PrismaPg {
   }
 }
 
-export function createDb(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): PrismaClient {
-  const connectionTimeoutMillis = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5000);
+export function createDb(url: string, max = config().databasePoolSize): PrismaClient {
+  const connectionTimeoutMillis = config().databaseConnectTimeoutMs;
   return new PrismaClient({
     adapter: new ReleasingPrismaPg({ connectionString: url, max, connectionTimeoutMillis }),
   });
@@ -75,7 +76,7 @@ export function createDb(url: string, max = Number(process.env.DATABASE_POOL_SIZ
 
 export function getDb(): PrismaClient {
   if (!globalForDb.idvPrisma) {
-    const url = process.env.DATABASE_URL;
+    const url = config().databaseUrl;
     if (!url) throw new Error("DATABASE_URL is not set; start the service with `npm run dev` or `npm start`");
     globalForDb.idvPrisma = createDb(url);
   }

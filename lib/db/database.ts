@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
+import { config, setVariable } from "../config";
 import { projectRoot } from "../config/paths";
 import { installJobQueue } from "../jobs/worker";
 import { startEmbeddedPostgres } from "./embedded";
@@ -29,16 +30,13 @@ export async function createDatabaseIfMissing(adminUrl: string, database: string
 
 /** Makes DATABASE_URL point at a running server (starting the embedded one when unset). */
 export async function ensureDatabase(): Promise<DatabaseHandle> {
-  const configured = process.env.DATABASE_URL;
-  if (configured) return { url: configured, embedded: false, stop: async () => undefined };
+  const { databaseUrl, embeddedPgName, embeddedPgPort } = config();
+  if (databaseUrl) return { url: databaseUrl, embedded: false, stop: async () => undefined };
   // IDV_EMBEDDED_PG_NAME picks the data directory under .data/ (the end-to-end tests use their own)
-  const name = process.env.IDV_EMBEDDED_PG_NAME ?? "pg";
-  if (!/^[a-z0-9-]+$/.test(name))
-    throw new Error("IDV_EMBEDDED_PG_NAME must be lowercase letters, digits and dashes");
-  const server = await startEmbeddedPostgres(name, Number(process.env.IDV_EMBEDDED_PG_PORT ?? 54329));
+  const server = await startEmbeddedPostgres(embeddedPgName, embeddedPgPort);
   await createDatabaseIfMissing(server.url("postgres"), "idv");
   const url = server.url("idv");
-  process.env.DATABASE_URL = url;
+  setVariable("DATABASE_URL", url);
   return { url, embedded: true, stop: server.stop };
 }
 
@@ -55,6 +53,7 @@ export async function migrateDatabase(
   const preload = path.join(projectRoot, "scripts", "prisma-cli-preload.cjs");
   const result = spawnSync(process.execPath, ["--require", preload, prismaCli, "migrate", "deploy"], {
     cwd: projectRoot,
+    // eslint-disable-next-line no-restricted-properties -- the child process inherits the environment
     env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" },
     encoding: "utf8",
   });

@@ -129,6 +129,7 @@ function run(file: string, args: string[], user?: { uid: number; gid: number }, 
     uid: user?.uid,
     gid: user?.gid,
     encoding: "utf8",
+    // eslint-disable-next-line no-restricted-properties -- the child process inherits the environment
     env: { ...process.env, LC_ALL: "C" },
   });
   if (r.status !== 0 && !allowFail) {

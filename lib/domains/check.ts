@@ -13,15 +13,10 @@
 import type { Resolver } from "node:dns/promises";
 import { Prisma } from "../db/client";
 import type { CustomDomain } from "../db/generated/client";
-import {
-  checkDnsRecords,
-  describeDnsChecks,
-  toDnsCheckJson,
-  type TDnsCheckJson,
-  type TDnsRecord,
-} from "./dns";
+import { checkDnsRecords, describeDnsChecks, toDnsCheckJson, type TDnsCheckJson } from "./dns";
 import { claimExpiry } from "./claims";
 import { GAVE_UP_MESSAGE, scheduleAfterCheck } from "./schedule";
+import { parseDnsRecords } from "./serialize";
 import { reservedHosts } from "./settings";
 import { transition } from "../state-machine";
 import {
@@ -53,7 +48,7 @@ export async function inspectCustomDomain(
       checks: null,
     };
   }
-  const records = domain.dnsRecords as unknown as TDnsRecord[];
+  const records = parseDnsRecords(domain.dnsRecords);
   const checks = await checkDnsRecords(records, resolver);
   const event = classifyDnsChecks(checks);
   return { event, message: describeDnsChecks(event, checks, records), checks: checks.map(toDnsCheckJson) };
@@ -83,7 +78,7 @@ export function checkUpdate(
       status: move.status,
       requiredAction: move.requiredAction,
       statusMessage: message ?? null,
-      dnsChecks: inspection.checks ? (inspection.checks as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+      dnsChecks: inspection.checks ?? Prisma.DbNull,
       lastCheckedAt: now,
       activatedAt:
         move.status === "active" ? (current.status === "active" ? current.activatedAt : now) : null,

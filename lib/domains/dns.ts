@@ -17,6 +17,8 @@
  *   short timeout, all in parallel, so a verify answers within seconds.
  */
 import { Resolver } from "node:dns/promises";
+import type { z } from "zod";
+import type { ZDnsCheckJson, ZDnsRecordJson } from "./endpoints";
 import { relativeName, type TDomainPair } from "./hosts";
 import { dnsSettings, type TDnsSettings } from "./settings";
 import type { TDomainEvent, TRecordCheckState } from "./state-machine";
@@ -25,17 +27,11 @@ export const CHALLENGE_LABEL = "_idv-challenge";
 export const CHALLENGE_VALUE_PREFIX = "idv-verify=";
 const MAX_CNAME_HOPS = 5;
 
-export interface TDnsRecord {
-  id: string;
-  type: "CNAME" | "TXT";
-  /** the fully qualified name the record is set on */
-  host: string;
-  /** the same name relative to the base domain (what most DNS providers' forms ask for) */
-  name: string;
-  value: string;
-  required: boolean;
-  description: string;
-}
+/**
+ * A record the integrator has to set (`custom_domains.dns_records`): `host` is the fully
+ * qualified name, `name` the same relative to the base domain (what DNS providers' forms ask for).
+ */
+export type TDnsRecord = z.infer<typeof ZDnsRecordJson>;
 
 export interface TRecordCheck {
   id: string;
@@ -50,14 +46,7 @@ export interface TRecordCheck {
 }
 
 /** A record check as the API shows it (`dnsChecks`) and as it is stored with the domain. */
-export interface TDnsCheckJson {
-  id: string;
-  type: TDnsRecord["type"];
-  host: string;
-  result: "found" | "missing" | "wrong" | "lookup_failed";
-  found: string[];
-  message: string;
-}
+export type TDnsCheckJson = z.infer<typeof ZDnsCheckJson>;
 
 const RESULT_OF_STATE: Record<TRecordCheckState, TDnsCheckJson["result"]> = {
   ok: "found",

@@ -20,6 +20,7 @@
  *   without a dot are never looked up.
  */
 import { isIP } from "node:net";
+import { config, type TConfig } from "../config";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { normalizeHost, rewriteUnderPrefix } from "../http/hosts";
@@ -84,7 +85,7 @@ interface CacheEntry {
 // on globalThis: the proxy and the route handlers may be bundled apart yet share the process
 const globalCache = globalThis as unknown as {
   idvCustomDomainCache?: Map<string, CacheEntry>;
-  idvServiceHosts?: { key: string; hosts: Set<string> };
+  idvServiceHosts?: { settings: TConfig; hosts: Set<string> };
 };
 function cache(): Map<string, CacheEntry> {
   return (globalCache.idvCustomDomainCache ??= new Map());
@@ -95,9 +96,11 @@ export function forgetCustomDomainHosts(hosts: readonly string[]): void {
   for (const host of hosts) cache().delete(host);
 }
 
+/** reservedHosts(), worked out again only when the configuration was read again. */
 function serviceHosts(): Set<string> {
-  const key = [process.env.PUBLIC_URL, process.env.IDV_CNAME_TARGET, process.env.IDV_HOSTS].join("\n");
-  if (globalCache.idvServiceHosts?.key !== key) globalCache.idvServiceHosts = { key, hosts: reservedHosts() };
+  const settings = config();
+  if (globalCache.idvServiceHosts?.settings !== settings)
+    globalCache.idvServiceHosts = { settings, hosts: reservedHosts() };
   return globalCache.idvServiceHosts.hosts;
 }
 

@@ -1,30 +1,31 @@
 /** The custom domain state as the API returns it. No row means `unconfigured`. */
+import { z } from "zod";
 import type { CustomDomain } from "../db/generated/client";
+import { jsonParser } from "../state-machine";
 import type { TDnsCheckJson, TDnsRecord } from "./dns";
+import { ZCustomDomainJson, ZDnsCheckJson, ZDnsRecordJson } from "./endpoints";
 import { isPendingStatus } from "./schedule";
-import type { TDomainStatus, TRequiredAction } from "./state-machine";
+import { parseDomainStatus, parseRequiredAction } from "./state-machine";
+
+/** `custom_domains.dns_records` (written by buildDnsRecords) as read from its row. */
+export const parseDnsRecords: (value: unknown) => TDnsRecord[] = jsonParser(
+  z.array(ZDnsRecordJson),
+  "custom_domains.dns_records",
+);
+/** `custom_domains.dns_checks` (written by checkUpdate) as read from its row. */
+const parseDnsChecks: (value: unknown) => TDnsCheckJson[] = jsonParser(
+  z.array(ZDnsCheckJson),
+  "custom_domains.dns_checks",
+);
 
 /**
  * The background re-check of a domain: `scheduled` (pending, next check at nextCheckAt),
  * `stopped` (pending, but the service gave up checking by itself: verify to start over), `off`
  * (nothing to wait for: unconfigured, active or invalid).
  */
-export type TAutomaticChecks = "scheduled" | "stopped" | "off";
+export type TAutomaticChecks = TCustomDomainJson["automaticChecks"];
 
-export interface TCustomDomainJson {
-  webDomain: string | null;
-  oidcDomain: string | null;
-  status: TDomainStatus;
-  requiredAction: TRequiredAction;
-  statusMessage?: string;
-  dnsRecords: TDnsRecord[];
-  lastCheckedAt?: string;
-  dnsChecks?: TDnsCheckJson[];
-  automaticChecks: TAutomaticChecks;
-  nextCheckAt?: string;
-  /** while not active: when the claim on the hosts ends and the domain is deleted (claims.ts) */
-  claimExpiresAt?: string;
-}
+export type TCustomDomainJson = z.infer<typeof ZCustomDomainJson>;
 
 export const UNCONFIGURED_DOMAIN: Readonly<TCustomDomainJson> = {
   webDomain: null,
@@ -40,12 +41,12 @@ export function toCustomDomainJson(row: CustomDomain): TCustomDomainJson {
   return {
     webDomain: row.webDomain,
     oidcDomain: row.oidcDomain,
-    status: row.status as TDomainStatus,
-    requiredAction: row.requiredAction as TRequiredAction,
+    status: parseDomainStatus(row.status),
+    requiredAction: parseRequiredAction(row.requiredAction),
     ...(row.statusMessage ? { statusMessage: row.statusMessage } : {}),
-    dnsRecords: row.dnsRecords as unknown as TDnsRecord[],
+    dnsRecords: parseDnsRecords(row.dnsRecords),
     ...(row.lastCheckedAt ? { lastCheckedAt: row.lastCheckedAt.toISOString() } : {}),
-    ...(row.dnsChecks ? { dnsChecks: row.dnsChecks as unknown as TDnsCheckJson[] } : {}),
+    ...(row.dnsChecks ? { dnsChecks: parseDnsChecks(row.dnsChecks) } : {}),
     automaticChecks: !pending ? "off" : row.nextCheckAt ? "scheduled" : "stopped",
     ...(pending && row.nextCheckAt ? { nextCheckAt: row.nextCheckAt.toISOString() } : {}),
     ...(row.status !== "active" && row.claimExpiresAt

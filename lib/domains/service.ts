@@ -100,7 +100,7 @@ export async function configureCustomDomain(
         oidcDomain: pair.oidcDomain,
         status: move.status,
         requiredAction: move.requiredAction,
-        dnsRecords: buildDnsRecords(pair, cnameTarget(), token) as unknown as Prisma.InputJsonValue,
+        dnsRecords: buildDnsRecords(pair, cnameTarget(), token),
         verificationToken: token,
         nextCheckAt: schedule.nextCheckAt,
         autoChecks: schedule.autoChecks,

@@ -7,6 +7,8 @@ import {
   DOMAIN_TRANSITIONS,
   IllegalDomainTransition,
   illegalDomainTransition,
+  parseDomainStatus,
+  parseRequiredAction,
   REQUIRED_ACTIONS,
   type TDomainEvent,
   type TRecordCheckState,
@@ -100,5 +102,17 @@ describe("classifyDnsChecks", () => {
   it("is unreachable when a lookup failed and nothing is wrong", () => {
     expect(classifyDnsChecks(checks("ok", "ok", "unreachable"))).toBe("dns_unreachable");
     expect(classifyDnsChecks(checks("missing", "unreachable", "missing"))).toBe("dns_unreachable");
+  });
+});
+
+describe("a domain row's status and action", () => {
+  it("are read as the table's types", () => {
+    for (const status of DOMAIN_STATUSES) expect(parseDomainStatus(status)).toBe(status);
+    for (const action of REQUIRED_ACTIONS) expect(parseRequiredAction(action)).toBe(action);
+  });
+
+  it("are refused outside their lists, naming the column", () => {
+    expect(() => parseDomainStatus("pending")).toThrow('Stored custom_domains.status "pending"');
+    expect(() => parseRequiredAction("add_txt")).toThrow('Stored custom_domains.required_action "add_txt"');
   });
 });

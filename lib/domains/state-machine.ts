@@ -13,10 +13,12 @@
  *   ownership first (`host_taken`: only an active domain holds its hosts, see lib/domains/claims.ts);
  * - delete is legal from every configured state and returns to `unconfigured` (the row goes).
  */
-import type { TTransitionTable } from "../state-machine";
+import { memberParser, type TTransitionTable } from "../state-machine";
 
 export const DOMAIN_STATUSES = ["unconfigured", "awaiting_dns", "verifying", "active", "invalid"] as const;
 export type TDomainStatus = (typeof DOMAIN_STATUSES)[number];
+/** `custom_domains.status` as read from its row. */
+export const parseDomainStatus = memberParser(DOMAIN_STATUSES, "custom_domains.status");
 
 export const REQUIRED_ACTIONS = [
   "none",
@@ -27,6 +29,8 @@ export const REQUIRED_ACTIONS = [
   "retry",
 ] as const;
 export type TRequiredAction = (typeof REQUIRED_ACTIONS)[number];
+/** `custom_domains.required_action` as read from its row. */
+export const parseRequiredAction = memberParser(REQUIRED_ACTIONS, "custom_domains.required_action");
 
 export const DOMAIN_EVENTS = [
   "configure",
@@ -52,7 +56,8 @@ const to = (status: TDomainStatus, requiredAction: TRequiredAction): TDomainTran
   requiredAction,
 });
 
-const CONFIGURED = [
+/** The states of a domain that exists (a row); `unconfigured` is the absence of one. */
+export const CONFIGURED_STATUSES = [
   "awaiting_dns",
   "verifying",
   "active",
@@ -61,15 +66,15 @@ const CONFIGURED = [
 
 export const DOMAIN_TRANSITIONS: TTransitionTable<TDomainStatus, TDomainEvent, TDomainTransition> = {
   configure: [{ from: ["unconfigured"], to: to("awaiting_dns", "add_cname") }],
-  dns_missing: [{ from: CONFIGURED, to: to("awaiting_dns", "add_cname") }],
-  dns_partial: [{ from: CONFIGURED, to: to("verifying", "waiting") }],
-  dns_complete: [{ from: CONFIGURED, to: to("active", "none") }],
-  dns_wrong: [{ from: CONFIGURED, to: to("invalid", "retry") }],
+  dns_missing: [{ from: CONFIGURED_STATUSES, to: to("awaiting_dns", "add_cname") }],
+  dns_partial: [{ from: CONFIGURED_STATUSES, to: to("verifying", "waiting") }],
+  dns_complete: [{ from: CONFIGURED_STATUSES, to: to("active", "none") }],
+  dns_wrong: [{ from: CONFIGURED_STATUSES, to: to("invalid", "retry") }],
   // no answer: the state stays, only the action changes
-  dns_unreachable: CONFIGURED.map((status) => ({ from: [status], to: to(status, "retry") })),
-  host_reserved: [{ from: CONFIGURED, to: to("invalid", "contact_support") }],
-  host_taken: [{ from: CONFIGURED, to: to("invalid", "contact_support") }],
-  delete: [{ from: CONFIGURED, to: to("unconfigured", "none") }],
+  dns_unreachable: CONFIGURED_STATUSES.map((status) => ({ from: [status], to: to(status, "retry") })),
+  host_reserved: [{ from: CONFIGURED_STATUSES, to: to("invalid", "contact_support") }],
+  host_taken: [{ from: CONFIGURED_STATUSES, to: to("invalid", "contact_support") }],
+  delete: [{ from: CONFIGURED_STATUSES, to: to("unconfigured", "none") }],
 };
 
 export class IllegalDomainTransition extends Error {
@@ -85,10 +90,6 @@ export class IllegalDomainTransition extends Error {
 /** The refusal of a move the table does not have (for `transition`). */
 export const illegalDomainTransition = (from: string, event: TDomainEvent): IllegalDomainTransition =>
   new IllegalDomainTransition(from, event);
-
-export function isDomainStatus(value: string): value is TDomainStatus {
-  return (DOMAIN_STATUSES as readonly string[]).includes(value);
-}
 
 /** The result of looking up one expected DNS record. */
 export type TRecordCheckState = "ok" | "missing" | "wrong" | "unreachable";

@@ -21,10 +21,11 @@
  * - secrets are 256 random bits; comparisons are of SHA-256 hashes.
  */
 import { randomBytes } from "node:crypto";
+import { config, publicUrl } from "../config";
 import { sha256Hex } from "../crypto/hash";
 import type { Tx } from "../db/client";
 import { nextUrlFor } from "../verifications/return";
-import { publicUrl, sessionTtlSeconds } from "../verifications/settings";
+import { sessionTtlSeconds } from "../verifications/settings";
 import { isTerminal } from "../verifications/state-machine";
 import { readCookie } from "./upstream-cookie";
 
@@ -59,7 +60,7 @@ export function bindingMaxAgeSeconds(): number {
 
 /** A Set-Cookie value for a binding cookie: HttpOnly, SameSite=Lax, path-scoped, Secure on https. */
 export function bindingCookie(name: string, secret: string, path: string): string {
-  const secure = publicUrl().startsWith("https:") ? "; Secure" : "";
+  const secure = config().https ? "; Secure" : "";
   return `${name}=${secret}; Path=${path}; Max-Age=${bindingMaxAgeSeconds()}; HttpOnly; SameSite=Lax${secure}`;
 }
 

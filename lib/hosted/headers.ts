@@ -2,18 +2,17 @@
  * Response headers and request checks of the hosted and simulator pages' route handlers.
  * Rules:
  * - nothing with session data is cached (Cache-Control no-store), nothing is framed, no referrer
- *   leaves the page (the pages' own headers come from next.config.mjs, the same values);
+ *   leaves the page, nothing loads: the one list of end-user headers (lib/http/security-headers.mjs,
+ *   which next.config.mjs sets on the pages themselves);
  * - state-changing form posts must come from the page itself: Sec-Fetch-Site cross-site/same-site,
  *   or (older browsers) an Origin of another host, is refused (the pages carry no cookie, so
  *   SameSite cannot do this for us).
  */
-export const HOSTED_HEADERS: Record<string, string> = {
-  "Cache-Control": "no-store, max-age=0",
-  "Referrer-Policy": "no-referrer",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-  "Content-Security-Policy":
-    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+import { END_USER_HEADERS, HANDLER_CSP } from "../http/security-headers.mjs";
+
+export const HOSTED_HEADERS: Readonly<Record<string, string>> = {
+  ...END_USER_HEADERS,
+  "Content-Security-Policy": HANDLER_CSP,
 };
 
 export function seeOther(location: string, extra: Record<string, string> = {}): Response {

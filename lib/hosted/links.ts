@@ -6,8 +6,8 @@
  * - production: the hosted page's own start address, where the provider's adapter takes over;
  * - ids only: nothing personal ever goes into these URLs.
  */
+import { publicUrl } from "../config";
 import type { TFlowType } from "../providers/catalog";
-import { publicUrl } from "../verifications/settings";
 
 export function phoneUrlFor(
   verificationId: string,

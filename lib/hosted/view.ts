@@ -13,10 +13,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Tx } from "../db/client";
-import { findProvider, type TFlowType } from "../providers/catalog";
+import { findProvider, parseFlowType, type TFlowType } from "../providers/catalog";
 import { isTerminal } from "../verifications/state-machine";
 import { ZVerificationConfig } from "../workflows/schema";
-import type { TWorkflowNode } from "../workflows/json";
+import { storedNodes } from "../workflows/row";
 import { pushIdentifierFor, type TPushIdentifier } from "./push";
 
 export interface THostedView {
@@ -64,9 +64,7 @@ export async function loadHostedView(db: Tx, verificationId: string): Promise<TH
   const provider = findProvider(v.providerId);
   if (!app || !provider) return null;
 
-  const node = ((workflow?.nodes ?? []) as unknown as TWorkflowNode[]).find(
-    (n) => n.id === v.verificationNodeId,
-  );
+  const node = (workflow ? storedNodes(workflow.nodes) : []).find((n) => n.id === v.verificationNodeId);
   const parsed = ZVerificationConfig.safeParse(node?.config ?? {});
   const config = parsed.success ? parsed.data : undefined;
 
@@ -82,7 +80,7 @@ export async function loadHostedView(db: Tx, verificationId: string): Promise<TH
       ? { mode: "age", minimumAge: config.minimumAge }
       : { mode: "claims", claims: config?.claims ?? [] };
   const logo = providerLogoDataUrl(provider.id);
-  const flowType = v.flowType as TFlowType;
+  const flowType = parseFlowType(v.flowType);
 
   return {
     id: v.id,

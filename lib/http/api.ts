@@ -18,6 +18,7 @@ import {
 } from "../auth/console-session";
 import { can, PERMISSION_LABEL, type TPermission } from "../auth/roles";
 import { authenticateWorkspace, type WorkspaceAuth } from "../auth/workspace-keys";
+import { config } from "../config";
 import { getDb, type Tx } from "../db/client";
 import { parseEnvironment, type TEnvironment } from "../environments";
 import {
@@ -100,9 +101,9 @@ export type RouteHandler = (request: Request, context: RouteContext) => Promise<
 
 const BASE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 
-// Tests set IDV_VALIDATE_RESPONSES=1: every success response must be documented on its endpoint
-// definition and match the documented schema, so the OpenAPI document cannot drift from reality.
-const VALIDATE_RESPONSES = process.env.IDV_VALIDATE_RESPONSES === "1";
+// Tests set IDV_VALIDATE_RESPONSES=1 (config().validateResponses): every success response must be
+// documented on its endpoint definition and match the documented schema, so the OpenAPI document
+// cannot drift from reality.
 
 function checkDocumentedResponse(options: object, result: ApiResult): void {
   const responses = (options as { responses?: Record<number, { schema?: z.ZodType }> }).responses;
@@ -256,7 +257,7 @@ export function withApi<
           logEntry.verificationId = verificationId;
         },
       });
-      if (VALIDATE_RESPONSES) checkDocumentedResponse(options, result);
+      if (config().validateResponses) checkDocumentedResponse(options, result);
       if (recordId && result.status < 500) {
         await completeIdempotencyKey(tx, recordId, {
           status: result.status,

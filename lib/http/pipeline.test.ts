@@ -11,7 +11,9 @@ import { OAuthError } from "../oidc/errors";
 import { MAX_BODY_BYTES } from "./body";
 import { ApiError } from "../errors";
 import { currentRequestId, pipeline, type TOutcome, type TSurface } from "./pipeline";
-import { HOSTED, OAUTH, OP_PAGE, REST, refuseOversizedBody, surfaceForPath } from "./surfaces";
+import { HOSTED, OAUTH, REST, refuseOversizedBody, surfaceForPath } from "./surfaces";
+// the OP's page surface renders React, so it lives with the app
+import { OP_PAGE } from "@/app/oidc/_lib/op-page";
 import { isDatabaseUnavailable } from "./unavailable";
 
 const request = (path = "/api/sandbox/v1/apps?secret=1", init: RequestInit = {}) =>
@@ -56,7 +58,9 @@ describe("pipeline core", () => {
         "max-age=31536000; includeSubDomains",
       );
     } finally {
-      process.env.PUBLIC_URL = publicUrl;
+      // assigning undefined would store the string "undefined", which lib/config refuses
+      if (publicUrl === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = publicUrl;
     }
   });
 
@@ -202,15 +206,15 @@ describe("database unavailable → 503 SERVICE_UNAVAILABLE with Retry-After", ()
 
 describe("surfaces by path and the proxy's early 413", () => {
   it("picks the surface a path is served by", () => {
-    expect(surfaceForPath("/api/sandbox/v1/apps")).toBe(REST);
-    expect(surfaceForPath("/api/production/token")).toBe(OAUTH);
-    expect(surfaceForPath("/oidc/sandbox/token")).toBe(OAUTH);
-    expect(surfaceForPath("/oidc/sandbox/userinfo")).toBe(OAUTH);
-    expect(surfaceForPath("/oidc/sandbox/.well-known/openid-configuration")).toBe(OAUTH);
-    expect(surfaceForPath("/oidc/sandbox/auth")).toBe(OP_PAGE);
-    expect(surfaceForPath("/verify/ver_1/push")).toBe(HOSTED);
-    expect(surfaceForPath("/sandbox/verify/ver_1/act")).toBe(HOSTED);
-    expect(surfaceForPath("/api/auth/callback/credentials")).toBe(REST);
+    expect(surfaceForPath("/api/sandbox/v1/apps", OP_PAGE)).toBe(REST);
+    expect(surfaceForPath("/api/production/token", OP_PAGE)).toBe(OAUTH);
+    expect(surfaceForPath("/oidc/sandbox/token", OP_PAGE)).toBe(OAUTH);
+    expect(surfaceForPath("/oidc/sandbox/userinfo", OP_PAGE)).toBe(OAUTH);
+    expect(surfaceForPath("/oidc/sandbox/.well-known/openid-configuration", OP_PAGE)).toBe(OAUTH);
+    expect(surfaceForPath("/oidc/sandbox/auth", OP_PAGE)).toBe(OP_PAGE);
+    expect(surfaceForPath("/verify/ver_1/push", OP_PAGE)).toBe(HOSTED);
+    expect(surfaceForPath("/sandbox/verify/ver_1/act", OP_PAGE)).toBe(HOSTED);
+    expect(surfaceForPath("/api/auth/callback/credentials", OP_PAGE)).toBe(REST);
   });
 
   it("refuses a declared body over 1 MB in the target's shape, accepts one at the limit", () => {
@@ -218,12 +222,12 @@ describe("surfaces by path and the proxy's early 413", () => {
       method: "POST",
       headers: { "content-length": String(MAX_BODY_BYTES) },
     });
-    expect(refuseOversizedBody(at, "/api/sandbox/token")).toBeUndefined();
+    expect(refuseOversizedBody(at, "/api/sandbox/token", OP_PAGE)).toBeUndefined();
     const over = request("/api/sandbox/token", {
       method: "POST",
       headers: { "content-length": String(10 * 1024 * 1024) },
     });
-    const res = refuseOversizedBody(over, "/api/sandbox/token")!;
+    const res = refuseOversizedBody(over, "/api/sandbox/token", OP_PAGE)!;
     expect(res.status).toBe(413);
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
   });

@@ -16,6 +16,7 @@
  * Bodies are read with lib/http/body.ts (size-limited, JSON complexity checked).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { config } from "../config";
 import { Prisma } from "../db/client";
 import { newId } from "../ids";
 import { logger } from "../log";
@@ -29,8 +30,11 @@ export type THttpMethod = (typeof HTTP_METHODS)[number];
 export interface TSurface {
   /** names the surface in the access log */
   readonly name: string;
-  /** the response for an error (status, code, message, details and headers from `error`) */
-  error(error: ApiError, requestId: string): Response;
+  /**
+   * the response for an error (status, code, message, details and headers from `error`); `request`
+   * for what the answer may depend on (the language of a page)
+   */
+  error(error: ApiError, requestId: string, request?: Request): Response;
   /** the surface's own error types (e.g. OAuthError) answered as they are; undefined for others */
   own?(err: unknown, requestId: string): Response | undefined;
 }
@@ -70,7 +74,7 @@ export const HSTS = "max-age=31536000; includeSubDomains";
 /** Headers of every response: nosniff always, HSTS when the service is served over https. */
 export function securityHeaders(): Record<string, string> {
   const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
-  if (process.env.PUBLIC_URL?.startsWith("https:")) headers["Strict-Transport-Security"] = HSTS;
+  if (config().https) headers["Strict-Transport-Security"] = HSTS;
   return headers;
 }
 
@@ -142,7 +146,7 @@ export function pipeline<C, R extends Request = Request>(
       } else {
         const error = toApiError(err, scope);
         errorCode = error.code;
-        response = surface.error(error, scope.requestId);
+        response = surface.error(error, scope.requestId, request);
       }
     }
     response = withHeaders(response, { ...securityHeaders(), "X-Request-Id": scope.requestId });

@@ -7,15 +7,15 @@
  *   error_description}`, never cached; 500 → server_error, 503 → temporarily_unavailable, 429 →
  *   slow_down, any other status → invalid_request; OAuthErrors thrown by the handler are answered
  *   as they are;
- * - OP_PAGE (/oidc/{env}/auth, /select, /resume: a browser is looking): the OP's HTML error page;
+ * - the OP's page surface (/oidc/{env}/auth, /select, /resume: a browser is looking): the OP's
+ *   error page in the hosted frame; it renders React, so it lives with the app
+ *   (OP_PAGE of app/oidc/_lib/op-page.ts) and is handed to surfaceForPath by the proxy;
  * - HOSTED (hosted pages' and simulator routes, the wallet): the hosted JSON envelope
  *   `{error:{code,message,requestId,details?}}` with the hosted pages' security headers.
  * Headers of the error (Retry-After, Allow, WWW-Authenticate) are kept on every surface.
  */
 import { HOSTED_HEADERS } from "../hosted/headers";
 import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "../oidc/errors";
-import { AuthorizationError } from "../oidc/provider/authorization-error";
-import { errorPage } from "../oidc/provider/pages";
 import { newId } from "../ids";
 import { logger } from "../log";
 import { declaresMoreThan, MAX_BODY_BYTES, payloadTooLarge } from "./body";
@@ -56,19 +56,6 @@ export const OAUTH: TSurface = {
     ),
 };
 
-export const OP_PAGE: TSurface = {
-  name: "op",
-  error: (error, requestId) => {
-    const page = errorPage(
-      error.status >= 500
-        ? new AuthorizationError("server_error", `Something went wrong (${requestId})`, false)
-        : new AuthorizationError("invalid_request", error.message, false),
-      error.status,
-    );
-    return withHeaders(page, error.headers);
-  },
-};
-
 /** The hosted pages' and simulator's form posts (an identifier, an outcome): far below this. */
 export const HOSTED_FORM_MAX_BYTES = 16 * 1024;
 
@@ -83,12 +70,12 @@ export const HOSTED: TSurface = {
 
 /**
  * The surface that serves a path (after host rewriting): for answers given before any route
- * runs, such as the proxy's early 413.
+ * runs, such as the proxy's early 413. `opPage` is the OP's page surface (app/oidc/_lib/op-page.ts).
  */
-export function surfaceForPath(pathname: string): TSurface {
+export function surfaceForPath(pathname: string, opPage: TSurface): TSurface {
   if (/^\/api\/[^/]+\/token\/?$/.test(pathname)) return OAUTH;
   if (/^\/oidc\/[^/]+\/(token|userinfo|jwks|\.well-known\/)/.test(pathname)) return OAUTH;
-  if (pathname.startsWith("/oidc/")) return OP_PAGE;
+  if (pathname.startsWith("/oidc/")) return opPage;
   if (/^\/(verify|sandbox)(\/|$)/.test(pathname)) return HOSTED;
   return REST;
 }
@@ -98,15 +85,19 @@ export function surfaceForPath(pathname: string): TSurface {
  * surface (1 MB) is answered before Next.js buffers it, in the shape of the surface it was for;
  * undefined otherwise. Bodies without Content-Length are counted by the routes' reader.
  */
-export function refuseOversizedBody(request: Request, pathname: string): Response | undefined {
+export function refuseOversizedBody(
+  request: Request,
+  pathname: string,
+  opPage: TSurface,
+): Response | undefined {
   if (!declaresMoreThan(request.headers, MAX_BODY_BYTES)) return undefined;
   const requestId = newId("req");
-  const surface = surfaceForPath(pathname);
+  const surface = surfaceForPath(pathname, opPage);
   logger.info(
     { requestId, surface: surface.name, method: request.method, path: pathname, status: 413, ms: 0 },
     "request",
   );
-  return withHeaders(surface.error(payloadTooLarge(MAX_BODY_BYTES), requestId), {
+  return withHeaders(surface.error(payloadTooLarge(MAX_BODY_BYTES), requestId, request), {
     ...securityHeaders(),
     "X-Request-Id": requestId,
   });

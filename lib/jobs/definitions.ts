@@ -108,7 +108,7 @@ export const recheckCustomDomainsJob = defineJob({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Webhooks (lib/webhooks/delivery.ts)
+// Webhooks (lib/webhooks/delivery.ts, delivery-sweep.ts)
 
 export const ZDeliverWebhookPayload = z.object({
   deliveryId: z.string().min(1),
@@ -118,7 +118,7 @@ export type TDeliverWebhookPayload = z.output<typeof ZDeliverWebhookPayload>;
 
 /**
  * One attempt of a webhook delivery. Keyed `deliver:<id>`: at most one queued job per delivery;
- * the in-order waits and wake-ups enqueue unkeyed (`keyed: false`, see lib/webhooks/delivery.ts).
+ * the in-order waits and wake-ups enqueue unkeyed (`keyed: false`, see lib/webhooks/delivery-order.ts).
  * One attempt per job: the delivery row schedules retries, not graphile-worker.
  */
 export const deliverWebhookJob = defineJob({
@@ -132,7 +132,7 @@ export const deliverWebhookJob = defineJob({
 export const sweepWebhookDeliveriesJob = defineJob({
   name: "webhook_sweep",
   payload: ZNoPayload,
-  handler: async () => (await import("../webhooks/delivery")).sweepWebhookDeliveriesTask,
+  handler: async () => (await import("../webhooks/delivery-sweep")).sweepWebhookDeliveriesTask,
   schedule: "* * * * *",
 });
 

@@ -4,6 +4,7 @@
  * database migrations.
  */
 import { Logger, run, runMigrations, type Runner, type TaskList } from "graphile-worker";
+import { config } from "../config";
 import { logger } from "../log";
 import { CRONTAB, JOBS } from "./definitions";
 
@@ -28,8 +29,8 @@ function quietLogger(): Logger {
 let runner: Runner | undefined;
 
 export async function startJobWorker(
-  connectionString = process.env.DATABASE_URL,
-  { concurrency = Number(process.env.JOB_CONCURRENCY ?? 5), pollInterval = 1000 } = {},
+  connectionString = config().databaseUrl,
+  { concurrency = config().jobConcurrency, pollInterval = 1000 } = {},
 ): Promise<Runner> {
   if (runner) return runner;
   if (!connectionString) throw new Error("DATABASE_URL is not set");

@@ -20,15 +20,31 @@ import {
   type CryptoKey,
   type JWK,
 } from "jose";
+import { z } from "zod";
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb, type Db, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
+import { jsonParser, memberParser } from "../state-machine";
 import { ACTIVE_KEY_CACHE_SECONDS, keyRotationDays, MAX_TOKEN_LIFETIME_SECONDS } from "./settings";
 
 export const SIGNING_ALGS = ["ES256", "RS256"] as const;
 export type TSigningAlg = (typeof SIGNING_ALGS)[number];
+/** `signing_keys.alg` as read from its row. */
+export const parseSigningAlg = memberParser(SIGNING_ALGS, "signing_keys.alg");
+/** `signing_keys.public_jwk` (written from publicPartOf) as read from its row. */
+const parsePublicJwk = jsonParser(
+  z.object({
+    kty: z.string(),
+    crv: z.string().optional(),
+    x: z.string().optional(),
+    y: z.string().optional(),
+    n: z.string().optional(),
+    e: z.string().optional(),
+  }),
+  "signing_keys.public_jwk",
+);
 
 export interface TSigningKey {
   kid: string;
@@ -219,9 +235,9 @@ export async function publicJwks(db: Tx, environment: TEnvironment, now = new Da
   });
   return {
     keys: rows.map((row) => ({
-      ...publicPartOf(row.publicJwk as JWK),
+      ...publicPartOf(parsePublicJwk(row.publicJwk)),
       kid: row.id,
-      alg: row.alg as TSigningAlg,
+      alg: parseSigningAlg(row.alg),
       use: "sig",
     })),
   };

@@ -4,18 +4,12 @@
  * Rules: a retired signing key stays published for the longest token lifetime plus the time
  * other instances may keep signing with a cached key, so every token issued still verifies.
  */
+import { config } from "../config";
 import type { TEnvironment } from "../environments";
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
 
 /** Age after which the active signing key is replaced: IDV_KEY_ROTATION_DAYS, default 90. */
 export function keyRotationDays(): number {
-  return positiveNumber("IDV_KEY_ROTATION_DAYS", 90);
+  return config().keyRotationDays;
 }
 
 /** Default lifetime of an ID token. */
@@ -35,11 +29,7 @@ export const ACTIVE_KEY_CACHE_SECONDS = 60;
 export const CODE_TTL_SECONDS = 60;
 export const MAX_CODE_TTL_SECONDS = 600;
 
-function publicUrl(): string {
-  return (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
-}
-
 /** The environment's OpenID Provider issuer on the service's own host (DESIGN.md §2). */
 export function issuerFor(environment: TEnvironment): string {
-  return `${publicUrl()}/oidc/${environment}`;
+  return `${config().publicUrl}/oidc/${environment}`;
 }

@@ -12,7 +12,7 @@ import type { Tx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { decideTlsHost, type TTlsDecision } from "../domains/routing";
 import { toCustomDomainJson } from "../domains/serialize";
-import type { TDomainStatus } from "../domains/state-machine";
+import { parseDomainStatus } from "../domains/state-machine";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import { likeLiteral } from "./workspaces";
@@ -114,7 +114,7 @@ export async function checkTlsHostForOperator(db: Tx, host: string): Promise<TTl
           role: d.role,
           webDomain: d.webDomain,
           oidcDomain: d.oidcDomain,
-          status: d.status as TDomainStatus,
+          status: parseDomainStatus(d.status),
           requiredAction: d.requiredAction,
           statusMessage: d.statusMessage,
           lastCheckedAt: d.lastCheckedAt?.toISOString() ?? null,

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { ZAuditEventJson } from "../audit/endpoints";
 import { ZCustomDomainJson } from "../domains/endpoints";
-import { DOMAIN_STATUSES } from "../domains/state-machine";
+import { CONFIGURED_STATUSES, DOMAIN_STATUSES } from "../domains/state-machine";
 import { endpoint } from "../http/endpoint";
 import { paginationFields } from "../http/pagination";
 import { ZOperatorItemJson, ZReportJson } from "../production-tests/serialize";
@@ -138,13 +138,6 @@ export const getWorkspaceForOperator = endpoint({
 
 // ---------------------------------------------------------------------------------------------
 // Custom domains support
-
-const CONFIGURED_STATUSES = DOMAIN_STATUSES.filter((s) => s !== "unconfigured") as [
-  "awaiting_dns",
-  "verifying",
-  "active",
-  "invalid",
-];
 
 export const ZListCustomDomainsQuery = z.object({
   ...paginationFields(20),

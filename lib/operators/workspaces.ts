@@ -23,7 +23,7 @@ import {
   type TWorkspaceDetailJson,
   type TWorkspaceSummaryJson,
 } from "./endpoints";
-import type { TDomainStatus } from "../domains/state-machine";
+import { parseDomainStatus } from "../domains/state-machine";
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -175,7 +175,7 @@ export async function getWorkspaceForOperator(
       clientId: a.id,
       name: a.name,
       createdAt: a.createdAt.toISOString(),
-      customDomainStatus: (a.customDomain?.status ?? "unconfigured") as TDomainStatus,
+      customDomainStatus: a.customDomain ? parseDomainStatus(a.customDomain.status) : "unconfigured",
       providers: a.providers.map((p) => ({
         providerId: p.providerId,
         providerName: findProvider(p.providerId)?.name ?? p.providerId,

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { paginationFields } from "../http/pagination";
+import { memberParser } from "../state-machine";
 
 export const TITLE_MAX = 200;
 export const MAX_PROVIDERS = 20;
@@ -21,6 +22,8 @@ export type TTargetPlatform = (typeof TARGET_PLATFORMS)[number];
 
 export const REQUEST_STATUSES = ["pending", "scheduled", "failed"] as const;
 export type TRequestStatus = (typeof REQUEST_STATUSES)[number];
+/** `production_test_requests.status` (only the state table writes it) as read from its row. */
+export const parseRequestStatus = memberParser(REQUEST_STATUSES, "production_test_requests.status");
 
 const ZTitle = z
   .string({ error: "must be a string" })

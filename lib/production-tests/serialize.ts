@@ -7,7 +7,12 @@
 import { z } from "zod";
 import type { App, ProductionTestChallenge, ProductionTestRequest } from "../db/generated/client";
 import { findProvider } from "../providers/catalog";
-import { REQUEST_STATUSES, ZProductionTestPayload, type TProductionTestPayload } from "./schema";
+import {
+  parseRequestStatus,
+  REQUEST_STATUSES,
+  ZProductionTestPayload,
+  type TProductionTestPayload,
+} from "./schema";
 import { isChallengeActive } from "./state-machine";
 
 const iso = z.string().describe("ISO 8601 date-time");
@@ -75,17 +80,23 @@ export type TReportJson = z.infer<typeof ZReportJson>;
 
 export type RequestRow = ProductionTestRequest & { challenge: ProductionTestChallenge | null };
 
+/** A payload of an older shape: the fields it has that still fit, defaults for the others. */
+const ZOlderPayload = z
+  .object({
+    title: z.string().catch(""),
+    providerIds: z
+      .array(z.unknown())
+      .catch([])
+      .transform((ids) => ids.filter((p) => typeof p === "string")),
+    maxStampClaims: z.number().catch(0),
+  })
+  .catch({ title: "", providerIds: [], maxStampClaims: 0 });
+
 /** The stored payload, read defensively: a row written by an older version still serializes. */
 export function readPayload(row: Pick<ProductionTestRequest, "payload">): TProductionTestPayload {
   const parsed = ZProductionTestPayload.safeParse(row.payload);
   if (parsed.success) return parsed.data;
-  const raw = (row.payload ?? {}) as Partial<TProductionTestPayload>;
-  return {
-    title: typeof raw.title === "string" ? raw.title : "",
-    providerIds: Array.isArray(raw.providerIds) ? raw.providerIds.filter((p) => typeof p === "string") : [],
-    maxStampClaims: typeof raw.maxStampClaims === "number" ? raw.maxStampClaims : 0,
-    targetPlatform: null,
-  };
+  return { ...ZOlderPayload.parse(row.payload), targetPlatform: null };
 }
 
 export function toChallengeJson(c: ProductionTestChallenge, now: Date = new Date()): TChallengeJson {
@@ -107,8 +118,7 @@ export function toRequestJson(r: RequestRow): TRequestJson {
   return {
     id: r.id,
     clientId: r.appId,
-    // only the state table writes this column
-    status: r.status as TRequestJson["status"],
+    status: parseRequestStatus(r.status),
     payload: readPayload(r),
     challengeId: r.challenge?.id ?? null,
     failureReason: r.failureReason,

@@ -15,7 +15,7 @@
  */
 import { getOwnedApp } from "../apps/service";
 import { operatorAudit, recordAudit, workspaceAudit } from "../audit";
-import type { OperatorAuth } from "../auth/operator-keys";
+import type { OperatorActor } from "../auth/actor";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -53,12 +53,6 @@ const NOT_PENDING_CODE: ErrorCode = "PRODUCTION_TEST_NOT_PENDING";
 
 export interface WorkspaceActor {
   auth: WorkspaceAuth;
-  requestId: string;
-}
-
-export interface OperatorActor {
-  auth: OperatorAuth;
-  env: TEnvironment;
   requestId: string;
 }
 

@@ -2,7 +2,7 @@
  * Challenge sessions: a verification started with a workspace credential for a scheduled
  * challenge, so the integrator (or a colleague) can take part as an end-user would — the console's
  * "Start challenge session". It is an ordinary session of the app: the verification flow records
- * its participation when it ends and claims a stamp when it succeeded (lib/verifications/service.ts).
+ * its participation when it ends and claims a stamp when it succeeded (lib/verifications/outcome.ts).
  * Rules:
  * - only a challenge of the caller's app (404 otherwise, like the report); a completed or expired
  *   challenge takes no new sessions (400 naming challenge_id), since they could not count;
@@ -15,22 +15,22 @@
  *   production on the real provider;
  * - audited as production_test.session_started in the same transaction.
  */
+import type { z } from "zod";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { findProvider } from "../providers/catalog";
-import { createVerification, hostedPageUrl, type TVerificationStatus } from "../verifications/service";
+import { createVerification } from "../verifications/create";
+import { hostedPageUrl } from "../verifications/read";
+import type { ZChallengeSessionJson } from "./endpoints";
 import type { TStartChallengeSession } from "./schema";
 import { readPayload } from "./serialize";
 import { challengeNotFound, type WorkspaceActor } from "./service";
 import { isChallengeActive } from "./state-machine";
 
-export interface TChallengeSession extends TVerificationStatus {
-  url: string;
-  challengeId: string;
-}
+export type TChallengeSession = z.infer<typeof ZChallengeSessionJson>;
 
 function providerNotAvailable(message: string): ApiError {
   return new ApiError("PROVIDER_NOT_AVAILABLE", `providerId: ${message}`, {

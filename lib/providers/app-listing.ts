@@ -4,22 +4,17 @@
  * provider's current requirements: the Workspace API's needAction), `activated` (activated and
  * enabled), `deactivated` (everything else: not activated, under review, rejected, disabled).
  */
+import type { z } from "zod";
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import { providerNeedsAction } from "./app-providers";
 import { PROVIDERS } from "./catalog";
+import type { ZAppProviderEntryJson } from "./endpoints";
 
 export const APP_PROVIDER_STATUSES = ["activated", "deactivated", "action_required"] as const;
 export type TAppProviderStatus = (typeof APP_PROVIDER_STATUSES)[number];
 
-export interface TAppProviderEntry {
-  id: string;
-  logoUrl: string;
-  name: string;
-  description: string;
-  countries: string[];
-  status: TAppProviderStatus;
-}
+export type TAppProviderEntry = z.infer<typeof ZAppProviderEntryJson>;
 
 export async function listProvidersForApp(
   db: Tx,

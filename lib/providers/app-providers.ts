@@ -18,9 +18,16 @@ import type { Tx } from "../db/client";
 import type { ActivationTicket, AppProvider } from "../db/generated/client";
 import { getOwnedApp } from "../apps/service";
 import { ApiError, notFound } from "../errors";
-import { isActivationStatus, type TActivationStatus } from "../activation/state-machine";
+import { activationStatusOf } from "../activation/state-machine";
 import { findProvider, PROVIDERS, type TProviderDefinition } from "./catalog";
-import { configNeedsAction, isCompanyInfo, type TRequirement } from "./requirements";
+import {
+  configNeedsAction,
+  isCompanyInfo,
+  parseCompanyInfo,
+  parseSubmittedValues,
+  type TRequirement,
+  type TRequirementValue,
+} from "./requirements";
 import type { TActivationJson, TProviderJson, TRequirementJson } from "./schema";
 
 export interface TAppContext {
@@ -40,34 +47,24 @@ export function parseInclude(url: URL): Set<string> {
   );
 }
 
-function statusOf(row: AppProvider | undefined): TActivationStatus {
-  return row && isActivationStatus(row.status) ? row.status : "not_activated";
-}
-
 export function providerNeedsAction(provider: TProviderDefinition, row: AppProvider | undefined): boolean {
-  return statusOf(row) === "activated" && configNeedsAction(provider.activation.requirements, row!.config);
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return (
+    activationStatusOf(row) === "activated" &&
+    configNeedsAction(provider.activation.requirements, row!.config)
+  );
 }
 
 export function requirementJson(
   r: TRequirement,
   companyInfo: Record<string, unknown>,
-  submitted: Record<string, unknown> | undefined,
+  submitted: Record<string, TRequirementValue> | undefined,
 ): TRequirementJson {
   const current = isCompanyInfo(r) ? companyInfo[r.id] : undefined;
   const previous = r.type === "info" ? undefined : submitted?.[r.id];
   const base = { id: r.id, type: r.type, label: r.label, description: r.description };
   const values = {
     currentValue: typeof current === "string" ? current : null,
-    submittedValue:
-      typeof previous === "string" || typeof previous === "boolean" || Array.isArray(previous)
-        ? (previous as string | boolean | string[])
-        : null,
+    submittedValue: previous ?? null,
   };
   switch (r.type) {
     case "info":
@@ -96,8 +93,8 @@ function activationJson(
   ticket: ActivationTicket | undefined,
   companyInfo: Record<string, unknown>,
 ): TActivationJson {
-  const status = statusOf(row);
-  const submitted = ticket ? asRecord(ticket.submitted) : undefined;
+  const status = activationStatusOf(row);
+  const submitted = ticket ? parseSubmittedValues(ticket.submitted) : undefined;
   const activatedAt = status === "activated" ? (row?.activatedAt ?? ticket?.activatedAt) : undefined;
   return {
     status,
@@ -115,12 +112,12 @@ export function toProviderJson(
   state: {
     row?: AppProvider;
     ticket?: ActivationTicket;
-    companyInfo?: unknown;
+    companyInfo?: Record<string, unknown>;
     withActivation: boolean;
   },
 ): TProviderJson {
   const { row, ticket, withActivation } = state;
-  const status = statusOf(row);
+  const status = activationStatusOf(row);
   return {
     id: provider.id,
     name: provider.name,
@@ -139,7 +136,7 @@ export function toProviderJson(
     isActive: status === "activated",
     needAction: providerNeedsAction(provider, row),
     ...(withActivation
-      ? { status, activation: activationJson(provider, row, ticket, asRecord(state.companyInfo)) }
+      ? { status, activation: activationJson(provider, row, ticket, state.companyInfo ?? {}) }
       : {}),
   };
 }
@@ -171,12 +168,13 @@ export async function loadProviderEntries(
     ? await db.activationTicket.findMany({ where: { id: { in: ticketIds } } })
     : [];
   const ticketById = new Map(tickets.map((t) => [t.id, t]));
+  const companyInfo = options.withActivation ? parseCompanyInfo(app.companyInfo) : {};
   return providers.map((provider) => {
     const row = rowById.get(provider.id);
     return toProviderJson(provider, {
       row,
       ticket: row?.currentTicketId ? ticketById.get(row.currentTicketId) : undefined,
-      companyInfo: app.companyInfo,
+      companyInfo,
       withActivation: options.withActivation,
     });
   });
@@ -207,7 +205,7 @@ export async function setProviderEnabled(
   const provider = findProvider(providerId);
   if (!provider) throw notFound(`Provider "${providerId}"`);
   const row = await db.appProvider.findUnique({ where: { appId_providerId: { appId: app.id, providerId } } });
-  const status = statusOf(row ?? undefined);
+  const status = activationStatusOf(row);
   if (status !== "activated") {
     const message = `is not activated for this app (status: ${status}); activate it first with POST /v1/apps/{client_id}/activation`;
     throw new ApiError("PROVIDER_NOT_AVAILABLE", `Provider "${providerId}" ${message}`, {

@@ -15,6 +15,7 @@
  *   `oidc` (redirect IdPs, usually through their OIDC front door), `chip` (NFC or card-reader
  *   chip reading), `wallet` (OpenID4VP, incl. the Digital Credentials API) or `match`.
  */
+import { memberGuard, memberParser } from "../state-machine";
 import { scopesFor, type TClaimName } from "./claims";
 import { EEA, PASSPORT_COUNTRIES } from "./countries";
 import { buildTestIdentities, type TTestIdentity, type TTestPerson } from "./identities";
@@ -23,6 +24,9 @@ import { registrationForm, requirement, type TActivationSpec } from "./requireme
 
 export const FLOW_TYPES = ["qr", "redirect", "push", "dc"] as const;
 export type TFlowType = (typeof FLOW_TYPES)[number];
+/** `verifications.flow_type` as read from its row. */
+export const parseFlowType = memberParser(FLOW_TYPES, "verifications.flow_type");
+export const isFlowType = memberGuard(FLOW_TYPES);
 export type TProviderType = 1 | 2 | 3;
 export type TVerificationModel = "disclosure" | "match";
 export type TMatchGranularity = "per_field" | "aggregate";

@@ -15,7 +15,9 @@
  * - inputs marked `companyInfo` describe the company, not the provider, and are remembered on the
  *   app to prefill later forms.
  */
+import { z } from "zod";
 import type { ErrorDetail } from "../errors";
+import { jsonParser } from "../state-machine";
 
 export const REQUIREMENT_TYPES = ["text", "email", "url", "checkbox", "select", "info"] as const;
 export type TRequirementType = (typeof REQUIREMENT_TYPES)[number];
@@ -63,6 +65,16 @@ export interface TInfoRequirement extends TRequirementBase {
 export type TInputRequirement = TFreeTextRequirement | TCheckboxRequirement | TSelectRequirement;
 export type TRequirement = TInputRequirement | TInfoRequirement;
 export type TRequirementValue = string | boolean | string[];
+
+/** Requirement id → value, as submitted (and stored on the ticket, `activation_tickets.submitted`). */
+export const ZRequirementValues = z.record(
+  z.string(),
+  z.union([z.string(), z.boolean(), z.array(z.string())]),
+);
+/** `activation_tickets.submitted` as read from its row. */
+export const parseSubmittedValues = jsonParser(ZRequirementValues, "activation_tickets.submitted");
+/** `apps.company_info` (requirement id → the company information last submitted) as read from its row. */
+export const parseCompanyInfo = jsonParser(z.record(z.string(), z.string()), "apps.company_info");
 
 export type TActivationKind = "direct" | "registration" | "contract";
 

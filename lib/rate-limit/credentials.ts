@@ -17,7 +17,8 @@
  *   is its own secret, so they are limited by address only.
  */
 import { ApiError } from "../errors";
-import { formatWait, knownWait, limitFromEnv, take, type LimitSpec } from "./index";
+import { config } from "../config";
+import { formatWait, knownWait, take, type LimitSpec } from "./index";
 
 const WINDOW_SECONDS = 900;
 
@@ -25,12 +26,12 @@ export function credentialLimits(): { ip: LimitSpec; client: LimitSpec } {
   return {
     ip: {
       name: "credential_ip",
-      points: limitFromEnv("IDV_CREDENTIAL_LIMIT_IP", 300),
+      points: config().limits.credentialIp,
       durationSeconds: WINDOW_SECONDS,
     },
     client: {
       name: "credential_client",
-      points: limitFromEnv("IDV_CREDENTIAL_LIMIT_CLIENT", 30),
+      points: config().limits.credentialClient,
       durationSeconds: WINDOW_SECONDS,
     },
   };

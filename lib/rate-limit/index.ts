@@ -5,7 +5,7 @@
  * - a limiter counts failures (`fail`) and answers `check` before the expensive work; a success
  *   may clear its key (`reset`), so a user who finally types the right password starts afresh;
  * - limits are configurable: IDV_SIGNIN_LIMIT_EMAIL and IDV_SIGNIN_LIMIT_IP (failures per
- *   15 minutes; defaults 10 and 100);
+ *   15 minutes; defaults 10 and 100), through lib/config like every other limit;
  * - a refused request carries the seconds until the window frees a point (Retry-After).
  * Failed checks of API credentials, the token endpoints and /userinfo (./credentials.ts) and
  * the request rates of unauthenticated writes (./requests.ts) count with `take`, which keeps a
@@ -15,6 +15,7 @@
  */
 import pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { config } from "../config";
 import { sha256Hex } from "../crypto/hash";
 import { ApiError } from "../errors";
 import { isSafeText } from "../http/safe-text";
@@ -24,7 +25,7 @@ let pool: pg.Pool | undefined;
 let poolUrl: string | undefined;
 
 function storeClient(): pg.Pool {
-  const url = process.env.DATABASE_URL;
+  const url = config().databaseUrl;
   if (!url) throw new Error("DATABASE_URL is not set");
   if (!pool || poolUrl !== url) {
     pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -68,14 +69,6 @@ function limiterFor(spec: LimitSpec): RateLimiterPostgres {
  */
 function storeKey(key: string): string {
   return key.length <= 128 && isSafeText(key) ? key : `sha256:${sha256Hex(key)}`;
-}
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
-  return n;
 }
 
 /**
@@ -144,14 +137,11 @@ export async function take(spec: LimitSpec, key: string): Promise<number> {
   }
 }
 
-export function limitFromEnv(name: string, fallback: number): number {
-  return positiveInt(name, fallback);
-}
-
 export function signInLimits(): { email: LimitSpec; ip: LimitSpec } {
+  const { signInEmail, signInIp } = config().limits;
   return {
-    email: { name: "signin_email", points: positiveInt("IDV_SIGNIN_LIMIT_EMAIL", 10), durationSeconds: 900 },
-    ip: { name: "signin_ip", points: positiveInt("IDV_SIGNIN_LIMIT_IP", 100), durationSeconds: 900 },
+    email: { name: "signin_email", points: signInEmail, durationSeconds: 900 },
+    ip: { name: "signin_ip", points: signInIp, durationSeconds: 900 },
   };
 }
 
@@ -198,14 +188,6 @@ export function clientIp(headers: Headers): string {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const hops = positiveIntOrZero("IDV_TRUST_PROXY_HOPS");
+  const hops = config().trustProxyHops;
   return entries[entries.length - 1 - hops] ?? entries[0] ?? "unknown";
-}
-
-function positiveIntOrZero(name: string): number {
-  const raw = process.env[name];
-  if (!raw) return 0;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number`);
-  return n;
 }

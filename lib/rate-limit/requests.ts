@@ -10,26 +10,23 @@
  * Over a limit: 429 with Retry-After, in the surface's own shape.
  */
 import { jsonResponse } from "../hosted/headers";
-import { clientIp, formatWait, limitFromEnv, take, type LimitSpec } from "./index";
+import { config } from "../config";
+import { clientIp, formatWait, take, type LimitSpec } from "./index";
 
 const MINUTE = 60;
 
 export function authorizationRequestLimit(): LimitSpec {
   return {
     name: "oidc_auth_ip",
-    points: limitFromEnv("IDV_OIDC_AUTH_LIMIT_IP", 300),
+    points: config().limits.oidcAuthIp,
     durationSeconds: MINUTE,
   };
 }
 
 export function hostedActionLimits(): { ip: LimitSpec; session: LimitSpec } {
   return {
-    ip: { name: "hosted_ip", points: limitFromEnv("IDV_HOSTED_LIMIT_IP", 300), durationSeconds: MINUTE },
-    session: {
-      name: "hosted_session",
-      points: limitFromEnv("IDV_HOSTED_LIMIT_SESSION", 60),
-      durationSeconds: MINUTE,
-    },
+    ip: { name: "hosted_ip", points: config().limits.hostedIp, durationSeconds: MINUTE },
+    session: { name: "hosted_session", points: config().limits.hostedSession, durationSeconds: MINUTE },
   };
 }
 

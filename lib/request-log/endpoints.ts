@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { paginationFields } from "../http/pagination";
+import { memberParser } from "../state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "../verification-log/filters";
 
 const iso = z.string().describe("ISO 8601 date-time");
@@ -9,6 +10,9 @@ const iso = z.string().describe("ISO 8601 date-time");
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
 export const LOGGED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 export const CREDENTIAL_TYPES = ["api_key", "app", "session", "operator", "none"] as const;
+export type TCredentialType = (typeof CREDENTIAL_TYPES)[number];
+/** `api_request_logs.credential_type` as read from its row. */
+export const parseCredentialType = memberParser(CREDENTIAL_TYPES, "api_request_logs.credential_type");
 
 export const ZListRequestLogsQuery = z
   .object({

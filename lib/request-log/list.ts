@@ -8,7 +8,7 @@ import type { Tx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { page, type TPage } from "../http/pagination";
 import { createdAtRange } from "../verification-log/filters";
-import type { TListRequestLogsQuery, TRequestLogJson } from "./endpoints";
+import { parseCredentialType, type TListRequestLogsQuery, type TRequestLogJson } from "./endpoints";
 
 function statusRange(statusClass: TListRequestLogsQuery["statusClass"]): Prisma.ApiRequestLogWhereInput {
   if (!statusClass) return {};
@@ -55,7 +55,7 @@ export async function listRequestLogs(
       status: r.status,
       durationMs: r.durationMs,
       errorCode: r.errorCode,
-      credentialType: r.credentialType as TRequestLogJson["credentialType"],
+      credentialType: parseCredentialType(r.credentialType),
       credentialId: r.credentialId,
       credentialName: r.credentialName,
       appId: r.appId,

@@ -3,17 +3,16 @@
  * are deleted by an hourly job, in batches of at most 5,000 rows per statement so a large backlog
  * never holds long locks or one huge transaction (each batch commits on its own).
  */
+import { config } from "../config";
 import type { Db } from "../db/client";
 import { getDb } from "../db/client";
 import { logger } from "../log";
 
 export const REQUEST_LOG_PURGE_BATCH = 5000;
 
-/** IDV_REQUEST_LOG_RETENTION_DAYS, default 14 (a positive number; anything else falls back). */
+/** IDV_REQUEST_LOG_RETENTION_DAYS, default 14 (a positive number, fractions allowed). */
 export function requestLogRetentionDays(): number {
-  const raw = process.env.IDV_REQUEST_LOG_RETENTION_DAYS;
-  const value = raw === undefined || raw === "" ? NaN : Number(raw);
-  return Number.isFinite(value) && value > 0 ? value : 14;
+  return config().requestLogRetentionDays;
 }
 
 /** Deletes the rows older than the retention period; returns how many went. */

@@ -7,8 +7,10 @@
  * - a write that fails is logged and dropped (the log is a debugging aid, not a record of
  *   anyone's data); a process that crashes loses at most the last second.
  */
+import { config } from "../config";
 import type { PrismaClient } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
+import type { TCredentialType } from "./endpoints";
 import { logger } from "../log";
 
 export interface RequestLogEntry {
@@ -20,7 +22,7 @@ export interface RequestLogEntry {
   status: number;
   durationMs: number;
   errorCode: string | null;
-  credentialType: "api_key" | "app" | "session" | "operator" | "none";
+  credentialType: TCredentialType;
   credentialId: string | null;
   credentialName: string | null;
   appId: string | null;
@@ -39,7 +41,7 @@ let inFlight: Promise<void> = Promise.resolve();
 
 /** Off by IDV_REQUEST_LOG=off (for example a benchmark of the bare API). */
 export function requestLogEnabled(): boolean {
-  return process.env.IDV_REQUEST_LOG !== "off";
+  return config().requestLog;
 }
 
 export function appendRequestLog(getDb: () => PrismaClient, entry: RequestLogEntry): void {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { allowedFrom, canTransition, isFinal, nextState, transition, type TTransitionTable } from "./index";
+import { z } from "zod";
+import {
+  allowedFrom,
+  canTransition,
+  isFinal,
+  jsonParser,
+  memberGuard,
+  memberParser,
+  nextState,
+  transition,
+  type TTransitionTable,
+} from "./index";
 
 type TState = "open" | "held" | "closed";
 type TEvent = "hold" | "close" | "touch";
@@ -60,5 +71,53 @@ describe("the shared state-machine helpers", () => {
     expect(canTransition(TABLE, "held", "hold")).toBe(false);
     expect(isFinal(TABLE, "closed")).toBe(true);
     expect(isFinal(TABLE, "held")).toBe(false);
+  });
+});
+
+describe("the parsers of stored values", () => {
+  const STATES = ["open", "held", "closed"] as const;
+  const parseState = memberParser(STATES, "things.status");
+  const isState = memberGuard(STATES);
+
+  it("returns a stored value of the list as it is", () => {
+    for (const state of STATES) expect(parseState(state)).toBe(state);
+  });
+
+  it("refuses a value outside the list, naming the column and the value", () => {
+    for (const value of ["", "Open", "open ", "bogus", "constructor", "__proto__", "toString"]) {
+      expect(() => parseState(value)).toThrow(
+        `Stored things.status ${JSON.stringify(value)} is not one of: open, held, closed`,
+      );
+    }
+  });
+
+  it("guards a value of any type", () => {
+    expect(STATES.every(isState)).toBe(true);
+    for (const value of ["bogus", "constructor", "", 1, null, undefined, ["open"], { open: true }]) {
+      expect(isState(value)).toBe(false);
+    }
+  });
+
+  const parseChecks = jsonParser(z.array(z.object({ id: z.string(), ok: z.boolean() })), "things.checks");
+
+  it("returns a JSON value of the column's shape", () => {
+    expect(parseChecks([{ id: "a", ok: true }])).toEqual([{ id: "a", ok: true }]);
+    expect(parseChecks([])).toEqual([]);
+  });
+
+  it("refuses a JSON value of another shape, naming the column and where, not the value", () => {
+    expect(() => parseChecks([{ id: "a", ok: "secret" }])).toThrow(
+      /^Stored things\.checks does not have its shape at 0\.ok: /,
+    );
+    expect(() => parseChecks({ id: "a" })).toThrow(/^Stored things\.checks does not have its shape: /);
+    expect(() => parseChecks(null)).toThrow(Error);
+    let thrown: unknown;
+    try {
+      parseChecks([{ id: "a", ok: "secret" }]);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect(String(thrown)).not.toContain("secret");
   });
 });

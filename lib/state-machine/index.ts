@@ -7,7 +7,11 @@
  *
  * `to` is usually a state; a domain may carry more with it (custom domains: the state and the
  * action the integrator has to take), hence the third type parameter.
+ *
+ * Also the parsers of stored values (`memberParser`, `jsonParser`): a status column is text in
+ * the database and becomes the state machine's type where the row is read (see below).
  */
+import type { z } from "zod";
 
 export interface TTransitionRule<S extends string, T = S> {
   readonly from: readonly S[];
@@ -72,4 +76,42 @@ export function transition<S extends string, E extends string, T>(
   const rule = rulesOf(table, event).find((r) => (r.from as readonly string[]).includes(from));
   if (!rule) throw refuse(from, event, allowedFrom(table, event));
   return rule.to;
+}
+
+/**
+ * Stored values. A status column (and any other column holding one of a closed list) is text in
+ * the database; it becomes its type once, where the row is read, by the parser that sits next to
+ * the list: `export const parseDomainStatus = memberParser(DOMAIN_STATUSES, "custom_domains.status")`.
+ * A value outside the list is a corrupt row, not the caller's fault: a plain Error naming the
+ * column and the value (a 500). One Map lookup per call; the Map is built once, with the parser.
+ */
+export function memberParser<V extends string>(values: readonly V[], column: string): (value: string) => V {
+  const members = new Map<string, V>(values.map((v) => [v, v]));
+  return (value) => {
+    const member = members.get(value);
+    if (member === undefined)
+      throw new Error(`Stored ${column} ${JSON.stringify(value)} is not one of: ${values.join(", ")}`);
+    return member;
+  };
+}
+
+/** Whether `value` is one of `values` (for input that may be anything, where a refusal is not a 500). */
+export function memberGuard<V extends string>(values: readonly V[]): (value: unknown) => value is V {
+  const members: ReadonlySet<string> = new Set(values);
+  return (value): value is V => typeof value === "string" && members.has(value);
+}
+
+/**
+ * The parser of a JSON column written in the shape of `schema` (the zod schema that defines it):
+ * the typed value, or a plain Error naming the column and the first place it differs (a corrupt
+ * row, a 500). The value itself is not in the message.
+ */
+export function jsonParser<S extends z.ZodType>(schema: S, column: string): (value: unknown) => z.output<S> {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    const at = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join(".")}` : "";
+    throw new Error(`Stored ${column} does not have its shape${at}: ${issue?.message ?? "invalid"}`);
+  };
 }

@@ -15,7 +15,7 @@ export const ZVerificationStatsQuery = z.object({
   appId: idParam().optional().describe("clientId of one app; default: every app"),
 });
 
-const ZCounts = z.object({
+export const ZStatsCountsJson = z.object({
   created: count,
   completed: count,
   failed: count,
@@ -30,7 +30,7 @@ export const ZVerificationStatsJson = z.object({
   to: iso.describe("The time of the query"),
   days: z
     .array(
-      ZCounts.extend({
+      ZStatsCountsJson.extend({
         date: z.string().describe('UTC bucket: "YYYY-MM-DD" (7d, 30d) or "YYYY-MM-DDTHH:00" (24h)'),
       }),
     )
@@ -47,8 +47,11 @@ export const ZVerificationStatsJson = z.object({
     )
     .describe("Providers used in the period, most used first"),
   funnel: z.object({ created: count, started: count, authenticated: count, completed: count }),
-  totals: ZCounts.extend({ open: count.describe("Not yet completed, failed, cancelled or expired") }),
+  totals: ZStatsCountsJson.extend({
+    open: count.describe("Not yet completed, failed, cancelled or expired"),
+  }),
 });
+export type TVerificationStats = z.infer<typeof ZVerificationStatsJson>;
 
 export const getVerificationStats = endpoint({
   method: "GET",

@@ -15,9 +15,11 @@
  *   (verification_daily_stats, lib/stats/rollup.ts) when it has them, the rest is scanned live; the
  *   answer is the same as the all-live computation (counts add up, second histograms merge).
  */
+import type { z } from "zod";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
 import { sessionTtlSeconds } from "../verifications/settings";
+import type { TVerificationStats, ZStatsCountsJson } from "./endpoints";
 
 export const STATS_PERIODS = ["24h", "7d", "30d"] as const;
 export type TStatsPeriod = (typeof STATS_PERIODS)[number];
@@ -70,30 +72,7 @@ export function settledBefore(now = new Date()): Date {
   return new Date(Math.floor((now.getTime() - margin) / DAY_MS) * DAY_MS);
 }
 
-export interface TStatsCounts {
-  created: number;
-  completed: number;
-  failed: number;
-  cancelled: number;
-  expired: number;
-}
-
-export interface TVerificationStats {
-  period: TStatsPeriod;
-  bucket: "hour" | "day";
-  from: string;
-  to: string;
-  days: (TStatsCounts & { date: string })[];
-  providers: {
-    providerId: string;
-    total: number;
-    completed: number;
-    completionRate: number;
-    medianSecondsToComplete: number | null;
-  }[];
-  funnel: { created: number; started: number; authenticated: number; completed: number };
-  totals: TStatsCounts & { open: number };
-}
+export type TStatsCounts = z.infer<typeof ZStatsCountsJson>;
 
 interface StatsRow {
   /** GROUPING(bucket, provider_id): 1 per-bucket row, 2 per-provider row, 3 the grand total */

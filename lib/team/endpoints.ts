@@ -93,7 +93,17 @@ export const ZCreatedInvitationJson = z.object({
 });
 export type TCreatedInvitationJson = z.infer<typeof ZCreatedInvitationJson>;
 
-const ZJoinedJson = z.object({ workspaceId: z.string(), userId: z.string(), email: z.string() });
+export const ZJoinedJson = z.object({ workspaceId: z.string(), userId: z.string(), email: z.string() });
+export type TJoinedJson = z.infer<typeof ZJoinedJson>;
+
+export const ZInvitationLookupJson = z.object({
+  workspaceName: z.string(),
+  email: z.string(),
+  role: ZRole,
+  expiresAt: iso,
+  existingUser: z.boolean(),
+});
+export type TInvitationLookupJson = z.infer<typeof ZInvitationLookupJson>;
 
 // ---- account ----
 
@@ -244,13 +254,7 @@ export const lookupInvitation = endpoint({
   responses: {
     200: {
       description: "The invitation",
-      schema: z.object({
-        workspaceName: z.string(),
-        email: z.string(),
-        role: ZRole,
-        expiresAt: iso,
-        existingUser: z.boolean(),
-      }),
+      schema: ZInvitationLookupJson,
     },
   },
   errors: [410, 429],

@@ -18,9 +18,9 @@
  * - every change is audited: invitation.created / invitation.revoked / invitation.accepted.
  */
 import { checkSignInLimits, normalizeEmail } from "../auth/sign-in";
-import { can, parseRole, type TRole } from "../auth/roles";
+import { can, parseRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { publicUrl } from "../auth/console-session";
+import { publicUrl } from "../config";
 import { recordAudit, workspaceAudit } from "../audit";
 import { userActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
@@ -30,7 +30,12 @@ import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId, randomToken } from "../ids";
 import { fail, signInLimits } from "../rate-limit";
-import type { TCreatedInvitationJson, TInvitationJson } from "./endpoints";
+import type {
+  TCreatedInvitationJson,
+  TInvitationJson,
+  TInvitationLookupJson,
+  TJoinedJson,
+} from "./endpoints";
 import { checkLimit, invitationLimit } from "./limits";
 import { forbidden, type TeamActor } from "./members";
 import type { TAcceptInvitation, TCreateInvitation } from "./schema";
@@ -196,7 +201,7 @@ async function usableInvitation(db: Tx, token: string, ip: string): Promise<Usab
 export async function lookupInvitation(
   db: Tx,
   input: { token: string; ip: string },
-): Promise<{ workspaceName: string; email: string; role: TRole; expiresAt: string; existingUser: boolean }> {
+): Promise<TInvitationLookupJson> {
   await checkLimit(invitationLimit(), input.ip, "invitation");
   const invitation = await usableInvitation(db, input.token, input.ip);
   const user = await db.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
@@ -212,7 +217,7 @@ export async function lookupInvitation(
 export async function acceptInvitation(
   db: Tx,
   input: TAcceptInvitation & { ip: string; requestId: string },
-): Promise<{ workspaceId: string; userId: string; email: string }> {
+): Promise<TJoinedJson> {
   const limit = invitationLimit();
   await checkLimit(limit, input.ip, "invitation");
   const invitation = await usableInvitation(db, input.token, input.ip);

@@ -7,32 +7,21 @@
  *   (IDV_INVITATION_LIMIT_IP per 15 minutes, default 30);
  * - password change: wrong current passwords per user (IDV_PASSWORD_CHANGE_LIMIT per
  *   15 minutes, default 10).
- * Each limit is read from the environment when used, so a deployment (or a test) can change it.
+ * The points come from lib/config (IDV_… variables, parsed once at start-up).
  */
+import { config } from "../config";
 import { rateLimited, retryAfter, type LimitSpec } from "../rate-limit";
 
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
-  return n;
-}
-
 export function signUpLimit(): LimitSpec {
-  return { name: "signup_ip", points: positiveInt("IDV_SIGNUP_LIMIT_IP", 20), durationSeconds: 3600 };
+  return { name: "signup_ip", points: config().limits.signUpIp, durationSeconds: 3600 };
 }
 
 export function invitationLimit(): LimitSpec {
-  return { name: "invitation_ip", points: positiveInt("IDV_INVITATION_LIMIT_IP", 30), durationSeconds: 900 };
+  return { name: "invitation_ip", points: config().limits.invitationIp, durationSeconds: 900 };
 }
 
 export function passwordChangeLimit(): LimitSpec {
-  return {
-    name: "password_change_user",
-    points: positiveInt("IDV_PASSWORD_CHANGE_LIMIT", 10),
-    durationSeconds: 900,
-  };
+  return { name: "password_change_user", points: config().limits.passwordChange, durationSeconds: 900 };
 }
 
 /** Throws 429 RATE_LIMITED (with Retry-After) when `key` is over `spec`. */

@@ -22,6 +22,7 @@ import { Prisma, type Tx } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { newId } from "../ids";
 import { fail, signInLimits } from "../rate-limit";
+import type { TJoinedJson } from "./endpoints";
 import { checkLimit, signUpLimit } from "./limits";
 import type { TSignUp } from "./schema";
 
@@ -30,7 +31,7 @@ const EMAIL_UNUSABLE = "cannot be used for sign-up; sign in instead, or use anot
 export async function signUp(
   db: Tx,
   input: TSignUp & { ip: string; requestId: string },
-): Promise<{ workspaceId: string; userId: string; email: string }> {
+): Promise<TJoinedJson> {
   if (!signupEnabled()) {
     throw new ApiError(
       "SIGNUP_DISABLED",

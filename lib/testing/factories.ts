@@ -36,7 +36,8 @@ export async function sessionHeaders(
   options: { workspaceId?: string; origin?: string | null; claims?: Record<string, unknown> } = {},
 ): Promise<Record<string, string>> {
   const { encode } = await import("next-auth/jwt");
-  const { sessionCookieName, sessionSecret, publicUrl } = await import("../auth/console-session");
+  const { sessionCookieName, sessionSecret } = await import("../auth/console-session");
+  const { publicUrl } = await import("../config");
   const token = await encode({ token: { sub: userId, ...options.claims }, secret: sessionSecret() });
   const headers: Record<string, string> = { cookie: `${sessionCookieName()}=${token}` };
   const origin = options.origin === undefined ? new URL(publicUrl()).origin : options.origin;

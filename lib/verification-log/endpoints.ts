@@ -7,7 +7,7 @@ import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { paginationFields } from "../http/pagination";
 import { ZUserinfoJson, ZVerificationStatusJson } from "../verifications/endpoints";
-import { VERIFICATION_STATES, type TVerificationState } from "../verifications/state-machine";
+import { isVerificationState, VERIFICATION_STATES } from "../verifications/state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "./filters";
 
 const iso = z.string().describe("ISO 8601 date-time");
@@ -22,11 +22,12 @@ const ZStatusFilter = z
       .split(",")
       .map((p) => p.trim())
       .filter(Boolean);
-    if (parts.length === 0 || parts.some((p) => !(VERIFICATION_STATES as readonly string[]).includes(p))) {
+    const states = parts.filter(isVerificationState);
+    if (parts.length === 0 || states.length < parts.length) {
       ctx.addIssue({ code: "custom", message: STATUS_MESSAGE, input: raw });
       return z.NEVER;
     }
-    return [...new Set(parts)] as TVerificationState[];
+    return [...new Set(states)];
   })
   .describe(`One status or several, comma-separated (${VERIFICATION_STATES.join(", ")})`);
 

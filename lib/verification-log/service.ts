@@ -5,11 +5,12 @@
  *   session is 404, never 403 (its existence is not disclosed);
  * - the list and the activity carry no personal data; revealing the claims needs permission
  *   `personal_data` (checked by withApi) and is audited without any personal value;
- * - cancel and test sessions reuse the App API's code (lib/verifications/service.ts), so events,
+ * - cancel and test sessions reuse the App API's code (lib/verifications/create.ts, transitions.ts), so events,
  *   webhooks and checks are the same whichever credential started or cancelled a session;
  * - the activity's request list is the request log's rows that named the session (path
  *   parameter, or the create that returned it), from this workspace only.
  */
+import type { z } from "zod";
 import type { AppAuth } from "../auth/app-credentials";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
@@ -18,19 +19,23 @@ import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
+import { parseCredentialType } from "../request-log/endpoints";
 import { findProvider } from "../providers/catalog";
-import {
-  cancelByIntegrator,
-  createVerification,
-  hostedPageUrl,
-  readUserinfo,
-  toStatusRecord,
-  type TUserinfo,
-  type TVerificationStatus,
-} from "../verifications/service";
-import { planVerification } from "../workflows/engine";
-import type { TWorkflowNode } from "../workflows/json";
-import type { TListVerificationsQuery, TVerificationActivityJson, TVerificationListItemJson } from "./endpoints";
+import { createVerification } from "../verifications/create";
+import type { TUserinfo, TVerificationStatus } from "../verifications/endpoints";
+import { hostedPageUrl, readUserinfo, toStatusRecord } from "../verifications/read";
+import { cancelByIntegrator } from "../verifications/transitions";
+import { parseVerificationState } from "../verifications/state-machine";
+import { parseDeliveryStatus } from "../webhooks/deliveries";
+import { planVerification, type TRunnableWorkflow } from "../workflows/engine";
+import { runnableWorkflow } from "../workflows/row";
+import { parseChannel } from "../workflows/schema";
+import type {
+  TListVerificationsQuery,
+  TVerificationActivityJson,
+  TVerificationListItemJson,
+  ZTestVerificationJson,
+} from "./endpoints";
 import { createdAtRange } from "./filters";
 
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
@@ -45,11 +50,11 @@ export function toListItem(v: VerificationWithApp): TVerificationListItemJson {
     verificationId: v.id,
     clientId: v.appId,
     appName: v.app.name,
-    status: v.status as TVerificationListItemJson["status"],
+    status: parseVerificationState(v.status),
     statusReason: v.statusReason,
     providerId: v.providerId,
     flowType: v.flowType,
-    channel: v.channel as TVerificationListItemJson["channel"],
+    channel: parseChannel(v.channel),
     loa: v.loa,
     createdAt: v.createdAt.toISOString(),
     expiresAt: v.expiresAt.toISOString(),
@@ -151,7 +156,7 @@ export async function getVerificationActivity(
       deliveryId: d.id,
       eventId: d.eventId,
       eventType: d.eventType,
-      status: d.status as "pending" | "succeeded" | "dead",
+      status: parseDeliveryStatus(d.status),
       attemptCount: d.attemptCount,
       lastStatus: d.lastStatus,
       createdAt: d.createdAt.toISOString(),
@@ -165,7 +170,7 @@ export async function getVerificationActivity(
       status: r.status,
       durationMs: r.durationMs,
       errorCode: r.errorCode,
-      credentialType: r.credentialType as TVerificationActivityJson["requests"][number]["credentialType"],
+      credentialType: parseCredentialType(r.credentialType),
       credentialName: r.credentialName,
       createdAt: r.createdAt.toISOString(),
     })),
@@ -218,7 +223,7 @@ export async function cancelWorkspaceVerification(
  */
 function defaultTestProvider(
   app: Awaited<ReturnType<typeof getOwnedApp>>,
-  workflow: { entryNodeId: string; nodes: TWorkflowNode[] } | undefined,
+  workflow: TRunnableWorkflow | undefined,
 ): string {
   const listed = (workflow?.nodes ?? [])
     .filter((n) => n.type === "verification")
@@ -253,9 +258,7 @@ function defaultTestProvider(
   });
 }
 
-export interface TTestVerification extends TVerificationStatus {
-  url: string;
-}
+export type TTestVerification = z.infer<typeof ZTestVerificationJson>;
 
 /** POST /v1/apps/{client_id}/test-verifications (sandbox): a real session, started for the app. */
 export async function createTestVerification(
@@ -273,15 +276,7 @@ export async function createTestVerification(
   }
   const providerId =
     input.providerId ??
-    defaultTestProvider(
-      app,
-      defaultWorkflow
-        ? {
-            entryNodeId: defaultWorkflow.entryNodeId,
-            nodes: defaultWorkflow.nodes as unknown as TWorkflowNode[],
-          }
-        : undefined,
-    );
+    defaultTestProvider(app, defaultWorkflow ? runnableWorkflow(defaultWorkflow) : undefined);
   const appAuth: AppAuth = {
     kind: "app",
     clientId: app.id,

@@ -29,7 +29,7 @@ import {
   type TWorkflowTrace,
 } from "../workflows/engine";
 import { collectFacts, type TRecordedFacts } from "../workflows/facts";
-import type { TWorkflowNode } from "../workflows/json";
+import { runnableWorkflow } from "../workflows/row";
 
 /** Match verdicts without the submitted values: booleans per field (per_field) and the aggregate. */
 export type TMatchVerdicts = {
@@ -51,10 +51,6 @@ export interface TDecisionRecord {
   outcome: "completed" | "failed";
   reasonCode: string | null;
   path: string[];
-}
-
-export function runnable(workflow: Pick<Workflow, "entryNodeId" | "nodes">): TRunnableWorkflow {
-  return { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as unknown as TWorkflowNode[] };
 }
 
 /** Names of the claims with a value, sorted. */
@@ -151,7 +147,7 @@ export function buildDecision(
 export async function recordDecision(db: Tx, v: Verification, input: TDecisionInput): Promise<void> {
   const workflow =
     input.kind === "checked" ? input.workflow : await db.workflow.findUnique({ where: { id: v.workflowId } });
-  const record = buildDecision(v, workflow ? runnable(workflow) : null, input);
+  const record = buildDecision(v, workflow ? runnableWorkflow(workflow) : null, input);
   await db.verificationDecision.create({
     data: {
       ...record,
@@ -159,7 +155,7 @@ export async function recordDecision(db: Tx, v: Verification, input: TDecisionIn
       workspaceId: v.workspaceId,
       environment: v.environment,
       match: record.match ?? undefined,
-      facts: record.facts as object,
+      facts: record.facts,
       decidedAt: v.endedAt ?? new Date(),
     },
   });

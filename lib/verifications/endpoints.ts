@@ -17,6 +17,7 @@ export const ZVerificationCreatedJson = z.object({
   createdAt: iso,
   expiresAt: iso,
 });
+export type TVerificationCreated = z.infer<typeof ZVerificationCreatedJson>;
 
 export const ZVerificationStatusJson = z.object({
   verificationId: z.string(),
@@ -32,6 +33,7 @@ export const ZVerificationStatusJson = z.object({
   service_loa_label: z.string().optional(),
   reason: z.string().optional().describe("Machine-readable reason of a failed, cancelled or expired session"),
 });
+export type TVerificationStatus = z.infer<typeof ZVerificationStatusJson>;
 
 export const ZUserinfoJson = z.object({
   sub: z.string(),
@@ -46,8 +48,10 @@ export const ZUserinfoJson = z.object({
   provenance: z.record(z.string(), z.unknown()),
   match: z.record(z.string(), z.unknown()).optional(),
 });
+export type TUserinfo = z.infer<typeof ZUserinfoJson>;
 
 export const ZEvidenceJson = z.object({ token: z.record(z.string(), z.string()), names: z.string() });
+export type TEvidence = z.infer<typeof ZEvidenceJson>;
 
 export const createVerification = endpoint({
   method: "POST",

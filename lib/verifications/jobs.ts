@@ -2,7 +2,8 @@
 import { getDb } from "../db/client";
 import type { TExpireVerificationPayload } from "../jobs/definitions";
 import { logger } from "../log";
-import { expireIfDue, purgeExpiredPersonalData } from "./service";
+import { purgeExpiredPersonalData } from "./personal-data";
+import { expireIfDue } from "./transitions";
 
 export async function expireVerificationTask({ verificationId }: TExpireVerificationPayload): Promise<void> {
   await getDb().$transaction((tx) => expireIfDue(tx, verificationId));

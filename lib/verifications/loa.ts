@@ -1,4 +1,6 @@
 /** Levels of assurance (DESIGN.md §5): 0 unspecified, 1 low, 2 substantial, 3 high. */
+import { config } from "../config";
+
 export const LOA_LABELS = ["unspecified", "low", "substantial", "high"] as const;
 
 export function loaLabel(loa: number): string {
@@ -7,12 +9,12 @@ export function loaLabel(loa: number): string {
 
 /** `urn:{namespace}:loa:{n}`; the namespace is configurable (IDV_ACR_NAMESPACE, default "idv"). */
 export function acrFor(loa: number): string {
-  return `urn:${process.env.IDV_ACR_NAMESPACE ?? "idv"}:loa:${loa}`;
+  return `urn:${config().acrNamespace}:loa:${loa}`;
 }
 
 /** The level of an acr value of our form, or undefined. */
 export function loaFromAcr(acr: string): number | undefined {
-  const ns = process.env.IDV_ACR_NAMESPACE ?? "idv";
+  const ns = config().acrNamespace;
   const m = new RegExp(`^urn:${ns.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:loa:([0-3])$`).exec(acr);
   return m ? Number(m[1]) : undefined;
 }

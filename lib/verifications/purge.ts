@@ -13,6 +13,7 @@
  * - the audit log, the request log and production-test participations name sessions by id only
  *   and keep their entries (they have their own retention, or none).
  */
+import { config } from "../config";
 import type { Db } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 import { retentionDays } from "./settings";
@@ -24,10 +25,7 @@ const STATS_DAYS = 31;
 export const SESSION_PURGE_BATCH = 200;
 
 export function sessionDeleteDays(): number {
-  const raw = process.env.IDV_SESSION_DELETE_DAYS;
-  const value = raw === undefined || raw === "" ? NaN : Number(raw);
-  const configured = Number.isFinite(value) && value > 0 ? value : 365;
-  return Math.max(configured, retentionDays(), STATS_DAYS);
+  return Math.max(config().sessionDeleteDays, retentionDays(), STATS_DAYS);
 }
 
 /** Deletes the sessions that ended more than sessionDeleteDays() ago; returns how many went. */

@@ -18,10 +18,10 @@
  *   (POST {base_url}/token); later visits show the final page. So a session has at most one
  *   code, however often its status is polled.
  */
+import { publicUrl } from "../config";
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { issueAuthorizationCode } from "../oidc/codes";
-import { publicUrl } from "./settings";
 import { isTerminal } from "./state-machine";
 
 type TReturnSession = Pick<

@@ -1,21 +1,12 @@
-/** Deployment settings of verifications (environment variables, validated once). */
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+/** Deployment settings of verifications (read from lib/config, which parses the environment once). */
+import { config } from "../config";
 
 /** Session time-to-live: IDV_SESSION_TTL_SECONDS, default 900 (15 minutes). */
 export function sessionTtlSeconds(): number {
-  return positiveNumber("IDV_SESSION_TTL_SECONDS", 900);
+  return config().sessionTtlSeconds;
 }
 
 /** How long personal data of ended sessions is kept: IDV_RETENTION_DAYS, default 30. */
 export function retentionDays(): number {
-  return positiveNumber("IDV_RETENTION_DAYS", 30);
-}
-
-export function publicUrl(): string {
-  return (process.env.PUBLIC_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  return config().retentionDays;
 }

@@ -8,7 +8,7 @@
  * - cancelled: cancelled by the integrator (DELETE) or the end-user (terminal);
  * - expired: the session TTL passed before a terminal state (terminal).
  */
-import type { TTransitionTable } from "../state-machine";
+import { memberGuard, memberParser, type TTransitionTable } from "../state-machine";
 
 export const VERIFICATION_STATES = [
   "awaiting_user_action",
@@ -20,6 +20,10 @@ export const VERIFICATION_STATES = [
   "expired",
 ] as const;
 export type TVerificationState = (typeof VERIFICATION_STATES)[number];
+
+/** `verifications.status` as read from its row. */
+export const parseVerificationState = memberParser(VERIFICATION_STATES, "verifications.status");
+export const isVerificationState = memberGuard(VERIFICATION_STATES);
 
 export const TERMINAL_STATES: ReadonlySet<TVerificationState> = new Set([
   "completed",
@@ -47,6 +51,8 @@ export const VERIFICATION_TRANSITIONS: TTransitionTable<TVerificationState, TVer
   expire: [{ from: ["awaiting_user_action", "authenticating", "processing"], to: "expired" }],
 };
 
+const TERMINAL: ReadonlySet<string> = TERMINAL_STATES;
+
 export function isTerminal(state: string): boolean {
-  return TERMINAL_STATES.has(state as TVerificationState);
+  return TERMINAL.has(state);
 }

@@ -3,7 +3,7 @@
  * Rules:
  * - the broker is the relying party of each upstream eID: its client registration is deployment
  *   configuration (IDV_UPSTREAM_OIDC: JSON {providerId: {issuer, clientId, clientSecret, scopes,
- *   claimMapping, acrToLoa}}), validated at first use; sandbox sessions always use the simulator;
+ *   claimMapping, acrToLoa}}), checked when the server starts; sandbox sessions always use the simulator;
  * - one callback URL for every upstream: {PUBLIC_URL}/verify/callback (register it upstream);
  *   the hosted page keeps the session id in a cookie across the round trip, the adapter checks
  *   state, nonce and PKCE;
@@ -11,6 +11,7 @@
  *   PKCE verifier) are sealed in the session and cleared when it ends.
  */
 import { z } from "zod";
+import { config, parseSetting, publicUrl } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import type { Verification } from "../db/generated/client";
@@ -23,23 +24,19 @@ import {
   type TOidcUpstreamConfig,
 } from "../providers/adapters/oidc";
 import { findProvider } from "../providers/catalog";
-import { applyAdapterOutcome, startAuthentication } from "./service";
-import { publicUrl } from "./settings";
+import { applyAdapterOutcome } from "./outcome";
+import { startAuthentication } from "./transitions";
 import { isTerminal } from "./state-machine";
 
-let cache: { raw: string; configs: Record<string, TOidcUpstreamConfig> } | undefined;
+const ZUpstreams = z.record(z.string(), ZOidcUpstreamConfig);
+let cache: { source: object; configs: Record<string, TOidcUpstreamConfig> } | undefined;
 
+/** IDV_UPSTREAM_OIDC checked against the adapter's schema (at start-up, lib/config/startup.ts). */
 export function upstreamConfigs(): Record<string, TOidcUpstreamConfig> {
-  const raw = process.env.IDV_UPSTREAM_OIDC ?? "";
-  if (cache?.raw === raw) return cache.configs;
-  let configs: Record<string, TOidcUpstreamConfig> = {};
-  if (raw.trim() !== "") {
-    const parsed = z.record(z.string(), ZOidcUpstreamConfig).safeParse(JSON.parse(raw));
-    if (!parsed.success) throw new Error(`IDV_UPSTREAM_OIDC is invalid: ${parsed.error.message}`);
-    configs = parsed.data;
-  }
-  cache = { raw, configs };
-  return configs;
+  const source = config().upstreamOidc;
+  if (cache?.source !== source)
+    cache = { source, configs: parseSetting("IDV_UPSTREAM_OIDC", ZUpstreams, source) };
+  return cache.configs;
 }
 
 export function upstreamCallbackUrl(): string {

@@ -4,7 +4,7 @@
  * Rules:
  * - only production sessions with flow type dc whose provider's production adapter is "wallet"
  *   and which the deployment trusts issuers for (IDV_WALLET_TRUSTED_ISSUERS: JSON {providerId:
- *   {issuers: {iss: JWKS}, vct: [...], loa?}}, validated at first use); anything else is not
+ *   {issuers: {iss: JWKS}, vct: [...], loa?}}, checked at start-up); anything else is not
  *   found, sandbox sessions always use the simulator;
  * - asking for the request marks the session authenticating and seals a fresh nonce and the
  *   expected origin in it (a new request replaces the previous one, so only the latest
@@ -16,6 +16,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { config, parseSetting, publicUrl } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import type { Verification } from "../db/generated/client";
@@ -30,30 +31,20 @@ import {
 } from "../providers/adapters/wallet";
 import { findProvider } from "../providers/catalog";
 import { planVerification } from "../workflows/engine";
-import type { TWorkflowNode } from "../workflows/json";
-import { applyAdapterOutcome, lockVerification, startAuthentication } from "./service";
-import { publicUrl } from "./settings";
+import { runnableWorkflow } from "../workflows/row";
+import { applyAdapterOutcome } from "./outcome";
+import { lockVerification, startAuthentication } from "./transitions";
 import { isTerminal } from "./state-machine";
 
-let cache: { raw: string; configs: Record<string, TWalletTrustConfig> } | undefined;
+const ZTrustConfigs = z.record(z.string(), ZWalletTrustConfig);
+let cache: { source: object; configs: Record<string, TWalletTrustConfig> } | undefined;
 
+/** IDV_WALLET_TRUSTED_ISSUERS checked against the adapter's schema (at start-up, lib/config/startup.ts). */
 export function walletTrustConfigs(): Record<string, TWalletTrustConfig> {
-  const raw = process.env.IDV_WALLET_TRUSTED_ISSUERS ?? "";
-  if (cache?.raw === raw) return cache.configs;
-  let configs: Record<string, TWalletTrustConfig> = {};
-  if (raw.trim() !== "") {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new Error("IDV_WALLET_TRUSTED_ISSUERS is not JSON");
-    }
-    const parsed = z.record(z.string(), ZWalletTrustConfig).safeParse(json);
-    if (!parsed.success) throw new Error(`IDV_WALLET_TRUSTED_ISSUERS is invalid: ${parsed.error.message}`);
-    configs = parsed.data;
-  }
-  cache = { raw, configs };
-  return configs;
+  const source = config().walletTrustedIssuers;
+  if (cache?.source !== source)
+    cache = { source, configs: parseSetting("IDV_WALLET_TRUSTED_ISSUERS", ZTrustConfigs, source) };
+  return cache.configs;
 }
 
 /** The `aud` a wallet puts in its Key Binding JWT for an unsigned DC API request from our page. */
@@ -97,16 +88,13 @@ async function claimsToRequest(v: Verification): Promise<string[]> {
   ]);
   if (!workflow) return provider.claims;
   try {
-    const plan = planVerification(
-      { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as unknown as TWorkflowNode[] },
-      {
-        providerId: provider.id,
-        provider,
-        appProviders: Object.fromEntries(
-          appProviders.map((p) => [p.providerId, { enabled: p.enabled && p.status === "activated" }]),
-        ),
-      },
-    );
+    const plan = planVerification(runnableWorkflow(workflow), {
+      providerId: provider.id,
+      provider,
+      appProviders: Object.fromEntries(
+        appProviders.map((p) => [p.providerId, { enabled: p.enabled && p.status === "activated" }]),
+      ),
+    });
     return plan.sourceClaims;
   } catch (err) {
     // the provider was disabled or the workflow edited since the session started: the

@@ -17,9 +17,10 @@
  * `webhookConfig.…`) and PATCH /v1/apps/{client_id}/webhook-config (fields named as they are).
  * Callers load the app with getOwnedApp first, so ownership is checked before anything here.
  */
+import type { z } from "zod";
 import type { Actor } from "../apps/service";
 import type { TWebhookConfigPatch } from "../apps/schema";
-import { toWebhookConfigJson, type TWebhookConfigJson } from "../apps/serialize";
+import { toWebhookConfigJson } from "../apps/serialize";
 import { recordAudit, workspaceAudit } from "../audit";
 import { can } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
@@ -29,6 +30,7 @@ import type { App } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { invalidField } from "../errors";
 import { randomToken } from "../ids";
+import type { ZWebhookConfigResourceJson } from "./endpoints";
 
 export { ZWebhookConfigPatch, type TWebhookConfigPatch } from "../apps/schema";
 
@@ -97,7 +99,7 @@ export function generateWebhookSecret(): string {
 }
 
 /** The webhook-config resource: whether it is signed, and the secret for roles that may write. */
-export type TWebhookConfigResourceJson = TWebhookConfigJson & { signed: boolean };
+export type TWebhookConfigResourceJson = z.infer<typeof ZWebhookConfigResourceJson>;
 
 function toWebhookConfigResourceJson(app: App, auth: WorkspaceAuth): TWebhookConfigResourceJson {
   const withSecret = can(auth.role, "write", auth.environment);

@@ -20,11 +20,18 @@ import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generat
 import { invalidField, notFound } from "../errors";
 import { paginationFields } from "../http/pagination";
 import { newId } from "../ids";
+import { memberParser } from "../state-machine";
 import type { TDeliveryAttemptDetailJson, TDeliveryDetailJson, TDeliveryJson } from "./delivery-endpoints";
 import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "./delivery";
 import { queueDelivery } from "./events";
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "dead"] as const;
+/** `webhook_deliveries.status` as read from its row. */
+export const parseDeliveryStatus = memberParser(DELIVERY_STATUSES, "webhook_deliveries.status");
+
+/** What made an attempt: the retry schedule, or POST …/redeliver. */
+export const DELIVERY_TRIGGERS = ["automatic", "manual"] as const;
+export const parseDeliveryTrigger = memberParser(DELIVERY_TRIGGERS, "webhook_delivery_attempts.trigger");
 
 export const ZListDeliveriesQuery = z.object({
   ...paginationFields(20),
@@ -56,7 +63,7 @@ export function toDeliveryJson(d: DeliveryRow): TDeliveryJson {
     eventId: d.eventId ?? (typeof bodyEventId === "string" ? bodyEventId : null),
     eventType: d.eventType,
     url: d.url,
-    status: d.status as TDeliveryJson["status"],
+    status: parseDeliveryStatus(d.status),
     attemptCount: d.attemptCount,
     lastStatus: d.lastStatus,
     lastError: d.lastError,
@@ -66,7 +73,7 @@ export function toDeliveryJson(d: DeliveryRow): TDeliveryJson {
     updatedAt: d.updatedAt.toISOString(),
     attempts: d.attempts.map((a) => ({
       attemptNumber: a.attemptNumber,
-      trigger: a.trigger as "automatic" | "manual",
+      trigger: parseDeliveryTrigger(a.trigger),
       startedAt: a.startedAt.toISOString(),
       durationMs: a.durationMs,
       responseStatus: a.responseStatus,

@@ -4,13 +4,13 @@
  */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { ZListDeliveriesQuery } from "./deliveries";
+import { DELIVERY_STATUSES, DELIVERY_TRIGGERS, ZListDeliveriesQuery } from "./deliveries";
 
 const iso = z.string().describe("ISO 8601 date-time");
 
 export const ZDeliveryAttemptJson = z.object({
   attemptNumber: z.number().int().min(1).describe("1 for the first attempt, counting manual ones"),
-  trigger: z.enum(["automatic", "manual"]).describe("manual: made by POST …/redeliver"),
+  trigger: z.enum(DELIVERY_TRIGGERS).describe("manual: made by POST …/redeliver"),
   startedAt: iso,
   durationMs: z.number().int().min(0),
   responseStatus: z
@@ -33,7 +33,7 @@ export const ZDeliveryJson = z.object({
   eventType: z.string().describe("An event type of the spec, or webhook.test"),
   url: z.string().describe("Where the last attempt went (the app's URL at that time)"),
   status: z
-    .enum(["pending", "succeeded", "dead"])
+    .enum(DELIVERY_STATUSES)
     .describe("pending: an attempt is queued or running; dead: no further attempt will be made"),
   attemptCount: z.number().int().min(0),
   lastStatus: z.number().int().nullable().describe("HTTP status of the last attempt"),

@@ -13,14 +13,9 @@ import {
   isolateWebhookTestDatabase,
 } from "@/lib/testing/webhooks";
 import { newId } from "@/lib/ids";
-import {
-  claimDelivery,
-  deliverWebhook,
-  DESTINATION_NOT_ALLOWED,
-  HOST_NOT_ALLOWED,
-  sweepWebhookDeliveries,
-  TEST_EVENT_TYPE,
-} from "./delivery";
+import { claimDelivery, deliverWebhook, TEST_EVENT_TYPE } from "./delivery";
+import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./delivery-errors";
+import { sweepWebhookDeliveries } from "./delivery-sweep";
 import { verifyWebhook, WebhookVerificationError } from "./receiver";
 
 // the receivers listen on loopback; one test below proves what happens without this

@@ -1,4 +1,6 @@
 /** The event types of the spec, in lifecycle order. Apps subscribe to a subset. */
+import { memberParser } from "../state-machine";
+
 export const EVENT_TYPES = [
   "verification.created",
   "verification.requested",
@@ -13,3 +15,6 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type TEventType = (typeof EVENT_TYPES)[number];
+
+/** An event type of `apps.webhook_events` (an app's subscriptions) as read from its row. */
+export const parseEventType = memberParser(EVENT_TYPES, "apps.webhook_events");

@@ -20,6 +20,7 @@
  */
 import dns from "node:dns";
 import net from "node:net";
+import { config } from "../config";
 
 type TParsedAddress = { family: 4; value: number } | { family: 6; value: bigint };
 
@@ -128,14 +129,12 @@ export function isForbiddenAddress(address: string): boolean {
  * keep the guard on.
  */
 export function privateNetworksAllowed(): boolean {
-  const value = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
-  if (value === undefined || value === "") return process.env.NODE_ENV === "development";
-  return value === "1" || value === "true";
+  return config().webhookAllowPrivateNetworks;
 }
 
 /**
  * A refused destination. Its message names the address, for the server log only: attempt errors
- * shown to tenants never say what a name resolved to (see delivery.ts).
+ * shown to tenants never say what a name resolved to (see delivery-errors.ts).
  */
 export class ForbiddenAddressError extends Error {
   readonly code = "ERR_WEBHOOK_DESTINATION_NOT_ALLOWED";

@@ -15,6 +15,7 @@
  * - `passed` is outcome === expectedOutcome;
  * - create and delete write an audit record in the same transaction.
  */
+import type { z } from "zod";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
@@ -22,9 +23,11 @@ import type { Workflow, WorkflowCase } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { getOwnedApp, type Actor } from "../apps/service";
+import { memberParser } from "../state-machine";
 import type { AppRow } from "../apps/serialize";
 import type { TRunnableWorkflow } from "./engine";
-import type { TWorkflowNode } from "./json";
+import { runnableWorkflow } from "./row";
+import type { ZCaseJson, ZCreateCaseBody } from "./run-endpoints";
 import {
   checkedDraft,
   findTestIdentity,
@@ -35,39 +38,19 @@ import {
 
 export const EXPECTED_OUTCOMES = ["completed", "failed"] as const;
 export type TExpectedOutcome = (typeof EXPECTED_OUTCOMES)[number];
+/** `workflow_cases.expected_outcome` as read from its row. */
+const parseExpectedOutcome = memberParser(EXPECTED_OUTCOMES, "workflow_cases.expected_outcome");
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
-export interface TCaseResult {
-  outcome: "completed" | "failed";
-  reasonCode?: string;
-  passed: boolean;
-}
-
-export interface TCaseJson {
-  id: string;
-  name: string;
-  providerId: string;
-  identityId: string;
-  expectedOutcome: TExpectedOutcome;
-  result: TCaseResult;
-}
-
-export interface TCreateCase {
-  name: string;
-  providerId: string;
-  identityId: string;
-  expectedOutcome: TExpectedOutcome;
-}
+export type TCaseJson = z.infer<typeof ZCaseJson>;
+export type TCaseResult = TCaseJson["result"];
+export type TCreateCase = z.infer<typeof ZCreateCaseBody>;
 
 function findAppWorkflow(app: AppRow, workflowId: string): Workflow {
   const workflow = app.workflows.find((w) => w.id === workflowId);
   if (!workflow) throw notFound(`Workflow "${workflowId}" of app "${app.id}"`);
   return workflow;
-}
-
-function saved(workflow: Workflow): TRunnableWorkflow {
-  return { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as unknown as TWorkflowNode[] };
 }
 
 function resultOf(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, now: Date): TCaseResult {
@@ -92,7 +75,7 @@ function toCaseJson(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, n
     name: c.name,
     providerId: c.providerId,
     identityId: c.identityId,
-    expectedOutcome: c.expectedOutcome as TExpectedOutcome,
+    expectedOutcome: parseExpectedOutcome(c.expectedOutcome),
     result: resultOf(app, workflow, c, now),
   };
 }
@@ -110,8 +93,9 @@ export async function listCases(
 ): Promise<TCaseJson[]> {
   const app = await getOwnedApp(db, auth, clientId);
   const workflow = findAppWorkflow(app, workflowId);
+  const saved = runnableWorkflow(workflow);
   const now = new Date();
-  return (await loadCases(db, workflow.id)).map((c) => toCaseJson(app, saved(workflow), c, now));
+  return (await loadCases(db, workflow.id)).map((c) => toCaseJson(app, saved, c, now));
 }
 
 /** POST …/workflows/{workflow_id}/cases/run: results against the caller's draft. */
@@ -157,7 +141,7 @@ export async function createCase(
     targetId: workflow.id,
     data: { clientId: app.id, caseId: created.id, name: created.name },
   });
-  return toCaseJson(app, saved(workflow), created, new Date());
+  return toCaseJson(app, runnableWorkflow(workflow), created, new Date());
 }
 
 export async function deleteCase(

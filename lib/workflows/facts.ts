@@ -15,6 +15,8 @@
  * - a draft that tests a value the record cannot answer raises UnknownFact: the session is
  *   counted as "cannot tell", never guessed.
  */
+import { z } from "zod";
+import { jsonParser } from "../state-machine";
 import { walkFromEntry } from "./graph";
 import type { TWorkflowNode } from "./json";
 import {
@@ -26,14 +28,19 @@ import {
 } from "./engine";
 import { ZEvaluateConfig, ZIfConfig, ZVerificationConfig, type TCondition } from "./schema";
 
-export type TAgeFact = boolean | "undetermined" | "invalid";
+const ZAgeFact = z.union([z.boolean(), z.literal("undetermined"), z.literal("invalid")]);
+export type TAgeFact = z.infer<typeof ZAgeFact>;
 
-export interface TRecordedFacts {
+/** The facts of a decision record (`verification_decisions.facts`). */
+export const ZRecordedFacts = z.object({
   /** isAtLeast(birthdate, years) per threshold used by the workflow; keys are the years */
-  ages?: Record<string, TAgeFact>;
+  ages: z.record(z.string(), ZAgeFact).optional(),
   /** conditionKey → whether the condition held */
-  conditions?: Record<string, boolean>;
-}
+  conditions: z.record(z.string(), z.boolean()).optional(),
+});
+export type TRecordedFacts = z.infer<typeof ZRecordedFacts>;
+/** `verification_decisions.facts` as read from its row. */
+export const parseRecordedFacts = jsonParser(ZRecordedFacts, "verification_decisions.facts");
 
 /** A claim condition answerable only from the claim's value. */
 export function testsValue(condition: TCondition): boolean {

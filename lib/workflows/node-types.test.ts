@@ -8,7 +8,7 @@ import {
   findNodeType,
   type TNodeField,
 } from "./node-types";
-import { CONFIG_SCHEMAS } from "./validate";
+import { CONFIG_SCHEMAS } from "./validate-config";
 
 /** The object schema inside optional / array / record wrappers, if any. */
 function objectInside(schema: z.ZodType): z.ZodObject | undefined {

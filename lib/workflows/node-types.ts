@@ -50,28 +50,6 @@ export const FIELD_TYPES = [
 export const NODE_OUTPUTS = ["next", "then", "else"] as const;
 export type TNodeOutput = (typeof NODE_OUTPUTS)[number];
 
-export interface TNodeField {
-  name: string;
-  type: (typeof FIELD_TYPES)[number];
-  required: boolean;
-  description: string;
-  /** enum fields: the allowed values; string[] fields: the allowed values of each item */
-  enumValues?: string[];
-  minimum?: number;
-  maximum?: number;
-  /** object and object[] fields: the fields of the object */
-  fields?: TNodeField[];
-}
-
-export interface TNodeTypeDefinition {
-  type: TNodeType;
-  label: string;
-  description: string;
-  /** the links this node has to other nodes: ["next"], ["then", "else"] or none */
-  outputs: TNodeOutput[];
-  fields: TNodeField[];
-}
-
 const ZNodeFieldLeafJson = z.object({
   name: z.string(),
   type: z.enum(FIELD_TYPES),
@@ -93,6 +71,9 @@ export const ZNodeTypeJson = z.object({
   outputs: z.array(z.enum(NODE_OUTPUTS)).describe("Links of the node: next, then/else (if), none (response)"),
   fields: z.array(ZNodeFieldJson),
 });
+/** A field of a node's config; object and object[] fields list their own (one level deep). */
+export type TNodeField = z.infer<typeof ZNodeFieldJson>;
+export type TNodeTypeDefinition = z.infer<typeof ZNodeTypeJson>;
 
 const claimNames = [...KNOWN_CLAIMS];
 
@@ -320,8 +301,8 @@ export const NODE_TYPE_DEFINITIONS: readonly TNodeTypeDefinition[] = [
   },
 ];
 
-const byType = new Map(NODE_TYPE_DEFINITIONS.map((d) => [d.type, d]));
+const byType = new Map<string, TNodeTypeDefinition>(NODE_TYPE_DEFINITIONS.map((d) => [d.type, d]));
 
 export function findNodeType(type: string): TNodeTypeDefinition | undefined {
-  return byType.get(type as TNodeType);
+  return byType.get(type);
 }

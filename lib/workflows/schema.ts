@@ -9,15 +9,19 @@
  * - names are trimmed, 1–100 characters; a workflow has at most 200 nodes.
  */
 import { z } from "zod";
+import { memberParser } from "../state-machine";
 import { isKnownClaim, KNOWN_CLAIMS } from "./claims";
 
 export const MAX_NODES = 200;
 export const MAX_NAME_LENGTH = 100;
 
 // ---------------------------------------------------------------------------------------------
-// Node configs. validate.ts parses a node's config with the schema of its type.
+// Node configs. validate-config.ts parses a node's config with the schema of its type.
 
 export const CHANNELS = ["oidc", "api"] as const;
+export type TChannel = (typeof CHANNELS)[number];
+/** `verifications.channel` (the channel the session was planned with) as read from its row. */
+export const parseChannel = memberParser(CHANNELS, "verifications.channel");
 export const VERIFICATION_MODES = ["pii", "age_verification"] as const;
 export const CONDITION_SOURCES = ["claim", "loa", "provider"] as const;
 export const CONDITION_OPS = [
@@ -115,7 +119,7 @@ export const ZCheckMinLoaConfig = z.strictObject({
 });
 export type TCheckMinLoaConfig = z.infer<typeof ZCheckMinLoaConfig>;
 
-/** One test over the verification result; which field/op/value combinations make sense is checked by validate.ts. */
+/** One test over the verification result; which field/op/value combinations make sense is checked by validate-config.ts. */
 export const ZCondition = z.strictObject(
   {
     source: z.enum(CONDITION_SOURCES, { error: oneOf(CONDITION_SOURCES) }),

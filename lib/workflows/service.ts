@@ -35,7 +35,7 @@ import { newId } from "../ids";
 import { getOwnedApp, type Actor } from "../apps/service";
 import { toAppJson, toWorkflowJson, type AppRow, type TAppJson, type TWorkflowJson } from "../apps/serialize";
 import { applyCreationDefaults, normalizeNodes } from "./defaults";
-import type { TNodePositions, TWorkflowNode } from "./json";
+import { runnableWorkflow, storedContent, storedNodes } from "./row";
 import {
   ZWorkflowName,
   type TCreateWorkflow,
@@ -45,37 +45,17 @@ import {
 } from "./schema";
 import { firstVerificationNode } from "./graph";
 import { deriveVerificationSettings, type TVerificationSettings } from "./settings";
-import {
-  validatePositions,
-  validateWorkflow,
-  withNodeIds,
-  type TWorkflowDraft,
-  type TWorkflowIssue,
-} from "./validate";
+import { validatePositions, validateWorkflow, withNodeIds, type TWorkflowDraft } from "./validate";
+import type { TWorkflowIssue } from "./validate-issues";
 import { listWorkflowTemplates, type TWorkflowTemplateJson } from "./templates";
 import { assertIfMatch, keepPositionsOf, sameContent, type TWorkflowContent } from "./versioning";
-import {
-  loadWorkflowVersion,
-  parseVersionParam,
-  recordWorkflowVersion,
-  versionAuthor,
-  versionContent,
-} from "./versions";
+import { loadWorkflowVersion, parseVersionParam, recordWorkflowVersion, versionAuthor } from "./versions";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
 function assertValid(app: AppRow, draft: TWorkflowDraft): void {
   const issues = validateWorkflow(draft, { appProviderIds: app.providers.map((p) => p.providerId) });
   if (issues.length > 0) throw validationError(withNodeIds(issues, draft.nodes), "Invalid workflow");
-}
-
-function contentOf(w: Workflow): TWorkflowContent {
-  return {
-    name: w.name,
-    entryNodeId: w.entryNodeId,
-    nodes: w.nodes as unknown as TWorkflowNode[],
-    positions: (w.positions ?? {}) as TNodePositions,
-  };
 }
 
 /**
@@ -228,7 +208,7 @@ export async function updateWorkflow(
   );
   if (fields.length === 0) return toWorkflowJson(current);
 
-  const before = contentOf(current);
+  const before = storedContent(current);
   const nodes = patch.nodes !== undefined ? normalizeNodes(patch.nodes) : before.nodes;
   const next: TWorkflowContent = {
     name: patch.name ?? before.name,
@@ -273,7 +253,7 @@ export async function restoreWorkflowVersion(
   const current = await lockWorkflow(db, workflowId);
   const source = await loadWorkflowVersion(db, current.id, parseVersionParam(rawVersion, current.id));
   assertIfMatch(ifMatch, current.version, current.id);
-  const content = versionContent(source);
+  const content = storedContent(source);
   assertValid(app, content);
   const updated = await saveVersion(db, actor, current, content, source.version);
   await recordAudit(db, {
@@ -350,10 +330,7 @@ export async function getVerificationSettings(
 ): Promise<TVerificationSettings> {
   const app = await getOwnedApp(db, auth, clientId);
   const workflow = app.workflows.find((w) => w.id === app.defaultWorkflowId);
-  return deriveVerificationSettings(
-    app.providers,
-    workflow && { entryNodeId: workflow.entryNodeId, nodes: workflow.nodes as TWorkflowNode[] },
-  );
+  return deriveVerificationSettings(app.providers, workflow && runnableWorkflow(workflow));
 }
 
 /** Node config paths → the settings record's field names, for errors the caller can act on. */
@@ -390,7 +367,7 @@ export async function updateVerificationSettings(
   const listed = app.workflows.find((w) => w.id === app.defaultWorkflowId);
   // the settings live in the workflow's nodes: the change is a workflow version like any other
   const workflow = listed ? await lockWorkflow(db, listed.id) : undefined;
-  const nodes = (workflow?.nodes ?? []) as TWorkflowNode[];
+  const nodes = workflow ? storedNodes(workflow.nodes) : [];
   const node = workflow ? firstVerificationNode(nodes, workflow.entryNodeId) : undefined;
   if (!workflow || !node) {
     throw new ApiError(
@@ -399,7 +376,7 @@ export async function updateVerificationSettings(
       { details: [{ path: "defaultWorkflowId", message: "has no verification node" }] },
     );
   }
-  const config = { ...(node.config ?? {}) } as Record<string, unknown>;
+  const config: Record<string, unknown> = { ...node.config };
   const type =
     patch.verification_type ?? (config.mode === "age_verification" ? "age_verification" : "identity");
   if (patch.verification_type !== undefined) {
@@ -413,7 +390,9 @@ export async function updateVerificationSettings(
   }
   if (patch.request_attributes !== undefined) config.claims = patch.request_attributes;
   if (patch.branding !== undefined) {
-    const branding = { ...((config.branding as Record<string, unknown> | undefined) ?? {}) };
+    const stored = config.branding;
+    const branding: Record<string, unknown> =
+      typeof stored === "object" && stored !== null ? { ...stored } : {};
     for (const key of ["useAppBranding", "name", "logo"] as const) {
       const value = patch.branding[key];
       if (value === undefined) continue;
@@ -423,7 +402,7 @@ export async function updateVerificationSettings(
     config.branding = branding;
   }
   const index = nodes.findIndex((n) => n.id === node.id);
-  const updatedNodes = nodes.map((n, i) => (i === index ? ({ ...n, config } as TWorkflowNode) : n));
+  const updatedNodes = nodes.map((n, i) => (i === index ? { ...n, config } : n));
   const issues = validateWorkflow(
     { entryNodeId: workflow.entryNodeId, nodes: updatedNodes },
     { appProviderIds: app.providers.map((p) => p.providerId) },
@@ -434,7 +413,7 @@ export async function updateVerificationSettings(
       "Invalid verification settings",
     );
   }
-  const before = contentOf(workflow);
+  const before = storedContent(workflow);
   const next = { ...before, nodes: updatedNodes };
   if (!sameContent(next, before)) await saveVersion(db, actor, workflow, next);
   await recordAudit(db, {

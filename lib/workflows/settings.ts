@@ -11,19 +11,15 @@
  *   useAppBranding, the node's own name and logo) come from the same node;
  * - an app without a default workflow or verification node reads as identity with no attributes.
  */
+import type { z } from "zod";
 import { findProvider } from "../providers/catalog";
 import { providerSpecificClaims } from "./claims";
+import type { ZVerificationSettingsJson } from "./endpoints";
 import { firstVerificationNode } from "./graph";
 import type { TWorkflowNode } from "./json";
 import type { TVerificationConfig } from "./schema";
 
-export interface TVerificationSettings {
-  verification_type: "identity" | "age_verification";
-  request_attributes: string[];
-  minimum_age: number | null;
-  branding: { useAppBranding: boolean; name: string | null; logo: string | null };
-  providers: { provider_id: string; enabled: boolean; provider_specific_attributes: string[] }[];
-}
+export type TVerificationSettings = z.infer<typeof ZVerificationSettingsJson>;
 
 export function deriveVerificationSettings(
   appProviders: readonly { providerId: string; enabled: boolean }[],

@@ -9,9 +9,11 @@
  * - node positions are laid out top to bottom in walk order, one row per node;
  * - verification nodes carry branding.useAppBranding = true, as creation would add it anyway.
  */
+import type { z } from "zod";
 import type { AppProvider } from "../db/generated/client";
 import { STARTER_PROVIDER_ID } from "./starter";
 import type { TNodePositions, TWorkflowNode } from "./json";
+import type { ZWorkflowTemplateJson } from "./endpoints";
 
 export const TEMPLATE_IDS = [
   "full_identity",
@@ -21,24 +23,10 @@ export const TEMPLATE_IDS = [
 ] as const;
 export type TTemplateId = (typeof TEMPLATE_IDS)[number];
 
-export interface TTemplateWorkflow {
-  name: string;
-  entryNodeId: string;
-  nodes: TWorkflowNode[];
-  positions: TNodePositions;
-}
-
-export interface TWorkflowTemplate {
-  id: TTemplateId;
-  name: string;
-  description: string;
-  requiredProviders: string[];
-  workflow: TTemplateWorkflow;
-}
-
-export interface TWorkflowTemplateJson extends TWorkflowTemplate {
-  missingProviders: string[];
-}
+export type TWorkflowTemplateJson = z.infer<typeof ZWorkflowTemplateJson>;
+/** A template as defined here; the listing adds the providers the app lacks. */
+export type TWorkflowTemplate = Omit<TWorkflowTemplateJson, "missingProviders">;
+export type TTemplateWorkflow = TWorkflowTemplate["workflow"];
 
 const HIGH_ASSURANCE_PROVIDER_ID = "de_eid";
 const MATCH_PROVIDER_ID = "bank_data_match";

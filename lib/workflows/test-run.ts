@@ -19,6 +19,7 @@
  *   session would get: authentication_failed, cancelled_by_user, session_timed_out; their LoA
  *   is 0 (unspecified).
  */
+import type { z } from "zod";
 import { invalidField } from "../errors";
 import { validationError } from "../errors/validation";
 import type { AppRow } from "../apps/serialize";
@@ -30,13 +31,13 @@ import {
   runChecks,
   traceChecks,
   traceUnauthenticated,
-  type TNodeResult,
   type TRunnableWorkflow,
   type TWorkflowTrace,
 } from "./engine";
 import type { TWorkflowNode } from "./json";
 import { normalizeNodes } from "./defaults";
 import type { TWorkflowNodeInput } from "./schema";
+import type { ZTestRunJson } from "./run-endpoints";
 import { validateWorkflow, withNodeIds } from "./validate";
 
 export interface TDraftInput {
@@ -44,14 +45,7 @@ export interface TDraftInput {
   nodes: TWorkflowNodeInput[];
 }
 
-export interface TTestRunResult {
-  outcome: "completed" | "failed";
-  reasonCode?: string;
-  path: string[];
-  nodes: Record<string, TNodeResult>;
-  loa: number;
-  claims: Record<string, unknown>;
-}
+export type TTestRunResult = z.infer<typeof ZTestRunJson>;
 
 /** The reason a session gets when its identity never authenticates (statusReason). */
 const UNAUTHENTICATED_REASON = { cancelled: "cancelled_by_user", expired: "session_timed_out" } as const;

@@ -10,6 +10,7 @@
  *   wrote version 1 from their content then, authored by "system";
  * - authors are shown as the audit log shows actors (email of a user, name of an API key).
  */
+import type { z } from "zod";
 import { actorDisplayNames } from "../audit/log";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
@@ -17,32 +18,16 @@ import type { Workflow, WorkflowVersion } from "../db/generated/client";
 import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { getOwnedApp } from "../apps/service";
-import type { TNodePositions, TWorkflowNode } from "./json";
-import { VERSION_AUTHOR_TYPES, type TVersionAuthorType, type TWorkflowContent } from "./versioning";
+import { memberGuard } from "../state-machine";
+import type { ZWorkflowVersionJson, ZWorkflowVersionSummaryJson } from "./endpoints";
+import { storedContent } from "./row";
+import { VERSION_AUTHOR_TYPES, type TVersionAuthorType } from "./versioning";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
-export interface TVersionAuthor {
-  type: TVersionAuthorType;
-  id: string | null;
-  display: string | null;
-}
-
-export interface TWorkflowVersionSummaryJson {
-  version: number;
-  name: string;
-  nodeCount: number;
-  createdAt: string;
-  author: TVersionAuthor;
-  restoredFrom: number | null;
-}
-
-export interface TWorkflowVersionJson extends TWorkflowContent {
-  version: number;
-  createdAt: string;
-  author: TVersionAuthor;
-  restoredFrom: number | null;
-}
+export type TWorkflowVersionSummaryJson = z.infer<typeof ZWorkflowVersionSummaryJson>;
+export type TWorkflowVersionJson = z.infer<typeof ZWorkflowVersionJson>;
+export type TVersionAuthor = TWorkflowVersionJson["author"];
 
 /** The author of a change made with a workspace credential. */
 export function versionAuthor(auth: Pick<WorkspaceAuth, "actor">): { type: TVersionAuthorType; id: string } {
@@ -100,20 +85,12 @@ export async function loadWorkflowVersion(
   return row;
 }
 
-function authorOf(row: WorkflowVersion, names: Map<string, string>): TVersionAuthor {
-  const type = (VERSION_AUTHOR_TYPES as readonly string[]).includes(row.actorType)
-    ? (row.actorType as TVersionAuthorType)
-    : "system";
-  return { type, id: row.actorId, display: row.actorId ? (names.get(row.actorId) ?? null) : null };
-}
+const isVersionAuthorType = memberGuard(VERSION_AUTHOR_TYPES);
 
-export function versionContent(row: WorkflowVersion): TWorkflowContent {
-  return {
-    name: row.name,
-    entryNodeId: row.entryNodeId,
-    nodes: row.nodes as unknown as TWorkflowNode[],
-    positions: (row.positions ?? {}) as TNodePositions,
-  };
+function authorOf(row: WorkflowVersion, names: Map<string, string>): TVersionAuthor {
+  // `workflow_versions.actor_type`; a type this version does not know shows as `system`
+  const type = isVersionAuthorType(row.actorType) ? row.actorType : "system";
+  return { type, id: row.actorId, display: row.actorId ? (names.get(row.actorId) ?? null) : null };
 }
 
 /** GET …/workflows/{workflow_id}/versions: newest first. */
@@ -163,7 +140,7 @@ export async function getWorkflowVersion(
   const names = await actorDisplayNames(db, auth.workspaceId, [row.actorId]);
   return {
     version: row.version,
-    ...versionContent(row),
+    ...storedContent(row),
     createdAt: row.createdAt.toISOString(),
     author: authorOf(row, names),
     restoredFrom: row.restoredFrom,

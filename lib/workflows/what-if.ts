@@ -16,6 +16,7 @@
  * - changedOutcomes counts completed ↔ failed, changedPaths different node paths; examples
  *   (at most 20) show sessions whose outcome, reason or path changed, outcome changes first.
  */
+import type { z } from "zod";
 import type { Tx } from "../db/client";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
@@ -30,7 +31,8 @@ import {
   type TRunnableWorkflow,
   type TVerificationPlan,
 } from "./engine";
-import { factsFromRecord, UnknownFact, type TRecordedFacts } from "./facts";
+import { factsFromRecord, parseRecordedFacts, UnknownFact, type TRecordedFacts } from "./facts";
+import type { ZWhatIfJson } from "./run-endpoints";
 import { checkedDraft, type TDraftInput } from "./test-run";
 
 export const WHAT_IF_MAX_SESSIONS = 1000;
@@ -46,26 +48,9 @@ export interface TReplayRecord {
   reasonCode: string | null;
 }
 
-export interface TRunSummary {
-  outcome: "completed" | "failed";
-  reasonCode?: string;
-  path: string[];
-}
-
-export interface TWhatIfExample {
-  verificationId: string;
-  createdAt: string;
-  before: TRunSummary;
-  after: TRunSummary;
-}
-
-export interface TWhatIfResult {
-  total: number;
-  changedOutcomes: number;
-  changedPaths: number;
-  cannotTell: number;
-  examples: TWhatIfExample[];
-}
+export type TWhatIfResult = z.infer<typeof ZWhatIfJson>;
+export type TWhatIfExample = TWhatIfResult["examples"][number];
+export type TRunSummary = TWhatIfExample["before"];
 
 /** Stands in for a present claim: the engine only tests its presence when facts are given. */
 const PRESENT = true;
@@ -201,7 +186,7 @@ export async function whatIf(
       providerId: r.providerId,
       loa: r.loa,
       claimsPresent: r.claimsPresent,
-      facts: (r.facts ?? {}) as TRecordedFacts,
+      facts: parseRecordedFacts(r.facts ?? {}),
       outcome: r.outcome,
       reasonCode: r.reasonCode,
       path: r.path,

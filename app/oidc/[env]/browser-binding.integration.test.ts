@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
-import { expireIfDue } from "@/lib/verifications/service";
+import { expireIfDue } from "@/lib/verifications/transitions";
 import { EVENT_TYPES } from "@/lib/webhooks/event-types";
 
 const REDIRECT = "https://rp.example.com/cb";

@@ -359,7 +359,7 @@ describe("/auth rules", () => {
     expect(page.text).toContain('data-provider="passport"');
     expect(page.text).toContain('data-provider="de_eid"');
     expect(page.text).not.toContain('data-provider="nl_digid"');
-    const link = /href="(auth\?[^"]+)"/.exec(page.text)![1]!.replaceAll("&#38;", "&");
+    const link = /href="(auth\?[^"]+)"/.exec(page.text)![1]!.replaceAll("&amp;", "&");
     const chosen = await call("GET", `/oidc/sandbox/${link}`);
     expect(new URL(chosen.headers.get("location")!).pathname).toMatch(/^\/verify\/ver_/);
   });
@@ -597,5 +597,79 @@ describe("/token and /userinfo rules", () => {
     const expired = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(at) });
     expect(expired.status).toBe(401);
     expect(expired.headers.get("www-authenticate")).toContain("expired");
+  });
+});
+
+describe("the OP's pages in the hosted frame", () => {
+  it("the picker speaks the request's ui_locales, else Accept-Language, with the end-user headers", async () => {
+    const t = await oidcApp(["passport", "de_eid"]);
+    const select = (await call("GET", authUrl(t.app.clientId, { ui_locales: "de-CH en" }))).headers.get(
+      "location",
+    )!;
+    const de = await call("GET", `/oidc/sandbox/${select}`, { headers: { "accept-language": "fr" } });
+    expect(de.status).toBe(200);
+    expect(de.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(de.headers.get("x-frame-options")).toBe("DENY");
+    expect(de.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(de.headers.get("cache-control")).toContain("no-store");
+    expect(de.headers.get("permissions-policy")).toContain("camera=()");
+    const csp = de.headers.get("content-security-policy")!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("script-src");
+    expect(de.text).toContain('<html lang="de">');
+    expect(de.text).toContain("Bei Test app anmelden");
+    expect(de.text).toContain("Sandbox: nur Testdaten");
+    expect(de.text).toContain("Verfügbar in: Deutschland");
+    expect(de.text).toContain('data-provider="de_eid"');
+
+    const plain = (await call("GET", authUrl(t.app.clientId))).headers.get("location")!;
+    const fr = await call("GET", `/oidc/sandbox/${plain}`, {
+      headers: { "accept-language": "fr-FR,fr;q=0.9" },
+    });
+    expect(fr.text).toContain('<html lang="fr">');
+    expect(fr.text).toContain("Se connecter à Test app");
+    const en = await call("GET", `/oidc/sandbox/${plain}`);
+    expect(en.text).toContain('<html lang="en">');
+    expect(en.text).toContain("Choose how to prove your identity:");
+  });
+
+  it("an error page speaks the request's ui_locales and keeps its status", async () => {
+    const t = await oidcApp();
+    const res = await call(
+      "GET",
+      authUrl(t.app.clientId, { redirect_uri: "https://evil.example.com/cb", ui_locales: "fr" }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.text).toContain('<html lang="fr">');
+    expect(res.text).toContain("Cette connexion ne peut pas continuer");
+    expect(res.text).toContain('data-error="invalid_request"');
+    expect(res.text).toContain("redirect_uri");
+    const unknown = await call("GET", authUrl("app_00000000000000000000000000"), {
+      headers: { "accept-language": "de" },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain("Diese Anmeldung kann nicht fortgesetzt werden");
+  });
+
+  it("resume: another browser sees its own language, never the sign-in's; the sign-in's browser sees the request's", async () => {
+    const t = await oidcApp();
+    const { id, browser } = await startSignIn(
+      authUrl(t.app.clientId, { provider: "passport", ui_locales: "de" }),
+    );
+    expect((await t.simulate(id, { outcome: "success" })).status).toBe(200);
+    const next = await resumeAddress(browser, id);
+    const stranger = await new CookieJar().fetch(next, { headers: { "accept-language": "fr" } });
+    expect(stranger.status).toBe(400);
+    const strangerPage = await stranger.text();
+    expect(strangerPage).toContain('<html lang="fr">');
+    expect(strangerPage).toContain("a été commencée dans un autre navigateur");
+    expect((await browser.fetch(next)).status).toBe(303);
+    const again = await browser.fetch(next, { headers: { "accept-language": "fr" } });
+    expect(again.status).toBe(400);
+    const againPage = await again.text();
+    expect(againPage).toContain('<html lang="de">');
+    expect(againPage).toContain("Diese Anmeldung wurde bereits beantwortet.");
   });
 });

@@ -4,16 +4,11 @@
  */
 import type { TEnv } from "@/components/console/api";
 import type { TOperatorAuditEventJson } from "@/lib/operators/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TOperatorAuditEvent = TOperatorAuditEventJson;
 
-export interface TOperatorAuditPage {
-  data: TOperatorAuditEvent[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TOperatorAuditPage = TPage<TOperatorAuditEvent>;
 
 export interface TOperatorAuditFilters {
   operatorId: string;

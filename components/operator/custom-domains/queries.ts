@@ -4,17 +4,12 @@
  */
 import type { TEnv } from "@/components/console/api";
 import type { TOperatorCustomDomainJson, TTlsCheckJson } from "@/lib/operators/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TOperatorDomain = TOperatorCustomDomainJson;
 export type TTlsCheck = TTlsCheckJson;
 
-export interface TOperatorDomainPage {
-  data: TOperatorDomain[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TOperatorDomainPage = TPage<TOperatorDomain>;
 
 export interface TDomainFilters {
   status: string;

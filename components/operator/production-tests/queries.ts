@@ -5,19 +5,14 @@
 import { ApiRequestError, type TEnv } from "@/components/console/api";
 import type { TParticipationJson, TProductionTestDetailJson } from "@/lib/operators/endpoints";
 import type { TOperatorItemJson } from "@/lib/production-tests/serialize";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TOperatorItem = TOperatorItemJson;
 export type TRequestDetail = TProductionTestDetailJson;
 export type TParticipation = TParticipationJson;
 export type TRequestStatus = TOperatorItem["request"]["status"];
 
-export interface TOperatorItemPage {
-  data: TOperatorItem[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TOperatorItemPage = TPage<TOperatorItem>;
 
 export interface TRequestFilters {
   status: string;

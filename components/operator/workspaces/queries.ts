@@ -5,17 +5,12 @@
  */
 import type { TEnv } from "@/components/console/api";
 import type { TWorkspaceDetailJson, TWorkspaceSummaryJson } from "@/lib/operators/endpoints";
+import type { TPage } from "@/lib/http/pagination";
 
 export type TWorkspaceSummary = TWorkspaceSummaryJson;
 export type TWorkspaceDetail = TWorkspaceDetailJson;
 
-export interface TWorkspacePage {
-  data: TWorkspaceSummary[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type TWorkspacePage = TPage<TWorkspaceSummary>;
 
 export const workspaceKeys = {
   all: (env: TEnv) => ["operator", env, "workspaces"] as const,

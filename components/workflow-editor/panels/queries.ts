@@ -7,96 +7,34 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { api, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
+import type { z } from "zod";
+import type { TPage } from "@/lib/http/pagination";
+import type { ZTestIdentityJson } from "@/lib/verifications/endpoints";
+import type { TCaseJson } from "@/lib/workflows/cases";
 import type { TWorkflowNode } from "@/lib/workflows/json";
+import type { ZTestRunJson, ZWhatIfJson } from "@/lib/workflows/run-endpoints";
+import type {
+  TVersionAuthor as TVersionAuthorJson,
+  TWorkflowVersionJson,
+  TWorkflowVersionSummaryJson,
+} from "@/lib/workflows/versions";
 import { stableJson } from "./diff";
 import { workflowKeys } from "../queries";
 import type { TDraft, THighlight } from "../types";
 
 // --- API shapes -------------------------------------------------------------------------------
 
-export type TOutcome = "completed" | "failed";
-
-export interface TTestRunResult {
-  outcome: TOutcome;
-  reasonCode?: string;
-  path: string[];
-  nodes: Record<string, { result: "passed" | "failed"; reason?: string }>;
-  loa: number;
-  claims: Record<string, unknown>;
-}
-
-export interface TTestIdentity {
-  id: string;
-  scenario: string;
-  description: string;
-  loa: number;
-  claims: Record<string, unknown>;
-}
-
-export interface TVersionAuthor {
-  type: "user" | "api_key" | "system";
-  id: string | null;
-  display: string | null;
-}
-
-export interface TVersionItem {
-  version: number;
-  name: string;
-  nodeCount: number;
-  createdAt: string;
-  author: TVersionAuthor;
-  /** the version this one restored, if it was a restore */
-  restoredFrom?: number | null;
-}
-
-export interface TVersionPage {
-  data: TVersionItem[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
-
-export interface TVersion {
-  version: number;
-  name: string;
-  entryNodeId: string;
-  nodes: TWorkflowNode[];
-  positions?: Record<string, { x: number; y: number }>;
-  createdAt: string;
-  author: TVersionAuthor;
-  restoredFrom?: number | null;
-}
-
-export interface TCaseResult {
-  outcome: TOutcome;
-  reasonCode?: string;
-  passed: boolean;
-}
-
-export interface TRegressionCase {
-  id: string;
-  name: string;
-  providerId: string;
-  identityId: string;
-  expectedOutcome: TOutcome;
-  result: TCaseResult;
-}
-
-export interface TWhatIfSide {
-  outcome: TOutcome;
-  reasonCode?: string;
-  path: string[];
-}
-
-export interface TWhatIfResult {
-  total: number;
-  changedOutcomes: number;
-  changedPaths: number;
-  /** sessions the draft cannot be evaluated on (it tests a claim value their record does not answer) */
-  cannotTell?: number;
-  examples: { verificationId: string; createdAt: string; before: TWhatIfSide; after: TWhatIfSide }[];
-}
+export type TOutcome = TTestRunResult["outcome"];
+export type TTestRunResult = z.infer<typeof ZTestRunJson>;
+export type TTestIdentity = z.infer<typeof ZTestIdentityJson>;
+export type TVersionAuthor = TVersionAuthorJson;
+export type TVersionItem = TWorkflowVersionSummaryJson;
+export type TVersionPage = TPage<TVersionItem>;
+export type TVersion = TWorkflowVersionJson;
+export type TRegressionCase = TCaseJson;
+export type TCaseResult = TRegressionCase["result"];
+export type TWhatIfResult = z.infer<typeof ZWhatIfJson>;
+export type TWhatIfSide = TWhatIfResult["examples"][number]["before"];
 
 // --- keys and paths ---------------------------------------------------------------------------
 

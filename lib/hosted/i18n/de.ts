@@ -75,6 +75,24 @@ export const de: TMessages = {
   notFoundTitle: "Bestätigung nicht gefunden",
   notFoundBody:
     "Dieser Link ist ungültig. Kehren Sie zur Website zurück, die Sie hierher geschickt hat, und beginnen Sie neu.",
+  op: {
+    signIn: "Bei {app} anmelden",
+    choose: "Wählen Sie, wie Sie Ihre Identität nachweisen:",
+    errorTitle: "Diese Anmeldung kann nicht fortgesetzt werden",
+    errorHint:
+      "Gehen Sie zurück zu der Anwendung, von der Sie kamen, und versuchen Sie es erneut. Wenn das wieder passiert, wenden Sie sich an den Support der Anwendung.",
+    reasons: {
+      unknown: "Diese Anmeldeanfrage ist unbekannt.",
+      not_here: "Diese Anmeldung ist unter dieser Adresse nicht bekannt.",
+      other_browser:
+        "Diese Anmeldung wurde in einem anderen Browser begonnen. Gehen Sie zurück zur Anwendung und melden Sie sich in diesem Browser erneut an.",
+      app_gone: "Die Anwendung dieser Anmeldung ist nicht mehr verfügbar.",
+      answered: "Diese Anmeldung wurde bereits beantwortet.",
+      busy: "Aus Ihrem Netzwerk kamen zu viele Anmeldeanfragen. Warten Sie einen Moment und versuchen Sie es erneut.",
+      server:
+        "Bei uns ist ein Fehler aufgetreten. Wenn Sie den Support kontaktieren, nennen Sie {requestId}.",
+    },
+  },
   claims: {
     name: "Vollständiger Name",
     given_name: "Vorname",

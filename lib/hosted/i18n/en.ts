@@ -69,6 +69,23 @@ export const en = {
   },
   notFoundTitle: "Verification not found",
   notFoundBody: "This link is not valid. Go back to the site that sent you here and start again.",
+  op: {
+    signIn: "Sign in to {app}",
+    choose: "Choose how to prove your identity:",
+    errorTitle: "This sign-in cannot continue",
+    errorHint:
+      "Go back to the application you came from and try again. If this keeps happening, contact the application's support.",
+    reasons: {
+      unknown: "This sign-in request is unknown.",
+      not_here: "This sign-in is not known at this address.",
+      other_browser:
+        "This sign-in was started in another browser. Go back to the application and sign in again from this browser.",
+      app_gone: "The application of this sign-in is no longer available.",
+      answered: "This sign-in has already been answered.",
+      busy: "Too many sign-in requests came from your network. Wait a moment and try again.",
+      server: "Something went wrong on our side. If you contact support, quote {requestId}.",
+    },
+  },
   claims: {
     name: "Full name",
     given_name: "First name",

@@ -73,6 +73,23 @@ export const fr: TMessages = {
   },
   notFoundTitle: "Vérification introuvable",
   notFoundBody: "Ce lien n'est pas valide. Revenez sur le site qui vous a envoyé ici et recommencez.",
+  op: {
+    signIn: "Se connecter à {app}",
+    choose: "Choisissez comment prouver votre identité :",
+    errorTitle: "Cette connexion ne peut pas continuer",
+    errorHint:
+      "Revenez à l'application d'où vous venez et réessayez. Si cela se reproduit, contactez le support de l'application.",
+    reasons: {
+      unknown: "Cette demande de connexion est inconnue.",
+      not_here: "Cette connexion n'est pas connue à cette adresse.",
+      other_browser:
+        "Cette connexion a été commencée dans un autre navigateur. Revenez à l'application et reconnectez-vous depuis ce navigateur.",
+      app_gone: "L'application de cette connexion n'est plus disponible.",
+      answered: "Cette connexion a déjà reçu une réponse.",
+      busy: "Trop de demandes de connexion sont venues de votre réseau. Patientez un instant et réessayez.",
+      server: "Une erreur s'est produite de notre côté. Si vous contactez le support, indiquez {requestId}.",
+    },
+  },
   claims: {
     name: "Nom complet",
     given_name: "Prénom",

@@ -7,6 +7,7 @@
  * - placeholders are `{name}`; a missing value leaves the placeholder visible rather than
  *   silently dropping words.
  */
+import { memberGuard } from "../../state-machine";
 import { de } from "./de";
 import { en } from "./en";
 import { fr } from "./fr";
@@ -18,10 +19,11 @@ export const LOCALES = ["en", "de", "fr"] as const;
 export type TLocale = (typeof LOCALES)[number];
 
 const DICTIONARIES: Record<TLocale, TMessages> = { en, de, fr };
+const isLocale = memberGuard(LOCALES);
 
 function primary(tag: string): TLocale | undefined {
   const lang = tag.trim().toLowerCase().split(/[-_]/)[0];
-  return (LOCALES as readonly string[]).includes(lang ?? "") ? (lang as TLocale) : undefined;
+  return isLocale(lang) ? lang : undefined;
 }
 
 /** The languages of an Accept-Language header, best first (RFC 9110 §12.5.4). */

@@ -11,7 +11,7 @@
  * - without `provider` the end-user picks one on the picker page (which comes back here with it);
  * - the session and its OidcAuthorizationRequest are written in one transaction, so a failure
  *   leaves neither; the session's creation events wait for the end-user's first action
- *   (lib/verifications/service.ts), so anonymous repetition wakes no webhook;
+ *   (lib/verifications/create.ts), so anonymous repetition wakes no webhook;
  * - the answer is bound to this browser (lib/hosted/binding.ts): the request stores a random
  *   resume token and the hashes of two secrets — the cookie set here (path
  *   {issuer path}/resume/{resumeToken}), which the OP's resume requires, and the one-time
@@ -29,7 +29,7 @@ import {
   newBindingSecret,
   OIDC_BINDING_COOKIE,
 } from "../../hosted/binding";
-import { createVerification } from "../../verifications/service";
+import { createVerification } from "../../verifications/create";
 import { sessionTtlSeconds } from "../../verifications/settings";
 import { AuthorizationError, errorRedirectUrl } from "./authorization-error";
 import { checkAcrValues } from "./check-acr-values";
@@ -47,7 +47,8 @@ export type TAuthorizeOutcome =
   | { kind: "error_page"; error: AuthorizationError }
   /** `cookie`: the Set-Cookie value that binds the sign-in to this browser */
   | { kind: "redirect"; url: string; cookie?: string }
-  | { kind: "picker"; app: TClientApp; providers: TProviderDefinition[] };
+  /** `locale`: the request's ui_locales tag, for the picker's language */
+  | { kind: "picker"; app: TClientApp; providers: TProviderDefinition[]; locale?: string };
 
 export interface TAuthorizeInput {
   environment: TEnvironment;
@@ -93,7 +94,7 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
       if (providers.length === 0) {
         throw new AuthorizationError("access_denied", "No identity provider is available for this client");
       }
-      return { kind: "picker", app, providers };
+      return { kind: "picker", app, providers, ...(locale ? { locale } : {}) };
     }
     let verificationId: string;
     try {

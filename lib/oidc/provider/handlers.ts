@@ -1,6 +1,8 @@
 /**
- * Request → response for the browser-facing OP endpoints (/auth, /select, /resume) and the two
- * public documents. Route files stay thin: they parse the environment and call these.
+ * Request → answer for the browser-facing OP endpoints (/auth, /select, /resume) and the two
+ * public documents. Route files stay thin: they parse the environment and call these. The
+ * browser endpoints answer a redirect (a Response) or a page (TOpPage, ./page.ts), which the route
+ * renders in the hosted frame (app/oidc/_lib/op-page.ts).
  */
 import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
@@ -9,13 +11,15 @@ import { AuthorizationError } from "./authorization-error";
 import { authorize } from "./authorize";
 import { buildDiscovery, DISCOVERY_CACHE_CONTROL, JWKS_CACHE_CONTROL } from "./discovery";
 import { resolveIssuer } from "./issuer";
-import { readAuthorizationParams } from "./params";
-import { errorPage, pickerPage } from "./pages";
+import { readAuthorizationParams, type TAuthorizationParams } from "./params";
+import { errorPage, requestedLocale, type TOpPage, type TOpPickerPage } from "./page";
 import { limitAuthorizationRequest } from "./rate-limit";
 import { resumeAuthorization } from "./resume";
 import { servedApp, servesApp } from "../../domains/served-app";
 import { OIDC_BINDING_COOKIE } from "../../hosted/binding";
 import { readCookie } from "../../hosted/upstream-cookie";
+import { providerLogoDataUrl } from "../../hosted/view";
+import type { TProviderDefinition } from "../../providers/catalog";
 import { pageError } from "./authorization-error";
 
 function redirect(url: string, headers: Record<string, string> = {}): Response {
@@ -25,21 +29,53 @@ function redirect(url: string, headers: Record<string, string> = {}): Response {
   });
 }
 
+/** Only an image data: URL is shown as the app's logo (the API accepts nothing else). */
+const LOGO = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,/;
+
+/** The picker of an app's usable providers, with their catalog logos inlined. */
+export function pickerPage(input: {
+  environment: TEnvironment;
+  app: { name: string; logo: string | null };
+  providers: TProviderDefinition[];
+  search: URLSearchParams;
+  locale?: string;
+}): TOpPickerPage {
+  const { app } = input;
+  return {
+    kind: "picker",
+    environment: input.environment,
+    app: { name: app.name, ...(app.logo && LOGO.test(app.logo) ? { logo: app.logo } : {}) },
+    providers: input.providers.map((p) => {
+      const logo = providerLogoDataUrl(p.id);
+      return { id: p.id, name: p.name, countries: [...p.countries], ...(logo ? { logo } : {}) };
+    }),
+    search: input.search,
+    ...(input.locale ? { locale: input.locale } : {}),
+  };
+}
+
 /** /auth (GET or POST) and /select: the checks, then the picker or the hosted page. */
 export async function handleAuthorizationRequest(
   request: Request,
   environment: TEnvironment,
   options: { picker: "redirect" | "render" },
-): Promise<Response> {
+): Promise<Response | TOpPage> {
   const limited = await limitAuthorizationRequest(request);
   if (limited) return limited;
+  let params: TAuthorizationParams | undefined;
+  // the error page, in the request's ui_locales once they could be read
+  const refuse = (error: AuthorizationError, status = 400): TOpPage => {
+    const locale = requestedLocale(params);
+    return errorPage(error, status, locale ? { locale } : {});
+  };
   try {
-    const params = await readAuthorizationParams(request);
+    const read = await readAuthorizationParams(request);
+    params = read;
     // a custom OIDC domain serves its own app only: any other client_id is no client of this host
     // (an error page, never a redirect: the client is not trusted here; lib/domains/served-app.ts)
-    const clientId = params.values.client_id;
+    const clientId = read.values.client_id;
     if (servedApp(request.headers) !== undefined && !(clientId && servesApp(request.headers, clientId)))
-      return errorPage(
+      return refuse(
         pageError(`client_id: no client "${(clientId ?? "").slice(0, 64)}" at this address`),
         404,
       );
@@ -48,27 +84,26 @@ export async function handleAuthorizationRequest(
       (tx) =>
         authorize(tx, {
           environment,
-          params,
+          params: read,
           issuerFor: (clientId) => resolveIssuer(tx, environment, request, clientId),
         }),
       { timeout: 15_000, maxWait: 10_000 },
     );
-    if (outcome.kind === "error_page") return errorPage(outcome.error);
+    if (outcome.kind === "error_page") return refuse(outcome.error);
     if (outcome.kind === "redirect")
       return redirect(outcome.url, outcome.cookie ? { "Set-Cookie": outcome.cookie } : {});
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(params.values)) search.set(name, value);
+    for (const [name, value] of Object.entries(read.values)) search.set(name, value);
     if (options.picker === "redirect") return redirect(`select?${search.toString()}`);
-    const lang = params.values.ui_locales?.split(" ")[0];
     return pickerPage({
-      appName: outcome.app.name,
-      appLogo: outcome.app.logo,
+      environment,
+      app: outcome.app,
       providers: outcome.providers,
       search,
-      ...(lang ? { lang } : {}),
+      ...(outcome.locale ? { locale: outcome.locale } : {}),
     });
   } catch (err) {
-    if (err instanceof AuthorizationError) return errorPage(err);
+    if (err instanceof AuthorizationError) return refuse(err);
     // anything unexpected (500) or a database out of reach (503): the pipeline's error page
     throw err;
   }
@@ -79,7 +114,7 @@ export async function handleResume(
   request: Request,
   environment: TEnvironment,
   resumeToken: string,
-): Promise<Response> {
+): Promise<Response | TOpPage> {
   try {
     const db = getDb();
     const outcome = await db.$transaction((tx) =>
@@ -93,7 +128,7 @@ export async function handleResume(
         issuerFor: (clientId) => resolveIssuer(tx, environment, request, clientId),
       }),
     );
-    return outcome.kind === "redirect" ? redirect(outcome.url) : errorPage(outcome.error, outcome.status);
+    return outcome.kind === "redirect" ? redirect(outcome.url) : outcome;
   } catch (err) {
     // anything unexpected (500) or a database out of reach (503): the pipeline's error page
     throw err;

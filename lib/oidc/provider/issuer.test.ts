@@ -7,7 +7,9 @@ import { paramsFromSearch } from "./params";
 
 const saved = process.env.PUBLIC_URL;
 afterEach(() => {
-  process.env.PUBLIC_URL = saved;
+  // assigning undefined would store the string "undefined", which lib/config refuses
+  if (saved === undefined) delete process.env.PUBLIC_URL;
+  else process.env.PUBLIC_URL = saved;
 });
 
 describe("issuerForHost", () => {

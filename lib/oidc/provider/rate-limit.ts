@@ -6,15 +6,13 @@
  */
 import { takeAuthorizationRequest, tooManyRequests } from "../../rate-limit/requests";
 import { AuthorizationError } from "./authorization-error";
-import { errorPage } from "./pages";
+import { errorPage, type TOpErrorPage } from "./page";
 
-export async function limitAuthorizationRequest(request: Request): Promise<Response | null> {
+export async function limitAuthorizationRequest(request: Request): Promise<TOpErrorPage | null> {
   const wait = await takeAuthorizationRequest(request);
   if (wait === 0) return null;
-  const response = errorPage(
-    new AuthorizationError("temporarily_unavailable", tooManyRequests(wait), false),
-    429,
-  );
-  response.headers.set("Retry-After", String(wait));
-  return response;
+  return errorPage(new AuthorizationError("temporarily_unavailable", tooManyRequests(wait), false), 429, {
+    reason: "busy",
+    headers: { "Retry-After": String(wait) },
+  });
 }

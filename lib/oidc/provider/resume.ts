@@ -20,12 +20,12 @@ import type { Tx } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { matchesBinding } from "../../hosted/binding";
 import { isTerminal } from "../../verifications/state-machine";
-import { hostedPageUrl } from "../../verifications/service";
+import { hostedPageUrl } from "../../verifications/read";
 import { issueAuthorizationCode } from "../codes";
 import { AuthorizationError, errorRedirectUrl, pageError } from "./authorization-error";
+import { errorPage, storedLocale, type TOpErrorPage } from "./page";
 
-export type TResumeOutcome =
-  { kind: "error_page"; error: AuthorizationError; status?: number } | { kind: "redirect"; url: string };
+export type TResumeOutcome = TOpErrorPage | { kind: "redirect"; url: string };
 
 /** 256 random bits, base64url: the form of every resume token (lib/hosted/binding.ts). */
 export const RESUME_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -50,37 +50,49 @@ export interface TResumeInput {
 
 export async function resumeAuthorization(db: Tx, input: TResumeInput): Promise<TResumeOutcome> {
   const { environment } = input;
-  const unknown = { kind: "error_page", error: pageError("This sign-in request is unknown") } as const;
+  // a browser that is not the sign-in's own sees its own language (Accept-Language), never the
+  // request's: nothing about the sign-in is revealed to it
+  const unknown = errorPage(pageError("This sign-in request is unknown"), 400, { reason: "unknown" });
   if (!RESUME_TOKEN.test(input.resumeToken)) return unknown;
   const request = await db.oidcAuthorizationRequest.findUnique({ where: { resumeToken: input.resumeToken } });
   if (!request || request.environment !== environment || !request.verificationId) return unknown;
   if (!input.servesApp(request.appId)) {
-    return { kind: "error_page", error: pageError("This sign-in is not known at this address"), status: 404 };
+    return errorPage(pageError("This sign-in is not known at this address"), 404, { reason: "not_here" });
   }
   if (
     !matchesBinding(request.bindingHash, input.bindingSecret) ||
     !matchesBinding(request.proofHash, input.proof)
   ) {
-    return {
-      kind: "error_page",
-      error: pageError(
+    return errorPage(
+      pageError(
         "This sign-in was started in another browser. Go back to the application and sign in again from this browser.",
       ),
-    };
+      400,
+      { reason: "other_browser" },
+    );
   }
   const v = await db.verification.findUnique({ where: { id: request.verificationId } });
   if (!v) return unknown;
   if (!isTerminal(v.status)) return { kind: "redirect", url: hostedPageUrl(v.id) };
+  // from here on the browser is the sign-in's own: its page speaks the request's language
+  const locale = storedLocale(request.uiLocales);
+  const own = locale ? { locale } : {};
   const app = await db.app.findUnique({ where: { id: request.appId } });
   if (!app || app.deletedAt || !app.redirectUris.includes(request.redirectUri)) {
-    return { kind: "error_page", error: pageError("The application of this sign-in is no longer available") };
+    return errorPage(pageError("The application of this sign-in is no longer available"), 400, {
+      reason: "app_gone",
+      ...own,
+    });
   }
   const claimed = await db.oidcAuthorizationRequest.updateMany({
     where: { id: request.id, completedAt: null },
     data: { completedAt: new Date() },
   });
   if (claimed.count !== 1) {
-    return { kind: "error_page", error: pageError("This sign-in has already been answered") };
+    return errorPage(pageError("This sign-in has already been answered"), 400, {
+      reason: "answered",
+      ...own,
+    });
   }
   // the issuer the client started with (its custom OIDC domain or the default one)
   const issuer = request.issuer ?? (await input.issuerFor(app.id));

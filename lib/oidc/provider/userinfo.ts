@@ -21,7 +21,7 @@ import { newId } from "../../ids";
 import { clientIp } from "../../rate-limit";
 import { addressBlocked, countCredentialFailure } from "../../rate-limit/credentials";
 import { oauthRateLimited } from "../../rate-limit/oauth";
-import { readUserinfo } from "../../verifications/service";
+import { readUserinfo } from "../../verifications/read";
 import { servesApp } from "../../domains/served-app";
 
 const REALM = 'Bearer realm="userinfo"';

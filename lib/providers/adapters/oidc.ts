@@ -22,19 +22,6 @@ import { ApiError } from "../../errors";
 import { isKnownClaim, KNOWN_CLAIMS } from "../claims";
 import type { TAdapterOutcome } from "./types";
 
-export interface TOidcUpstreamConfig {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  scopes?: string[];
-  /** OIDC claim name → the upstream's claim name (or a JSON pointer into its claims) */
-  claimMapping?: Record<string, string>;
-  /** upstream `acr` value → LoA 0–3 */
-  acrToLoa?: Record<string, number>;
-  /** http issuer; tests and local development only */
-  allowInsecureRequests?: boolean;
-}
-
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 /** The provider configuration an operator stores for an OIDC upstream (AppProvider.config). */
@@ -44,20 +31,27 @@ export const ZOidcUpstreamConfig = z
     clientId: z.string().min(1).max(255),
     clientSecret: z.string().min(1).max(1024),
     scopes: z.array(z.string().regex(SCOPE_TOKEN, "must be a scope token")).min(1).max(30).optional(),
+    /** OIDC claim name → the upstream's claim name (or a JSON pointer into its claims) */
     claimMapping: z
       .record(
-        z.string().refine(isKnownClaim, "must be an OIDC claim name known to the service"),
+        // not the guard itself: the keys stay strings (a mapping names some claims, not all)
+        z
+          .string()
+          .refine((name): boolean => isKnownClaim(name), "must be an OIDC claim name known to the service"),
         z.string().min(1).max(255),
       )
       .optional(),
+    /** upstream `acr` value → LoA 0–3 */
     acrToLoa: z.record(z.string().min(1), z.number().int().min(0).max(3)).optional(),
+    /** http issuer; tests and local development only */
     allowInsecureRequests: z.boolean().optional(),
   })
   .strict()
   .refine((c) => c.allowInsecureRequests === true || !c.issuer.startsWith("http:"), {
     path: ["issuer"],
     message: "must use https",
-  }) satisfies z.ZodType<TOidcUpstreamConfig>;
+  });
+export type TOidcUpstreamConfig = z.infer<typeof ZOidcUpstreamConfig>;
 
 export interface TOidcSavedState {
   state: string;

@@ -15,10 +15,11 @@
  */
 import { invalidField } from "../../errors";
 import type { TProviderDefinition } from "../catalog";
-import type { TIdentityClaims, TTestPerson, TTestScenario } from "../identities";
+import type { TIdentityClaims, TTestIdentity, TTestPerson } from "../identities";
 import { TEST_PEOPLE } from "../test-people";
 import { compareMatch, validateMatchData } from "./match";
-import { DISCLOSURE_PROFILES, MATCH_PROFILES, profileContext } from "./native-profiles";
+import { profileContext } from "./native-context";
+import { DISCLOSURE_PROFILES, MATCH_PROFILES } from "./native-profiles";
 import type { TAdapterOutcome, TSourceIdentity } from "./types";
 
 export type TSimulatedOutcome = "success" | "failure" | "cancel" | "expire";
@@ -35,16 +36,8 @@ export interface TSimulateInput {
   at?: Date;
 }
 
-export interface TTestIdentityListing {
-  id: string;
-  scenario: TTestScenario;
-  description: string;
-  loa: number;
-  claims: TIdentityClaims;
-}
-
-/** The provider's sandbox test identities (GET /v1/sandbox/identities). */
-export function listTestIdentities(provider: TProviderDefinition): TTestIdentityListing[] {
+/** The provider's sandbox test identities (GET /v1/sandbox/identities): copies of the catalog's. */
+export function listTestIdentities(provider: TProviderDefinition): TTestIdentity[] {
   return provider.testIdentities.map((t) => ({
     id: t.id,
     scenario: t.scenario,

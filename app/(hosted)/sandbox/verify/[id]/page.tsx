@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button";
 import { HostedFrame } from "@/components/verify/hosted-frame";
 import { format, messagesFor } from "@/lib/hosted/i18n";
 import { listTestIdentities } from "@/lib/providers/adapters/simulator";
-import { FLOW_TYPES, findProvider, type TFlowType } from "@/lib/providers/catalog";
+import { findProvider, isFlowType, type TFlowType } from "@/lib/providers/catalog";
 
 export const dynamic = "force-dynamic";
 
@@ -28,9 +28,7 @@ export default async function SimulatorPage({ params, searchParams }: Props) {
   const locale = await servedLocale(view);
   const t = messagesFor(locale);
   const flowParam = typeof query.flow === "string" ? query.flow : view.flowType;
-  const flow: TFlowType = (FLOW_TYPES as readonly string[]).includes(flowParam)
-    ? (flowParam as TFlowType)
-    : view.flowType;
+  const flow: TFlowType = isFlowType(flowParam) ? flowParam : view.flowType;
   const vars = { app: view.brand.name, provider: view.provider.name };
   const provider = findProvider(view.provider.id)!;
   const identities = listTestIdentities(provider);

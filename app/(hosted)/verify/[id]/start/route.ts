@@ -1,4 +1,5 @@
 // Redirect flow: "Continue to <provider>". Sandbox → its simulator; production → the upstream.
+import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
@@ -37,7 +38,7 @@ export const GET = pipeline(HOSTED, async (request: Request, ctx: { params: Prom
     const { url } = await beginUpstreamAuthentication(id);
     return seeOther(url, {
       "Set-Cookie": `${UPSTREAM_COOKIE}=${id}; Path=/verify; HttpOnly; SameSite=Lax; Max-Age=1800${
-        process.env.PUBLIC_URL?.startsWith("https:") ? "; Secure" : ""
+        config().https ? "; Secure" : ""
       }`,
     });
   } catch (err) {

@@ -9,7 +9,7 @@ import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
-import { purgeExpiredPersonalData } from "@/lib/verifications/service";
+import { purgeExpiredPersonalData } from "@/lib/verifications/personal-data";
 
 const LIST = "/api/sandbox/v1/verifications";
 const ids = (body: { data: { verificationId: string }[] }) => body.data.map((v) => v.verificationId);

@@ -2,7 +2,7 @@ import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as logEndpoints from "@/lib/verification-log/endpoints";
 import { listWorkspaceVerifications } from "@/lib/verification-log/service";
 import * as endpoints from "@/lib/verifications/endpoints";
-import { createVerification } from "@/lib/verifications/service";
+import { createVerification } from "@/lib/verifications/create";
 
 export const POST = withApi(endpoints.createVerification, async ({ db, auth, body, logVerification }) => {
   const created = await createVerification(db, auth, body);

@@ -5,7 +5,7 @@
 import { handleResume } from "@/lib/oidc/provider/handlers";
 import { notFoundResponse, oidcEnvironment, type TOidcContext } from "../../env";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
-import { OP_PAGE } from "@/lib/http/surfaces";
+import { OP_PAGE, opAnswer } from "@/app/oidc/_lib/op-page";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +13,7 @@ export const GET = pipeline(OP_PAGE, async (request: Request, context: TOidcCont
   const env = await oidcEnvironment(context);
   const { verificationId } = await context.params;
   return env && typeof verificationId === "string"
-    ? handleResume(request, env, verificationId)
+    ? opAnswer(request, await handleResume(request, env, verificationId))
     : notFoundResponse();
 });
 

@@ -4,10 +4,13 @@ import { servesVerification } from "@/lib/domains/served-app";
 import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { actInSimulator } from "@/lib/hosted/session";
 import { ApiError } from "@/lib/errors";
-import { FLOW_TYPES } from "@/lib/providers/catalog";
+import { isFlowType } from "@/lib/providers/catalog";
+import { memberGuard } from "@/lib/state-machine";
 import { SIMULATE_OUTCOMES } from "@/lib/verifications/schema";
 import { limitHostedAction } from "@/lib/rate-limit/requests";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+
+const isSimulateOutcome = memberGuard(SIMULATE_OUTCOMES);
 import { HOSTED, HOSTED_FORM_MAX_BYTES } from "@/lib/http/surfaces";
 import { readFormBody } from "@/lib/http/body";
 
@@ -22,13 +25,13 @@ export const POST = pipeline(HOSTED, async (request: Request, ctx: { params: Pro
   const outcome = String(form.get("outcome") ?? "");
   const identity = String(form.get("identity") ?? "");
   const flowRaw = String(form.get("flow") ?? "");
-  const flow = (FLOW_TYPES as readonly string[]).includes(flowRaw) ? flowRaw : "redirect";
-  if (!(SIMULATE_OUTCOMES as readonly string[]).includes(outcome)) {
+  const flow = isFlowType(flowRaw) ? flowRaw : "redirect";
+  if (!isSimulateOutcome(outcome)) {
     return textResponse(400, `outcome: must be one of ${SIMULATE_OUTCOMES.join(", ")}`);
   }
   try {
     await actInSimulator(getDb(), id, {
-      outcome: outcome as (typeof SIMULATE_OUTCOMES)[number],
+      outcome,
       ...(identity ? { identity } : {}),
     });
   } catch (err) {

@@ -1,6 +1,7 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as endpoints from "@/lib/verifications/endpoints";
-import { cancelVerification, getOwnedVerification, toStatusRecord } from "@/lib/verifications/service";
+import { getOwnedVerification, toStatusRecord } from "@/lib/verifications/read";
+import { cancelVerification } from "@/lib/verifications/transitions";
 
 export const GET = withApi(endpoints.getVerification, async ({ db, auth, params }) =>
   json(200, toStatusRecord(await getOwnedVerification(db, auth, params.verificationId))),

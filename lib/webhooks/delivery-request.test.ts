@@ -1,65 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  DEFAULT_RETRY_SCHEDULE,
-  MAX_RESPONSE_BODY_BYTES,
-  parseRetrySchedule,
-  parseSweepGraceSeconds,
-  parseTimeoutMs,
-  sendWebhookRequest,
-} from "./delivery";
+import { MAX_RESPONSE_BODY_BYTES, sendWebhookRequest } from "./delivery-request";
 import type { TResolve } from "./ssrf";
 
 const DESTINATION_NOT_ALLOWED =
   "destination not allowed: private, loopback, link-local and reserved addresses are refused";
 const HOST_NOT_ALLOWED = "host not found or not allowed: the host name must resolve to public addresses only";
-
-describe("parseRetrySchedule", () => {
-  it("reads seconds, fractions included, in order", () => {
-    expect(parseRetrySchedule("1,5,30")).toEqual({ value: [1, 5, 30] });
-    expect(parseRetrySchedule(" 0.2, 0.4 ,0.6 ")).toEqual({ value: [0.2, 0.4, 0.6] });
-    expect(parseRetrySchedule("0")).toEqual({ value: [0] });
-  });
-
-  it("uses the default 1,5,30 when unset or empty", () => {
-    expect(DEFAULT_RETRY_SCHEDULE).toEqual([1, 5, 30]);
-    expect(parseRetrySchedule(undefined)).toEqual({ value: [1, 5, 30] });
-    expect(parseRetrySchedule("  ")).toEqual({ value: [1, 5, 30] });
-  });
-
-  it.each([
-    ["1,,5", /"" is not a number/],
-    ["1,five", /"five" is not a number/],
-    ["-1", /"-1" is not a number/],
-    ["1e3", /"1e3" is not a number/],
-    ["100000", /more than a day/],
-    [Array.from({ length: 21 }, () => "1").join(","), /at most 20 retries/],
-  ])("falls back on the default with a warning for %j", (raw, reason) => {
-    const parsed = parseRetrySchedule(raw);
-    expect(parsed.value).toEqual([1, 5, 30]);
-    expect(parsed.warning).toMatch(reason);
-    expect(parsed.warning).toMatch(/^WEBHOOK_RETRY_SCHEDULE=/);
-  });
-});
-
-describe("parseTimeoutMs and parseSweepGraceSeconds", () => {
-  it("default to 10 s and 60 s and accept values in range", () => {
-    expect(parseTimeoutMs(undefined)).toEqual({ value: 10_000 });
-    expect(parseTimeoutMs("250")).toEqual({ value: 250 });
-    expect(parseSweepGraceSeconds(undefined)).toEqual({ value: 60 });
-    expect(parseSweepGraceSeconds("0")).toEqual({ value: 0 });
-  });
-
-  it("refuse values out of range or not numbers, with a warning", () => {
-    for (const raw of ["0", "-5", "abc", "20001"]) {
-      const parsed = parseTimeoutMs(raw);
-      expect(parsed.value).toBe(10_000);
-      expect(parsed.warning).toMatch(/^WEBHOOK_TIMEOUT_MS=/);
-    }
-    expect(parseSweepGraceSeconds("-1")).toMatchObject({ value: 60, warning: expect.any(String) });
-  });
-});
 
 describe("sendWebhookRequest", () => {
   type Seen = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Buffer };

@@ -1,0 +1,192 @@
+/**
+ * Creating a verification session, and its creation events.
+ * Rules:
+ * - a session runs one provider that is activated and enabled for the app, with the app's chosen
+ *   (or default) workflow; the workflow is planned at creation (which verification node runs) and
+ *   the session keeps the version it was planned on;
+ * - redirect_uri is one of the app's; matchData is required by match providers and refused by
+ *   the others; flowType is one the provider supports; a challengeId is the app's own;
+ * - events in order at creation: created, requested, workflow.started; the expiry job is queued
+ *   for expiresAt, all in the caller's transaction;
+ * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: their
+ *   three creation events are written at the end-user's first action instead (announce, called by
+ *   transitions.ts; still first, in the same order), and one nobody acted on expires silently.
+ */
+import type { AppAuth } from "../auth/app-credentials";
+import type { Tx } from "../db/client";
+import type { Verification, Workflow } from "../db/generated/client";
+import { ApiError, invalidField } from "../errors";
+import { newId } from "../ids";
+import { expireVerificationJob } from "../jobs/definitions";
+import { enqueue } from "../jobs/registry";
+import { validateMatchData } from "../providers/adapters/match";
+import { findProvider } from "../providers/catalog";
+import { emitVerificationEvent, type TWebhookTarget } from "../webhooks/events";
+import { planVerification } from "../workflows/engine";
+import { runnableWorkflow, storedNodes } from "../workflows/row";
+import type { TVerificationCreated } from "./endpoints";
+import { seal } from "./personal-data";
+import { hostedPageUrl } from "./read";
+import type { TCreateVerification } from "./schema";
+import { sessionTtlSeconds } from "./settings";
+import type { TVerificationState } from "./state-machine";
+
+/** Where every session starts. */
+const INITIAL_STATE = "awaiting_user_action" satisfies TVerificationState;
+
+function providerUnavailable(message: string): ApiError {
+  return new ApiError("PROVIDER_NOT_AVAILABLE", message, { details: [{ path: "providerId", message }] });
+}
+
+export interface TCreateVerificationOptions {
+  /** the OpenID Provider's sessions always run in the browser, whatever the workflow plans */
+  channel?: "oidc";
+}
+
+export async function createVerification(
+  db: Tx,
+  auth: AppAuth,
+  input: TCreateVerification,
+  options: TCreateVerificationOptions = {},
+): Promise<TVerificationCreated> {
+  const app = await db.app.findUniqueOrThrow({ where: { id: auth.clientId }, include: { providers: true } });
+  const provider = findProvider(input.providerId);
+  if (!provider) throw providerUnavailable(`Unknown provider "${input.providerId}"`);
+  const appProvider = app.providers.find((p) => p.providerId === provider.id);
+  if (!appProvider || appProvider.status !== "activated") {
+    throw providerUnavailable(`Provider "${provider.id}" is not activated for this app`);
+  }
+  if (!appProvider.enabled) throw providerUnavailable(`Provider "${provider.id}" is disabled for this app`);
+
+  const workflowId = input.workflowId ?? app.defaultWorkflowId;
+  const workflow = workflowId
+    ? await db.workflow.findFirst({ where: { id: workflowId, appId: app.id } })
+    : null;
+  if (!workflow) {
+    throw input.workflowId
+      ? invalidField("workflowId", `no workflow "${input.workflowId}" in this app`)
+      : new ApiError("VALIDATION_ERROR", "The app has no default workflow");
+  }
+  const appProviders = Object.fromEntries(
+    app.providers.map((p) => [p.providerId, { enabled: p.enabled && p.status === "activated" }]),
+  );
+  const planned = planVerification(runnableWorkflow(workflow), {
+    providerId: provider.id,
+    provider,
+    appProviders,
+  });
+  const plan = options.channel ? { ...planned, channel: options.channel } : planned;
+
+  if (input.redirect_uri !== undefined && !app.redirectUris.includes(input.redirect_uri)) {
+    throw invalidField("redirect_uri", "must be one of the app's registered redirectUris");
+  }
+  if (provider.verificationModel === "match") {
+    if (!input.matchData)
+      throw invalidField("matchData", `is required for the match provider "${provider.id}"`);
+    validateMatchData(provider, input.matchData);
+  } else if (input.matchData) {
+    throw invalidField("matchData", `is only accepted by match providers; "${provider.id}" discloses claims`);
+  }
+  const flowType = input.flowType ?? provider.flowTypes[0]!;
+  if (!provider.flowTypes.includes(flowType)) {
+    throw invalidField("flowType", `"${provider.id}" supports ${provider.flowTypes.join(", ")}`);
+  }
+  if (input.challengeId) {
+    const challenge = await db.productionTestChallenge.findUnique({ where: { id: input.challengeId } });
+    if (!challenge || challenge.appId !== app.id)
+      throw invalidField("challengeId", "no such production-test challenge for this app");
+  }
+
+  const now = new Date();
+  const id = newId("ver");
+  const created = await db.verification.create({
+    data: {
+      id,
+      appId: app.id,
+      workspaceId: app.workspaceId,
+      environment: auth.environment,
+      providerId: provider.id,
+      workflowId: workflow.id,
+      // the version the session was planned on (lib/workflows/versions.ts)
+      workflowVersion: workflow.version,
+      verificationNodeId: plan.verificationNodeId,
+      flowType,
+      channel: plan.channel,
+      status: INITIAL_STATE,
+      redirectUri: input.redirect_uri ?? null,
+      state: input.state ?? null,
+      locale: input.locale ?? null,
+      deviceType: input.deviceType ?? null,
+      countryCode: input.countryCode ?? null,
+      challengeId: input.challengeId ?? null,
+      matchDataEncrypted: input.matchData ? seal(input.matchData) : null,
+      viaOidcProvider: options.channel === "oidc",
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
+    },
+  });
+  // the app row loaded above carries the webhook settings: no query per event. The OpenID
+  // Provider's sessions come from anonymous GETs of /oidc/{env}/auth: their creation events wait
+  // for the end-user's first action (move), so repeated requests cannot flood the app's webhook
+  if (!created.viaOidcProvider) await emitCreationEvents(db, created, { app, mode: plan.mode });
+  await enqueue(db, expireVerificationJob, { verificationId: id }, { runAt: created.expiresAt });
+  return {
+    verificationId: id,
+    status: INITIAL_STATE,
+    providerId: provider.id,
+    workflowId: workflow.id,
+    flowType,
+    ...(plan.channel === "api" ? {} : { url: hostedPageUrl(id) }),
+    createdAt: created.createdAt.toISOString(),
+    expiresAt: created.expiresAt.toISOString(),
+  };
+}
+
+/** verification.created, .requested and .workflow.started, in this order. */
+async function emitCreationEvents(
+  db: Tx,
+  v: Verification,
+  options: { app?: TWebhookTarget; mode: string },
+): Promise<void> {
+  const app = options.app ? { app: options.app } : {};
+  await emitVerificationEvent(db, v, "verification.created", app);
+  await emitVerificationEvent(db, v, "verification.requested", {
+    ...app,
+    metadata: {
+      channel: v.channel,
+      flowType: v.flowType,
+      ...(v.redirectUri ? { redirectUri: v.redirectUri } : {}),
+    },
+  });
+  await emitVerificationEvent(db, v, "verification.workflow.started", {
+    ...app,
+    metadata: { verificationNodeId: v.verificationNodeId, mode: options.mode },
+  });
+}
+
+/** An OpenID Provider session nobody has acted on yet: its creation events are still to come. */
+export function unannounced(v: Verification): boolean {
+  return v.viaOidcProvider && v.status === INITIAL_STATE;
+}
+
+/** The deferred creation events of an OpenID Provider session, at the end-user's first action. */
+export async function announce(db: Tx, v: Verification): Promise<void> {
+  const workflow = await plannedWorkflow(db, v);
+  const node = workflow ? storedNodes(workflow.nodes).find((n) => n.id === v.verificationNodeId) : undefined;
+  const mode = node?.config?.mode;
+  await emitCreationEvents(db, v, { mode: typeof mode === "string" ? mode : "pii" });
+}
+
+/**
+ * The workflow as the session was planned on it: the content of its recorded version while that
+ * is kept, else the current one (sessions from before versions). An edit made while the end-user
+ * verifies therefore applies to the next session, not to this one.
+ */
+export async function plannedWorkflow(db: Tx, v: Verification): Promise<Workflow | null> {
+  const workflow = await db.workflow.findUnique({ where: { id: v.workflowId } });
+  if (!workflow || v.workflowVersion === null || v.workflowVersion === workflow.version) return workflow;
+  const kept = await db.workflowVersion.findUnique({
+    where: { workflowId_version: { workflowId: v.workflowId, version: v.workflowVersion } },
+  });
+  return kept ? { ...workflow, entryNodeId: kept.entryNodeId, nodes: kept.nodes } : workflow;
+}
