@@ -53,17 +53,9 @@ import {
   workspaceKey,
 } from "./bench/server.mjs";
 import { webhookPhase } from "./bench/webhooks.mjs";
-import {
-  basicAuth,
-  call,
-  cleanup,
-  expectStatus,
-  isLoopback,
-  log,
-  onCleanup,
-  sleep,
-  startChild,
-} from "./bench/util.mjs";
+import { isLoopback, log, sleep, startChild } from "./bench/util.mjs";
+import { cleanup, onCleanup } from "./support/cleanup.mjs";
+import { basicAuth, call, expectStatus } from "./support/http.mjs";
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);

@@ -22,12 +22,11 @@
 // undelivered events are not lost.
 import path from "node:path";
 import {
-  basicAuth,
-  call,
   completedSession,
   createApp,
   createWorkspace,
   diagnose,
+  envNumber,
   formatStatus,
   log,
   requireBuild,
@@ -42,18 +41,18 @@ import {
   startReceiver,
   waitAllDelivered,
 } from "./fault-support.mjs";
+import { basicAuth, call } from "./support/http.mjs";
 
-const num = (name, fallback) => Number(process.env[name] ?? fallback);
-const SERVER_PORT = num("FAULT_PORT", 3310);
+const SERVER_PORT = envNumber("FAULT_PORT", 3310);
 const RECEIVER_PORT = SERVER_PORT + 1;
-const PG_PORT = num("FAULT_PG_PORT", 54510);
-const SESSIONS = num("FAULT_SESSIONS", 20);
-const KILLS = num("FAULT_KILLS", 2);
-const RECEIVER_DELAY_MS = num("FAULT_RECEIVER_DELAY_MS", 1500);
-const LOAD_WORKERS = num("FAULT_LOAD_WORKERS", 6);
-const OUTAGE_SECONDS = num("FAULT_OUTAGE_SECONDS", 8);
-const HANG_MS = num("FAULT_HANG_MS", 15_000);
-const MAX_SECONDS = num("FAULT_MAX_SECONDS", 600);
+const PG_PORT = envNumber("FAULT_PG_PORT", 54510);
+const SESSIONS = envNumber("FAULT_SESSIONS", 20);
+const KILLS = envNumber("FAULT_KILLS", 2);
+const RECEIVER_DELAY_MS = envNumber("FAULT_RECEIVER_DELAY_MS", 1500);
+const LOAD_WORKERS = envNumber("FAULT_LOAD_WORKERS", 6);
+const OUTAGE_SECONDS = envNumber("FAULT_OUTAGE_SECONDS", 8);
+const HANG_MS = envNumber("FAULT_HANG_MS", 15_000);
+const MAX_SECONDS = envNumber("FAULT_MAX_SECONDS", 600);
 const PG_MODES = (process.env.FAULT_PG_MODES ?? "fast,immediate,fast,immediate")
   .split(",")
   .map((m) => m.trim());
@@ -247,7 +246,7 @@ async function postgresRestart({ server, pool, key, receiver, db }) {
   console.log("\n=== Part 2: PostgreSQL stopped and started again under API load ===");
   receiver.setDelay(0);
   const app = await createApp(server.base, key, { webhookUrl: receiver.url });
-  const auth = basicAuth(app);
+  const auth = basicAuth(app.clientId, app.clientSecret);
   const bearer = `Bearer ${key}`;
   const seed = await completedSession(server.base, app);
   if (!seed.ok) throw new Error(`could not create a session before the outage (${seed.status})`);

@@ -1,7 +1,7 @@
 // Shared pieces of the fault-injection scripts (scripts/fault-kill.mjs, scripts/fault-two-instances.mjs):
-// a dedicated PostgreSQL server, production server processes, a webhook receiver, HTTP and SQL
-// helpers, and cleanup of everything started — also when a script fails or is interrupted.
-// Loopback only. Everything here is test tooling; nothing of it runs in the service.
+// a dedicated PostgreSQL server, production server processes, a webhook receiver, apps and sessions
+// over the REST API, SQL helpers, and a run with a deadline that cleans up everything started (HTTP
+// and cleanup themselves are scripts/support/*.mjs, shared with the benchmark). Loopback only. Everything here is test tooling; nothing of it runs in the service.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -10,69 +10,21 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { register } from "tsx/esm/api";
+import { cleanup, onCleanup } from "./support/cleanup.mjs";
+import { EVENT_TYPES } from "./support/event-types.mjs";
+import { basicAuth, call, expectStatus } from "./support/http.mjs";
+import "./support/typescript.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.env.IDV_ROOT ??= ROOT;
-register();
 
-export const ALL_EVENTS = [
-  "verification.created",
-  "verification.requested",
-  "verification.workflow.started",
-  "verification.user.authentication_started",
-  "verification.user.authentication_succeeded",
-  "verification.user.authentication_failed",
-  "verification.completed",
-  "verification.failed",
-  "verification.workflow.cancelled",
-  "verification.session.timed_out",
-];
-
+/** A number from the environment variable `name`, or `fallback` when it is not set. */
+export const envNumber = (name, fallback) => Number(process.env[name] ?? fallback);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const t0 = performance.now();
 /** Seconds since the script started, for log lines. */
 export const elapsed = () => ((performance.now() - t0) / 1000).toFixed(1).padStart(6);
 export const log = (message) => console.log(`[${elapsed()} s] ${message}`);
-
-// ---------------------------------------------------------------------------------------------
-// Cleanup: every process a script starts is registered here and ended on exit, failure or Ctrl-C.
-
-const cleanups = [];
-let cleaning;
-/** Registers a cleanup; `sync` runs from process.on("exit") when the async path did not run. */
-export function onCleanup(fn, sync) {
-  cleanups.push({ fn, sync });
-}
-export function cleanup() {
-  cleaning ??= (async () => {
-    for (const c of [...cleanups].reverse()) {
-      try {
-        await c.fn();
-      } catch (err) {
-        console.error(`cleanup: ${err.message}`);
-      }
-      c.done = true;
-    }
-  })();
-  return cleaning;
-}
-process.on("exit", () => {
-  for (const c of [...cleanups].reverse()) {
-    if (c.done || !c.sync) continue;
-    try {
-      c.sync();
-    } catch {
-      // best effort while exiting
-    }
-  }
-});
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping everything this script started`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
 
 /**
  * Runs `main` with a hard deadline; cleans up and sets the exit code (1 on failure or timeout).
@@ -331,60 +283,7 @@ export async function createWorkspace(databaseUrl, masterKey) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP
-
-/**
- * One request. Never throws: a connection failure is status "conn-error", no answer within
- * `timeoutMs` is status "timeout".
- */
-export async function call(
-  base,
-  method,
-  pathname,
-  { auth, body, form, cookie, followRedirects = true, timeoutMs = 15_000 } = {},
-) {
-  const started = performance.now();
-  const headers = {};
-  if (auth) headers.authorization = auth;
-  if (cookie) headers.cookie = cookie;
-  let payload;
-  if (form) {
-    headers["content-type"] = "application/x-www-form-urlencoded";
-    payload = new URLSearchParams(form).toString();
-  } else if (body !== undefined) {
-    headers["content-type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  try {
-    const res = await fetch(`${base}${pathname}`, {
-      method,
-      headers,
-      body: payload,
-      redirect: followRedirects ? "follow" : "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, body: json, text, ms: performance.now() - started };
-  } catch (err) {
-    const timeout = err.name === "TimeoutError" || err.name === "AbortError";
-    return { status: timeout ? "timeout" : "conn-error", error: err, ms: performance.now() - started };
-  }
-}
-
-export const basicAuth = (app) =>
-  `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`;
-
-function expectStatus(res, status, what) {
-  if (res.status !== status)
-    throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text ?? res.error?.message ?? ""}`);
-  return res.body;
-}
+// Apps and sessions over the REST API
 
 /** A sandbox app whose webhook posts every event type to `webhookUrl`. */
 export async function createApp(base, key, { webhookUrl, redirectUris = [] }) {
@@ -406,7 +305,7 @@ export async function createApp(base, key, { webhookUrl, redirectUris = [] }) {
   expectStatus(
     await call(base, "PATCH", `/api/sandbox/v1/apps/${app.clientId}/webhook-config`, {
       auth: bearer,
-      body: { url: webhookUrl, enabled: true, events: ALL_EVENTS },
+      body: { url: webhookUrl, enabled: true, events: EVENT_TYPES },
     }),
     200,
     "configuring the webhook",
@@ -416,7 +315,7 @@ export async function createApp(base, key, { webhookUrl, redirectUris = [] }) {
 
 /** A sandbox session driven to completion (6 events); on `simulateBase` when given. */
 export async function completedSession(base, app, { simulateBase = base, redirectUri, bind = false } = {}) {
-  const auth = basicAuth(app);
+  const auth = basicAuth(app.clientId, app.clientSecret);
   const started = await call(base, "POST", "/api/sandbox/v1/verifications", {
     auth,
     body: { providerId: "passport", ...(redirectUri ? { redirect_uri: redirectUri } : {}) },

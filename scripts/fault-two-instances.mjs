@@ -20,11 +20,10 @@
 import path from "node:path";
 import autocannon from "autocannon";
 import {
-  basicAuth,
-  call,
   completedSession,
   createApp,
   createWorkspace,
+  envNumber,
   formatStatus,
   log,
   requireBuild,
@@ -39,16 +38,16 @@ import {
   startReceiver,
   waitAllDelivered,
 } from "./fault-support.mjs";
+import { basicAuth, call } from "./support/http.mjs";
 
-const num = (name, fallback) => Number(process.env[name] ?? fallback);
-const PORT_A = num("FAULT_PORT", 3320);
+const PORT_A = envNumber("FAULT_PORT", 3320);
 const PORT_B = PORT_A + 1;
 const RECEIVER_PORT = PORT_A + 2;
-const PG_PORT = num("FAULT_PG_PORT", 54520);
-const BENCH_SECONDS = num("BENCH_SECONDS", 5);
-const SESSIONS = num("FAULT_SESSIONS", 30);
+const PG_PORT = envNumber("FAULT_PG_PORT", 54520);
+const BENCH_SECONDS = envNumber("BENCH_SECONDS", 5);
+const SESSIONS = envNumber("FAULT_SESSIONS", 30);
 const TTL_SECONDS = 20;
-const MAX_SECONDS = num("FAULT_MAX_SECONDS", 420);
+const MAX_SECONDS = envNumber("FAULT_MAX_SECONDS", 420);
 const DATABASE = "idv_fault_two";
 const CRON_EVERY_MINUTE = ["webhook_sweep", "custom_domain_recheck"];
 
@@ -106,7 +105,7 @@ async function main() {
   const receiver = await startReceiver({ port: RECEIVER_PORT, delayMs: 50 });
   const returnUrl = `${receiver.base}/return`;
   const app = await createApp(a.base, key, { webhookUrl: receiver.url, redirectUris: [returnUrl] });
-  const auth = basicAuth(app);
+  const auth = basicAuth(app.clientId, app.clientSecret);
   const problems = [];
 
   // 1. the benchmark's load, spread over both instances

@@ -1,7 +1,7 @@
 // Root layout of the console: sign-in, sign-up, invitations and the workspace pages (English).
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { ConsoleProviders } from "@/components/console/providers";
+import { ConsoleDocument } from "@/components/console/document";
 import "../globals.css";
 
 export const metadata: Metadata = {
@@ -12,11 +12,5 @@ export const metadata: Metadata = {
 };
 
 export default function ConsoleRootLayout({ children }: { children: ReactNode }) {
-  return (
-    <html lang="en">
-      <body className="bg-gray-50 text-gray-900 antialiased">
-        <ConsoleProviders>{children}</ConsoleProviders>
-      </body>
-    </html>
-  );
+  return <ConsoleDocument>{children}</ConsoleDocument>;
 }

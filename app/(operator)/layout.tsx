@@ -1,7 +1,7 @@
 // Root layout of the back-office (English): the pages the people who run the service work in.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { ConsoleProviders } from "@/components/console/providers";
+import { ConsoleDocument } from "@/components/console/document";
 import "../globals.css";
 
 export const metadata: Metadata = {
@@ -11,11 +11,5 @@ export const metadata: Metadata = {
 };
 
 export default function OperatorRootLayout({ children }: { children: ReactNode }) {
-  return (
-    <html lang="en">
-      <body className="bg-gray-50 text-gray-900 antialiased">
-        <ConsoleProviders>{children}</ConsoleProviders>
-      </body>
-    </html>
-  );
+  return <ConsoleDocument>{children}</ConsoleDocument>;
 }

@@ -4,23 +4,23 @@
  * with its secret shown once, and revoking. Members without the `credentials` permission see the
  * list read-only, with the reason.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { SecretOnce } from "@/components/apps/secret-once";
-import { api, ApiRequestError, errorMessage, type TEnv } from "@/components/console/api";
+import { useId, useState } from "react";
+import { SecretOnce, SecretShown, useSecretFocus } from "@/components/apps/secret-once";
+import { api, ApiRequestError, formErrorMessage, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
+import { usePagedList } from "@/components/console/paged-list";
+import { useItemAction } from "@/components/console/item-action";
 import { formatDate, formatDateTime } from "@/components/verifications/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDialog, Dialog, SubmitActions } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { FormError, Input } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
+import { Form, FormError, Input } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th } from "@/components/ui/table";
-import { useToast } from "@/components/ui/toast";
-import { apiKeyKeys, type TApiKey, type TApiKeyPage, type TCreatedApiKey } from "./queries";
+import { ActionsTh, PagedTable, Td, Th } from "@/components/ui/table";
+import { apiKeyKeys, type TApiKey, type TCreatedApiKey } from "./queries";
 import { QueryError } from "@/components/console/query-error";
 
 const LIMIT = 50;
@@ -33,19 +33,11 @@ function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () => void
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const nameId = useId();
-  const secretRef = useRef<HTMLDivElement>(null);
   const mutation = useMutation({
     mutationFn: () => api<TCreatedApiKey>(env, "/v1/api-keys", { method: "POST", body: { name } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all(env) }),
   });
-  // runs after the dialog opened (its own effect runs first): straight into the field, then
-  // to the copy button once the key is shown (the submit button that had focus is gone)
-  useEffect(() => {
-    if (open) document.getElementById(nameId)?.focus();
-  }, [open, nameId]);
-  useEffect(() => {
-    if (mutation.data) secretRef.current?.querySelector("button")?.focus();
-  }, [mutation.data]);
+  const secretRef = useSecretFocus({ open, fieldId: nameId, shown: mutation.data });
   const close = () => {
     // the secret leaves memory with the dialog
     mutation.reset();
@@ -66,24 +58,15 @@ function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () => void
       }
     >
       {created ? (
-        <div className="space-y-4" ref={secretRef}>
+        <SecretShown ref={secretRef} onDone={close}>
           <SecretOnce
             label="Secret key"
             value={created.key}
             explanation={`Store it in your server's secret configuration; it sends it as "Authorization: Bearer …". If it is lost, create a new key and revoke this one.`}
           />
-          <div className="flex justify-end">
-            <Button onClick={close}>Done</Button>
-          </div>
-        </div>
+        </SecretShown>
       ) : (
-        <form
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            mutation.mutate();
-          }}
-        >
+        <Form className="space-y-4" onSubmit={() => mutation.mutate()}>
           <Input
             id={nameId}
             label="Name"
@@ -95,18 +78,13 @@ function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () => void
             error={error?.fieldError("name")}
             description="Where the key is used, e.g. “Web shop backend”. Only you and your team see it."
           />
-          <FormError
-            message={mutation.error && !error?.fieldError("name") ? errorMessage(mutation.error) : null}
+          <SubmitActions
+            error={formErrorMessage(mutation.error, "name")}
+            onCancel={close}
+            submitLabel="Create key"
+            pending={mutation.isPending}
           />
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={mutation.isPending}>
-              Create key
-            </Button>
-          </div>
-        </form>
+        </Form>
       )}
     </Dialog>
   );
@@ -114,24 +92,16 @@ function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () => void
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: TApiKey | null; onClose: () => void }) {
   const { env } = useConsole();
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  const mutation = useMutation({
-    mutationFn: (key: TApiKey) =>
+  const { mutation, close } = useItemAction({
+    action: (key: TApiKey) =>
       api<{ revoked: true }>(env, `/v1/api-keys/${encodeURIComponent(key.keyId)}`, { method: "DELETE" }),
-    onSuccess: async (_, key) => {
-      await queryClient.invalidateQueries({ queryKey: apiKeyKeys.all(env) });
-      toast.show({ message: `${key.name} revoked` });
-      close();
-    },
+    refresh: apiKeyKeys.all(env),
+    toast: (key) => `${key.name} revoked`,
+    onClose,
   });
-  const close = () => {
-    mutation.reset();
-    onClose();
-  };
   return (
-    <Dialog
-      open={apiKey !== null}
+    <ConfirmDialog
+      subject={apiKey}
       onClose={close}
       title={apiKey ? `Revoke ${apiKey.name}?` : "Revoke key"}
       description={
@@ -140,23 +110,11 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: TApiKey | null; onClose:
           <code className="font-mono text-xs">{apiKey?.prefix}…</code> needs a new key.
         </>
       }
-    >
-      <div className="space-y-3">
-        <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            pending={mutation.isPending}
-            onClick={() => (apiKey ? mutation.mutate(apiKey) : undefined)}
-          >
-            Revoke
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      error={<FormError message={formErrorMessage(mutation.error)} />}
+      confirmLabel="Revoke"
+      pending={mutation.isPending}
+      onConfirm={(item) => mutation.mutate(item)}
+    />
   );
 }
 
@@ -183,14 +141,12 @@ function noCredentialsReason(env: TEnv, role: string): string {
 
 export function ApiKeysList() {
   const { env, role, permissions } = useConsole();
-  const [offset, setOffset] = useState(0);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<TApiKey | null>(null);
-  const query = useQuery({
-    queryKey: apiKeyKeys.list(env, { offset, limit: LIMIT }),
-    queryFn: ({ signal }) =>
-      api<TApiKeyPage>(env, "/v1/api-keys", { query: { limit: LIMIT, offset }, signal }),
-    placeholderData: keepPreviousData,
+  const { query, paging } = usePagedList<TApiKey>({
+    path: "/v1/api-keys",
+    limit: LIMIT,
+    queryKey: (page) => apiKeyKeys.list(env, page),
   });
   const canManage = permissions.credentials;
   return (
@@ -231,85 +187,71 @@ export function ApiKeysList() {
           touching the others.
         </EmptyState>
       ) : (
-        <>
-          <Table caption={`${ENV_LABEL[env]} API keys`}>
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Key</Th>
-                <Th>Created</Th>
-                <Th>Last used</Th>
-                <Th>Created by</Th>
-                <Th>Status</Th>
-                {canManage ? (
-                  <Th className="relative">
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                ) : null}
-              </tr>
-            </thead>
-            <TBody>
-              {query.data.data.map((key) => (
-                <tr key={key.keyId}>
-                  <Td className="min-w-[8rem] font-semibold break-words">{key.name}</Td>
-                  <Td>
-                    <code className="font-mono text-xs whitespace-nowrap">{key.prefix}…</code>
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    <time dateTime={key.createdAt} title={formatDateTime(key.createdAt)}>
-                      {formatDate(key.createdAt)}
+        <PagedTable
+          caption={`${ENV_LABEL[env]} API keys`}
+          head={
+            <>
+              <Th>Name</Th>
+              <Th>Key</Th>
+              <Th>Created</Th>
+              <Th>Last used</Th>
+              <Th>Created by</Th>
+              <Th>Status</Th>
+              {canManage ? <ActionsTh /> : null}
+            </>
+          }
+          page={query.data}
+          row={(key) => (
+            <tr key={key.keyId}>
+              <Td className="min-w-[8rem] font-semibold break-words">{key.name}</Td>
+              <Td>
+                <code className="font-mono text-xs whitespace-nowrap">{key.prefix}…</code>
+              </Td>
+              <Td className="whitespace-nowrap">
+                <time dateTime={key.createdAt} title={formatDateTime(key.createdAt)}>
+                  {formatDate(key.createdAt)}
+                </time>
+              </Td>
+              <Td className="whitespace-nowrap">
+                {key.lastUsedAt ? (
+                  <time dateTime={key.lastUsedAt}>{formatDateTime(key.lastUsedAt)}</time>
+                ) : (
+                  "Never"
+                )}
+              </Td>
+              <Td>
+                {key.createdBy ? (
+                  <Email value={key.createdBy.email} />
+                ) : (
+                  <span className="text-gray-600">CLI or API</span>
+                )}
+              </Td>
+              <Td>
+                {key.revokedAt ? (
+                  <div className="space-y-0.5">
+                    <Badge tone="red">Revoked</Badge>
+                    <time dateTime={key.revokedAt} className="block text-xs whitespace-nowrap text-gray-600">
+                      {formatDateTime(key.revokedAt)}
                     </time>
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    {key.lastUsedAt ? (
-                      <time dateTime={key.lastUsedAt}>{formatDateTime(key.lastUsedAt)}</time>
-                    ) : (
-                      "Never"
-                    )}
-                  </Td>
-                  <Td>
-                    {key.createdBy ? (
-                      <Email value={key.createdBy.email} />
-                    ) : (
-                      <span className="text-gray-600">CLI or API</span>
-                    )}
-                  </Td>
-                  <Td>
-                    {key.revokedAt ? (
-                      <div className="space-y-0.5">
-                        <Badge tone="red">Revoked</Badge>
-                        <time
-                          dateTime={key.revokedAt}
-                          className="block text-xs whitespace-nowrap text-gray-600"
-                        >
-                          {formatDateTime(key.revokedAt)}
-                        </time>
-                      </div>
-                    ) : (
-                      <Badge tone="green">Active</Badge>
-                    )}
-                  </Td>
-                  {canManage ? (
-                    <Td className="text-right">
-                      {key.revokedAt ? null : (
-                        <Button variant="secondary" size="sm" onClick={() => setRevoking(key)}>
-                          Revoke
-                        </Button>
-                      )}
-                    </Td>
-                  ) : null}
-                </tr>
-              ))}
-            </TBody>
-          </Table>
-          <Pagination
-            total={query.data.total}
-            limit={LIMIT}
-            offset={offset}
-            onChange={setOffset}
-            label="API keys pages"
-          />
-        </>
+                  </div>
+                ) : (
+                  <Badge tone="green">Active</Badge>
+                )}
+              </Td>
+              {canManage ? (
+                <Td className="text-right">
+                  {key.revokedAt ? null : (
+                    <Button variant="secondary" size="sm" onClick={() => setRevoking(key)}>
+                      Revoke
+                    </Button>
+                  )}
+                </Td>
+              ) : null}
+            </tr>
+          )}
+          {...paging}
+          pagesLabel="API keys pages"
+        />
       )}
       {canManage ? (
         <>

@@ -8,19 +8,20 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ExternalLink, Plus, RotateCw, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api, ApiRequestError, errorMessage, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
-import { Checkbox, FormError, Input } from "@/components/ui/field";
+import { ConfirmActions, Dialog, DialogActions } from "@/components/ui/dialog";
+import { Checkbox, Form, FormError, Input } from "@/components/ui/field";
 import { LogoField } from "@/components/ui/logo-field";
 import { useToast } from "@/components/ui/toast";
 import { usePatchApp, useCurrentApp } from "./app-frame";
 import { appKeys, type TApp } from "./queries";
 import { QuickStart } from "./quick-start";
-import { SecretOnce } from "./secret-once";
+import { SaveButton } from "./save-button";
+import { SecretOnce, SecretShown } from "./secret-once";
 import { VerificationSettingsCards } from "./verification-settings";
 
 function CredentialsCard({ app }: { app: TApp }) {
@@ -70,28 +71,19 @@ function CredentialsCard({ app }: { app: TApp }) {
         }
       >
         {mutation.data ? (
-          <div className="space-y-4">
+          <SecretShown onDone={close}>
             <SecretOnce
               label="Client secret"
               value={mutation.data.clientSecret}
               explanation="Update your server's configuration with it."
             />
-            <div className="flex justify-end">
-              <Button onClick={close}>Done</Button>
-            </div>
-          </div>
+          </SecretShown>
         ) : (
-          <div className="space-y-3">
-            <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
-            <div className="flex justify-end gap-2">
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button variant="danger" pending={mutation.isPending} onClick={() => mutation.mutate()}>
-                Rotate secret
-              </Button>
-            </div>
-          </div>
+          <ConfirmActions error={<FormError message={formErrorMessage(mutation.error)} />} onCancel={close}>
+            <Button variant="danger" pending={mutation.isPending} onClick={() => mutation.mutate()}>
+              Rotate secret
+            </Button>
+          </ConfirmActions>
         )}
       </Dialog>
     </Card>
@@ -115,10 +107,9 @@ function DetailsCard({ app }: { app: TApp }) {
   const dirty = name !== app.name || logo !== app.logo;
   return (
     <Card title="Name and logo">
-      <form
+      <Form
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           mutation.mutate(
             { ...(name !== app.name ? { name } : {}), ...(logo !== app.logo ? { logo: logo ?? "" } : {}) },
             { onSuccess: () => toast.show({ message: "Saved" }) },
@@ -140,19 +131,9 @@ function DetailsCard({ app }: { app: TApp }) {
           error={error?.fieldError("logo")}
           disabled={!permissions.write}
         />
-        <FormError
-          message={
-            mutation.error && !error?.fieldError("name") && !error?.fieldError("logo")
-              ? errorMessage(mutation.error)
-              : null
-          }
-        />
-        {permissions.write ? (
-          <Button type="submit" disabled={!dirty} pending={mutation.isPending}>
-            Save
-          </Button>
-        ) : null}
-      </form>
+        <FormError message={formErrorMessage(mutation.error, "name", "logo")} />
+        <SaveButton disabled={!dirty} pending={mutation.isPending} />
+      </Form>
     </Card>
   );
 }
@@ -181,10 +162,9 @@ function RedirectUrisCard({ app }: { app: TApp }) {
     env === "sandbox" ? "http://localhost:3001/api/auth/callback/idv" : "https://example.com/callback";
   return (
     <Card title="Redirect URIs">
-      <form
+      <Form
         className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           mutation.mutate(
             {
               redirectUris: uris.map((u) => u.trim()).filter(Boolean),
@@ -263,12 +243,8 @@ function RedirectUrisCard({ app }: { app: TApp }) {
             mutation.error && (!error || error.details.length === 0) ? errorMessage(mutation.error) : null
           }
         />
-        {permissions.write ? (
-          <Button type="submit" pending={mutation.isPending}>
-            Save
-          </Button>
-        ) : null}
-      </form>
+        <SaveButton pending={mutation.isPending} />
+      </Form>
     </Card>
   );
 }
@@ -296,7 +272,7 @@ function OidcCard({ app }: { app: TApp }) {
             )
           }
         />
-        <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
+        <FormError message={formErrorMessage(mutation.error)} />
       </div>
     </Card>
   );
@@ -329,7 +305,7 @@ function TryOutCard({ app }: { app: TApp }) {
         >
           Start a test verification
         </Button>
-        <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
+        <FormError message={formErrorMessage(mutation.error)} />
         {mutation.data ? (
           <p role="status" className="text-sm">
             Started{" "}
@@ -383,29 +359,20 @@ function DeleteCard({ app }: { app: TApp }) {
         title={`Delete ${app.name}?`}
         description="This cannot be undone."
       >
-        <form
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            mutation.mutate();
-          }}
-        >
+        <Form className="space-y-4" onSubmit={() => mutation.mutate()}>
           <Input
             label={`Type ${app.name} to confirm`}
             value={typed}
             onChange={(e) => setTyped(e.target.value)}
             autoComplete="off"
           />
-          <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
+          <FormError message={formErrorMessage(mutation.error)} />
+          <DialogActions onCancel={() => setOpen(false)}>
             <Button type="submit" variant="danger" disabled={typed !== app.name} pending={mutation.isPending}>
               Delete app
             </Button>
-          </div>
-        </form>
+          </DialogActions>
+        </Form>
       </Dialog>
     </Card>
   );

@@ -1,18 +1,18 @@
 "use client";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { AppWindow, Plus, Search } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api, ApiRequestError, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
+import { usePagedList } from "@/components/console/paged-list";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, SubmitActions } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { FormError, Input } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
+import { Form, Input } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th } from "@/components/ui/table";
-import { appKeys, type TApp, type TAppPage } from "./queries";
+import { PagedTable, Td, Th } from "@/components/ui/table";
+import { appKeys, type TApp } from "./queries";
 import { SecretOnce } from "./secret-once";
 import { QueryError } from "@/components/console/query-error";
 
@@ -57,13 +57,7 @@ function CreateAppDialog({ open, onClose }: { open: boolean; onClose: () => void
           </div>
         </div>
       ) : (
-        <form
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            mutation.mutate();
-          }}
-        >
+        <Form className="space-y-4" onSubmit={() => mutation.mutate()}>
           <Input
             label="App name"
             required
@@ -73,18 +67,13 @@ function CreateAppDialog({ open, onClose }: { open: boolean; onClose: () => void
             error={error?.fieldError("name")}
             description="Shown to end-users on the hosted verification pages."
           />
-          <FormError
-            message={mutation.error && !error?.fieldError("name") ? errorMessage(mutation.error) : null}
+          <SubmitActions
+            error={formErrorMessage(mutation.error, "name")}
+            onCancel={close}
+            submitLabel="Create app"
+            pending={mutation.isPending}
           />
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={mutation.isPending}>
-              Create app
-            </Button>
-          </div>
-        </form>
+        </Form>
       )}
     </Dialog>
   );
@@ -105,24 +94,20 @@ export function AppsList() {
   const { env, permissions } = useConsole();
   const [searchInput, setSearchInput] = useState("");
   const [search, setSearch] = useState("");
-  const [offset, setOffset] = useState(0);
   const [creating, setCreating] = useState(false);
+  const { query, setOffset, paging } = usePagedList<TApp>({
+    path: "/v1/apps",
+    limit: LIMIT,
+    queryKey: (page) => appKeys.list(env, { search, ...page }),
+    params: { search: search || undefined },
+  });
   useEffect(() => {
     const t = setTimeout(() => {
       setSearch(searchInput.trim());
       setOffset(0);
     }, 250);
     return () => clearTimeout(t);
-  }, [searchInput]);
-  const query = useQuery({
-    queryKey: appKeys.list(env, { search, offset, limit: LIMIT }),
-    queryFn: ({ signal }) =>
-      api<TAppPage>(env, "/v1/apps", {
-        query: { limit: LIMIT, offset, search: search || undefined },
-        signal,
-      }),
-    placeholderData: keepPreviousData,
-  });
+  }, [searchInput, setOffset]);
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -165,51 +150,46 @@ export function AppsList() {
           sign-in.
         </EmptyState>
       ) : (
-        <>
-          <Table caption="Apps">
-            <thead>
+        <PagedTable
+          caption="Apps"
+          head={
+            <>
+              <Th>Name</Th>
+              <Th>Client ID</Th>
+              <Th>Providers</Th>
+              <Th>Created</Th>
+            </>
+          }
+          page={query.data}
+          row={(app) => (
+            <tr key={app.clientId}>
+              <Td>
+                <Link
+                  href={`/console/${env}/apps/${app.clientId}`}
+                  className="font-semibold text-blue-800 underline"
+                >
+                  {app.name}
+                </Link>
+              </Td>
+              <Td>
+                <code className="font-mono text-xs">{app.clientId}</code>
+              </Td>
+              <Td>{Object.values(app.providers).filter((p) => p.enabled).length}</Td>
+              <Td>
+                <time dateTime={app.createdAt}>{new Date(app.createdAt).toLocaleString()}</time>
+              </Td>
+            </tr>
+          )}
+          lastRow={
+            query.data.data.length === 0 ? (
               <tr>
-                <Th>Name</Th>
-                <Th>Client ID</Th>
-                <Th>Providers</Th>
-                <Th>Created</Th>
+                <Td colSpan={4}>No app matches “{search}”.</Td>
               </tr>
-            </thead>
-            <TBody>
-              {query.data.data.map((app) => (
-                <tr key={app.clientId}>
-                  <Td>
-                    <Link
-                      href={`/console/${env}/apps/${app.clientId}`}
-                      className="font-semibold text-blue-800 underline"
-                    >
-                      {app.name}
-                    </Link>
-                  </Td>
-                  <Td>
-                    <code className="font-mono text-xs">{app.clientId}</code>
-                  </Td>
-                  <Td>{Object.values(app.providers).filter((p) => p.enabled).length}</Td>
-                  <Td>
-                    <time dateTime={app.createdAt}>{new Date(app.createdAt).toLocaleString()}</time>
-                  </Td>
-                </tr>
-              ))}
-              {query.data.data.length === 0 ? (
-                <tr>
-                  <Td colSpan={4}>No app matches “{search}”.</Td>
-                </tr>
-              ) : null}
-            </TBody>
-          </Table>
-          <Pagination
-            total={query.data.total}
-            limit={LIMIT}
-            offset={offset}
-            onChange={setOffset}
-            label="Apps pages"
-          />
-        </>
+            ) : null
+          }
+          {...paging}
+          pagesLabel="Apps pages"
+        />
       )}
       <CreateAppDialog open={creating} onClose={() => setCreating(false)} />
     </div>

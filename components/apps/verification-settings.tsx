@@ -8,11 +8,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api, ApiRequestError, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Checkbox, FormError, Input, Select } from "@/components/ui/field";
+import { Checkbox, Form, FormError, Input, Select } from "@/components/ui/field";
 import { LogoField } from "@/components/ui/logo-field";
 import { Loading } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
@@ -20,6 +19,7 @@ import { humanize } from "@/components/verifications/format";
 import type { TNodeTypeDefinition } from "@/lib/workflows/node-types";
 import type { TVerificationSettings } from "@/lib/workflows/settings";
 import { appKeys, type TApp } from "./queries";
+import { SaveButton } from "./save-button";
 import { QueryError } from "@/components/console/query-error";
 
 const settingsKey = (env: string, clientId: string) => [
@@ -92,13 +92,7 @@ function DefaultWorkflowCard({ app }: { app: TApp }) {
   const error = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
   return (
     <Card title="Default workflow">
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          mutation.mutate();
-        }}
-      >
+      <Form className="space-y-4" onSubmit={() => mutation.mutate()}>
         <Select
           label="Workflow"
           value={choice}
@@ -113,19 +107,9 @@ function DefaultWorkflowCard({ app }: { app: TApp }) {
             </option>
           ))}
         </Select>
-        <FormError
-          message={mutation.error && !error?.fieldError("workflowId") ? errorMessage(mutation.error) : null}
-        />
-        {permissions.write ? (
-          <Button
-            type="submit"
-            disabled={choice === (app.defaultWorkflowId ?? "")}
-            pending={mutation.isPending}
-          >
-            Save
-          </Button>
-        ) : null}
-      </form>
+        <FormError message={formErrorMessage(mutation.error, "workflowId")} />
+        <SaveButton disabled={choice === (app.defaultWorkflowId ?? "")} pending={mutation.isPending} />
+      </Form>
     </Card>
   );
 }
@@ -142,10 +126,9 @@ function VerifyForm({ app, settings }: { app: TApp; settings: TVerificationSetti
   const fieldNames = ["verification_type", "minimum_age", "request_attributes"];
   const claimList = [...new Set([...(claims.data ?? []), ...picked])];
   return (
-    <form
+    <Form
       className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={() => {
         mutation.mutate(
           {
             verification_type: type,
@@ -221,19 +204,9 @@ function VerifyForm({ app, settings }: { app: TApp; settings: TVerificationSetti
           </Link>
         </p>
       </div>
-      <FormError
-        message={
-          mutation.error && !fieldNames.some((f) => error?.fieldError(f))
-            ? errorMessage(mutation.error)
-            : null
-        }
-      />
-      {permissions.write ? (
-        <Button type="submit" pending={mutation.isPending}>
-          Save
-        </Button>
-      ) : null}
-    </form>
+      <FormError message={formErrorMessage(mutation.error, ...fieldNames)} />
+      <SaveButton pending={mutation.isPending} />
+    </Form>
   );
 }
 
@@ -246,10 +219,9 @@ function BrandingForm({ app, settings }: { app: TApp; settings: TVerificationSet
   const [logo, setLogo] = useState<string | null>(settings.branding.logo);
   const error = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
   return (
-    <form
+    <Form
       className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={() => {
         mutation.mutate(
           { branding: { useAppBranding: useApp, name: name.trim() || null, logo } },
           { onSuccess: () => toast.show({ message: "Branding saved" }) },
@@ -282,15 +254,9 @@ function BrandingForm({ app, settings }: { app: TApp; settings: TVerificationSet
           />
         </>
       ) : null}
-      <FormError
-        message={mutation.error && !error?.fieldError("branding") ? errorMessage(mutation.error) : null}
-      />
-      {permissions.write ? (
-        <Button type="submit" pending={mutation.isPending}>
-          Save
-        </Button>
-      ) : null}
-    </form>
+      <FormError message={formErrorMessage(mutation.error, "branding")} />
+      <SaveButton pending={mutation.isPending} />
+    </Form>
   );
 }
 

@@ -110,3 +110,10 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return "Something went wrong";
 }
+
+/** A form's own error line: the message of `error`, unless one of `fields` shows it at the field. */
+export function formErrorMessage(error: unknown, ...fields: string[]): string | null {
+  if (!error) return null;
+  if (error instanceof ApiRequestError && fields.some((field) => error.fieldError(field))) return null;
+  return errorMessage(error);
+}

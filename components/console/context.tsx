@@ -5,26 +5,13 @@
  */
 import { createContext, useContext, type ReactNode } from "react";
 import type { TRole } from "@/lib/auth/roles";
+import type { ConsoleMember } from "@/lib/console/session-member";
 import type { TEnv } from "./api";
 
 export type { TRole };
 
-export interface ConsoleInfo {
-  env: TEnv;
-  user: { id: string; email: string; name: string | null };
-  workspace: { id: string; name: string };
-  role: TRole;
-  permissions: {
-    write: boolean;
-    credentials: boolean;
-    personal_data: boolean;
-    team: boolean;
-    team_owner: boolean;
-  };
-  memberships: { workspaceId: string; name: string; role: TRole }[];
-  /** the user is an operator too: the user menu links the back-office */
-  isOperator?: boolean;
-}
+/** The signed-in member (as the server loaded it for the first render) in this environment. */
+export type ConsoleInfo = ConsoleMember & { env: TEnv };
 
 const ConsoleContext = createContext<ConsoleInfo | null>(null);
 

@@ -21,9 +21,8 @@ import {
 } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Input } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
 import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td } from "@/components/ui/table";
+import { PagedTable, Td } from "@/components/ui/table";
 import { ApiRequestError, errorMessage } from "./api";
 import { QueryError } from "./query-error";
 
@@ -41,9 +40,25 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const rawOffset = Number(new URLSearchParams(serialized).get("offset"));
   const offset = Number.isInteger(rawOffset) && rawOffset > 0 ? rawOffset : 0;
 
+  // The query last asked for while the router has not shown it yet: a second change made before
+  // the first one lands (a filter typed right after "Clear filters") builds on it, not on the
+  // address bar's older query, which would bring the cleared filters back.
+  const pending = useRef<string | null>(null);
+  useEffect(() => {
+    if (pending.current === serialized) pending.current = null;
+  }, [serialized]);
+  useEffect(() => {
+    // back and forward move away from whatever was pending
+    const forget = () => {
+      pending.current = null;
+    };
+    window.addEventListener("popstate", forget);
+    return () => window.removeEventListener("popstate", forget);
+  }, []);
+
   const write = useCallback(
     (patch: Record<string, string>) => {
-      const next = new URLSearchParams(window.location.search);
+      const next = new URLSearchParams(pending.current ?? window.location.search);
       for (const [k, v] of Object.entries(patch)) {
         if (v) next.set(k, v);
         else next.delete(k);
@@ -51,6 +66,8 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
       // a new filter starts at the first page
       if (!("offset" in patch)) next.delete("offset");
       const qs = next.toString();
+      // nothing to wait for when the address bar already shows it
+      pending.current = qs === window.location.search.slice(1) ? null : qs;
       router.replace(`${pathname}${qs ? `?${qs}` : ""}`, { scroll: false });
     },
     [router, pathname],
@@ -242,22 +259,25 @@ export function ListResults<T>({
   return (
     <>
       {query.isError ? <FormError message={message} /> : null}
-      <Table caption={caption}>
-        <thead>
-          <tr>{head}</tr>
-        </thead>
-        <TBody>
-          {page.data.map(row)}
-          {page.data.length === 0 ? (
+      <PagedTable
+        caption={caption}
+        head={head}
+        page={page}
+        row={row}
+        lastRow={
+          page.data.length === 0 ? (
             <tr>
               <Td className="px-3" colSpan={columns}>
                 {noMatch}
               </Td>
             </tr>
-          ) : null}
-        </TBody>
-      </Table>
-      <Pagination total={page.total} limit={limit} offset={offset} onChange={onPage} label={pagesLabel} />
+          ) : null
+        }
+        limit={limit}
+        offset={offset}
+        onPage={onPage}
+        pagesLabel={pagesLabel}
+      />
     </>
   );
 }

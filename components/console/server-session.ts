@@ -1,10 +1,25 @@
-// Server-side session lookup for console pages (cookies from next/headers).
+// Server-side session lookup for console pages (cookies from next/headers), and the `[env]`
+// segment that the console's and the back-office's layouts share.
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
+import type { ReactNode } from "react";
 import { readSessionCookie } from "@/lib/auth/console-session";
 import { loadConsoleMember, WORKSPACE_COOKIE, type ConsoleMember } from "@/lib/console/session-member";
 import { getDb } from "@/lib/db/client";
-import type { TEnvironment } from "@/lib/environments";
+import { parseEnvironment, type TEnvironment } from "@/lib/environments";
+
+/** The props of a layout below `/{console|operator}/[env]/`. */
+export interface TEnvironmentLayoutProps {
+  children: ReactNode;
+  params: Promise<{ env: string }>;
+}
+
+/** The `[env]` segment of a console or back-office URL; an unknown one is the 404 page. */
+export async function environmentParam(params: Promise<{ env: string }>): Promise<TEnvironment> {
+  const env = parseEnvironment((await params).env);
+  if (!env) notFound();
+  return env;
+}
 
 export async function currentSession() {
   return readSessionCookie((await headers()).get("cookie"));

@@ -6,9 +6,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
-import { FormError, Input } from "@/components/ui/field";
+import { Form, FormError, Input } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
-import { api, ApiRequestError, errorMessage } from "./api";
+import { api, ApiRequestError, formErrorMessage } from "./api";
 import { useConsole } from "./context";
 import { ChangePasswordDialog } from "./user-menu";
 
@@ -31,13 +31,7 @@ export function SettingsPage() {
       <h1 className="text-2xl font-semibold">Settings</h1>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Workspace">
-          <form
-            className="space-y-4"
-            onSubmit={(e) => {
-              e.preventDefault();
-              rename.mutate();
-            }}
-          >
+          <Form className="space-y-4" onSubmit={() => rename.mutate()}>
             <Input
               label="Workspace name"
               required
@@ -47,9 +41,7 @@ export function SettingsPage() {
               onChange={(e) => setName(e.target.value)}
               error={error?.fieldError("name")}
             />
-            <FormError
-              message={rename.error && !error?.fieldError("name") ? errorMessage(rename.error) : null}
-            />
+            <FormError message={formErrorMessage(rename.error, "name")} />
             {info.permissions.team ? (
               <Button type="submit" disabled={name === info.workspace.name} pending={rename.isPending}>
                 Save
@@ -58,7 +50,7 @@ export function SettingsPage() {
               <p className="text-sm text-gray-600">Owners and admins can rename the workspace.</p>
             )}
             <CopyField label="Workspace ID" value={info.workspace.id} copyLabel="Copy workspace ID" />
-          </form>
+          </Form>
         </Card>
         <Card title="Your account">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">

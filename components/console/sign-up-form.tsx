@@ -2,7 +2,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { FormError, Input } from "@/components/ui/field";
+import { Form, FormError, Input } from "@/components/ui/field";
 import { api, ApiRequestError, errorMessage } from "./api";
 import { signInWithPassword } from "./auth-client";
 
@@ -31,13 +31,7 @@ export function SignUpForm() {
   const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [key]: e.target.value }));
   return (
-    <form
-      className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        mutation.mutate();
-      }}
-    >
+    <Form className="space-y-4" onSubmit={() => mutation.mutate()}>
       <Input
         label="Workspace name"
         required
@@ -79,6 +73,6 @@ export function SignUpForm() {
       <Button type="submit" size="lg" className="w-full" pending={mutation.isPending}>
         Create workspace
       </Button>
-    </form>
+    </Form>
   );
 }

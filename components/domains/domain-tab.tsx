@@ -10,13 +10,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Globe, RefreshCw, Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { useCurrentApp } from "@/components/apps/app-frame";
-import { api, errorMessage } from "@/components/console/api";
+import { api, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmActions, Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormError } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
@@ -113,17 +113,11 @@ function RemoveDomain({ clientId, domain }: { clientId: string; domain: TCustomD
           </>
         }
       >
-        <div className="space-y-3">
-          <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button variant="danger" pending={mutation.isPending} onClick={() => mutation.mutate()}>
-              Remove
-            </Button>
-          </div>
-        </div>
+        <ConfirmActions error={<FormError message={formErrorMessage(mutation.error)} />} onCancel={close}>
+          <Button variant="danger" pending={mutation.isPending} onClick={() => mutation.mutate()}>
+            Remove
+          </Button>
+        </ConfirmActions>
       </Dialog>
     </>
   );
@@ -230,7 +224,7 @@ function ConfiguredDomain({ clientId, domain }: { clientId: string; domain: TCus
           ) : (
             <p className="text-sm text-gray-600">Your role can see the domain but not verify or remove it.</p>
           )}
-          <FormError message={verify.error ? errorMessage(verify.error) : null} />
+          <FormError message={formErrorMessage(verify.error)} />
         </div>
       </Card>
       {domain.status === "active" ? <LiveAddresses domain={domain} /> : null}

@@ -4,22 +4,23 @@
  * status and provider (kept in the URL, so a reload or a shared link keeps them). Keyboard:
  * j / k select the next / previous ticket, Enter (or o) opens it.
  */
-import { useQuery } from "@tanstack/react-query";
 import { Inbox } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { api } from "@/components/console/api";
-import { FilterBar, ListResults, useListErrors, useUrlFilters } from "@/components/console/list-filters";
+import { useFilteredList } from "@/components/console/filtered-list";
+import { FilterBar, ListResults } from "@/components/console/list-filters";
+import { SelectFilter } from "@/components/logs/filters";
+import { ProviderFilter } from "@/components/providers/provider-filter";
 import { Badge, statusTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/field";
 import { Td, Th } from "@/components/ui/table";
+import { formatTime } from "./format";
 import { useOperator } from "./context";
 import {
   DEFAULT_STATUS,
-  formatTime,
   formatWaiting,
   operatorKeys,
   queueQuery,
@@ -43,17 +44,37 @@ export function ticketHref(env: string, ticketId: string, filters: { status: str
   return `/operator/${env}/activations/${ticketId}${s ? `?${s}` : ""}`;
 }
 
+/** A ticket's ID, linking to its page with the queue's filters. */
+export function TicketLink({
+  ticketId,
+  filters,
+}: {
+  ticketId: string;
+  filters: { status: string; providerId: string };
+}) {
+  const { env } = useOperator();
+  return (
+    <Link
+      href={ticketHref(env, ticketId, filters)}
+      className="font-mono text-xs font-semibold text-blue-800 underline"
+    >
+      {ticketId}
+    </Link>
+  );
+}
+
 export function ActivationQueue({ providers }: { providers: { id: string; name: string }[] }) {
   const { env } = useOperator();
   const router = useRouter();
   const now = useNow();
-  const { values, offset, setFilter, setOffset, clear, active } = useUrlFilters(FILTERS);
-  const query = useQuery({
-    queryKey: operatorKeys.queue(env, values, offset),
-    queryFn: () =>
+  const list = useFilteredList({
+    filters: FILTERS,
+    limit: LIMIT,
+    queryKey: (values, offset) => operatorKeys.queue(env, values, offset),
+    queryFn: (values, offset) =>
       api<TQueuePage>(env, "/v1/operator/activations", { query: queueQuery(values, offset, LIMIT) }),
   });
-  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
+  const { values, setFilter, fieldError, query } = list;
   const rows = useMemo(() => query.data?.data ?? [], [query.data]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const selectedIndex = rows.findIndex((t) => t.id === selectedId);
@@ -84,32 +105,20 @@ export function ActivationQueue({ providers }: { providers: { id: string; name: 
           it.
         </p>
       </div>
-      <FilterBar label="Filter tickets" active={active} onClear={clear}>
-        <Select
+      <FilterBar label="Filter tickets" {...list.filterBar}>
+        <SelectFilter
           label="Status"
           value={status}
-          onChange={(e) => setFilter("status", e.target.value === DEFAULT_STATUS ? "" : e.target.value)}
+          onChange={(v) => setFilter("status", v === DEFAULT_STATUS ? "" : v)}
           error={fieldError("status")}
-        >
-          {STATUS_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-        <Select
-          label="Provider"
+          options={STATUS_OPTIONS}
+        />
+        <ProviderFilter
+          providers={providers}
           value={values.providerId}
-          onChange={(e) => setFilter("providerId", e.target.value)}
+          onChange={(v) => setFilter("providerId", v)}
           error={fieldError("providerId")}
-        >
-          <option value="">All providers</option>
-          {providers.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </Select>
+        />
       </FilterBar>
       <ShortcutHints
         items={[
@@ -118,10 +127,8 @@ export function ActivationQueue({ providers }: { providers: { id: string; name: 
         ]}
       />
       <ListResults
-        query={query}
+        {...list.results}
         loadingLabel="Loading tickets"
-        errorMessage={formLevelError}
-        unfiltered={!active && offset === 0}
         empty={
           <EmptyState title="The queue is empty" icon={<Inbox className="h-8 w-8" />}>
             No activation is waiting for review in this environment.
@@ -150,12 +157,7 @@ export function ActivationQueue({ providers }: { providers: { id: string; name: 
             className={cn(t.id === selectedId && "bg-blue-50 outline-2 -outline-offset-2 outline-blue-700")}
           >
             <Td>
-              <Link
-                href={ticketHref(env, t.id, values)}
-                className="font-mono text-xs font-semibold text-blue-800 underline"
-              >
-                {t.id}
-              </Link>
+              <TicketLink ticketId={t.id} filters={values} />
             </Td>
             <Td>{t.workspaceName}</Td>
             <Td>
@@ -172,9 +174,6 @@ export function ActivationQueue({ providers }: { providers: { id: string; name: 
           </tr>
         )}
         noMatch="No ticket matches these filters."
-        limit={LIMIT}
-        offset={offset}
-        onPage={setOffset}
         pagesLabel="Ticket pages"
       />
     </div>

@@ -58,10 +58,6 @@ export function formatWaiting(fromIso: string, now: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-export function formatTime(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";
-}
-
 /** The current time, ticking every 30 seconds (waiting times stay true while the page is open). */
 export function useNow(): number {
   const [now, setNow] = useState(() => Date.now());

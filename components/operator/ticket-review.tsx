@@ -22,10 +22,10 @@ import { Loading } from "@/components/ui/spinner";
 import { Table, TBody, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { TTicketJson } from "@/lib/activation/schema";
-import { ticketHref } from "./activation-queue";
+import { formatTime } from "./format";
+import { TicketLink, ticketHref } from "./activation-queue";
 import { useOperator } from "./context";
 import {
-  formatTime,
   formatWaiting,
   operatorKeys,
   queueQuery,
@@ -403,12 +403,7 @@ export function TicketReview({ ticketId }: { ticketId: string }) {
               {history.map((h) => (
                 <tr key={h.id}>
                   <Td>
-                    <Link
-                      href={ticketHref(env, h.id, filters)}
-                      className="font-mono text-xs font-semibold text-blue-800 underline"
-                    >
-                      {h.id}
-                    </Link>
+                    <TicketLink ticketId={h.id} filters={filters} />
                   </Td>
                   <Td>
                     <Badge tone={statusTone(h.status)}>{statusLabel(h.status)}</Badge>

@@ -5,58 +5,40 @@
  * verification (kept in the URL; the verification page links here with its id), refreshed every
  * few seconds while the tab is visible.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Activity } from "lucide-react";
 import Link from "next/link";
-import { api } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
+import { pageFetcher, useFilteredList } from "@/components/console/filtered-list";
+import { FilterBar, ListResults } from "@/components/console/list-filters";
+import { logColumns, RequestId, TimeCell } from "@/components/logs/cells";
+import { CodeFilter, SelectFilter } from "@/components/logs/filters";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/field";
-import { Td, Th } from "@/components/ui/table";
-import {
-  credentialLabel,
-  formatDateTime,
-  formatShortDateTime,
-  httpTone,
-} from "@/components/verifications/format";
+import { Td } from "@/components/ui/table";
+import { AppFilter } from "@/components/verifications/app-filter";
+import { credentialLabel, httpTone } from "@/components/verifications/format";
 import { LIVE_INTERVAL_MS, useAppOptions } from "@/components/verifications/queries";
-import {
-  FilterBar,
-  ListResults,
-  TextFilter,
-  useListErrors,
-  useUrlFilters,
-} from "@/components/console/list-filters";
 import { requestLogKeys, type TRequestLogPage } from "./queries";
 
 const LIMIT = 25;
 const FILTERS = ["statusClass", "method", "path", "appId", "credentialId", "verificationId"] as const;
-const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"].map((c) => ({ value: c, label: c }));
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => ({ value: m, label: m }));
 
 export function RequestLog() {
   const { env } = useConsole();
-  const filters = useUrlFilters(FILTERS);
-  const { values, offset } = filters;
   const apps = useAppOptions();
   const appName = (id: string | null) =>
     id ? (apps.data?.data.find((a) => a.clientId === id)?.name ?? id) : null;
-  const query = useQuery({
-    queryKey: requestLogKeys.list(env, { ...values, offset, limit: LIMIT }),
-    queryFn: ({ signal }) =>
-      api<TRequestLogPage>(env, "/v1/request-logs", {
-        query: {
-          limit: LIMIT,
-          offset,
-          ...Object.fromEntries(FILTERS.map((f) => [f, values[f] || undefined])),
-        },
-        signal,
-      }),
-    placeholderData: keepPreviousData,
+  const list = useFilteredList({
+    filters: FILTERS,
+    limit: LIMIT,
+    queryKey: (values, offset) => requestLogKeys.list(env, { ...values, offset, limit: LIMIT }),
+    queryFn: pageFetcher<TRequestLogPage>(env, "/v1/request-logs", LIMIT),
+    keepPreviousPage: true,
     refetchInterval: LIVE_INTERVAL_MS,
   });
-  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
+  const { values, setFilter, fieldError } = list;
 
   return (
     <div className="space-y-4">
@@ -68,77 +50,45 @@ export function RequestLog() {
         </p>
       </div>
 
-      <FilterBar label="Filter API requests" active={filters.active} onClear={filters.clear}>
-        <Select
+      <FilterBar label="Filter API requests" {...list.filterBar}>
+        <SelectFilter
           label="Status"
           value={values.statusClass}
-          onChange={(e) => filters.setFilter("statusClass", e.target.value)}
+          onChange={(v) => setFilter("statusClass", v)}
           error={fieldError("statusClass")}
-        >
-          <option value="">Any status</option>
-          {STATUS_CLASSES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </Select>
-        <Select
+          allLabel="Any status"
+          options={STATUS_CLASSES}
+        />
+        <SelectFilter
           label="Method"
           value={values.method}
-          onChange={(e) => filters.setFilter("method", e.target.value)}
+          onChange={(v) => setFilter("method", v)}
           error={fieldError("method")}
-        >
-          <option value="">Any method</option>
-          {METHODS.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </Select>
-        <TextFilter
+          allLabel="Any method"
+          options={METHODS}
+        />
+        <CodeFilter
           label="Path contains"
           placeholder="/v1/verifications"
           value={values.path}
-          onCommit={(v) => filters.setFilter("path", v)}
+          onCommit={(v) => setFilter("path", v)}
           error={fieldError("path")}
-          spellCheck={false}
-          autoComplete="off"
         />
-        <Select
-          label="App"
-          value={values.appId}
-          onChange={(e) => filters.setFilter("appId", e.target.value)}
-          error={fieldError("appId")}
-          description={apps.isError ? "The app list could not be loaded." : undefined}
-        >
-          <option value="">All apps</option>
-          {(apps.data?.data ?? []).map((a) => (
-            <option key={a.clientId} value={a.clientId}>
-              {a.name}
-            </option>
-          ))}
-          {values.appId && !apps.data?.data.some((a) => a.clientId === values.appId) ? (
-            <option value={values.appId}>{values.appId}</option>
-          ) : null}
-        </Select>
-        <TextFilter
+        <AppFilter value={values.appId} onChange={(v) => setFilter("appId", v)} error={fieldError("appId")} />
+        <CodeFilter
           label="Credential"
           placeholder="key_…, app_…, usr_…"
           description="API key, app or user ID"
           value={values.credentialId}
-          onCommit={(v) => filters.setFilter("credentialId", v)}
+          onCommit={(v) => setFilter("credentialId", v)}
           error={fieldError("credentialId")}
-          spellCheck={false}
-          autoComplete="off"
         />
         {values.verificationId ? (
-          <TextFilter
+          <CodeFilter
             label="Verification"
             value={values.verificationId}
-            onCommit={(v) => filters.setFilter("verificationId", v)}
+            onCommit={(v) => setFilter("verificationId", v)}
             error={fieldError("verificationId")}
-            spellCheck={false}
-            autoComplete="off"
           />
         ) : null}
       </FilterBar>
@@ -156,10 +106,8 @@ export function RequestLog() {
       ) : null}
 
       <ListResults
-        query={query}
+        {...list.results}
         loadingLabel="Loading API requests"
-        errorMessage={formLevelError}
-        unfiltered={!filters.active && offset === 0}
         empty={
           <EmptyState icon={<Activity className="h-8 w-8" />} title="No API requests yet">
             Requests your servers send with an API key or an app&apos;s credentials, and those of this
@@ -167,26 +115,19 @@ export function RequestLog() {
           </EmptyState>
         }
         caption="API requests"
-        head={
-          <>
-            <Th className="px-3">Time</Th>
-            <Th className="px-3">Method</Th>
-            <Th className="px-3">Path</Th>
-            <Th className="px-3">Status</Th>
-            <Th className="px-3">Duration</Th>
-            <Th className="px-3">Credential</Th>
-            <Th className="px-3">Request ID</Th>
-            <Th className="px-3">Error code</Th>
-          </>
-        }
-        columns={8}
+        {...logColumns([
+          "Time",
+          "Method",
+          "Path",
+          "Status",
+          "Duration",
+          "Credential",
+          "Request ID",
+          "Error code",
+        ])}
         row={(r) => (
           <tr key={r.requestId} data-testid="request-row">
-            <Td className="px-3 whitespace-nowrap">
-              <time dateTime={r.createdAt} title={formatDateTime(r.createdAt)}>
-                {formatShortDateTime(r.createdAt)}
-              </time>
-            </Td>
+            <TimeCell at={r.createdAt} />
             <Td className="px-3">
               <code className="font-mono text-xs font-semibold">{r.method}</code>
             </Td>
@@ -217,7 +158,7 @@ export function RequestLog() {
               ) : null}
             </Td>
             <Td className="px-3 min-w-32">
-              <code className="font-mono text-xs break-all">{r.requestId}</code>
+              <RequestId id={r.requestId} />
             </Td>
             <Td className="px-3">
               {r.errorCode ? <code className="font-mono text-xs text-red-800">{r.errorCode}</code> : "—"}
@@ -225,9 +166,6 @@ export function RequestLog() {
           </tr>
         )}
         noMatch="No request matches these filters."
-        limit={LIMIT}
-        offset={offset}
-        onPage={filters.setOffset}
         pagesLabel="API request pages"
       />
     </div>

@@ -12,7 +12,7 @@ import { signInWithPassword } from "@/components/console/auth-client";
 import { AuthFrame } from "@/components/console/auth-frame";
 import { formatDateTime } from "@/components/verifications/format";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/field";
+import { Form, Input } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
 import { TeamError, teamMessage } from "./messages";
 import { invitationKeys, type TInvitationLookup, type TJoined } from "./queries";
@@ -58,13 +58,7 @@ function AcceptForm({ token, invitation }: { token: string; invitation: TInvitat
   const passwordError = error?.fieldError("password");
   const invalid = error?.status === 410;
   return (
-    <form
-      className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        mutation.mutate();
-      }}
-    >
+    <Form className="space-y-4" onSubmit={() => mutation.mutate()}>
       <Input
         label="Email"
         type="email"
@@ -107,7 +101,7 @@ function AcceptForm({ token, invitation }: { token: string; invitation: TInvitat
         Join workspace
       </Button>
       {invalid ? <SignInLink prompt="Joined already?" /> : null}
-    </form>
+    </Form>
   );
 }
 

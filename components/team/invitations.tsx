@@ -3,23 +3,23 @@
  * Invitations: a single-use link per invited email, shown once (there is no email delivery: the
  * inviter passes it on), and the pending ones with their revocation.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { SecretOnce } from "@/components/apps/secret-once";
+import { useId, useState } from "react";
+import { SecretOnce, SecretShown, useSecretFocus } from "@/components/apps/secret-once";
 import { api, ApiRequestError } from "@/components/console/api";
 import { useConsole, type TRole } from "@/components/console/context";
+import { usePagedList } from "@/components/console/paged-list";
+import { useItemAction } from "@/components/console/item-action";
 import { formatDate, formatDateTime } from "@/components/verifications/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
+import { ConfirmDialog, Dialog, DialogActions } from "@/components/ui/dialog";
+import { Form, Input } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th } from "@/components/ui/table";
-import { useToast } from "@/components/ui/toast";
-import { TeamError, teamMessage } from "./messages";
-import { teamKeys, type TCreatedInvitation, type TInvitation, type TListPage } from "./queries";
+import { ActionsTh, PagedTable, Td, Th } from "@/components/ui/table";
+import { TeamError, teamMessage, TeamQueryError } from "./messages";
+import { teamKeys, type TCreatedInvitation, type TInvitation } from "./queries";
 import { grantableRoles, ROLE_LABEL, RolePicker, withArticle } from "./roles";
 
 const LIMIT = 100;
@@ -30,20 +30,12 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<TRole>("viewer");
   const emailId = useId();
-  const linkRef = useRef<HTMLDivElement>(null);
   const mutation = useMutation({
     mutationFn: () =>
       api<TCreatedInvitation>(env, "/v1/team/invitations", { method: "POST", body: { email, role } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: teamKeys.invitations(workspace.id) }),
   });
-  // after the dialog opened (its effect runs first): into the field; once the link is shown,
-  // to its copy button (the submit button that had focus is gone)
-  useEffect(() => {
-    if (open) document.getElementById(emailId)?.focus();
-  }, [open, emailId]);
-  useEffect(() => {
-    if (mutation.data) linkRef.current?.querySelector("button")?.focus();
-  }, [mutation.data]);
+  const linkRef = useSecretFocus({ open, fieldId: emailId, shown: mutation.data });
   const close = () => {
     // the link leaves memory with the dialog
     mutation.reset();
@@ -69,7 +61,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
       }
     >
       {created ? (
-        <div className="space-y-4" ref={linkRef}>
+        <SecretShown ref={linkRef} onDone={close}>
           <p className="text-sm text-gray-800">
             <span className="font-semibold break-all">{created.email}</span> joins as{" "}
             {withArticle(created.role)} with this link. It works once and expires on{" "}
@@ -83,18 +75,9 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
             value={created.url}
             explanation={`Send it to ${created.email} privately (a direct message, not a shared channel): anyone who has it can join as ${withArticle(created.role)}. Revoke it below if it reached the wrong person.`}
           />
-          <div className="flex justify-end">
-            <Button onClick={close}>Done</Button>
-          </div>
-        </div>
+        </SecretShown>
       ) : (
-        <form
-          className="space-y-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            mutation.mutate();
-          }}
-        >
+        <Form className="space-y-4" onSubmit={() => mutation.mutate()}>
           <Input
             id={emailId}
             label="Email"
@@ -114,15 +97,12 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
             error={error?.fieldError("role")}
           />
           <TeamError message={mutation.error && !fieldError ? teamMessage(mutation.error) : null} />
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={close}>
             <Button type="submit" pending={mutation.isPending}>
               Create invitation link
             </Button>
-          </div>
-        </form>
+          </DialogActions>
+        </Form>
       )}
     </Dialog>
   );
@@ -136,59 +116,37 @@ function RevokeInvitationDialog({
   onClose: () => void;
 }) {
   const { env, workspace } = useConsole();
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  const mutation = useMutation({
-    mutationFn: (inv: TInvitation) =>
+  const { mutation, close } = useItemAction({
+    action: (inv: TInvitation) =>
       api<{ revoked: true }>(env, `/v1/team/invitations/${encodeURIComponent(inv.invitationId)}`, {
         method: "DELETE",
       }),
-    onSuccess: async (_, inv) => {
-      await queryClient.invalidateQueries({ queryKey: teamKeys.all(workspace.id) });
-      toast.show({ message: `The invitation for ${inv.email} was revoked` });
-      close();
-    },
+    refresh: teamKeys.all(workspace.id),
+    toast: (inv) => `The invitation for ${inv.email} was revoked`,
+    onClose,
   });
-  const close = () => {
-    mutation.reset();
-    onClose();
-  };
   return (
-    <Dialog
-      open={invitation !== null}
+    <ConfirmDialog
+      subject={invitation}
       onClose={close}
       title={`Revoke the invitation for ${invitation?.email ?? "this address"}?`}
       description="Its link stops working at once. You can invite the address again later."
-    >
-      <div className="space-y-3">
-        <TeamError message={mutation.error ? teamMessage(mutation.error) : null} />
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            pending={mutation.isPending}
-            onClick={() => (invitation ? mutation.mutate(invitation) : undefined)}
-          >
-            Revoke
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      error={<TeamError message={mutation.error ? teamMessage(mutation.error) : null} />}
+      confirmLabel="Revoke"
+      pending={mutation.isPending}
+      onConfirm={(item) => mutation.mutate(item)}
+    />
   );
 }
 
 export function InvitationsSection() {
-  const { env, workspace, permissions } = useConsole();
-  const [offset, setOffset] = useState(0);
+  const { workspace, permissions } = useConsole();
   const [inviting, setInviting] = useState(false);
   const [revoking, setRevoking] = useState<TInvitation | null>(null);
-  const query = useQuery({
-    queryKey: teamKeys.invitationPage(workspace.id, { offset, limit: LIMIT }),
-    queryFn: ({ signal }) =>
-      api<TListPage<TInvitation>>(env, "/v1/team/invitations", { query: { limit: LIMIT, offset }, signal }),
-    placeholderData: keepPreviousData,
+  const { query, paging } = usePagedList<TInvitation>({
+    path: "/v1/team/invitations",
+    limit: LIMIT,
+    queryKey: (page) => teamKeys.invitationPage(workspace.id, page),
   });
   return (
     <section className="space-y-3">
@@ -210,69 +168,53 @@ export function InvitationsSection() {
       {query.isPending ? (
         <Loading label="Loading invitations" />
       ) : query.isError ? (
-        <div className="space-y-2">
-          <TeamError message={teamMessage(query.error)} />
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <TeamQueryError error={query.error} onRetry={() => query.refetch()} />
       ) : query.data.total === 0 ? (
         <p className="rounded-lg border border-dashed border-gray-300 bg-white px-4 py-3 text-sm text-gray-700">
           No pending invitations.
         </p>
       ) : (
-        <>
-          <Table caption="Pending invitations">
-            <thead>
-              <tr>
-                <Th>Email</Th>
-                <Th>Role</Th>
-                <Th>Invited</Th>
-                <Th>Expires</Th>
-                {permissions.team ? (
-                  <Th className="relative">
-                    <span className="sr-only">Actions</span>
-                  </Th>
+        <PagedTable
+          caption="Pending invitations"
+          head={
+            <>
+              <Th>Email</Th>
+              <Th>Role</Th>
+              <Th>Invited</Th>
+              <Th>Expires</Th>
+              {permissions.team ? <ActionsTh /> : null}
+            </>
+          }
+          page={query.data}
+          row={(inv) => (
+            <tr key={inv.invitationId}>
+              <Td className="min-w-[12rem] font-semibold break-all">{inv.email}</Td>
+              <Td>
+                <Badge tone={inv.role === "owner" ? "purple" : "gray"}>{ROLE_LABEL[inv.role]}</Badge>
+              </Td>
+              <Td className="min-w-[10rem]">
+                <time dateTime={inv.createdAt} className="whitespace-nowrap">
+                  {formatDate(inv.createdAt)}
+                </time>
+                {inv.createdBy ? (
+                  <div className="text-gray-700 break-all">by {inv.createdBy.email}</div>
                 ) : null}
-              </tr>
-            </thead>
-            <TBody>
-              {query.data.data.map((inv) => (
-                <tr key={inv.invitationId}>
-                  <Td className="min-w-[12rem] font-semibold break-all">{inv.email}</Td>
-                  <Td>
-                    <Badge tone={inv.role === "owner" ? "purple" : "gray"}>{ROLE_LABEL[inv.role]}</Badge>
-                  </Td>
-                  <Td className="min-w-[10rem]">
-                    <time dateTime={inv.createdAt} className="whitespace-nowrap">
-                      {formatDate(inv.createdAt)}
-                    </time>
-                    {inv.createdBy ? (
-                      <div className="text-gray-700 break-all">by {inv.createdBy.email}</div>
-                    ) : null}
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    <time dateTime={inv.expiresAt}>{formatDateTime(inv.expiresAt)}</time>
-                  </Td>
-                  {permissions.team ? (
-                    <Td className="text-right">
-                      <Button variant="secondary" size="sm" onClick={() => setRevoking(inv)}>
-                        Revoke
-                      </Button>
-                    </Td>
-                  ) : null}
-                </tr>
-              ))}
-            </TBody>
-          </Table>
-          <Pagination
-            total={query.data.total}
-            limit={LIMIT}
-            offset={offset}
-            onChange={setOffset}
-            label="Invitations pages"
-          />
-        </>
+              </Td>
+              <Td className="whitespace-nowrap">
+                <time dateTime={inv.expiresAt}>{formatDateTime(inv.expiresAt)}</time>
+              </Td>
+              {permissions.team ? (
+                <Td className="text-right">
+                  <Button variant="secondary" size="sm" onClick={() => setRevoking(inv)}>
+                    Revoke
+                  </Button>
+                </Td>
+              ) : null}
+            </tr>
+          )}
+          {...paging}
+          pagesLabel="Invitations pages"
+        />
       )}
       {permissions.team ? (
         <>

@@ -4,38 +4,28 @@
  * The server has the last word: a workspace keeps at least one owner (409 LAST_OWNER), and its
  * message is shown where the change was asked for.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LogOut } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { api } from "@/components/console/api";
 import { signOut } from "@/components/console/auth-client";
 import { useConsole, type TRole } from "@/components/console/context";
+import { usePagedList } from "@/components/console/paged-list";
 import { isRole } from "@/lib/auth/roles";
 import { formatDate, formatDateTime } from "@/components/verifications/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { Select } from "@/components/ui/field";
-import { Pagination } from "@/components/ui/pagination";
+import { ConfirmDialog } from "@/components/ui/dialog";
+import { Form, Select } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
-import { Table, TBody, Td, Th } from "@/components/ui/table";
+import { ActionsTh, PagedTable, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import { TeamError, teamMessage } from "./messages";
-import { teamKeys, type TListPage, type TMember } from "./queries";
+import { TeamError, teamMessage, TeamQueryError } from "./messages";
+import { teamKeys, type TMember } from "./queries";
 import { grantableRoles, ROLE_DESCRIPTIONS, ROLE_LABEL } from "./roles";
 
 const LIMIT = 100;
-
-function useMembers(offset: number) {
-  const { env, workspace } = useConsole();
-  return useQuery({
-    queryKey: teamKeys.memberPage(workspace.id, { offset, limit: LIMIT }),
-    queryFn: ({ signal }) =>
-      api<TListPage<TMember>>(env, "/v1/team/members", { query: { limit: LIMIT, offset }, signal }),
-    placeholderData: keepPreviousData,
-  });
-}
 
 function RoleCell({ member }: { member: TMember }) {
   const { env, workspace, permissions } = useConsole();
@@ -67,13 +57,7 @@ function RoleCell({ member }: { member: TMember }) {
     mutation.reset();
   };
   return (
-    <form
-      className="min-w-[11rem] space-y-1"
-      onSubmit={(e) => {
-        e.preventDefault();
-        mutation.mutate(selected);
-      }}
-    >
+    <Form className="min-w-[11rem] space-y-1" onSubmit={() => mutation.mutate(selected)}>
       <Select
         label={<span className="sr-only">Role of {member.email}</span>}
         value={selected}
@@ -105,7 +89,7 @@ function RoleCell({ member }: { member: TMember }) {
           {teamMessage(mutation.error)}
         </p>
       ) : null}
-    </form>
+    </Form>
   );
 }
 
@@ -137,8 +121,8 @@ function RemoveDialog({ member, onClose }: { member: TMember | null; onClose: ()
     onClose();
   };
   return (
-    <Dialog
-      open={member !== null}
+    <ConfirmDialog
+      subject={member}
       onClose={close}
       title={leaving ? `Leave ${workspace.name}?` : `Remove ${member?.email ?? "member"}?`}
       description={
@@ -146,31 +130,22 @@ function RemoveDialog({ member, onClose }: { member: TMember | null; onClose: ()
           ? "You lose access to this workspace at once. To come back, you need a new invitation. API keys you created keep working until someone revokes them."
           : "They lose access to this workspace at once, their open console sessions included. API keys they created keep working until revoked."
       }
-    >
-      <div className="space-y-3">
-        <TeamError message={mutation.error ? teamMessage(mutation.error) : null} />
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            pending={mutation.isPending}
-            onClick={() => (member ? mutation.mutate(member) : undefined)}
-          >
-            {leaving ? "Leave workspace" : "Remove"}
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      error={<TeamError message={mutation.error ? teamMessage(mutation.error) : null} />}
+      confirmLabel={leaving ? "Leave workspace" : "Remove"}
+      pending={mutation.isPending}
+      onConfirm={(item) => mutation.mutate(item)}
+    />
   );
 }
 
 export function MembersSection() {
-  const { permissions } = useConsole();
-  const [offset, setOffset] = useState(0);
+  const { workspace, permissions } = useConsole();
   const [removing, setRemoving] = useState<TMember | null>(null);
-  const query = useMembers(offset);
+  const { query, paging } = usePagedList<TMember>({
+    path: "/v1/team/members",
+    limit: LIMIT,
+    queryKey: (page) => teamKeys.memberPage(workspace.id, page),
+  });
   return (
     <section className="space-y-3">
       <div>
@@ -186,84 +161,70 @@ export function MembersSection() {
       {query.isPending ? (
         <Loading label="Loading members" />
       ) : query.isError ? (
-        <div className="space-y-2">
-          <TeamError message={teamMessage(query.error)} />
-          <Button variant="secondary" onClick={() => query.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <TeamQueryError error={query.error} onRetry={() => query.refetch()} />
       ) : (
-        <>
-          <Table caption="Members">
-            <thead>
-              <tr>
-                <Th>Member</Th>
-                <Th>Role</Th>
-                <Th>Joined</Th>
-                <Th>Last sign-in</Th>
-                <Th className="relative">
-                  <span className="sr-only">Actions</span>
-                </Th>
+        <PagedTable
+          caption="Members"
+          head={
+            <>
+              <Th>Member</Th>
+              <Th>Role</Th>
+              <Th>Joined</Th>
+              <Th>Last sign-in</Th>
+              <ActionsTh />
+            </>
+          }
+          page={query.data}
+          row={(member) => {
+            const removable =
+              permissions.team && !member.isYou && (member.role !== "owner" || permissions.team_owner);
+            return (
+              <tr key={member.userId}>
+                <Td className="min-w-[12rem]">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="font-semibold break-all">{member.name ?? member.email}</span>
+                    {member.isYou ? <Badge tone="blue">You</Badge> : null}
+                  </div>
+                  {member.name ? <div className="text-gray-700 break-all">{member.email}</div> : null}
+                </Td>
+                {/* relative: keeps the select's visually hidden label inside the scrolling table */}
+                <Td className="relative">
+                  {/* keyed by role: a change made elsewhere resets the picker */}
+                  <RoleCell key={member.role} member={member} />
+                </Td>
+                <Td className="whitespace-nowrap">
+                  <time dateTime={member.joinedAt}>{formatDate(member.joinedAt)}</time>
+                </Td>
+                <Td className="whitespace-nowrap">
+                  {member.lastSignInAt ? (
+                    <time dateTime={member.lastSignInAt}>{formatDateTime(member.lastSignInAt)}</time>
+                  ) : (
+                    "Never"
+                  )}
+                </Td>
+                <Td className="text-right">
+                  {member.isYou ? (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      className="whitespace-nowrap"
+                      icon={<LogOut aria-hidden className="h-4 w-4" />}
+                      onClick={() => setRemoving(member)}
+                    >
+                      Leave workspace
+                    </Button>
+                  ) : removable ? (
+                    <Button variant="secondary" size="sm" onClick={() => setRemoving(member)}>
+                      Remove
+                    </Button>
+                  ) : null}
+                </Td>
               </tr>
-            </thead>
-            <TBody>
-              {query.data.data.map((member) => {
-                const removable =
-                  permissions.team && !member.isYou && (member.role !== "owner" || permissions.team_owner);
-                return (
-                  <tr key={member.userId}>
-                    <Td className="min-w-[12rem]">
-                      <div className="flex flex-wrap items-center gap-2">
-                        <span className="font-semibold break-all">{member.name ?? member.email}</span>
-                        {member.isYou ? <Badge tone="blue">You</Badge> : null}
-                      </div>
-                      {member.name ? <div className="text-gray-700 break-all">{member.email}</div> : null}
-                    </Td>
-                    {/* relative: keeps the select's visually hidden label inside the scrolling table */}
-                    <Td className="relative">
-                      {/* keyed by role: a change made elsewhere resets the picker */}
-                      <RoleCell key={member.role} member={member} />
-                    </Td>
-                    <Td className="whitespace-nowrap">
-                      <time dateTime={member.joinedAt}>{formatDate(member.joinedAt)}</time>
-                    </Td>
-                    <Td className="whitespace-nowrap">
-                      {member.lastSignInAt ? (
-                        <time dateTime={member.lastSignInAt}>{formatDateTime(member.lastSignInAt)}</time>
-                      ) : (
-                        "Never"
-                      )}
-                    </Td>
-                    <Td className="text-right">
-                      {member.isYou ? (
-                        <Button
-                          variant="secondary"
-                          size="sm"
-                          className="whitespace-nowrap"
-                          icon={<LogOut aria-hidden className="h-4 w-4" />}
-                          onClick={() => setRemoving(member)}
-                        >
-                          Leave workspace
-                        </Button>
-                      ) : removable ? (
-                        <Button variant="secondary" size="sm" onClick={() => setRemoving(member)}>
-                          Remove
-                        </Button>
-                      ) : null}
-                    </Td>
-                  </tr>
-                );
-              })}
-            </TBody>
-          </Table>
-          <Pagination
-            total={query.data.total}
-            limit={LIMIT}
-            offset={offset}
-            onChange={setOffset}
-            label="Members pages"
-          />
-        </>
+            );
+          }}
+          {...paging}
+          pagesLabel="Members pages"
+        />
       )}
       <RemoveDialog member={removing} onClose={() => setRemoving(null)} />
     </section>

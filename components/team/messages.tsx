@@ -1,4 +1,5 @@
 import { ApiRequestError, errorMessage } from "@/components/console/api";
+import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/field";
 
 /**
@@ -17,6 +18,18 @@ export function TeamError({ message }: { message?: string | null }) {
   return (
     <div className="break-words">
       <FormError message={message} />
+    </div>
+  );
+}
+
+/** A Team read that failed: its message (as teamMessage words it) and "Try again". */
+export function TeamQueryError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <div className="space-y-2">
+      <TeamError message={teamMessage(error)} />
+      <Button variant="secondary" onClick={onRetry}>
+        Try again
+      </Button>
     </div>
   );
 }

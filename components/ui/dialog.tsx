@@ -5,7 +5,9 @@
 "use client";
 import { X } from "lucide-react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Button } from "./button";
 import { cn } from "./cn";
+import { FormError } from "./field";
 
 interface DialogProps {
   open: boolean;
@@ -65,5 +67,96 @@ export function Dialog({ open, onClose, title, description, children, className 
         </div>
       ) : null}
     </dialog>
+  );
+}
+
+/** A dialog's buttons, right-aligned and wrapping on narrow screens: Cancel first, then `children`. */
+export function DialogActions({ onCancel, children }: { onCancel: () => void; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * The body of a confirmation dialog: the error of the last try (`error`, e.g. a FormError), then
+ * Cancel and the action button(s).
+ */
+export function ConfirmActions({
+  error,
+  onCancel,
+  children,
+}: {
+  error: ReactNode;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-3">
+      {error}
+      <DialogActions onCancel={onCancel}>{children}</DialogActions>
+    </div>
+  );
+}
+
+/**
+ * Asks to confirm a destructive action on `subject`, open while there is one: the description,
+ * the error of the last try, Cancel, and the danger button that calls `onConfirm(subject)`.
+ */
+export function ConfirmDialog<T>({
+  subject,
+  onClose,
+  title,
+  description,
+  error,
+  confirmLabel,
+  pending,
+  onConfirm,
+}: {
+  subject: T | null;
+  onClose: () => void;
+  title: string;
+  description: ReactNode;
+  error: ReactNode;
+  confirmLabel: string;
+  pending: boolean;
+  onConfirm: (subject: T) => void;
+}) {
+  return (
+    <Dialog open={subject !== null} onClose={onClose} title={title} description={description}>
+      <ConfirmActions error={error} onCancel={onClose}>
+        <Button variant="danger" pending={pending} onClick={() => (subject ? onConfirm(subject) : undefined)}>
+          {confirmLabel}
+        </Button>
+      </ConfirmActions>
+    </Dialog>
+  );
+}
+
+/** The end of a dialog's form: its own error line, then Cancel and the submit button. */
+export function SubmitActions({
+  error,
+  onCancel,
+  submitLabel,
+  pending,
+}: {
+  error: string | null;
+  onCancel: () => void;
+  submitLabel: string;
+  pending: boolean;
+}) {
+  return (
+    <>
+      <FormError message={error} />
+      <DialogActions onCancel={onCancel}>
+        <Button type="submit" pending={pending}>
+          {submitLabel}
+        </Button>
+      </DialogActions>
+    </>
   );
 }

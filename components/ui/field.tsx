@@ -5,6 +5,7 @@
 "use client";
 import {
   useId,
+  type FormHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
@@ -36,17 +37,36 @@ function FieldShell({ id, label, description, error, required, children, classNa
         ) : null}
       </div>
       {children}
+      <FieldNotes id={id} description={description} error={error} />
+    </div>
+  );
+}
+
+/** The description and error paragraphs below a control, with the ids `describedBy` names. */
+function FieldNotes({
+  id,
+  description,
+  error,
+  indent,
+}: {
+  id: string;
+  description?: ReactNode;
+  error?: string;
+  indent?: string;
+}) {
+  return (
+    <>
       {description ? (
-        <p id={`${id}-description`} className="text-sm text-gray-600">
+        <p id={`${id}-description`} className={cn(indent, "text-sm text-gray-600")}>
           {description}
         </p>
       ) : null}
       {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-red-700" role="alert">
+        <p id={`${id}-error`} className={cn(indent, "text-sm font-medium text-red-700")} role="alert">
           {error}
         </p>
       ) : null}
-    </div>
+    </>
   );
 }
 
@@ -59,8 +79,14 @@ function describedBy(id: string, description: unknown, error: unknown): string |
 }
 
 type Common = { label: ReactNode; description?: ReactNode; error?: string; fieldClassName?: string };
+type TControlOwn = Common & { id?: string; className?: string; required?: boolean };
 
-export function Input({
+/**
+ * Splits a labelled control's props into the shell's (label, notes, required mark) and the
+ * control's: its id (given or generated), the aria wiring, the border for the error state, and
+ * every other prop passed through last, as given.
+ */
+function useLabelledControl<P extends TControlOwn>({
   label,
   description,
   error,
@@ -69,95 +95,45 @@ export function Input({
   className,
   required,
   ...rest
-}: Common & InputHTMLAttributes<HTMLInputElement>) {
+}: P) {
   const auto = useId();
   const fieldId = id ?? auto;
+  return {
+    shell: { id: fieldId, label, description, error, required, className: fieldClassName },
+    control: {
+      id: fieldId,
+      required,
+      "aria-invalid": error ? true : undefined,
+      "aria-describedby": describedBy(fieldId, description, error),
+      className: cn(CONTROL, error ? "border-red-600" : "border-gray-400", className),
+      ...rest,
+    },
+  };
+}
+
+export function Input(props: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const { shell, control } = useLabelledControl(props);
   return (
-    <FieldShell
-      id={fieldId}
-      label={label}
-      description={description}
-      error={error}
-      required={required}
-      className={fieldClassName}
-    >
-      <input
-        id={fieldId}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(fieldId, description, error)}
-        className={cn(CONTROL, error ? "border-red-600" : "border-gray-400", className)}
-        {...rest}
-      />
+    <FieldShell {...shell}>
+      <input {...control} />
     </FieldShell>
   );
 }
 
-export function Textarea({
-  label,
-  description,
-  error,
-  fieldClassName,
-  id,
-  className,
-  required,
-  ...rest
-}: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const auto = useId();
-  const fieldId = id ?? auto;
+export function Textarea(props: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { shell, control } = useLabelledControl(props);
   return (
-    <FieldShell
-      id={fieldId}
-      label={label}
-      description={description}
-      error={error}
-      required={required}
-      className={fieldClassName}
-    >
-      <textarea
-        id={fieldId}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(fieldId, description, error)}
-        className={cn(CONTROL, error ? "border-red-600" : "border-gray-400", className)}
-        {...rest}
-      />
+    <FieldShell {...shell}>
+      <textarea {...control} />
     </FieldShell>
   );
 }
 
-export function Select({
-  label,
-  description,
-  error,
-  fieldClassName,
-  id,
-  className,
-  required,
-  children,
-  ...rest
-}: Common & SelectHTMLAttributes<HTMLSelectElement>) {
-  const auto = useId();
-  const fieldId = id ?? auto;
+export function Select({ children, ...props }: Common & SelectHTMLAttributes<HTMLSelectElement>) {
+  const { shell, control } = useLabelledControl(props);
   return (
-    <FieldShell
-      id={fieldId}
-      label={label}
-      description={description}
-      error={error}
-      required={required}
-      className={fieldClassName}
-    >
-      <select
-        id={fieldId}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(fieldId, description, error)}
-        className={cn(CONTROL, error ? "border-red-600" : "border-gray-400", className)}
-        {...rest}
-      >
-        {children}
-      </select>
+    <FieldShell {...shell}>
+      <select {...control}>{children}</select>
     </FieldShell>
   );
 }
@@ -187,17 +163,24 @@ export function Checkbox({
           {label}
         </label>
       </div>
-      {description ? (
-        <p id={`${fieldId}-description`} className="ml-6 text-sm text-gray-600">
-          {description}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${fieldId}-error`} className="ml-6 text-sm font-medium text-red-700" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldNotes id={fieldId} description={description} error={error} indent="ml-6" />
     </div>
+  );
+}
+
+/** A form whose submit calls `onSubmit` instead of loading a page. */
+export function Form({
+  onSubmit,
+  ...rest
+}: Omit<FormHTMLAttributes<HTMLFormElement>, "onSubmit"> & { onSubmit: () => void }) {
+  return (
+    <form
+      {...rest}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    />
   );
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "./cn";
+import { Pagination } from "./pagination";
 
 export function Table({
   caption,
@@ -51,4 +52,55 @@ export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement
 
 export function TBody({ children }: { children: ReactNode }) {
   return <tbody className="divide-y divide-gray-100">{children}</tbody>;
+}
+
+/** The header of a row-actions column, named for screen readers only. */
+export function ActionsTh() {
+  return (
+    <Th className="relative">
+      <span className="sr-only">Actions</span>
+    </Th>
+  );
+}
+
+/**
+ * One page of an offset-paginated list as a table: the `head` cells, a row per item (`row` keys
+ * it), an optional `lastRow` (e.g. "no match"), and the page links below.
+ */
+export function PagedTable<T>({
+  caption,
+  head,
+  page,
+  row,
+  lastRow,
+  limit,
+  offset,
+  onPage,
+  pagesLabel,
+}: {
+  caption: string;
+  head: ReactNode;
+  page: { data: T[]; total: number };
+  row: (item: T) => ReactNode;
+  lastRow?: ReactNode;
+  limit: number;
+  offset: number;
+  onPage: (offset: number) => void;
+  /** the page links' accessible name */
+  pagesLabel: string;
+}) {
+  return (
+    <>
+      <Table caption={caption}>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <TBody>
+          {page.data.map(row)}
+          {lastRow}
+        </TBody>
+      </Table>
+      <Pagination total={page.total} limit={limit} offset={offset} onChange={onPage} label={pagesLabel} />
+    </>
+  );
 }

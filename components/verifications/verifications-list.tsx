@@ -4,23 +4,24 @@
  * status, provider, app and creation date (kept in the URL), refreshed every few seconds while
  * the tab is visible so a session started elsewhere (a sandbox try-out) shows up on its own.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { useMemo } from "react";
-import { api } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
+import { pageFetcher, useFilteredList } from "@/components/console/filtered-list";
+import { DateRangeFilter, FilterBar, ListResults } from "@/components/console/list-filters";
+import { logColumns, TimeCell } from "@/components/logs/cells";
+import { SelectFilter } from "@/components/logs/filters";
+import { ProviderFilter } from "@/components/providers/provider-filter";
 import { Badge, statusTone } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/field";
-import { Td, Th } from "@/components/ui/table";
-import { isVerificationState, VERIFICATION_STATES } from "@/lib/verifications/state-machine";
+import { Td } from "@/components/ui/table";
+import { VERIFICATION_STATES } from "@/lib/verifications/state-machine";
+import { AppFilter } from "./app-filter";
 import {
   flowLabel,
-  formatDateTime,
   formatSeconds,
-  formatShortDateTime,
   humanize,
   loaLabel,
   providerNamer,
@@ -28,55 +29,28 @@ import {
   statusLabel,
   type TProviderOption,
 } from "./format";
-import {
-  LIVE_INTERVAL_MS,
-  useAppOptions,
-  verificationKeys,
-  type TVerificationFilters,
-  type TVerificationPage,
-} from "./queries";
-import {
-  DateRangeFilter,
-  FilterBar,
-  ListResults,
-  useListErrors,
-  useUrlFilters,
-} from "@/components/console/list-filters";
+import { LIVE_INTERVAL_MS, verificationKeys, type TVerificationPage } from "./queries";
 
 const LIMIT = 20;
 const FILTERS = ["status", "providerId", "appId", "from", "to"] as const;
 const OPEN_STATES = "awaiting_user_action,authenticating,processing";
+const STATUS_OPTIONS = [
+  { value: OPEN_STATES, label: "Open (not ended)" },
+  ...VERIFICATION_STATES.map((s) => ({ value: s, label: statusLabel(s) })),
+];
 
 export function VerificationsList({ providers }: { providers: TProviderOption[] }) {
   const { env } = useConsole();
-  const filters = useUrlFilters(FILTERS);
-  const { values, offset } = filters;
-  const apps = useAppOptions();
   const providerName = useMemo(() => providerNamer(providers), [providers]);
-  const params: TVerificationFilters & { offset: number; limit: number } = {
-    ...values,
-    offset,
+  const list = useFilteredList({
+    filters: FILTERS,
     limit: LIMIT,
-  };
-  const query = useQuery({
-    queryKey: verificationKeys.list(env, params),
-    queryFn: ({ signal }) =>
-      api<TVerificationPage>(env, "/v1/verifications", {
-        query: {
-          limit: LIMIT,
-          offset,
-          status: values.status || undefined,
-          providerId: values.providerId || undefined,
-          appId: values.appId || undefined,
-          from: values.from || undefined,
-          to: values.to || undefined,
-        },
-        signal,
-      }),
-    placeholderData: keepPreviousData,
+    queryKey: (values, offset) => verificationKeys.list(env, { ...values, offset, limit: LIMIT }),
+    queryFn: pageFetcher<TVerificationPage>(env, "/v1/verifications", LIMIT),
+    keepPreviousPage: true,
     refetchInterval: LIVE_INTERVAL_MS,
   });
-  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
+  const { values, setFilter, fieldError } = list;
 
   return (
     <div className="space-y-4">
@@ -89,68 +63,35 @@ export function VerificationsList({ providers }: { providers: TProviderOption[] 
         </div>
       </div>
 
-      <FilterBar label="Filter verifications" active={filters.active} onClear={filters.clear}>
-        <Select
+      <FilterBar label="Filter verifications" {...list.filterBar}>
+        <SelectFilter
           label="Status"
           value={values.status}
-          onChange={(e) => filters.setFilter("status", e.target.value)}
+          onChange={(v) => setFilter("status", v)}
           error={fieldError("status")}
-        >
-          <option value="">All statuses</option>
-          <option value={OPEN_STATES}>Open (not ended)</option>
-          {VERIFICATION_STATES.map((s) => (
-            <option key={s} value={s}>
-              {statusLabel(s)}
-            </option>
-          ))}
-          {values.status && values.status !== OPEN_STATES && !isVerificationState(values.status) ? (
-            <option value={values.status}>{values.status}</option>
-          ) : null}
-        </Select>
-        <Select
-          label="Provider"
+          allLabel="All statuses"
+          options={STATUS_OPTIONS}
+          keepUnknown
+        />
+        <ProviderFilter
+          providers={providers}
           value={values.providerId}
-          onChange={(e) => filters.setFilter("providerId", e.target.value)}
+          onChange={(v) => setFilter("providerId", v)}
           error={fieldError("providerId")}
-        >
-          <option value="">All providers</option>
-          {providers.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </Select>
-        <Select
-          label="App"
-          value={values.appId}
-          onChange={(e) => filters.setFilter("appId", e.target.value)}
-          error={fieldError("appId")}
-          description={apps.isError ? "The app list could not be loaded." : undefined}
-        >
-          <option value="">All apps</option>
-          {(apps.data?.data ?? []).map((a) => (
-            <option key={a.clientId} value={a.clientId}>
-              {a.name}
-            </option>
-          ))}
-          {values.appId && !apps.data?.data.some((a) => a.clientId === values.appId) ? (
-            <option value={values.appId}>{values.appId}</option>
-          ) : null}
-        </Select>
+        />
+        <AppFilter value={values.appId} onChange={(v) => setFilter("appId", v)} error={fieldError("appId")} />
         <DateRangeFilter
           from={values.from}
           to={values.to}
-          onChange={filters.setFilter}
+          onChange={setFilter}
           fieldError={fieldError}
           subject="Created"
         />
       </FilterBar>
 
       <ListResults
-        query={query}
+        {...list.results}
         loadingLabel="Loading verifications"
-        errorMessage={formLevelError}
-        unfiltered={!filters.active && offset === 0}
         empty={
           <EmptyState
             icon={<ShieldCheck className="h-8 w-8" />}
@@ -176,19 +117,16 @@ export function VerificationsList({ providers }: { providers: TProviderOption[] 
           </EmptyState>
         }
         caption="Verifications"
-        head={
-          <>
-            <Th className="px-3">Verification</Th>
-            <Th className="px-3">App</Th>
-            <Th className="px-3">Provider</Th>
-            <Th className="px-3">Flow</Th>
-            <Th className="px-3">Status</Th>
-            <Th className="px-3">LoA</Th>
-            <Th className="px-3">Created</Th>
-            <Th className="px-3">Time to complete</Th>
-          </>
-        }
-        columns={8}
+        {...logColumns([
+          "Verification",
+          "App",
+          "Provider",
+          "Flow",
+          "Status",
+          "LoA",
+          "Created",
+          "Time to complete",
+        ])}
         row={(v) => (
           <tr key={v.verificationId} data-testid="verification-row">
             <Td className="px-3">
@@ -211,20 +149,13 @@ export function VerificationsList({ providers }: { providers: TProviderOption[] 
               ) : null}
             </Td>
             <Td className="px-3">{loaLabel(v.loa)}</Td>
-            <Td className="px-3 whitespace-nowrap">
-              <time dateTime={v.createdAt} title={formatDateTime(v.createdAt)}>
-                {formatShortDateTime(v.createdAt)}
-              </time>
-            </Td>
+            <TimeCell at={v.createdAt} />
             <Td className="px-3 whitespace-nowrap">
               {v.status === "completed" ? formatSeconds(secondsBetween(v.createdAt, v.verifiedAt)) : "—"}
             </Td>
           </tr>
         )}
         noMatch="No verification matches these filters."
-        limit={LIMIT}
-        offset={offset}
-        onPage={filters.setOffset}
         pagesLabel="Verifications pages"
       />
     </div>

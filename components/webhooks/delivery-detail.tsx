@@ -20,7 +20,7 @@ import { Loading } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime, httpTone } from "@/components/verifications/format";
 import { DELIVERY_STATUS_LABEL, DELIVERY_STATUS_TONE, formatMs, prettyJson } from "./format";
-import { ResponseBody } from "./response-body";
+import { AttemptResponseBody } from "./response-body";
 import {
   deliveriesPath,
   useDelivery,
@@ -90,13 +90,7 @@ function Attempt({ attempt }: { attempt: TDeliveryAttemptDetail }) {
           </div>
         </details>
       ) : null}
-      {attempt.responseBody !== null ? (
-        <ResponseBody
-          label="Response body"
-          body={attempt.responseBody}
-          truncated={attempt.responseBodyTruncated}
-        />
-      ) : null}
+      <AttemptResponseBody attempt={attempt} />
     </li>
   );
 }

@@ -33,3 +33,19 @@ export function ResponseBody({
     </div>
   );
 }
+
+/** A delivery attempt's response body, when the receiver answered at all. */
+export function AttemptResponseBody({
+  attempt,
+}: {
+  attempt: { responseBody: string | null; responseBodyTruncated: boolean };
+}) {
+  if (attempt.responseBody === null) return null;
+  return (
+    <ResponseBody
+      label="Response body"
+      body={attempt.responseBody}
+      truncated={attempt.responseBodyTruncated}
+    />
+  );
+}

@@ -7,13 +7,14 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Eye, EyeOff, RotateCw, ShieldAlert, ShieldCheck } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { api, errorMessage } from "@/components/console/api";
+import { useState } from "react";
+import { api, formErrorMessage } from "@/components/console/api";
+import { SecretShown, useSecretFocus } from "@/components/apps/secret-once";
 import { useConsole } from "@/components/console/context";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmActions, Dialog } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/field";
 import { SECRET_ENV_VAR } from "./snippet";
 import {
@@ -38,7 +39,6 @@ function RotateSecretDialog({
 }) {
   const { env } = useConsole();
   const queryClient = useQueryClient();
-  const secretRef = useRef<HTMLDivElement>(null);
   const mutation = useMutation({
     mutationFn: () =>
       api<{ secret: string }>(env, `${webhookConfigPath(clientId)}/rotate-secret`, { method: "POST" }),
@@ -53,9 +53,7 @@ function RotateSecretDialog({
     },
   });
   // the confirm button that had focus is gone once the secret shows: focus its copy button
-  useEffect(() => {
-    if (mutation.data) secretRef.current?.querySelector("button")?.focus();
-  }, [mutation.data]);
+  const secretRef = useSecretFocus({ shown: mutation.data });
   const close = () => {
     mutation.reset();
     onClose();
@@ -76,33 +74,24 @@ function RotateSecretDialog({
       }
     >
       {mutation.data ? (
-        <div className="space-y-4" ref={secretRef}>
+        <SecretShown ref={secretRef} onDone={close}>
           <CopyField label="Signing secret" value={mutation.data.secret} copyLabel="Copy signing secret" />
           <p className="text-sm text-gray-700">
             Put it in your receiver&apos;s configuration, for example as the environment variable{" "}
             <code className="font-mono text-xs">{SECRET_ENV_VAR}</code>. Members who can change webhooks can
             reveal it again on this page.
           </p>
-          <div className="flex justify-end">
-            <Button onClick={close}>Done</Button>
-          </div>
-        </div>
+        </SecretShown>
       ) : (
-        <div className="space-y-3">
-          <FormError message={mutation.error ? errorMessage(mutation.error) : null} />
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              variant={signed ? "danger" : "primary"}
-              pending={mutation.isPending}
-              onClick={() => mutation.mutate()}
-            >
-              Rotate secret
-            </Button>
-          </div>
-        </div>
+        <ConfirmActions error={<FormError message={formErrorMessage(mutation.error)} />} onCancel={close}>
+          <Button
+            variant={signed ? "danger" : "primary"}
+            pending={mutation.isPending}
+            onClick={() => mutation.mutate()}
+          >
+            Rotate secret
+          </Button>
+        </ConfirmActions>
       )}
     </Dialog>
   );
@@ -181,7 +170,7 @@ export function SigningSecret({ clientId, config }: { clientId: string; config: 
                       Reveal secret
                     </Button>
                   </div>
-                  <FormError message={reveal.error ? errorMessage(reveal.error) : null} />
+                  <FormError message={formErrorMessage(reveal.error)} />
                 </div>
               )
             ) : null}

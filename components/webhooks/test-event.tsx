@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Loader2, Send } from "lucide-react";
 import Link from "next/link";
 import { useState, type ReactNode } from "react";
-import { api, errorMessage } from "@/components/console/api";
+import { api, errorMessage, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -16,7 +16,7 @@ import { Card } from "@/components/ui/card";
 import { FormError } from "@/components/ui/field";
 import { httpTone } from "@/components/verifications/format";
 import { formatMs } from "./format";
-import { ResponseBody } from "./response-body";
+import { AttemptResponseBody } from "./response-body";
 import {
   useDelivery,
   webhookConfigPath,
@@ -58,13 +58,7 @@ function TestAnswer({ clientId, deliveryId }: { clientId: string; deliveryId: st
           </span>
         </p>
         {attempt.error ? <p className="text-sm break-words text-red-800">{attempt.error}</p> : null}
-        {attempt.responseBody !== null ? (
-          <ResponseBody
-            label="Response body"
-            body={attempt.responseBody}
-            truncated={attempt.responseBodyTruncated}
-          />
-        ) : null}
+        <AttemptResponseBody attempt={attempt} />
       </div>
     );
   }
@@ -114,7 +108,7 @@ export function TestEvent({ clientId, config }: { clientId: string; config: TWeb
         >
           Send test event
         </Button>
-        <FormError message={send.error ? errorMessage(send.error) : null} />
+        <FormError message={formErrorMessage(send.error)} />
         {deliveryId ? <TestAnswer key={deliveryId} clientId={clientId} deliveryId={deliveryId} /> : null}
       </div>
     </Card>

@@ -9,7 +9,7 @@ import { api, ApiRequestError, errorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Checkbox, FormError, Input } from "@/components/ui/field";
+import { Checkbox, Form, FormError, Input } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import type { TEventType } from "@/lib/webhooks/event-types";
 import { EVENT_GROUPS } from "./event-groups";
@@ -66,13 +66,7 @@ export function WebhookSettings({ clientId, config }: { clientId: string; config
 
   return (
     <Card title="Endpoint">
-      <form
-        className="space-y-5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          mutation.mutate();
-        }}
-      >
+      <Form className="space-y-5" onSubmit={() => mutation.mutate()}>
         {canWrite ? null : (
           <p className="text-sm text-gray-700">
             Your role ({role}) can read the webhook settings but not change them.
@@ -163,7 +157,7 @@ export function WebhookSettings({ clientId, config }: { clientId: string; config
             {dirty ? <span className="text-sm text-gray-600">Unsaved changes</span> : null}
           </div>
         ) : null}
-      </form>
+      </Form>
     </Card>
   );
 }

@@ -11,7 +11,7 @@ import { ArrowLeft, LayoutGrid, Redo2, Save, Undo2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api, ApiRequestError, errorMessage, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { QueryError } from "@/components/console/query-error";
 import { appKeys } from "@/components/apps/queries";
@@ -720,7 +720,7 @@ function EditorLoaded({
           </>
         }
       >
-        <FormError message={resolveConflict.error ? errorMessage(resolveConflict.error) : null} />
+        <FormError message={formErrorMessage(resolveConflict.error)} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button
             variant="secondary"

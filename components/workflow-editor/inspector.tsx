@@ -402,19 +402,32 @@ function Group({
   );
 }
 
+/** A checkbox per option; ticking one adds it to `chosen`, unticking removes it. */
+function OptionCheckboxes({
+  options,
+  chosen,
+  onChange,
+}: {
+  options: string[];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+}) {
+  return options.map((o) => (
+    <Checkbox
+      key={o}
+      label={o}
+      checked={chosen.includes(o)}
+      onChange={(e) => onChange(e.target.checked ? [...chosen, o] : chosen.filter((c) => c !== o))}
+    />
+  ));
+}
+
 function MultiCheck({ field, path, value, errorAt, onChange, options }: TFieldProps & { options: string[] }) {
   const chosen = Array.isArray(value) ? (value as string[]) : [];
   return (
     <Group legend={fieldLabel(field.name)} description={field.description} error={errorAt(path)}>
       <div className="grid max-h-56 grid-cols-1 gap-1 overflow-y-auto pr-1 sm:grid-cols-2">
-        {options.map((o) => (
-          <Checkbox
-            key={o}
-            label={o}
-            checked={chosen.includes(o)}
-            onChange={(e) => onChange(e.target.checked ? [...chosen, o] : chosen.filter((c) => c !== o))}
-          />
-        ))}
+        <OptionCheckboxes options={options} chosen={chosen} onChange={onChange} />
       </div>
     </Group>
   );
@@ -723,14 +736,7 @@ function ChoiceList({
   return (
     <Group legend={label} error={error}>
       {options.length === 0 ? <p className="text-sm text-gray-700">Nothing to choose from.</p> : null}
-      {options.map((o) => (
-        <Checkbox
-          key={o}
-          label={o}
-          checked={value.includes(o)}
-          onChange={(e) => onChange(e.target.checked ? [...value, o] : value.filter((v) => v !== o))}
-        />
-      ))}
+      <OptionCheckboxes options={options} chosen={value} onChange={onChange} />
     </Group>
   );
 }

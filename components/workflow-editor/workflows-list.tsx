@@ -13,16 +13,16 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { useCurrentApp } from "@/components/apps/app-frame";
 import { appKeys, type TApp } from "@/components/apps/queries";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api, ApiRequestError, errorMessage, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { QueryError } from "@/components/console/query-error";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions, SubmitActions } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { FormError, Input } from "@/components/ui/field";
+import { Form, FormError, Input } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
-import { Table, Td, Th } from "@/components/ui/table";
+import { ActionsTh, Table, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/verifications/format";
 import {
@@ -86,11 +86,7 @@ export function WorkflowsTab() {
               <Th>Name</Th>
               <Th>Nodes</Th>
               <Th>Updated</Th>
-              {permissions.write ? (
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              ) : null}
+              {permissions.write ? <ActionsTh /> : null}
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-200">
@@ -234,11 +230,10 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const template = templates.data?.find((t) => t.id === choice);
   return (
     <Dialog open onClose={onClose} title="Create a workflow">
-      <form
+      <Form
         className="space-y-4"
         noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           if (choice === "blank") {
             if (!name.trim()) return setNameError("Give the workflow a name.");
             router.push(`${base}/workflows/new?name=${encodeURIComponent(name.trim())}`);
@@ -303,18 +298,13 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
             />
           ))}
         </fieldset>
-        <FormError
-          message={create.error && !apiError?.fieldError("name") ? errorMessage(create.error) : null}
+        <SubmitActions
+          error={formErrorMessage(create.error, "name")}
+          onCancel={onClose}
+          submitLabel="Create workflow"
+          pending={create.isPending}
         />
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={create.isPending}>
-            Create workflow
-          </Button>
-        </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }
@@ -382,13 +372,7 @@ function RenameDialog({ workflow, onClose }: { workflow: TWorkflow; onClose: () 
   const apiError = rename.error instanceof ApiRequestError ? rename.error : undefined;
   return (
     <Dialog open onClose={onClose} title={`Rename “${workflow.name}”`}>
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          rename.mutate();
-        }}
-      >
+      <Form className="space-y-4" onSubmit={() => rename.mutate()}>
         <Input
           label="Name"
           value={name}
@@ -397,18 +381,13 @@ function RenameDialog({ workflow, onClose }: { workflow: TWorkflow; onClose: () 
           error={apiError?.fieldError("name")}
           onChange={(e) => setName(e.target.value)}
         />
-        <FormError
-          message={rename.error && !apiError?.fieldError("name") ? errorMessage(rename.error) : null}
+        <SubmitActions
+          error={formErrorMessage(rename.error, "name")}
+          onCancel={onClose}
+          submitLabel="Rename"
+          pending={rename.isPending}
         />
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={rename.isPending}>
-            Rename
-          </Button>
-        </div>
-      </form>
+      </Form>
     </Dialog>
   );
 }
@@ -436,15 +415,12 @@ function DeleteDialog({ workflow, onClose }: { workflow: TWorkflow; onClose: () 
       title={`Delete “${workflow.name}”?`}
       description="Verifications that name this workflow can no longer start. This cannot be undone."
     >
-      <FormError message={remove.error ? errorMessage(remove.error) : null} />
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
+      <FormError message={formErrorMessage(remove.error)} />
+      <DialogActions onCancel={onClose}>
         <Button variant="danger" pending={remove.isPending} onClick={() => remove.mutate()}>
           Delete
         </Button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

@@ -188,6 +188,35 @@ test("providers: catalog, filters, direct, registration with review, contract de
   await checkLayouts(page, testInfo, "providers-activated");
 });
 
+test("a filter typed while Clear filters is still loading does not bring the cleared filter back", async ({
+  page,
+  request,
+}) => {
+  const owner = await consoleUser("providers-filters");
+  const created = await request.post("/api/sandbox/v1/apps", {
+    headers: bearer(owner.keys.sandbox),
+    data: { name: "Filter shop" },
+  });
+  const { clientId } = (await created.json()) as { clientId: string };
+  await signIn(page, owner.email, owner.password);
+  await page.goto(`/console/sandbox/apps/${clientId}/providers?country=SE`);
+  await expect(card(page, "se_bankid")).toBeVisible();
+  await expect(card(page, "nl_digid")).toHaveCount(0);
+
+  // a slow network: every client-side navigation (an RSC request) takes 1.5 s, so the search
+  // below is committed (after its 400 ms pause) while "Clear filters" has not reached the URL
+  await page.route("**/*", async (route) => {
+    if (route.request().headers()["rsc"] === "1") await new Promise((r) => setTimeout(r, 1_500));
+    await route.fallback();
+  });
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await page.getByLabel("Search").fill("digid");
+  await expect(page).toHaveURL(/[?&]q=digid/, { timeout: 10_000 });
+  await expect(page).not.toHaveURL(/country=/);
+  await expect(card(page, "nl_digid")).toBeVisible();
+  await expect(page.getByLabel("Country")).toHaveValue("");
+});
+
 test("a viewer sees the providers but no activation controls", async ({ page, request }) => {
   const owner = await consoleUser("providers-viewer");
   const created = await request.post("/api/sandbox/v1/apps", {

@@ -4,37 +4,21 @@
  * failure, branding, a 360 px phone, three languages, security headers, and no critical axe
  * violations. Each page's screenshot is attached to the test.
  */
-import { expect, test as base } from "@playwright/test";
-import { createWorkspace, type CreatedWorkspace } from "../support/cli";
+import { expect } from "@playwright/test";
 import {
   eventsOf,
   expectNoCriticalA11yViolations,
+  expectNoSidewaysScrolling,
   hostedPath,
   keepScreenshot,
   makeApp,
+  PNG_1X1,
   returnedQuery,
-  startIntegrator,
   startSession,
-  type TIntegrator,
+  testWithIntegrator,
 } from "./support";
 
-const PNG_1X1 =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-
-const test = base.extend<object, { workspace: CreatedWorkspace; integrator: TIntegrator }>({
-  workspace: [
-    async ({}, use, workerInfo) => use(await createWorkspace(`hosted worker ${workerInfo.workerIndex}`)),
-    { scope: "worker", timeout: 90_000 },
-  ],
-  integrator: [
-    async ({}, use) => {
-      const integrator = await startIntegrator();
-      await use(integrator);
-      await integrator.close();
-    },
-    { scope: "worker" },
-  ],
-});
+const test = testWithIntegrator("hosted");
 
 test("redirect flow: provider simulator, approve, back at the redirect URI with a code", async ({
   page,
@@ -315,7 +299,7 @@ test("node branding and a 360 px phone: logo and name shown, same-device link, n
   await expect(page.getByTestId("brand-name")).toHaveText("Logo Shop");
   await expect(page.locator("header img")).toHaveAttribute("src", PNG_1X1);
   await expect(page.getByTestId("same-device")).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectNoSidewaysScrolling(page);
   await expectNoCriticalA11yViolations(page);
   await keepScreenshot(page, testInfo, "mobile-360");
   // keyboard: Tab reaches the same-device link before Cancel

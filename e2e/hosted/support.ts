@@ -1,12 +1,19 @@
 /**
  * What the hosted-page specs share: an integrator (a node:http server on 127.0.0.1 that is both the
- * redirect target and the webhook receiver), apps and sessions made over the real REST API, axe,
- * and screenshots kept as test artifacts.
+ * redirect target and the webhook receiver), a `test` with a workspace and an integrator per
+ * worker, apps and sessions made over the real REST API, axe, the phone-width check, and
+ * screenshots kept as test artifacts.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { EVENT_TYPES } from "../../lib/webhooks/event-types";
+import { createWorkspace, type CreatedWorkspace } from "../support/cli";
+
+/** A 1×1 PNG as a data URL: an app logo. */
+export const PNG_1X1 =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 export interface TIntegrator {
   base: string;
@@ -47,18 +54,26 @@ export async function startIntegrator(): Promise<TIntegrator> {
   };
 }
 
-const ALL_EVENTS = [
-  "verification.created",
-  "verification.requested",
-  "verification.workflow.started",
-  "verification.user.authentication_started",
-  "verification.user.authentication_succeeded",
-  "verification.user.authentication_failed",
-  "verification.completed",
-  "verification.failed",
-  "verification.workflow.cancelled",
-  "verification.session.timed_out",
-];
+/**
+ * Playwright's `test` with two worker-scoped fixtures: a workspace made through the CLI (named
+ * "`label` worker `n`") and a running integrator.
+ */
+export function testWithIntegrator(label: string) {
+  return base.extend<object, { workspace: CreatedWorkspace; integrator: TIntegrator }>({
+    workspace: [
+      async ({}, use, workerInfo) => use(await createWorkspace(`${label} worker ${workerInfo.workerIndex}`)),
+      { scope: "worker", timeout: 90_000 },
+    ],
+    integrator: [
+      async ({}, use) => {
+        const integrator = await startIntegrator();
+        await use(integrator);
+        await integrator.close();
+      },
+      { scope: "worker" },
+    ],
+  });
+}
 
 interface TRequirement {
   id: string;
@@ -122,7 +137,7 @@ export async function makeApp(
       redirectUris: options.redirect === false ? [] : [integrator.returnUrl],
       // production webhooks must be https: the production specs do without
       ...(env === "sandbox"
-        ? { webhookConfig: { url: `${integrator.base}/hooks`, enabled: true, events: ALL_EVENTS } }
+        ? { webhookConfig: { url: `${integrator.base}/hooks`, enabled: true, events: EVENT_TYPES } }
         : {}),
     },
   });
@@ -190,6 +205,11 @@ export async function expectNoCriticalA11yViolations(page: Page): Promise<void> 
   const results = await new AxeBuilder({ page }).analyze();
   const critical = results.violations.filter((v) => v.impact === "critical" || v.impact === "serious");
   expect(critical.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+}
+
+/** A page laid out for a 360 px phone does not scroll sideways. */
+export async function expectNoSidewaysScrolling(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
 export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {

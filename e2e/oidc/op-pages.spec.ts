@@ -6,33 +6,17 @@
  * scrolling, and no critical axe violations. A choice on the picker goes on to the hosted page.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { expect, test as base, type Page } from "@playwright/test";
-import { createWorkspace, type CreatedWorkspace } from "../support/cli";
+import { expect, type Page } from "@playwright/test";
 import {
   expectNoCriticalA11yViolations,
+  expectNoSidewaysScrolling,
   keepScreenshot,
   makeApp,
-  startIntegrator,
-  type TIntegrator,
+  PNG_1X1,
+  testWithIntegrator,
 } from "../hosted/support";
 
-const PNG_1X1 =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-
-const test = base.extend<object, { workspace: CreatedWorkspace; integrator: TIntegrator }>({
-  workspace: [
-    async ({}, use, workerInfo) => use(await createWorkspace(`op pages worker ${workerInfo.workerIndex}`)),
-    { scope: "worker", timeout: 90_000 },
-  ],
-  integrator: [
-    async ({}, use) => {
-      const integrator = await startIntegrator();
-      await use(integrator);
-      await integrator.close();
-    },
-    { scope: "worker" },
-  ],
-});
+const test = testWithIntegrator("op pages");
 
 /** An authorization request of the sandbox OP with PKCE (new apps require it). */
 function authPath(clientId: string, redirectUri: string): string {
@@ -56,10 +40,6 @@ async function expectHostedFrameStyles(page: Page): Promise<void> {
   expect(
     await page.locator("body > div").evaluate((frame) => getComputedStyle(frame).backgroundColor),
   ).not.toBe("rgba(0, 0, 0, 0)");
-}
-
-async function expectNoSidewaysScrolling(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
 test("the provider picker on a 360 px phone: hosted frame, headers, axe; a choice opens the hosted page", async ({

@@ -7,11 +7,10 @@
  * from the Operator API with their session; two operators racing on one ticket: one wins, the
  * other sees the conflict. axe and 360 px on the queue and the ticket page.
  */
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { createWorkspace, idv } from "../support/cli";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { createWorkspace } from "../support/cli";
 import { checkLayouts, signIn } from "../console/support";
-
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+import { bearer, createApp, makeOperator, operatorPage } from "./support";
 
 const DIGID_VALUES = {
   legalCompanyName: "Example Shop GmbH",
@@ -22,30 +21,6 @@ const DIGID_VALUES = {
   userDataLevel: "basic",
   privacyPolicyUrl: "https://example.com/privacy",
 };
-
-async function makeOperator(): Promise<{ email: string; password: string }> {
-  const unique = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const email = `e2e-backoffice-${unique}@example.test`;
-  const password = `Operator-password-${unique}`;
-  await idv(["operator", "create", "--email", email, "--password", password, "--json"]);
-  return { email, password };
-}
-
-async function operatorPage(browser: Browser, operator: { email: string; password: string }): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/");
-  await page.getByLabel("Email").fill(operator.email);
-  await page.getByLabel("Password", { exact: true }).fill(operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/operator\/sandbox\/activations/);
-  return page;
-}
-
-async function createApp(request: APIRequestContext, key: string, name: string): Promise<string> {
-  const res = await request.post("/api/sandbox/v1/apps", { headers: bearer(key), data: { name } });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { clientId: string }).clientId;
-}
 
 async function submitDigid(request: APIRequestContext, key: string, clientId: string): Promise<string> {
   const res = await request.post(`/api/sandbox/v1/apps/${clientId}/activation`, {
@@ -73,8 +48,8 @@ test("back-office: queue, review with the keyboard, reject, resubmit, approve; 4
 }, testInfo) => {
   test.setTimeout(120_000);
   const integrator = await createWorkspace("backoffice");
-  const operator = await makeOperator();
-  const clientId = await createApp(request, integrator.keys.sandbox, "Back-office shop");
+  const operator = await makeOperator("e2e-backoffice");
+  const { clientId } = await createApp(request, integrator.keys.sandbox, "Back-office shop");
   const first = await submitDigid(request, integrator.keys.sandbox, clientId);
 
   // the operator signs in on the console's page and lands in the back-office
@@ -146,11 +121,11 @@ test("back-office: two operators race on one ticket; one wins, the other sees th
 }) => {
   test.setTimeout(90_000);
   const integrator = await createWorkspace("backoffice-race");
-  const clientId = await createApp(request, integrator.keys.sandbox, "Race shop");
+  const { clientId } = await createApp(request, integrator.keys.sandbox, "Race shop");
   const ticket = await submitDigid(request, integrator.keys.sandbox, clientId);
   const [alice, bob] = await Promise.all([
-    makeOperator().then((o) => operatorPage(browser, o)),
-    makeOperator().then((o) => operatorPage(browser, o)),
+    makeOperator("e2e-backoffice").then((o) => operatorPage(browser, o)),
+    makeOperator("e2e-backoffice").then((o) => operatorPage(browser, o)),
   ]);
   await openFromQueue(alice, ticket);
   await openFromQueue(bob, ticket);

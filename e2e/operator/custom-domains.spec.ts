@@ -3,25 +3,10 @@
  * with its state and the action it waits for; the TLS check explains the allow-list answer for
  * that host (refused: not active yet) and for a host no domain uses. axe and 360 px.
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createWorkspace, idv } from "../support/cli";
+import { expect, test } from "@playwright/test";
+import { createWorkspace } from "../support/cli";
 import { checkLayouts } from "../console/support";
-
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-async function operatorPage(browser: Browser): Promise<Page> {
-  const unique = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const email = `e2e-backoffice-dom-${unique}@example.test`;
-  const password = `Operator-password-${unique}`;
-  await idv(["operator", "create", "--email", email, "--password", password, "--json"]);
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/operator\/sandbox\/activations/);
-  return page;
-}
+import { bearer, makeOperator, operatorPage } from "./support";
 
 test("back-office custom domains: the list with state, the TLS check for a known and an unknown host", async ({
   browser,
@@ -45,7 +30,7 @@ test("back-office custom domains: the list with state, the TLS check for a known
   });
   expect(put.status(), await put.text()).toBe(200);
 
-  const op = await operatorPage(browser);
+  const op = await operatorPage(browser, await makeOperator("e2e-backoffice-dom"));
   await op
     .getByRole("navigation", { name: "Back-office" })
     .getByRole("link", { name: "Custom domains" })

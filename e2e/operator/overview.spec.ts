@@ -7,11 +7,10 @@
  * and by action (exact and prefix), its ticket linked. A workspace user gets the 403 page on both
  * pages and a 403 from their endpoints. axe and 360 px on every page.
  */
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { createWorkspace, idv } from "../support/cli";
+import { expect, test } from "@playwright/test";
+import { createWorkspace } from "../support/cli";
 import { checkLayouts, signIn } from "../console/support";
-
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+import { bearer, createApp, makeOperator, operatorPage } from "./support";
 
 const DIGID_VALUES = {
   legalCompanyName: "Overview Shop GmbH",
@@ -23,47 +22,6 @@ const DIGID_VALUES = {
   privacyPolicyUrl: "https://example.com/privacy",
 };
 
-interface TOperator {
-  email: string;
-  password: string;
-  userId: string;
-  operatorKey: string;
-}
-
-async function makeOperator(): Promise<TOperator> {
-  const unique = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const email = `e2e-overview-${unique}@example.test`;
-  const password = `Operator-password-${unique}`;
-  const out = JSON.parse(
-    (await idv(["operator", "create", "--email", email, "--password", password, "--json"])).trim(),
-  ) as { userId: string; operatorKey: string };
-  return { email, password, ...out };
-}
-
-async function operatorPage(browser: Browser, operator: TOperator): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/");
-  await page.getByLabel("Email").fill(operator.email);
-  await page.getByLabel("Password", { exact: true }).fill(operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/operator\/sandbox\/activations/);
-  return page;
-}
-
-async function createApp(
-  request: APIRequestContext,
-  key: string,
-  name: string,
-): Promise<{ clientId: string; basic: string }> {
-  const res = await request.post("/api/sandbox/v1/apps", { headers: bearer(key), data: { name } });
-  expect(res.status()).toBe(201);
-  const app = (await res.json()) as { clientId: string; clientSecret: string };
-  return {
-    clientId: app.clientId,
-    basic: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`,
-  };
-}
-
 test("back-office overview: workspaces searched by member email, a workspace's apps and tickets, operator audit log; 403 for workspace users", async ({
   browser,
   page,
@@ -73,7 +31,7 @@ test("back-office overview: workspaces searched by member email, a workspace's a
   const [busy, quiet, operator] = await Promise.all([
     createWorkspace("overview-busy"),
     createWorkspace("overview-quiet"),
-    makeOperator(),
+    makeOperator("e2e-overview"),
   ]);
 
   // workspace "busy": an app, one sandbox session (passport is active from the start) and a

@@ -12,42 +12,16 @@ import {
   expect,
   test,
   type APIRequestContext,
-  type Browser,
   type BrowserContext,
   type Locator,
   type Page,
 } from "@playwright/test";
-import { createWorkspace, idv } from "../support/cli";
+import { createWorkspace } from "../support/cli";
 import { checkLayouts, signIn } from "../console/support";
+import { bearer, createApp, makeOperator, operatorPage } from "./support";
 
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 /** Live views refresh every 5–10 s: a change shows within one or two refreshes. */
 const LIVE = { timeout: 25_000 };
-
-async function makeOperator(): Promise<{ email: string; password: string; operatorKey: string }> {
-  const unique = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const email = `e2e-backoffice-pt-${unique}@example.test`;
-  const password = `Operator-password-${unique}`;
-  const out = await idv(["operator", "create", "--email", email, "--password", password, "--json"]);
-  const { operatorKey } = JSON.parse(out.trim()) as { operatorKey: string };
-  return { email, password, operatorKey };
-}
-
-async function operatorPage(browser: Browser, operator: { email: string; password: string }): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto("/");
-  await page.getByLabel("Email").fill(operator.email);
-  await page.getByLabel("Password", { exact: true }).fill(operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/operator\/sandbox\/activations/);
-  return page;
-}
-
-async function createApp(request: APIRequestContext, key: string, name: string): Promise<string> {
-  const res = await request.post("/api/sandbox/v1/apps", { headers: bearer(key), data: { name } });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { clientId: string }).clientId;
-}
 
 /** POST …/production-tests as an integrator's backend does; returns the request id. */
 async function requestTest(
@@ -98,9 +72,9 @@ test("back-office production tests: schedule from the queue, fail with a reason,
 }, testInfo) => {
   test.setTimeout(180_000);
   const integrator = await createWorkspace("backoffice-tests");
-  const operator = await makeOperator();
+  const operator = await makeOperator("e2e-backoffice-pt");
   const key = integrator.keys.sandbox;
-  const clientId = await createApp(request, key, "Stamp shop");
+  const { clientId } = await createApp(request, key, "Stamp shop");
   const unique = Math.random().toString(36).slice(2, 8);
   const launch = `Launch ${unique}`;
   const second = `Second city ${unique}`;

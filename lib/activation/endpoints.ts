@@ -1,6 +1,7 @@
 /** Endpoint definitions of activation (Workspace API) and activation review (Operator API). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
+import { pageOf } from "../http/pagination";
 import { ZProviderWithActivationJson } from "../providers/schema";
 import {
   ZListTicketsQuery,
@@ -36,14 +37,6 @@ export const submitActivation = endpoint({
   errors: [409],
 });
 
-const ZTicketPage = z.object({
-  data: z.array(ZQueueTicketJson),
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-  hasMore: z.boolean(),
-});
-
 export const listActivationTickets = endpoint({
   method: "GET",
   path: "/v1/operator/activations",
@@ -54,7 +47,7 @@ export const listActivationTickets = endpoint({
   tag: "Operator",
   auth: "operator",
   query: ZListTicketsQuery,
-  responses: { 200: { description: "A page of tickets", schema: ZTicketPage } },
+  responses: { 200: { description: "A page of tickets", schema: pageOf(ZQueueTicketJson) } },
 });
 
 export const getActivationTicket = endpoint({

@@ -20,14 +20,14 @@ import { operatorAudit, recordAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../errors";
-import { newId } from "../ids";
+import { page, type TPage } from "../http/pagination";
 import { requirementJson } from "../providers/app-providers";
 import { findProvider } from "../providers/catalog";
 import { parseCompanyInfo, parseSubmittedValues } from "../providers/requirements";
 import type { TListTicketsQuery, TQueueTicketJson, TTicketDetailJson, TTicketJson } from "./schema";
 import { transition } from "../state-machine";
 import { ACTIVATION_TRANSITIONS, activationStatusOf, stateConflict } from "./state-machine";
-import { getTicket, moveTicket, toTicketJson, type TicketWithApp } from "./tickets";
+import { createTicket, getTicket, moveTicket, toTicketJson, type TicketWithApp } from "./tickets";
 
 async function withWorkspaceNames(db: Tx, tickets: TicketWithApp[]): Promise<TQueueTicketJson[]> {
   const ids = [...new Set(tickets.map((t) => t.workspaceId))];
@@ -45,7 +45,7 @@ export async function listTickets(
   db: Tx,
   env: TEnvironment,
   query: TListTicketsQuery,
-): Promise<{ data: TQueueTicketJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+): Promise<TPage<TQueueTicketJson>> {
   const where = {
     environment: env,
     status: query.status,
@@ -63,13 +63,7 @@ export async function listTickets(
       skip: query.offset,
     }),
   ]);
-  return {
-    data: await withWorkspaceNames(db, rows),
-    total,
-    limit: query.limit,
-    offset: query.offset,
-    hasMore: query.offset + rows.length < total,
-  };
+  return page(await withWorkspaceNames(db, rows), total, query.limit, query.offset);
 }
 
 /** One ticket with what its review needs: requirements beside the values, company info, history. */
@@ -166,21 +160,13 @@ export async function recordContractActivation(
     ]),
   );
   const now = new Date();
-  const ticketId = newId("act");
-  await db.activationTicket.create({
-    data: {
-      id: ticketId,
-      appId: app.id,
-      workspaceId: app.workspaceId,
-      environment: app.environment,
-      providerId: provider.id,
-      status: to,
-      submitted: {},
-      requestedAt: now,
-      reviewStartedAt: now,
-      activatedAt: now,
-      reviewerUserId: actor.auth.userId,
-    },
+  const ticketId = await createTicket(db, app, provider.id, {
+    status: to,
+    submitted: {},
+    requestedAt: now,
+    reviewStartedAt: now,
+    activatedAt: now,
+    reviewerUserId: actor.auth.userId,
   });
   const state = { status: to, currentTicketId: ticketId, activatedAt: now, enabled: true, config: {} };
   if (row) await db.appProvider.update({ where: key, data: state });

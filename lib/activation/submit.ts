@@ -21,7 +21,6 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { invalidField, type ErrorDetail } from "../errors";
 import { validationError } from "../errors/validation";
-import { newId } from "../ids";
 import { completeDemoActivationJob } from "../jobs/definitions";
 import { enqueue } from "../jobs/registry";
 import { loadProviderEntries } from "../providers/app-providers";
@@ -41,6 +40,7 @@ import {
   stateConflict,
   type TActivationEvent,
 } from "./state-machine";
+import { createTicket } from "./tickets";
 
 /** how long a demo activation stays in activation_processing */
 export const DEMO_DELAY_MS = 1000;
@@ -138,21 +138,13 @@ export async function submitActivation(
     }
     if (step.event === "submit_contract") continue; // activated off-API: no ticket
 
-    const ticketId = newId("act");
     const activated = to === "activated";
-    await db.activationTicket.create({
-      data: {
-        id: ticketId,
-        appId: app.id,
-        workspaceId: app.workspaceId,
-        environment: app.environment,
-        providerId: provider.id,
-        status: to,
-        submitted: values,
-        demo: demo && step.event === "submit_demo",
-        requestedAt: now,
-        activatedAt: activated ? now : null,
-      },
+    const ticketId = await createTicket(db, app, provider.id, {
+      status: to,
+      submitted: values,
+      demo: demo && step.event === "submit_demo",
+      requestedAt: now,
+      activatedAt: activated ? now : null,
     });
     await db.appProvider.update({
       where: key,

@@ -8,9 +8,10 @@
  */
 import { recordAudit, type AuditEntry } from "../audit";
 import type { Tx } from "../db/client";
-import type { ActivationTicket, App } from "../db/generated/client";
+import type { ActivationTicket, App, Prisma } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
+import { newId } from "../ids";
 import { findProvider } from "../providers/catalog";
 import { parseSubmittedValues } from "../providers/requirements";
 import { allowedFrom, transition } from "../state-machine";
@@ -25,6 +26,33 @@ import type { TTicketJson } from "./schema";
 export type TicketWithApp = ActivationTicket & { app: Pick<App, "id" | "name" | "deletedAt"> };
 
 const withApp = { app: { select: { id: true, name: true, deletedAt: true } } } as const;
+
+/** What a new ticket records beyond the app and the provider it is for. */
+type TNewTicket = Omit<
+  Prisma.ActivationTicketUncheckedCreateInput,
+  "id" | "appId" | "workspaceId" | "environment" | "providerId"
+>;
+
+/** Opens a ticket (act_…) for `providerId` of `app`, in the app's workspace and environment; its id. */
+export async function createTicket(
+  db: Tx,
+  app: Pick<App, "id" | "workspaceId" | "environment">,
+  providerId: string,
+  ticket: TNewTicket,
+): Promise<string> {
+  const id = newId("act");
+  await db.activationTicket.create({
+    data: {
+      id,
+      appId: app.id,
+      workspaceId: app.workspaceId,
+      environment: app.environment,
+      providerId,
+      ...ticket,
+    },
+  });
+  return id;
+}
 
 /** A ticket of `env` whose app still exists, or 404. */
 export async function getTicket(db: Tx, env: TEnvironment, ticketId: string): Promise<TicketWithApp> {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ENVIRONMENTS } from "../environments";
 import { endpoint } from "../http/endpoint";
-import { paginationFields } from "../http/pagination";
+import { pageOf, paginationFields } from "../http/pagination";
 
 const iso = z.string().describe("ISO 8601 date-time");
 
@@ -48,13 +48,7 @@ export const listApiKeys = endpoint({
   responses: {
     200: {
       description: "A page of API keys",
-      schema: z.object({
-        data: z.array(ZApiKeyJson),
-        total: z.number().int(),
-        limit: z.number().int(),
-        offset: z.number().int(),
-        hasMore: z.boolean(),
-      }),
+      schema: pageOf(ZApiKeyJson),
     },
   },
 });

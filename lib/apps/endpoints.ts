@@ -1,6 +1,7 @@
 /** Endpoint definitions of the workspace and apps resources (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
+import { pageOf } from "../http/pagination";
 import { ZWorkflowJson } from "../workflows/json";
 import { EVENT_TYPES } from "../webhooks/event-types";
 import { ZAppName, ZBatchCreateApps, ZCreateApp, ZListAppsQuery, ZUpdateApp } from "./schema";
@@ -89,13 +90,7 @@ export const listApps = endpoint({
   responses: {
     200: {
       description: "A page of apps",
-      schema: z.object({
-        data: z.array(ZAppJson),
-        total: z.number().int(),
-        limit: z.number().int(),
-        offset: z.number().int(),
-        hasMore: z.boolean(),
-      }),
+      schema: pageOf(ZAppJson),
     },
   },
 });

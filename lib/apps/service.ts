@@ -20,7 +20,7 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../errors";
-import { page } from "../http/pagination";
+import { page, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
@@ -112,7 +112,7 @@ export async function listApps(
   db: Tx,
   auth: WorkspaceAuth,
   { limit, offset, search }: { limit: number; offset: number; search?: string },
-): Promise<{ data: TAppJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+): Promise<TPage<TAppJson>> {
   const where = {
     workspaceId: auth.workspaceId,
     environment: auth.environment,

@@ -1,7 +1,7 @@
 /** Endpoint definitions of the audit log (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { paginationFields } from "../http/pagination";
+import { pageOf, paginationFields } from "../http/pagination";
 import { checkDateRange, dateRangeFields, idParam } from "../verification-log/filters";
 
 const iso = z.string().describe("ISO 8601 date-time");
@@ -60,13 +60,7 @@ export const listAuditEvents = endpoint({
   responses: {
     200: {
       description: "A page of audit events",
-      schema: z.object({
-        data: z.array(ZAuditEventJson),
-        total: z.number().int(),
-        limit: z.number().int(),
-        offset: z.number().int(),
-        hasMore: z.boolean(),
-      }),
+      schema: pageOf(ZAuditEventJson),
     },
   },
 });

@@ -40,6 +40,14 @@ export function workspaceAudit(caller: {
   };
 }
 
+/**
+ * The scope of an entry about the workspace as a whole (its team, its name): as
+ * `workspaceAudit`, but in no environment, so both environments' audit logs show it.
+ */
+export function workspaceWideAudit(caller: Parameters<typeof workspaceAudit>[0]): TAuditScope {
+  return { ...workspaceAudit(caller), environment: null };
+}
+
 /** The scope of an entry written for an operator request (no workspace of its own). */
 export function operatorAudit(caller: {
   auth: Pick<OperatorAuth, "userId">;

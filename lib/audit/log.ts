@@ -10,6 +10,7 @@
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import type { AuditEvent, Prisma } from "../db/generated/client";
+import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import { memberGuard } from "../state-machine";
 import { createdAtRange } from "../verification-log/filters";
@@ -18,11 +19,40 @@ import { AUDIT_ACTOR_TYPES, type TAuditEventJson, type TListAuditEventsQuery } f
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
 /** `action` exact, or a prefix when it ends in `*` (a lone `*` is no filter). */
-export function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
+function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
   if (!action) return {};
   if (!action.endsWith("*")) return { action };
   const prefix = action.slice(0, -1);
   return prefix ? { action: { startsWith: prefix } } : {};
+}
+
+/**
+ * One page of the entries matching `filters` that belong to `environment` or to none (environment
+ * null), narrowed by `action` and the date bounds of `query`; newest first, ids break ties. Both
+ * audit views (the workspace's and the operators', lib/operators/audit.ts) read through it.
+ */
+export async function findAuditEvents(
+  db: Tx,
+  environment: TEnvironment,
+  filters: Prisma.AuditEventWhereInput,
+  query: { action?: string; from?: Date; to?: Date; limit: number; offset: number },
+): Promise<{ total: number; rows: AuditEvent[] }> {
+  const where: Prisma.AuditEventWhereInput = {
+    ...filters,
+    OR: [{ environment }, { environment: null }],
+    ...actionFilter(query.action),
+    ...createdAtRange(query),
+  };
+  const [total, rows] = await Promise.all([
+    db.auditEvent.count({ where }),
+    db.auditEvent.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: query.limit,
+      skip: query.offset,
+    }),
+  ]);
+  return { total, rows };
 }
 
 function actorNames(db: Tx, scope: Scope, rows: AuditEvent[]): Promise<Map<string, string>> {
@@ -80,24 +110,17 @@ export async function listAuditEvents(
   scope: Scope,
   query: TListAuditEventsQuery,
 ): Promise<TPage<TAuditEventJson>> {
-  const where: Prisma.AuditEventWhereInput = {
-    workspaceId: scope.workspaceId,
-    OR: [{ environment: scope.environment }, { environment: null }],
-    ...(query.actorId ? { actorId: query.actorId } : {}),
-    ...actionFilter(query.action),
-    ...(query.targetType ? { targetType: query.targetType } : {}),
-    ...(query.targetId ? { targetId: query.targetId } : {}),
-    ...createdAtRange(query),
-  };
-  const [total, rows] = await Promise.all([
-    db.auditEvent.count({ where }),
-    db.auditEvent.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: query.limit,
-      skip: query.offset,
-    }),
-  ]);
+  const { total, rows } = await findAuditEvents(
+    db,
+    scope.environment,
+    {
+      workspaceId: scope.workspaceId,
+      ...(query.actorId ? { actorId: query.actorId } : {}),
+      ...(query.targetType ? { targetType: query.targetType } : {}),
+      ...(query.targetId ? { targetId: query.targetId } : {}),
+    },
+    query,
+  );
   const names = await actorNames(db, scope, rows);
   return page(
     rows.map((r) => toAuditEventJson(r, names)),

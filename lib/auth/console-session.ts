@@ -128,6 +128,27 @@ export interface SessionMember {
   role: TRole;
 }
 
+/**
+ * Whether a password change ended a session issued at `issuedAt` (JWT `iat`, seconds): the
+ * change sets `sessionsValidFrom` to the start of the next second (lib/team/me.ts), so every
+ * session issued before that second is refused.
+ */
+export function endedByPasswordChange(sessionsValidFrom: Date | null, issuedAt: number): boolean {
+  return sessionsValidFrom !== null && sessionsValidFrom.getTime() > issuedAt * 1000 + 999;
+}
+
+/** The session's user, or 401 INVALID_SESSION when the user is gone or changed the password since. */
+function liveSessionUser<T extends { sessionsValidFrom: Date | null }>(
+  claims: SessionClaims,
+  user: T | null,
+): T {
+  if (!user) throw invalidSession();
+  if (endedByPasswordChange(user.sessionsValidFrom, claims.issuedAt)) {
+    throw invalidSession("Your password was changed: sign in again");
+  }
+  return user;
+}
+
 function invalidSession(message = "Your console session has ended. Sign in again"): ApiError {
   return new ApiError("INVALID_SESSION", message);
 }
@@ -138,25 +159,24 @@ export async function resolveSessionMember(
   claims: SessionClaims,
   workspaceId: string | null,
 ): Promise<SessionMember> {
-  const user = await db.user.findUnique({
-    where: { id: claims.userId },
-    select: {
-      id: true,
-      email: true,
-      name: true,
-      sessionsValidFrom: true,
-      memberships: {
-        where: workspaceId ? { workspaceId } : undefined,
-        orderBy: { createdAt: "asc" },
-        take: 1,
-        select: { workspaceId: true, role: true },
+  const user = liveSessionUser(
+    claims,
+    await db.user.findUnique({
+      where: { id: claims.userId },
+      select: {
+        id: true,
+        email: true,
+        name: true,
+        sessionsValidFrom: true,
+        memberships: {
+          where: workspaceId ? { workspaceId } : undefined,
+          orderBy: { createdAt: "asc" },
+          take: 1,
+          select: { workspaceId: true, role: true },
+        },
       },
-    },
-  });
-  if (!user) throw invalidSession();
-  if (user.sessionsValidFrom && user.sessionsValidFrom.getTime() > claims.issuedAt * 1000 + 999) {
-    throw invalidSession("Your password was changed: sign in again");
-  }
+    }),
+  );
   const membership = user.memberships[0];
   if (!membership) {
     throw new ApiError(
@@ -188,21 +208,20 @@ export interface SessionOperator {
  * out by a password change, 403 RESOURCE_FORBIDDEN when the session is not an operator's.
  */
 export async function resolveSessionOperator(db: Tx, claims: SessionClaims): Promise<SessionOperator> {
-  const user = await db.user.findUnique({
-    where: { id: claims.userId },
-    select: {
-      id: true,
-      email: true,
-      name: true,
-      isOperator: true,
-      sessionsValidFrom: true,
-      _count: { select: { memberships: true } },
-    },
-  });
-  if (!user) throw invalidSession();
-  if (user.sessionsValidFrom && user.sessionsValidFrom.getTime() > claims.issuedAt * 1000 + 999) {
-    throw invalidSession("Your password was changed: sign in again");
-  }
+  const user = liveSessionUser(
+    claims,
+    await db.user.findUnique({
+      where: { id: claims.userId },
+      select: {
+        id: true,
+        email: true,
+        name: true,
+        isOperator: true,
+        sessionsValidFrom: true,
+        _count: { select: { memberships: true } },
+      },
+    }),
+  );
   if (!user.isOperator) {
     throw new ApiError("RESOURCE_FORBIDDEN", "Operators only: this session is not an operator's");
   }

@@ -3,6 +3,7 @@
  * components call this with the session's user id (from next-auth) and the workspace cookie;
  * every later read and write goes through the REST API.
  */
+import { endedByPasswordChange } from "../auth/console-session";
 import { can, parseRole, type TRole } from "../auth/roles";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -45,8 +46,7 @@ export async function loadConsoleMember(
     },
   });
   if (!user) return undefined;
-  if (user.sessionsValidFrom && user.sessionsValidFrom.getTime() > input.issuedAt * 1000 + 999)
-    return undefined;
+  if (endedByPasswordChange(user.sessionsValidFrom, input.issuedAt)) return undefined;
   const memberships = user.memberships.map((m) => ({
     workspaceId: m.workspace.id,
     name: m.workspace.name,

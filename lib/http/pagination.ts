@@ -17,6 +17,17 @@ export function paginationFields(defaultLimit = 20) {
   };
 }
 
+/** The response schema of a list endpoint: one page of `item` with the totals `page()` fills in. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    hasMore: z.boolean(),
+  });
+}
+
 export interface TPage<T> {
   data: T[];
   total: number;

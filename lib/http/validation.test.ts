@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { apiErrorOf } from "../testing/api-error";
 import { z } from "zod";
-import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { zodDetails } from "../errors/validation";
 import { checkPathParams, parseWith } from "./validation";
@@ -16,16 +16,6 @@ function details(input: unknown, prefix?: string) {
   const result = ZApp.safeParse(input);
   if (result.success) throw new Error("expected the input to be invalid");
   return zodDetails(result.error, prefix);
-}
-
-function thrown(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error("expected an ApiError");
 }
 
 describe("zodDetails", () => {
@@ -86,7 +76,7 @@ describe("parseWith", () => {
   });
 
   it("throws a 400 VALIDATION_ERROR whose details and message name the fields", () => {
-    const error = thrown(() => parseWith(ZApp, { clientSecret: "x" }, "Invalid request body"));
+    const error = apiErrorOf(() => parseWith(ZApp, { clientSecret: "x" }, "Invalid request body"));
     expect(error.code).toBe("VALIDATION_ERROR");
     expect(error.status).toBe(400);
     expect(error.details).toEqual([
@@ -97,7 +87,7 @@ describe("parseWith", () => {
   });
 
   it("does not call a field of the wrong type missing", () => {
-    const error = thrown(() => parseWith(ZApp, { name: 42 }, "Invalid request body"));
+    const error = apiErrorOf(() => parseWith(ZApp, { name: 42 }, "Invalid request body"));
     expect(error.details).toHaveLength(1);
     expect(error.details[0]?.path).toBe("name");
     expect(error.details[0]?.message).not.toBe("Required");
@@ -105,16 +95,16 @@ describe("parseWith", () => {
 
   it("tells missing from wrong-typed fields even when the schema sets its own message", () => {
     const ZNamed = z.strictObject({ name: z.string({ error: "name must be a string" }) });
-    expect(thrown(() => parseWith(ZNamed, {}, "Invalid")).details).toEqual([
+    expect(apiErrorOf(() => parseWith(ZNamed, {}, "Invalid")).details).toEqual([
       { path: "name", message: "Required" },
     ]);
-    expect(thrown(() => parseWith(ZNamed, { name: 1 }, "Invalid")).details).toEqual([
+    expect(apiErrorOf(() => parseWith(ZNamed, { name: 1 }, "Invalid")).details).toEqual([
       { path: "name", message: "name must be a string" },
     ]);
   });
 
   it("applies the prefix", () => {
-    const error = thrown(() => parseWith(ZApp, { name: "a", nope: 1 }, "Invalid app", "apps[3]"));
+    const error = apiErrorOf(() => parseWith(ZApp, { name: "a", nope: 1 }, "Invalid app", "apps[3]"));
     expect(error.details).toEqual([{ path: "apps[3].nope", message: "Unknown field" }]);
     expect(error.message).toBe("Invalid app: apps[3].nope: Unknown field");
   });
@@ -122,13 +112,13 @@ describe("parseWith", () => {
 
 describe("parseWith and unsafe text", () => {
   it("refuses a NUL or an unpaired surrogate anywhere in the input before the schema, naming the field", () => {
-    const nul = thrown(() => parseWith(ZApp, { name: "a\u0000" }, "Invalid request body"));
+    const nul = apiErrorOf(() => parseWith(ZApp, { name: "a\u0000" }, "Invalid request body"));
     expect(nul.code).toBe("VALIDATION_ERROR");
     expect(nul.details).toEqual([{ path: "name", message: expect.stringContaining("NUL") }]);
     // a field the schema would refuse anyway, or would not even read, is refused the same way
-    const nested = thrown(() => parseWith(ZApp, { items: [{ id: "ok" }, { id: "\uDC00" }] }, "Invalid"));
+    const nested = apiErrorOf(() => parseWith(ZApp, { items: [{ id: "ok" }, { id: "\uDC00" }] }, "Invalid"));
     expect(nested.details[0]!.path).toBe("items[1].id");
-    const unknownKey = thrown(() => parseWith(ZApp, { name: "x", ["k\u0000"]: 1 }, "Invalid"));
+    const unknownKey = apiErrorOf(() => parseWith(ZApp, { name: "x", ["k\u0000"]: 1 }, "Invalid"));
     expect(unknownKey.details[0]!.path).toBe("k\\u0000");
     expect(unknownKey.message).not.toContain("\u0000");
   });
@@ -155,7 +145,7 @@ describe("checkPathParams", () => {
       { version: "\uD800" },
     ];
     for (const params of cases) {
-      const error = thrown(() => checkPathParams(params));
+      const error = apiErrorOf(() => checkPathParams(params));
       expect(error.status).toBe(404);
       expect(error.code).toBe("RESOURCE_NOT_FOUND");
       expect(error.message).not.toContain("\u0000");

@@ -18,7 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { recordAudit } from "../audit";
-import { SYSTEM_ACTOR } from "../auth/actor";
+import { SYSTEM_ACTOR, type TActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import type { Db } from "../db/client";
 import type { AuthorizationCode } from "../db/generated/client";
@@ -71,6 +71,13 @@ export async function exchangeAuthorizationCode(
   // Load (or create) the signing key before the transaction takes a connection: creating a key
   // needs a connection of its own, and many first exchanges at once must not exhaust the pool.
   await getSigningKey(db, input.environment, input.alg ?? "ES256");
+  // every entry of an exchange: the client's workspace, the URL's environment, the request
+  const auditScope = {
+    workspaceId: input.client.workspaceId,
+    environment: input.environment,
+    ...(input.requestId ? { requestId: input.requestId } : {}),
+  };
+  const clientActor: TActor = { type: "api_key", id: input.client.clientId };
   const outcome = await db.$transaction(
     async (tx) => {
       const redeemed = await redeemAuthorizationCode(tx, {
@@ -89,24 +96,20 @@ export async function exchangeAuthorizationCode(
           });
           if (revoked.count > 0) {
             await recordAudit(tx, {
-              workspaceId: input.client.workspaceId,
-              environment: input.environment,
+              ...auditScope,
               actor: SYSTEM_ACTOR,
               action: "oidc_access_token.revoked",
               targetType: "verification",
               targetId: redeemed.code.verificationId,
               data: { reason: "authorization_code_reused", count: revoked.count },
-              ...(input.requestId ? { requestId: input.requestId } : {}),
             });
           }
           await recordAudit(tx, {
-            workspaceId: input.client.workspaceId,
-            environment: input.environment,
-            actor: { type: "api_key", id: input.client.clientId },
+            ...auditScope,
+            actor: clientActor,
             action: "authorization_code.reused",
             targetType: "verification",
             targetId: redeemed.code.verificationId,
-            ...(input.requestId ? { requestId: input.requestId } : {}),
           });
         }
         return { ok: false as const, description: redeemed.description };
@@ -156,13 +159,11 @@ export async function exchangeAuthorizationCode(
         ...(input.alg ? { alg: input.alg } : {}),
       });
       await recordAudit(tx, {
-        workspaceId: input.client.workspaceId,
-        environment: input.environment,
-        actor: { type: "api_key", id: input.client.clientId },
+        ...auditScope,
+        actor: clientActor,
         action: "authorization_code.redeemed",
         targetType: "verification",
         targetId: verification.id,
-        ...(input.requestId ? { requestId: input.requestId } : {}),
       });
       return {
         ok: true as const,

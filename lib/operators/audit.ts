@@ -6,12 +6,10 @@
  * first; filters and the actor display are the workspace audit log's (lib/audit/log.ts), so
  * `action` prefixes and date bounds mean the same in both views.
  */
-import { actionFilter, toAuditEventJson } from "../audit/log";
+import { findAuditEvents, toAuditEventJson } from "../audit/log";
 import type { Tx } from "../db/client";
-import type { Prisma } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
-import { createdAtRange } from "../verification-log/filters";
 import type { TListOperatorAuditEventsQuery, TOperatorAuditEventJson } from "./endpoints";
 
 export async function listOperatorAuditEvents(
@@ -19,22 +17,12 @@ export async function listOperatorAuditEvents(
   env: TEnvironment,
   query: TListOperatorAuditEventsQuery,
 ): Promise<TPage<TOperatorAuditEventJson>> {
-  const where: Prisma.AuditEventWhereInput = {
-    actorType: "operator",
-    OR: [{ environment: env }, { environment: null }],
-    ...(query.operatorId ? { actorId: query.operatorId } : {}),
-    ...actionFilter(query.action),
-    ...createdAtRange(query),
-  };
-  const [total, rows] = await Promise.all([
-    db.auditEvent.count({ where }),
-    db.auditEvent.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: query.limit,
-      skip: query.offset,
-    }),
-  ]);
+  const { total, rows } = await findAuditEvents(
+    db,
+    env,
+    { actorType: "operator", ...(query.operatorId ? { actorId: query.operatorId } : {}) },
+    query,
+  );
   // operators are users: one query for the emails of the page
   const ids = [...new Set(rows.map((r) => r.actorId).filter((id): id is string => id !== null))];
   const users = ids.length

@@ -9,22 +9,12 @@ import { ZAuditEventJson } from "../audit/endpoints";
 import { ZCustomDomainJson } from "../domains/endpoints";
 import { CONFIGURED_STATUSES, DOMAIN_STATUSES } from "../domains/state-machine";
 import { endpoint } from "../http/endpoint";
-import { paginationFields } from "../http/pagination";
+import { pageOf, paginationFields } from "../http/pagination";
 import { ZOperatorItemJson, ZReportJson } from "../production-tests/serialize";
 import { checkDateRange, dateRangeFields, idParam } from "../verification-log/filters";
 
 const iso = z.string().describe("ISO 8601 date-time");
 const count = z.number().int();
-
-function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    data: z.array(item),
-    total: count,
-    limit: count,
-    offset: count,
-    hasMore: z.boolean(),
-  });
-}
 
 /** A free-text search: trimmed, ≤ 200 characters; blank means no filter (a cleared search box). */
 function searchParam(description: string) {

@@ -1,6 +1,7 @@
 /** Endpoint definitions of production tests: Workspace API and Operator API (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
+import { pageOf } from "../http/pagination";
 import { ZVerificationStatusJson } from "../verifications/endpoints";
 import {
   DEFAULT_CHALLENGE_DAYS,
@@ -77,14 +78,6 @@ export const startChallengeSession = endpoint({
   responses: { 201: { description: "The new session", schema: ZChallengeSessionJson } },
 });
 
-const ZOperatorPage = z.object({
-  data: z.array(ZOperatorItemJson),
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-  hasMore: z.boolean(),
-});
-
 export const listProductionTestsForOperator = endpoint({
   method: "GET",
   path: "/v1/operator/production-tests",
@@ -95,7 +88,7 @@ export const listProductionTestsForOperator = endpoint({
   tag: "Operator",
   auth: "operator",
   query: ZOperatorListQuery,
-  responses: { 200: { description: "A page of production test items", schema: ZOperatorPage } },
+  responses: { 200: { description: "A page of production test items", schema: pageOf(ZOperatorItemJson) } },
 });
 
 export const scheduleProductionTest = endpoint({

@@ -20,6 +20,7 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound, type ErrorCode } from "../errors";
+import { page, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { findProvider } from "../providers/catalog";
 import {
@@ -320,7 +321,7 @@ export async function listProductionTestsForOperator(
   db: Tx,
   env: TEnvironment,
   { status, clientId, limit, offset }: TOperatorListQuery,
-): Promise<{ data: TOperatorItemJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+): Promise<TPage<TOperatorItemJson>> {
   const where = {
     status,
     ...(clientId ? { appId: clientId } : {}),
@@ -338,11 +339,10 @@ export async function listProductionTestsForOperator(
     }),
   ]);
   const now = new Date();
-  return {
-    data: rows.map((r) => toOperatorItemJson(r, now)),
+  return page(
+    rows.map((r) => toOperatorItemJson(r, now)),
     total,
     limit,
     offset,
-    hasMore: offset + rows.length < total,
-  };
+  );
 }

@@ -1,7 +1,7 @@
 /** Endpoint definition of the API request log (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { paginationFields } from "../http/pagination";
+import { pageOf, paginationFields } from "../http/pagination";
 import { memberParser } from "../state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "../verification-log/filters";
 
@@ -70,13 +70,7 @@ export const listRequestLogs = endpoint({
   responses: {
     200: {
       description: "A page of requests",
-      schema: z.object({
-        data: z.array(ZRequestLogJson),
-        total: z.number().int(),
-        limit: z.number().int(),
-        offset: z.number().int(),
-        hasMore: z.boolean(),
-      }),
+      schema: pageOf(ZRequestLogJson),
     },
   },
 });

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ENVIRONMENTS } from "../environments";
 import { endpoint } from "../http/endpoint";
+import { pageOf } from "../http/pagination";
 import {
   ZAcceptInvitation,
   ZChangePassword,
@@ -18,16 +19,6 @@ import {
 } from "./schema";
 
 const iso = z.string().describe("ISO 8601 date-time");
-
-function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    data: z.array(item),
-    total: z.number().int(),
-    limit: z.number().int(),
-    offset: z.number().int(),
-    hasMore: z.boolean(),
-  });
-}
 
 export const ZMeJson = z.object({
   user: z

@@ -21,7 +21,7 @@ import { checkSignInLimits, normalizeEmail } from "../auth/sign-in";
 import { can, parseRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { publicUrl } from "../config";
-import { recordAudit, workspaceAudit } from "../audit";
+import { recordAudit, workspaceWideAudit } from "../audit";
 import { userActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword, verifyPassword } from "../crypto/password";
@@ -84,8 +84,7 @@ export async function createInvitation(
     },
   });
   await recordAudit(db, {
-    ...workspaceAudit(actor),
-    environment: null,
+    ...workspaceWideAudit(actor),
     action: "invitation.created",
     targetType: "invitation",
     targetId: invitation.id,
@@ -158,8 +157,7 @@ export async function revokeInvitation(
   if (invitation.revokedAt) return { revoked: true };
   await db.invitation.update({ where: { id: invitationId }, data: { revokedAt: new Date() } });
   await recordAudit(db, {
-    ...workspaceAudit(actor),
-    environment: null,
+    ...workspaceWideAudit(actor),
     action: "invitation.revoked",
     targetType: "invitation",
     targetId: invitationId,

@@ -13,7 +13,7 @@
  */
 import { can, parseRole, PERMISSIONS, type TPermission } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { recordAudit, workspaceAudit } from "../audit";
+import { recordAudit, workspaceWideAudit } from "../audit";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";
@@ -102,8 +102,7 @@ export async function changePassword(
     select: { id: true },
   });
   await recordAudit(db, {
-    ...workspaceAudit({ auth, requestId }),
-    environment: null,
+    ...workspaceWideAudit({ auth, requestId }),
     action: "user.password_changed",
     targetType: "user",
     targetId: userId,

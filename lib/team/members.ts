@@ -12,7 +12,7 @@
  */
 import { can, parseRole, PERMISSION_LABEL, type TPermission, type TRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { recordAudit, workspaceAudit } from "../audit";
+import { recordAudit, workspaceWideAudit } from "../audit";
 import type { Tx } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -126,8 +126,7 @@ export async function changeMemberRole(
     select: memberSelect,
   });
   await recordAudit(db, {
-    ...workspaceAudit(actor),
-    environment: null,
+    ...workspaceWideAudit(actor),
     action: "member.role_changed",
     targetType: "user",
     targetId: userId,
@@ -156,8 +155,7 @@ export async function removeMember(db: Tx, actor: TeamActor, userId: string): Pr
     where: { workspaceId_userId: { workspaceId: auth.workspaceId, userId } },
   });
   await recordAudit(db, {
-    ...workspaceAudit(actor),
-    environment: null,
+    ...workspaceWideAudit(actor),
     action: "member.removed",
     targetType: "user",
     targetId: userId,

@@ -17,6 +17,7 @@ import { randomToken } from "../ids";
 import type { TEventType } from "../webhooks/event-types";
 import { emitVerificationEvent } from "../webhooks/events";
 import { makeApp, makeWorkspace } from "./factories";
+import { startJobWorkerForTests } from "./jobs";
 import { bearer, call } from "./router";
 
 const globalForDb = globalThis as unknown as { idvPrisma?: { $disconnect(): Promise<void> } };
@@ -51,6 +52,18 @@ export function isolateWebhookTestDatabase(): void {
     await client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
     await client.end();
   });
+}
+
+/**
+ * What every file that delivers webhooks for real sets up first: deliveries to loopback receivers
+ * allowed, a retry schedule of fractions of a second, a database of the file's own
+ * (isolateWebhookTestDatabase) and the job worker. Call it at the top of the file.
+ */
+export function setUpWebhookDeliveryTests(): void {
+  process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+  process.env.WEBHOOK_RETRY_SCHEDULE = "0.2,0.4,0.6";
+  isolateWebhookTestDatabase();
+  startJobWorkerForTests();
 }
 
 export interface TWebhookAppOptions {

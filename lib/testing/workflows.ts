@@ -1,8 +1,18 @@
 /** Test helpers for workflows: valid bodies, workflows through the API, providers added to an app. */
 import { getDb } from "../db/client";
+import { makeApp, makeWorkspace } from "./factories";
 import { bearer, call } from "./router";
 
 type Env = "sandbox" | "production";
+
+/** A workspace with one sandbox app: the workspace's sandbox key, the app's API path, Bearer headers. */
+export async function makeWorkflowsApp() {
+  const ws = await makeWorkspace();
+  const app = await makeApp(ws.keys.sandbox);
+  const key = ws.keys.sandbox;
+  const base = `/api/sandbox/v1/apps/${app.clientId}`;
+  return { ws, app, key, base, headers: bearer(key) };
+}
 
 export interface TNodeBody {
   id: string;

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { paginationFields } from "../http/pagination";
+import { pageOf, paginationFields } from "../http/pagination";
 import { ZUserinfoJson, ZVerificationStatusJson } from "../verifications/endpoints";
 import { isVerificationState, VERIFICATION_STATES } from "../verifications/state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "./filters";
@@ -165,13 +165,7 @@ export const listVerifications = endpoint({
   responses: {
     200: {
       description: "A page of sessions",
-      schema: z.object({
-        data: z.array(ZVerificationListItemJson),
-        total: z.number().int(),
-        limit: z.number().int(),
-        offset: z.number().int(),
-        hasMore: z.boolean(),
-      }),
+      schema: pageOf(ZVerificationListItemJson),
     },
   },
 });

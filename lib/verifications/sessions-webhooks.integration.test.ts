@@ -5,17 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../webhooks/event-types";
-import { startJobWorkerForTests, waitFor } from "../testing/jobs";
+import { waitFor } from "../testing/jobs";
 import { activateProviders } from "../testing/verifications";
 import { basic, call } from "../testing/router";
 import { startWebhookReceiver, type TWebhookReceiver } from "../testing/webhook-receiver";
-import { isolateWebhookTestDatabase, makeWebhookApp } from "../testing/webhooks";
+import { makeWebhookApp, setUpWebhookDeliveryTests } from "../testing/webhooks";
 
-process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
-process.env.WEBHOOK_RETRY_SCHEDULE = "0.2,0.4,0.6";
-
-isolateWebhookTestDatabase();
-startJobWorkerForTests();
+setUpWebhookDeliveryTests();
 
 let receiver: TWebhookReceiver;
 beforeAll(async () => {

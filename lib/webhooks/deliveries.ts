@@ -18,7 +18,7 @@ import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
 import { invalidField, notFound } from "../errors";
-import { paginationFields } from "../http/pagination";
+import { page, paginationFields, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { memberParser } from "../state-machine";
 import type { TDeliveryAttemptDetailJson, TDeliveryDetailJson, TDeliveryJson } from "./delivery-endpoints";
@@ -108,7 +108,7 @@ export async function listDeliveries(
   db: Tx,
   app: Pick<App, "id">,
   query: TListDeliveriesQuery,
-): Promise<{ data: TDeliveryJson[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+): Promise<TPage<TDeliveryJson>> {
   const where = {
     appId: app.id,
     ...(query.status ? { status: query.status } : {}),
@@ -125,13 +125,7 @@ export async function listDeliveries(
     }),
     db.webhookDelivery.count({ where }),
   ]);
-  return {
-    data: rows.map(toDeliveryJson),
-    total,
-    limit: query.limit,
-    offset: query.offset,
-    hasMore: query.offset + rows.length < total,
-  };
+  return page(rows.map(toDeliveryJson), total, query.limit, query.offset);
 }
 
 async function findDelivery(db: Tx, app: Pick<App, "id">, deliveryId: string): Promise<DeliveryRow> {

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
+import { pageOf } from "../http/pagination";
 import { DELIVERY_STATUSES, DELIVERY_TRIGGERS, ZListDeliveriesQuery } from "./deliveries";
 
 const iso = z.string().describe("ISO 8601 date-time");
@@ -96,13 +97,7 @@ export const listWebhookDeliveries = endpoint({
   responses: {
     200: {
       description: "A page of deliveries",
-      schema: z.object({
-        data: z.array(ZDeliveryJson),
-        total: z.number().int(),
-        limit: z.number().int(),
-        offset: z.number().int(),
-        hasMore: z.boolean(),
-      }),
+      schema: pageOf(ZDeliveryJson),
     },
   },
 });

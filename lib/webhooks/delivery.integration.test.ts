@@ -3,14 +3,14 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
-import { startJobWorkerForTests, waitFor } from "@/lib/testing/jobs";
+import { waitFor } from "@/lib/testing/jobs";
 import { bearer, call } from "@/lib/testing/router";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import {
   emitEvents,
   makeVerificationRow,
   makeWebhookApp,
-  isolateWebhookTestDatabase,
+  setUpWebhookDeliveryTests,
 } from "@/lib/testing/webhooks";
 import { newId } from "@/lib/ids";
 import { claimDelivery, deliverWebhook, TEST_EVENT_TYPE } from "./delivery";
@@ -18,13 +18,9 @@ import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./delivery-errors";
 import { sweepWebhookDeliveries } from "./delivery-sweep";
 import { verifyWebhook, WebhookVerificationError } from "./receiver";
 
-// the receivers listen on loopback; one test below proves what happens without this
-process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
-process.env.WEBHOOK_RETRY_SCHEDULE = "0.2,0.4,0.6";
+// the receivers listen on loopback; one test below proves what happens without that
+setUpWebhookDeliveryTests();
 delete process.env.WEBHOOK_TIMEOUT_MS;
-
-isolateWebhookTestDatabase();
-startJobWorkerForTests();
 
 const db = () => getDb();
 

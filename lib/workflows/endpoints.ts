@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ZAppJson } from "../apps/endpoints";
 import { endpoint } from "../http/endpoint";
-import { paginationFields } from "../http/pagination";
+import { pageOf, paginationFields } from "../http/pagination";
 import { ZNodePositionsJson, ZWorkflowJson, ZWorkflowNodeJson } from "./json";
 import { ZNodeTypeJson } from "./node-types";
 import {
@@ -178,13 +178,7 @@ export const listWorkflowVersions = endpoint({
   responses: {
     200: {
       description: "A page of versions",
-      schema: z.object({
-        data: z.array(ZWorkflowVersionSummaryJson),
-        total: z.number().int(),
-        limit: z.number().int(),
-        offset: z.number().int(),
-        hasMore: z.boolean(),
-      }),
+      schema: pageOf(ZWorkflowVersionSummaryJson),
     },
   },
 });

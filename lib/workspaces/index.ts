@@ -6,7 +6,7 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
-import { recordAudit, workspaceAudit } from "../audit";
+import { recordAudit, workspaceWideAudit } from "../audit";
 import { cliActor } from "../auth/actor";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -86,8 +86,7 @@ export async function renameWorkspace(
   if (!before) throw notFound("Workspace");
   await db.workspace.update({ where: { id: auth.workspaceId }, data: { name: input.name } });
   await recordAudit(db, {
-    ...workspaceAudit({ auth, requestId }),
-    environment: null,
+    ...workspaceWideAudit({ auth, requestId }),
     action: "workspace.renamed",
     targetType: "workspace",
     targetId: auth.workspaceId,

@@ -10,21 +10,11 @@
 //         (/oidc/sandbox/resume/…) → 303 to redirect_uri?code=…;
 //   peer: GET /auth → /interaction/{uid} (auto sign-in and consent) → /auth/{uid} → code.
 import { createHash, randomBytes } from "node:crypto";
-import { basicAuth, call, CookieJar, expectStatus, log, pool } from "./util.mjs";
+import { EVENT_TYPES } from "../support/event-types.mjs";
+import { basicAuth, call, CookieJar, expectStatus } from "../support/http.mjs";
+import { log, pool } from "./util.mjs";
 
 export const REDIRECT_URI = "https://rp.example.com/cb";
-export const ALL_EVENTS = [
-  "verification.created",
-  "verification.requested",
-  "verification.workflow.started",
-  "verification.user.authentication_started",
-  "verification.user.authentication_succeeded",
-  "verification.user.authentication_failed",
-  "verification.completed",
-  "verification.failed",
-  "verification.workflow.cancelled",
-  "verification.session.timed_out",
-];
 const API = "/api/sandbox/v1";
 
 /** A sandbox app with our redirect URI and, when given, a webhook for every event type. */
@@ -40,7 +30,7 @@ export async function createApp(base, key, { name, webhookUrl }) {
       auth: bearer,
       body: {
         redirectUris: [REDIRECT_URI],
-        ...(webhookUrl ? { webhookConfig: { url: webhookUrl, enabled: true, events: ALL_EVENTS } } : {}),
+        ...(webhookUrl ? { webhookConfig: { url: webhookUrl, enabled: true, events: EVENT_TYPES } } : {}),
       },
     }),
     200,

@@ -1,9 +1,11 @@
-// Small helpers of the benchmark suite (scripts/bench.mjs): HTTP calls with a cookie jar, child
-// processes the suite starts (ended on exit, failure or Ctrl-C), free loopback ports, statistics.
+// Small helpers of the benchmark suite (scripts/bench.mjs): child processes the suite starts (ended
+// on exit, failure or Ctrl-C through scripts/support/cleanup.mjs), free loopback ports, a bounded
+// worker pool, statistics. HTTP is scripts/support/http.mjs.
 import { fork } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { onCleanup } from "../support/cleanup.mjs";
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(BENCH_DIR, "..", "..");
@@ -18,31 +20,6 @@ export const isLoopback = (url) => LOOPBACK.has(new URL(url).hostname);
 const t0 = performance.now();
 export function log(message) {
   process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${message}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cleanup of everything the suite started
-
-const cleanups = [];
-let cleaning;
-export const onCleanup = (fn) => cleanups.push(fn);
-export function cleanup() {
-  cleaning ??= (async () => {
-    for (const fn of cleanups.reverse()) {
-      try {
-        await fn();
-      } catch (err) {
-        process.stderr.write(`cleanup: ${err.message}\n`);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    process.stderr.write(`\n${signal}: stopping what the benchmark started\n`);
-    void cleanup().finally(() => process.exit(130));
-  });
 }
 
 /**
@@ -107,83 +84,6 @@ export function freePort() {
     });
   });
 }
-
-// ---------------------------------------------------------------------------------------------
-// HTTP
-
-/** Cookies by name; sent on every request of its owner (all on one loopback host). */
-export class CookieJar {
-  cookies = new Map();
-  store(headers) {
-    for (const line of headers.getSetCookie?.() ?? []) {
-      const [pair] = line.split(";");
-      const eq = pair.indexOf("=");
-      if (eq > 0) this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
-
-/**
- * One request, never following redirects. Never throws: a connection failure is status
- * "conn-error", no answer within `timeoutMs` is "timeout". `url` may be a path (on `base`) or an
- * absolute address, whose path and query are then sent to `base` (our server names itself by its
- * PUBLIC_URL, which may differ from the address the benchmark reaches it on).
- */
-export async function call(
-  base,
-  method,
-  url,
-  { auth, body, form, jar, headers = {}, timeoutMs = 15_000 } = {},
-) {
-  const started = performance.now();
-  const target = new URL(url, base);
-  const address = new URL(`${target.pathname}${target.search}`, base);
-  const h = { ...headers };
-  if (auth) h.authorization = auth;
-  if (jar?.cookies.size) h.cookie = jar.header();
-  let payload;
-  if (form) {
-    h["content-type"] = "application/x-www-form-urlencoded";
-    payload = new URLSearchParams(form).toString();
-  } else if (body !== undefined) {
-    h["content-type"] = "application/json";
-    payload = JSON.stringify(body);
-  }
-  try {
-    const res = await fetch(address, {
-      method,
-      headers: h,
-      body: payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    jar?.store(res.headers);
-    const text = await res.text();
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, body: json, text, ms: performance.now() - started };
-  } catch (err) {
-    const timeout = err.name === "TimeoutError" || err.name === "AbortError";
-    return { status: timeout ? "timeout" : "conn-error", error: err, ms: performance.now() - started };
-  }
-}
-
-export function expectStatus(res, status, what) {
-  if (res.status !== status)
-    throw new Error(
-      `${what}: expected ${status}, got ${res.status} ${(res.text ?? res.error?.message ?? "").slice(0, 300)}`,
-    );
-  return res.body;
-}
-
-export const basicAuth = (id, secret) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 
 /** Runs `worker(i)` for i in [0, n) with at most `concurrency` at once; stops early when asked. */
 export async function pool(n, concurrency, worker) {

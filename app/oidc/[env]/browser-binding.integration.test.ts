@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { CookieJar } from "@/lib/testing/cookie-jar";
+import { authorizationPath, makeOidcApp } from "@/lib/testing/oidc-requests";
 import { bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
 import { expireIfDue } from "@/lib/verifications/transitions";
@@ -12,32 +13,22 @@ import { EVENT_TYPES } from "@/lib/webhooks/event-types";
 const REDIRECT = "https://rp.example.com/cb";
 const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
-async function oidcApp(providers: string[] = ["passport"], body: Record<string, unknown> = {}) {
-  const t = await makeVerifyingApp(providers);
-  const patched = await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
-    headers: bearer(t.ws.keys.sandbox),
-    body: { redirectUris: [REDIRECT], ...body },
-  });
-  expect(patched.status).toBe(200);
-  return t;
-}
+const oidcApp = (providers: string[] = ["passport"], body: Record<string, unknown> = {}) =>
+  makeOidcApp(REDIRECT, providers, body);
 
-function authUrl(clientId: string, extra: Record<string, string | undefined> = {}) {
-  const q = new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    response_type: "code",
-    scope: "openid",
-    provider: "passport",
-    code_challenge: CHALLENGE,
-    code_challenge_method: "S256",
-  });
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === undefined) q.delete(k);
-    else q.set(k, v);
-  }
-  return `/oidc/sandbox/auth?${q.toString()}`;
-}
+const authUrl = (clientId: string, extra: Record<string, string | undefined> = {}) =>
+  authorizationPath(
+    {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      scope: "openid",
+      provider: "passport",
+      code_challenge: CHALLENGE,
+      code_challenge_method: "S256",
+    },
+    extra,
+  );
 
 /** The browser sends the authorization request and follows the OP to the hosted page. */
 async function startSignIn(browser: CookieJar, clientId: string, extra: Record<string, string> = {}) {

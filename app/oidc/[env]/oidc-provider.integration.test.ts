@@ -7,6 +7,7 @@ import { PROVIDERS } from "@/lib/providers/catalog";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { startHttpServer, type TTestServer } from "@/lib/testing/http-server";
 import { basic, bearer, call } from "@/lib/testing/router";
+import { authorizationPath, makeOidcApp, postAuthorization } from "@/lib/testing/oidc-requests";
 import { issueCode, makeVerification } from "@/lib/testing/tokens";
 import { makeVerifyingApp } from "@/lib/testing/verifications";
 
@@ -26,29 +27,14 @@ afterAll(async () => {
 });
 
 /** An app signing in through the OP; PKCE optional, so the rules of requests without it are testable. */
-async function oidcApp(providers: string[] = ["passport"]) {
-  const t = await makeVerifyingApp(providers);
-  const patched = await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
-    headers: bearer(t.ws.keys.sandbox),
-    body: { redirectUris: [REDIRECT], pkceRequired: false },
-  });
-  expect(patched.status).toBe(200);
-  return t;
-}
+const oidcApp = (providers: string[] = ["passport"]) =>
+  makeOidcApp(REDIRECT, providers, { pkceRequired: false });
 
-function authUrl(clientId: string, extra: Record<string, string | undefined> = {}) {
-  const q = new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    response_type: "code",
-    scope: "openid profile",
-  });
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === undefined) q.delete(k);
-    else q.set(k, v);
-  }
-  return `/oidc/sandbox/auth?${q.toString()}`;
-}
+const authUrl = (clientId: string, extra: Record<string, string | undefined> = {}) =>
+  authorizationPath(
+    { client_id: clientId, redirect_uri: REDIRECT, response_type: "code", scope: "openid profile" },
+    extra,
+  );
 
 /**
  * One browser: /auth → the hosted page (which binds it); the session is driven by the sandbox
@@ -312,7 +298,7 @@ describe("/auth rules", () => {
 
   it("accepts POST, starts an oidc-channel session with the ui_locales locale and stores the request", async () => {
     const t = await oidcApp();
-    const form = new URLSearchParams({
+    const v = await postAuthorization({
       client_id: t.app.clientId,
       redirect_uri: REDIRECT,
       response_type: "code",
@@ -324,15 +310,8 @@ describe("/auth rules", () => {
       nonce: "n-1",
       prompt: "login",
     });
-    const res = await call("POST", "/oidc/sandbox/auth", {
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      rawBody: form.toString(),
-    });
-    expect(res.status).toBe(303);
-    const id = new URL(res.headers.get("location")!).pathname.split("/")[2]!;
-    const v = await getDb().verification.findUniqueOrThrow({ where: { id } });
     expect(v).toMatchObject({ channel: "oidc", locale: "de-CH", providerId: "passport" });
-    const r = await getDb().oidcAuthorizationRequest.findUniqueOrThrow({ where: { verificationId: id } });
+    const r = await getDb().oidcAuthorizationRequest.findUniqueOrThrow({ where: { verificationId: v.id } });
     expect(r).toMatchObject({
       scope: "openid email",
       minLoa: 2,

@@ -5,62 +5,28 @@
  * first. Filters (operator, action exact or `prefix.*`, date range) and the page are kept in the
  * URL. Targets with a back-office page (activation tickets) and workspaces are links.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FileClock } from "lucide-react";
 import Link from "next/link";
 import { useId } from "react";
-import { api } from "@/components/console/api";
-import {
-  DateRangeFilter,
-  FilterBar,
-  ListResults,
-  TextFilter,
-  useListErrors,
-  useUrlFilters,
-} from "@/components/console/list-filters";
+import { ActionFilter, AuditTarget } from "@/components/audit/entry-parts";
+import { pageFetcher, useFilteredList } from "@/components/console/filtered-list";
+import { DateRangeFilter, FilterBar, ListResults } from "@/components/console/list-filters";
+import { CodeFilter } from "@/components/logs/filters";
+import { logColumns, TimeCell } from "@/components/logs/cells";
+import { FilterByButton } from "@/components/logs/filter-by-button";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Td, Th } from "@/components/ui/table";
-import { formatDateTime, formatShortDateTime, humanize } from "@/components/verifications/format";
+import { Td } from "@/components/ui/table";
 import { useOperator } from "../context";
-import {
-  KNOWN_ACTIONS,
-  operatorAuditKeys,
-  targetHref,
-  type TOperatorAuditEvent,
-  type TOperatorAuditPage,
-} from "./queries";
+import { KNOWN_ACTIONS, operatorAuditKeys, targetHref, type TOperatorAuditPage } from "./queries";
 
 const LIMIT = 50;
 const FILTERS = ["operatorId", "action", "from", "to"] as const;
-
-const filterButton =
-  "text-left font-mono text-xs break-all text-blue-800 underline focus-visible:outline-2 focus-visible:outline-blue-700";
 
 function formatData(value: unknown): string {
   if (value === null || value === undefined) return "—";
   if (typeof value === "string") return value;
   return JSON.stringify(value);
-}
-
-function Target({ event }: { event: TOperatorAuditEvent }) {
-  const { env } = useOperator();
-  if (!event.targetType && !event.targetId) return <>—</>;
-  const href = targetHref(env, event);
-  return (
-    <div className="space-y-0.5">
-      {event.targetType ? <div className="text-xs text-gray-700">{humanize(event.targetType)}</div> : null}
-      {event.targetId ? (
-        href ? (
-          <Link href={href} className="font-mono text-xs break-all text-blue-800 underline">
-            {event.targetId}
-          </Link>
-        ) : (
-          <code className="font-mono text-xs break-all">{event.targetId}</code>
-        )
-      ) : null}
-    </div>
-  );
 }
 
 function Details({ data }: { data: Record<string, unknown> }) {
@@ -81,25 +47,14 @@ function Details({ data }: { data: Record<string, unknown> }) {
 export function OperatorAuditLog() {
   const { env, user } = useOperator();
   const actionsListId = useId();
-  const filters = useUrlFilters(FILTERS);
-  const { values, offset } = filters;
-  const query = useQuery({
-    queryKey: operatorAuditKeys.list(env, { ...values, offset, limit: LIMIT }),
-    queryFn: ({ signal }) =>
-      api<TOperatorAuditPage>(env, "/v1/operator/audit-events", {
-        query: {
-          limit: LIMIT,
-          offset,
-          operatorId: values.operatorId || undefined,
-          action: values.action || undefined,
-          from: values.from || undefined,
-          to: values.to || undefined,
-        },
-        signal,
-      }),
-    placeholderData: keepPreviousData,
+  const list = useFilteredList({
+    filters: FILTERS,
+    limit: LIMIT,
+    queryKey: (values, offset) => operatorAuditKeys.list(env, { ...values, offset, limit: LIMIT }),
+    queryFn: pageFetcher<TOperatorAuditPage>(env, "/v1/operator/audit-events", LIMIT),
+    keepPreviousPage: true,
   });
-  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
+  const { values, setFilter, fieldError } = list;
   const mine = values.operatorId === user.id;
 
   return (
@@ -112,36 +67,30 @@ export function OperatorAuditLog() {
         </p>
       </div>
 
-      <FilterBar label="Filter operator actions" active={filters.active} onClear={filters.clear}>
+      <FilterBar label="Filter operator actions" {...list.filterBar}>
         <div className="space-y-1">
-          <TextFilter
+          <CodeFilter
             label="Operator"
             placeholder="usr_…"
             description="An operator's user ID"
             value={values.operatorId}
-            onCommit={(v) => filters.setFilter("operatorId", v)}
+            onCommit={(v) => setFilter("operatorId", v)}
             error={fieldError("operatorId")}
-            spellCheck={false}
-            autoComplete="off"
           />
           <button
             type="button"
             className="text-sm text-blue-800 underline focus-visible:outline-2 focus-visible:outline-blue-700 disabled:text-gray-700 disabled:no-underline"
             disabled={mine}
-            onClick={() => filters.setFilter("operatorId", user.id)}
+            onClick={() => setFilter("operatorId", user.id)}
           >
             {mine ? "Showing your actions" : "Only my actions"}
           </button>
         </div>
-        <TextFilter
-          label="Action"
+        <ActionFilter
           placeholder="activation.approved or activation.*"
-          description="Exact, or a prefix ending in *"
           value={values.action}
-          onCommit={(v) => filters.setFilter("action", v)}
+          onCommit={(v) => setFilter("action", v)}
           error={fieldError("action")}
-          spellCheck={false}
-          autoComplete="off"
           list={actionsListId}
         />
         <datalist id={actionsListId}>
@@ -149,75 +98,56 @@ export function OperatorAuditLog() {
             <option key={a} value={a} />
           ))}
         </datalist>
-        <DateRangeFilter
-          from={values.from}
-          to={values.to}
-          onChange={filters.setFilter}
-          fieldError={fieldError}
-        />
+        <DateRangeFilter from={values.from} to={values.to} onChange={setFilter} fieldError={fieldError} />
       </FilterBar>
 
       <ListResults
-        query={query}
+        {...list.results}
         loadingLabel="Loading operator actions"
-        errorMessage={formLevelError}
-        unfiltered={!filters.active && offset === 0}
         empty={
           <EmptyState icon={<FileClock className="h-8 w-8" />} title="No operator action yet">
             Reviews of activation tickets, recorded contracts and production-test decisions are listed here.
           </EmptyState>
         }
         caption="Operator actions"
-        head={
-          <>
-            <Th className="px-3">Time</Th>
-            <Th className="px-3">Operator</Th>
-            <Th className="px-3">Action</Th>
-            <Th className="px-3">Target</Th>
-            <Th className="px-3">Workspace</Th>
-            <Th className="px-3">Details</Th>
-          </>
-        }
-        columns={6}
+        {...logColumns(["Time", "Operator", "Action", "Target", "Workspace", "Details"])}
         row={(e) => (
           <tr key={e.auditId} data-testid="operator-audit-row">
-            <Td className="px-3 whitespace-nowrap">
-              <time dateTime={e.createdAt} title={formatDateTime(e.createdAt)}>
-                {formatShortDateTime(e.createdAt)}
-              </time>
+            <TimeCell at={e.createdAt}>
               {e.environment === null ? (
                 <div>
                   <Badge>Deployment-wide</Badge>
                 </div>
               ) : null}
-            </Td>
+            </TimeCell>
             <Td className="min-w-44 px-3">
               <div className="font-medium break-words">{e.actor.display ?? "Unknown operator"}</div>
               {e.actor.id ? (
-                <button
-                  type="button"
-                  className={filterButton}
-                  onClick={() => filters.setFilter("operatorId", e.actor.id!)}
-                  title="Show only this operator's actions"
+                <FilterByButton
+                  className="text-xs"
+                  onClick={() => setFilter("operatorId", e.actor.id!)}
+                  hint="show only this operator's actions"
                 >
                   {e.actor.id}
-                  <span className="sr-only"> (show only this operator&apos;s actions)</span>
-                </button>
+                </FilterByButton>
               ) : null}
             </Td>
             <Td className="min-w-44 px-3">
-              <button
-                type="button"
-                className={filterButton}
-                onClick={() => filters.setFilter("action", e.action)}
-                title="Show only this action"
+              <FilterByButton
+                className="text-xs"
+                onClick={() => setFilter("action", e.action)}
+                hint="show only this action"
               >
                 {e.action}
-                <span className="sr-only"> (show only this action)</span>
-              </button>
+              </FilterByButton>
             </Td>
             <Td className="min-w-40 px-3">
-              <Target event={e} />
+              <AuditTarget
+                type={e.targetType}
+                id={e.targetId}
+                href={targetHref(env, e)}
+                typeClassName="text-gray-700"
+              />
             </Td>
             <Td className="min-w-36 px-3">
               {e.workspaceId ? (
@@ -242,9 +172,6 @@ export function OperatorAuditLog() {
           </tr>
         )}
         noMatch="No operator action matches these filters."
-        limit={LIMIT}
-        offset={offset}
-        onPage={filters.setOffset}
         pagesLabel="Audit log pages"
       />
     </div>

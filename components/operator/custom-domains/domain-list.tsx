@@ -4,26 +4,20 @@
  * for and its last DNS check record by record; filtered by state and searched by host, client ID
  * or workspace ID (kept in the URL).
  */
-import { useQuery } from "@tanstack/react-query";
 import { Globe } from "lucide-react";
 import { api } from "@/components/console/api";
-import {
-  FilterBar,
-  ListResults,
-  TextFilter,
-  useListErrors,
-  useUrlFilters,
-} from "@/components/console/list-filters";
+import { filterParams, useFilteredList } from "@/components/console/filtered-list";
+import { FilterBar, ListResults } from "@/components/console/list-filters";
 import { CHECK_RESULT_LABEL, CHECK_RESULT_TONE, describeDomain } from "@/components/domains/describe";
+import { CodeFilter, SelectFilter } from "@/components/logs/filters";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/field";
 import { Td, Th } from "@/components/ui/table";
+import { formatTime } from "../format";
 import { useOperator } from "../context";
 import {
   customDomainOperatorKeys,
   DOMAIN_STATUS_OPTIONS,
-  formatTime,
   REQUIRED_ACTION_LABELS,
   type TOperatorDomain,
   type TOperatorDomainPage,
@@ -58,55 +52,42 @@ function LastCheck({ domain }: { domain: TOperatorDomain }) {
 
 export function DomainList() {
   const { env } = useOperator();
-  const { values, offset, setFilter, setOffset, clear, active } = useUrlFilters(FILTERS);
-  const query = useQuery({
-    queryKey: customDomainOperatorKeys.list(env, values, offset),
-    queryFn: () =>
+  const list = useFilteredList({
+    filters: FILTERS,
+    limit: LIMIT,
+    queryKey: (values, offset) => customDomainOperatorKeys.list(env, values, offset),
+    queryFn: (values, offset) =>
       api<TOperatorDomainPage>(env, "/v1/operator/custom-domains", {
-        query: {
-          status: values.status || undefined,
-          search: values.search || undefined,
-          limit: LIMIT,
-          offset,
-        },
+        query: { ...filterParams(values), limit: LIMIT, offset },
       }),
   });
-  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
+  const { values, setFilter, fieldError } = list;
   return (
     <section aria-labelledby="domains-heading" className="space-y-4">
       <h2 id="domains-heading" className="text-lg font-semibold">
         Domains
       </h2>
-      <FilterBar label="Filter custom domains" active={active} onClear={clear}>
-        <Select
+      <FilterBar label="Filter custom domains" {...list.filterBar}>
+        <SelectFilter
           label="State"
           value={values.status}
-          onChange={(e) => setFilter("status", e.target.value)}
+          onChange={(v) => setFilter("status", v)}
           error={fieldError("status")}
-        >
-          <option value="">All states</option>
-          {DOMAIN_STATUS_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-        <TextFilter
+          allLabel="All states"
+          options={DOMAIN_STATUS_OPTIONS}
+        />
+        <CodeFilter
           label="Search"
           type="search"
           value={values.search}
           onCommit={(v) => setFilter("search", v)}
           description="Part of a host, or a client ID or workspace ID"
-          spellCheck={false}
-          autoComplete="off"
           error={fieldError("search")}
         />
       </FilterBar>
       <ListResults
-        query={query}
+        {...list.results}
         loadingLabel="Loading custom domains"
-        errorMessage={formLevelError}
-        unfiltered={!active && offset === 0}
         empty={
           <EmptyState title="No custom domain yet" icon={<Globe className="h-8 w-8" />}>
             No app of this environment has set up a custom domain.
@@ -167,9 +148,6 @@ export function DomainList() {
           );
         }}
         noMatch="No custom domain matches these filters."
-        limit={LIMIT}
-        offset={offset}
-        onPage={setOffset}
         pagesLabel="Custom domain pages"
       />
     </section>

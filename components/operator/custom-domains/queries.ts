@@ -47,7 +47,3 @@ export const TLS_CODE_LABELS: Record<TTlsCheck["code"], string> = {
   unknown_host: "Unknown host",
   invalid_host: "Not a host name",
 };
-
-export function formatTime(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";
-}

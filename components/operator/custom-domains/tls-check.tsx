@@ -12,11 +12,11 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormError, Input } from "@/components/ui/field";
+import { formatTime } from "../format";
 import { useOperator } from "../context";
 import {
   customDomainOperatorKeys,
   DOMAIN_STATUS_OPTIONS,
-  formatTime,
   REQUIRED_ACTION_LABELS,
   TLS_CODE_LABELS,
   type TTlsCheck,

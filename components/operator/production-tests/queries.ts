@@ -104,10 +104,6 @@ export function scheduleBody(
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, body };
 }
 
-export function formatTime(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";
-}
-
 /** A datetime-local value `days` from now, in the browser's time zone (the field's min / max). */
 export function localDateTime(days: number, now: number = Date.now()): string {
   const d = new Date(now + days * 86_400_000);

@@ -11,20 +11,25 @@ import { useState, type ReactNode } from "react";
 import { api } from "@/components/console/api";
 import { FilterBar, ListResults, useListErrors, useUrlFilters } from "@/components/console/list-filters";
 import { QueryError } from "@/components/console/query-error";
+import { SelectFilter } from "@/components/logs/filters";
 import { PLATFORM_LABELS, share, STATE_BADGES, testState } from "@/components/production-tests/format";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { Select } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
 import { Table, TBody, Td, Th } from "@/components/ui/table";
+import { formatTime } from "../format";
 import { useOperator } from "../context";
 import { ConflictNotice, FailForm, ScheduleForm } from "./decision-forms";
-import { formatTime, productionTestOperatorKeys, requestPath, type TRequestDetail } from "./queries";
+import { productionTestOperatorKeys, requestPath, type TRequestDetail } from "./queries";
 import { providerList, type TProviderNames } from "./request-list";
 
 const LIMIT = 50;
 const FILTERS = ["claimed"] as const;
 const REFRESH_MS = 10_000;
+const CLAIMED_OPTIONS = [
+  { value: "true", label: "Claimed a stamp" },
+  { value: "false", label: "No stamp" },
+];
 
 function Facts({ items }: { items: [string, ReactNode][] }) {
   return (
@@ -224,16 +229,14 @@ export function RequestDetail({
             Participations
           </h2>
           <FilterBar label="Filter participations" active={active} onClear={clear}>
-            <Select
+            <SelectFilter
               label="Stamp"
               value={values.claimed}
-              onChange={(e) => setFilter("claimed", e.target.value)}
+              onChange={(v) => setFilter("claimed", v)}
               error={fieldError("claimed")}
-            >
-              <option value="">All participations</option>
-              <option value="true">Claimed a stamp</option>
-              <option value="false">No stamp</option>
-            </Select>
+              allLabel="All participations"
+              options={CLAIMED_OPTIONS}
+            />
           </FilterBar>
           <ListResults
             query={participations}

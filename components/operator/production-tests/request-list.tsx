@@ -5,30 +5,24 @@
  * live in the URL. A pending request is scheduled or failed from its row (a dialog with the form)
  * or from its page; a request another operator decided first is reported above the table.
  */
-import { useQuery } from "@tanstack/react-query";
 import { CalendarCheck, FlaskConical, X } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { api } from "@/components/console/api";
-import {
-  FilterBar,
-  ListResults,
-  TextFilter,
-  useListErrors,
-  useUrlFilters,
-} from "@/components/console/list-filters";
+import { useFilteredList } from "@/components/console/filtered-list";
+import { FilterBar, ListResults } from "@/components/console/list-filters";
+import { CodeFilter, SelectFilter } from "@/components/logs/filters";
 import { PLATFORM_LABELS, STATE_BADGES, testState } from "@/components/production-tests/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/field";
 import { Td, Th } from "@/components/ui/table";
+import { formatTime } from "../format";
 import { useOperator } from "../context";
 import { ConflictNotice, FailForm, ScheduleForm } from "./decision-forms";
 import {
   DEFAULT_REQUEST_STATUS,
-  formatTime,
   productionTestOperatorKeys,
   REQUEST_STATUS_OPTIONS,
   requestHref,
@@ -47,16 +41,22 @@ export function providerList(ids: readonly string[], names: TProviderNames): str
 
 export function RequestList({ providerNames }: { providerNames: TProviderNames }) {
   const { env } = useOperator();
-  const { values, offset, setFilter, setOffset, clear, active } = useUrlFilters(FILTERS);
-  const status = values.status || DEFAULT_REQUEST_STATUS;
-  const query = useQuery({
-    queryKey: productionTestOperatorKeys.list(env, values, offset),
-    queryFn: () =>
+  const list = useFilteredList({
+    filters: FILTERS,
+    limit: LIMIT,
+    queryKey: (values, offset) => productionTestOperatorKeys.list(env, values, offset),
+    queryFn: (values, offset) =>
       api<TOperatorItemPage>(env, "/v1/operator/production-tests", {
-        query: { status, clientId: values.clientId || undefined, limit: LIMIT, offset },
+        query: {
+          status: values.status || DEFAULT_REQUEST_STATUS,
+          clientId: values.clientId || undefined,
+          limit: LIMIT,
+          offset,
+        },
       }),
   });
-  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
+  const { values, setFilter, fieldError } = list;
+  const status = values.status || DEFAULT_REQUEST_STATUS;
   const [dialog, setDialog] = useState<{ action: "schedule" | "fail"; item: TOperatorItem } | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
 
@@ -70,37 +70,26 @@ export function RequestList({ providerNames }: { providerNames: TProviderNames }
           first: schedule one to create its challenge, or fail it with a reason the integrator reads.
         </p>
       </div>
-      <FilterBar label="Filter production-test requests" active={active} onClear={clear}>
-        <Select
+      <FilterBar label="Filter production-test requests" {...list.filterBar}>
+        <SelectFilter
           label="State"
           value={status}
-          onChange={(e) =>
-            setFilter("status", e.target.value === DEFAULT_REQUEST_STATUS ? "" : e.target.value)
-          }
+          onChange={(v) => setFilter("status", v === DEFAULT_REQUEST_STATUS ? "" : v)}
           error={fieldError("status")}
-        >
-          {REQUEST_STATUS_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-        <TextFilter
+          options={REQUEST_STATUS_OPTIONS}
+        />
+        <CodeFilter
           label="Client ID"
           value={values.clientId}
           onCommit={(v) => setFilter("clientId", v)}
           placeholder="app_…"
-          spellCheck={false}
-          autoComplete="off"
           error={fieldError("clientId")}
         />
       </FilterBar>
       {conflict ? <ConflictNotice message={conflict} onDismiss={() => setConflict(null)} /> : null}
       <ListResults
-        query={query}
+        {...list.results}
         loadingLabel="Loading production-test requests"
-        errorMessage={formLevelError}
-        unfiltered={!active && offset === 0}
         empty={
           <EmptyState title="No pending request" icon={<FlaskConical className="h-8 w-8" />}>
             No production test is waiting to be scheduled in this environment.
@@ -184,9 +173,6 @@ export function RequestList({ providerNames }: { providerNames: TProviderNames }
           );
         }}
         noMatch="No request matches these filters."
-        limit={LIMIT}
-        offset={offset}
-        onPage={setOffset}
         pagesLabel="Request pages"
       />
       <Dialog

@@ -28,6 +28,15 @@ export function formatFailureRate(rate: number | null): string {
   return `${pct > 0 && pct < 10 ? pct.toFixed(1) : Math.round(pct)}%`;
 }
 
+/** "no deliveries", "3 of 40 failed"; with `noun` "deliveries": "3 of 40 deliveries failed". */
+export function failedDeliveries(
+  { deliveries, dead }: { deliveries: number; dead: number },
+  noun?: string,
+): string {
+  if (deliveries === 0) return "no deliveries";
+  return `${dead} of ${deliveries}${noun ? ` ${noun}` : ""} failed`;
+}
+
 /** Any failed delivery is worth a look; more than 5 % is a problem. */
 export function failureTone(rate: number | null): "gray" | "amber" | "red" | "green" {
   if (rate === null) return "gray";

@@ -18,6 +18,7 @@ import { useOperator } from "../context";
 import {
   DOMAIN_STATUS_LABELS,
   ENV_LABELS,
+  failedDeliveries,
   failureTone,
   formatFailureRate,
   PROVIDER_STATUS_LABELS,
@@ -170,9 +171,7 @@ export function WorkspaceDetail({ workspaceId }: { workspaceId: string }) {
               {formatFailureRate(w.webhooks.failureRate)}
             </Badge>
             <span className="block text-sm font-normal text-gray-700">
-              {w.webhooks.deliveries === 0
-                ? "no deliveries"
-                : `${w.webhooks.dead} of ${w.webhooks.deliveries} deliveries failed`}
+              {failedDeliveries(w.webhooks, "deliveries")}
             </span>
           </Figure>
         </dl>

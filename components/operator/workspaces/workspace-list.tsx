@@ -5,40 +5,43 @@
  * days). Searchable by name, workspace id or a member's email; the search and the page are kept
  * in the URL. Read-only: a workspace's page lists its apps and links their activation tickets.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Building2 } from "lucide-react";
 import Link from "next/link";
 import { api } from "@/components/console/api";
-import {
-  FilterBar,
-  ListResults,
-  TextFilter,
-  useListErrors,
-  useUrlFilters,
-} from "@/components/console/list-filters";
+import { useFilteredList } from "@/components/console/filtered-list";
+import { FilterBar, ListResults } from "@/components/console/list-filters";
+import { CodeFilter } from "@/components/logs/filters";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Td, Th } from "@/components/ui/table";
 import { formatDate } from "@/components/verifications/format";
 import { useOperator } from "../context";
-import { ENV_LABELS, failureTone, formatFailureRate, workspaceKeys, type TWorkspacePage } from "./queries";
+import {
+  ENV_LABELS,
+  failedDeliveries,
+  failureTone,
+  formatFailureRate,
+  workspaceKeys,
+  type TWorkspacePage,
+} from "./queries";
 
 const LIMIT = 20;
 const FILTERS = ["search"] as const;
 
 export function WorkspaceList() {
   const { env } = useOperator();
-  const { values, offset, setFilter, setOffset, clear, active } = useUrlFilters(FILTERS);
-  const query = useQuery({
-    queryKey: workspaceKeys.list(env, values.search, offset, LIMIT),
-    queryFn: ({ signal }) =>
+  const list = useFilteredList({
+    filters: FILTERS,
+    limit: LIMIT,
+    queryKey: (values, offset) => workspaceKeys.list(env, values.search, offset, LIMIT),
+    queryFn: (values, offset, { signal }) =>
       api<TWorkspacePage>(env, "/v1/operator/workspaces", {
         query: { search: values.search || undefined, limit: LIMIT, offset },
         signal,
       }),
-    placeholderData: keepPreviousData,
+    keepPreviousPage: true,
   });
-  const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
+  const { values, setFilter, fieldError } = list;
   const envLabel = ENV_LABELS[env];
 
   return (
@@ -50,8 +53,8 @@ export function WorkspaceList() {
           days.
         </p>
       </div>
-      <FilterBar label="Search workspaces" active={active} onClear={clear}>
-        <TextFilter
+      <FilterBar label="Search workspaces" {...list.filterBar}>
+        <CodeFilter
           label="Search"
           type="search"
           placeholder="Name, ws_… or email"
@@ -59,16 +62,12 @@ export function WorkspaceList() {
           value={values.search}
           onCommit={(v) => setFilter("search", v)}
           error={fieldError("search")}
-          spellCheck={false}
-          autoComplete="off"
           fieldClassName="sm:col-span-2"
         />
       </FilterBar>
       <ListResults
-        query={query}
+        {...list.results}
         loadingLabel="Loading workspaces"
-        errorMessage={formLevelError}
-        unfiltered={!active && offset === 0}
         empty={
           <EmptyState title="No workspaces yet" icon={<Building2 className="h-8 w-8" />}>
             Workspaces are created when someone signs up or with <code>idv workspace create</code>.
@@ -111,19 +110,12 @@ export function WorkspaceList() {
               <Badge tone={failureTone(w.webhooks.failureRate)}>
                 {formatFailureRate(w.webhooks.failureRate)}
               </Badge>
-              <div className="text-xs text-gray-700">
-                {w.webhooks.deliveries === 0
-                  ? "no deliveries"
-                  : `${w.webhooks.dead} of ${w.webhooks.deliveries} failed`}
-              </div>
+              <div className="text-xs text-gray-700">{failedDeliveries(w.webhooks)}</div>
             </Td>
             <Td className="whitespace-nowrap">{formatDate(w.createdAt)}</Td>
           </tr>
         )}
         noMatch="No workspace matches this search."
-        limit={LIMIT}
-        offset={offset}
-        onPage={setOffset}
         pagesLabel="Workspace pages"
       />
     </div>

@@ -48,6 +48,7 @@ function info(env: "sandbox" | "production", write = true): ConsoleInfo {
     role: write ? "owner" : "viewer",
     permissions: { write, credentials: write, personal_data: write, team: write, team_owner: write },
     memberships: [],
+    isOperator: false,
   };
 }
 

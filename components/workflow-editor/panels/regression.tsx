@@ -7,7 +7,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api, ApiRequestError, errorMessage, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -45,15 +45,14 @@ function draftErrorMessage(error: unknown): string {
   return errorMessage(error);
 }
 
-export function RegressionCases({
-  clientId,
-  workflowId,
-  draft,
-}: {
+/** The saved workflow whose cases run, and the draft they run against. */
+interface TDraftCasesProps {
   clientId: string;
   workflowId: string;
   draft: TDraft;
-}) {
+}
+
+export function RegressionCases({ clientId, workflowId, draft }: TDraftCasesProps) {
   const { env, permissions } = useConsole();
   const queryClient = useQueryClient();
   const cases = useCases(clientId, workflowId);
@@ -154,7 +153,7 @@ export function RegressionCases({
         title="Delete this regression case?"
         description={deleting ? `"${deleting.name}" is no longer checked against drafts.` : undefined}
       >
-        <FormError message={remove.error ? errorMessage(remove.error) : null} />
+        <FormError message={formErrorMessage(remove.error)} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={() => setDeleting(null)}>
             Cancel
@@ -176,15 +175,7 @@ export function RegressionCases({
  * "n/m cases pass" on the draft, for the editor's toolbar beside Save (sandbox only; nothing when
  * the workflow has no cases). Failing cases are named in the text screen readers get.
  */
-export function RegressionSummary({
-  clientId,
-  workflowId,
-  draft,
-}: {
-  clientId: string;
-  workflowId: string;
-  draft: TDraft;
-}) {
+export function RegressionSummary({ clientId, workflowId, draft }: TDraftCasesProps) {
   const { env } = useConsole();
   const cases = useCases(clientId, workflowId);
   const hasCases = (cases.data?.length ?? 0) > 0;

@@ -15,7 +15,7 @@ import { useConsole } from "@/components/console/context";
 import { QueryError } from "@/components/console/query-error";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { FormError, Input, Select } from "@/components/ui/field";
+import { Form, FormError, Input, Select } from "@/components/ui/field";
 import { Loading } from "@/components/ui/spinner";
 import { loaLabel } from "@/components/verifications/format";
 import { useActivatedProviders, type TActivatedProvider } from "../queries";
@@ -324,13 +324,10 @@ function SaveCaseForm({
   const error = save.error instanceof ApiRequestError ? save.error : null;
   const nameError = error?.fieldError("name");
   return (
-    <form
+    <Form
       className="space-y-2 rounded-md border border-gray-200 bg-gray-50 p-3"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+      onSubmit={() => save.mutate()}
     >
       <Input
         label="Case name"
@@ -350,7 +347,7 @@ function SaveCaseForm({
           Case saved.
         </p>
       ) : null}
-    </form>
+    </Form>
   );
 }
 

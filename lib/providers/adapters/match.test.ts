@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../errors";
+import { apiErrorOf } from "../../testing/api-error";
 import { findProvider, type TProviderDefinition } from "../catalog";
 import {
   compareMatch,
@@ -15,13 +15,8 @@ function provider(id: string): TProviderDefinition {
 }
 
 function refusal(fn: () => unknown): { code: string; path: string | undefined } {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ApiError) return { code: error.code, path: error.details[0]?.path };
-    throw error;
-  }
-  throw new Error("expected an ApiError");
+  const error = apiErrorOf(fn);
+  return { code: error.code, path: error.details[0]?.path };
 }
 
 const REGISTER = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../errors";
+import { apiErrorOf } from "../../testing/api-error";
 import { findProvider, PROVIDERS, type TProviderDefinition } from "../catalog";
 import type { TTestIdentity } from "../identities";
 import { DISCLOSURE_PROFILES, MATCH_PROFILES } from "./native-profiles";
@@ -22,16 +22,6 @@ function success(outcome: TAdapterOutcome): TSourceIdentity {
 
 function identityOf(p: TProviderDefinition, scenario: TTestIdentity["scenario"]): TTestIdentity {
   return p.testIdentities.find((t) => t.scenario === scenario)!;
-}
-
-function thrown(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("expected an ApiError");
 }
 
 /** The native keys that carry only `claim` (not shared with another claim of the provider). */
@@ -274,7 +264,7 @@ describe("simulateOutcome: match providers", () => {
   });
 
   it("refuses matchData keys the provider does not compare, naming the field", () => {
-    const error = thrown(() =>
+    const error = apiErrorOf(() =>
       simulateOutcome(provider("bank_data_match"), { outcome: "success", matchData: { nationality: "DE" } }),
     );
     expect(error.code).toBe("VALIDATION_ERROR");
@@ -300,14 +290,14 @@ describe("simulateOutcome: identities and determinism", () => {
 
   it("refuses an unknown identity and another provider's identity, naming `identity`", () => {
     for (const identityId of ["nobody", "nl_digid-willeke-de-bruijn"]) {
-      const error = thrown(() => simulateOutcome(deEid, { outcome: "success", identityId }));
+      const error = apiErrorOf(() => simulateOutcome(deEid, { outcome: "success", identityId }));
       expect(error.code).toBe("VALIDATION_ERROR");
       expect(error.status).toBe(400);
       expect(error.details[0]?.path).toBe("identity");
     }
     // even for outcomes that would not need the identity
     expect(
-      thrown(() => simulateOutcome(deEid, { outcome: "cancel", identityId: "nobody" })).details[0]?.path,
+      apiErrorOf(() => simulateOutcome(deEid, { outcome: "cancel", identityId: "nobody" })).details[0]?.path,
     ).toBe("identity");
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../errors";
+import { apiErrorOf } from "../../testing/api-error";
 import { starterWorkflow } from "../starter";
 import { planVerification, type TPlanInput } from "./plan";
 import {
@@ -17,16 +17,6 @@ const enabled = (...ids: string[]) => Object.fromEntries(ids.map((id) => [id, { 
 
 function input(providerId: string, appProviders = enabled("passport", "de_eid", "nl_digid")): TPlanInput {
   return { providerId, provider: provider(providerId), appProviders };
-}
-
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("expected an ApiError");
 }
 
 /** request → if provider = passport → (then) vPassport | (else) vOther → response */
@@ -117,7 +107,7 @@ describe("planVerification", () => {
       responseNode(),
     ]);
     expect(planVerification(wf, input("de_eid")).path).toEqual(["request", "only", "verification"]);
-    const error = refusal(() => planVerification(wf, input("nl_digid")));
+    const error = apiErrorOf(() => planVerification(wf, input("nl_digid")));
     expect(error.code).toBe("PROVIDER_NOT_AVAILABLE");
     expect(error.status).toBe(400);
     expect(error.details).toEqual([{ path: "providerId", message: error.message }]);
@@ -145,14 +135,14 @@ describe("planVerification", () => {
       responseNode(),
     ]);
     expect(planVerification(wf, input("de_eid")).verificationNodeId).toBe("verification");
-    const error = refusal(() => planVerification(wf, input("nl_digid")));
+    const error = apiErrorOf(() => planVerification(wf, input("nl_digid")));
     expect(error.code).toBe("PROVIDER_NOT_AVAILABLE");
     expect(error.message).toContain("evaluation_failed");
   });
 
   it("refuses a provider the node opts out (opt-out model)", () => {
     const wf = linear({ providers: { passport: { enabled: false }, de_eid: { enabled: true } } });
-    const error = refusal(() => planVerification(wf, input("passport")));
+    const error = apiErrorOf(() => planVerification(wf, input("passport")));
     expect(error.code).toBe("PROVIDER_NOT_AVAILABLE");
     expect(error.details).toEqual([{ path: "providerId", message: expect.stringContaining("opts it out") }]);
     // listed with enabled true, and not listed at all, are both in
@@ -164,7 +154,7 @@ describe("planVerification", () => {
     const wf = linear({ providers: { de_eid: { enabled: true } } });
     const disabled = { ...enabled("passport"), de_eid: { enabled: false } };
     for (const appProviders of [disabled, enabled("passport")]) {
-      const error = refusal(() => planVerification(wf, input("de_eid", appProviders)));
+      const error = apiErrorOf(() => planVerification(wf, input("de_eid", appProviders)));
       expect(error.code).toBe("PROVIDER_NOT_AVAILABLE");
       expect(error.details[0]).toEqual({
         path: "providerId",
@@ -229,7 +219,7 @@ describe("planVerification", () => {
 
   describe("workflows validation would refuse", () => {
     const defect = (wf: TRunnableWorkflow, pattern: RegExp) => {
-      const error = refusal(() => planVerification(wf, input("passport")));
+      const error = apiErrorOf(() => planVerification(wf, input("passport")));
       expect(error.code).toBe("VALIDATION_ERROR");
       expect(error.details).toEqual([{ path: "workflowId", message: error.message }]);
       expect(error.message).toMatch(pattern);

@@ -1,21 +1,13 @@
 // The end-user's Cancel (a plain form post, so it works without JavaScript).
 import { getDb } from "@/lib/db/client";
-import { servesVerification } from "@/lib/domains/served-app";
-import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
+import { hostedAction } from "@/lib/hosted/action-gate";
+import { seeOther, textResponse } from "@/lib/hosted/headers";
 import { cancelByUser } from "@/lib/hosted/session";
 import { ApiError } from "@/lib/errors";
-import { limitHostedAction } from "@/lib/rate-limit/requests";
-import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { otherMethodsOf } from "@/lib/http/pipeline";
 import { HOSTED } from "@/lib/http/surfaces";
 
-export const POST = pipeline(HOSTED, async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  const { id } = await ctx.params;
-  const limited = await limitHostedAction(request, id);
-  if (limited) return limited;
-  if (!isSameOrigin(request)) return textResponse(403, "Cross-site request refused");
-  if (!VERIFICATION_ID.test(id)) return textResponse(404, "Verification not found");
-  if (!(await servesVerification(getDb(), request.headers, id)))
-    return textResponse(404, "Verification not found");
+export const POST = hostedAction({ formPost: true }, async (_request, id) => {
   try {
     await cancelByUser(getDb(), id);
   } catch (err) {

@@ -1,22 +1,15 @@
 // The QR code of the qr flow, as an SVG image; `f` (a frame number) only defeats caches.
 import QRCode from "qrcode";
 import { getDb } from "@/lib/db/client";
-import { servesVerification } from "@/lib/domains/served-app";
-import { HOSTED_HEADERS, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
+import { hostedAction } from "@/lib/hosted/action-gate";
+import { HOSTED_HEADERS, textResponse } from "@/lib/hosted/headers";
 import { phoneUrlFor } from "@/lib/hosted/links";
-import { limitHostedAction } from "@/lib/rate-limit/requests";
-import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { otherMethodsOf } from "@/lib/http/pipeline";
 import { HOSTED } from "@/lib/http/surfaces";
 
 export const dynamic = "force-dynamic";
 
-export const GET = pipeline(HOSTED, async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  const { id } = await ctx.params;
-  const limited = await limitHostedAction(request, id);
-  if (limited) return limited;
-  if (!VERIFICATION_ID.test(id)) return textResponse(404, "Verification not found");
-  if (!(await servesVerification(getDb(), request.headers, id)))
-    return textResponse(404, "Verification not found");
+export const GET = hostedAction({ formPost: false }, async (request, id) => {
   const v = await getDb().verification.findUnique({ where: { id }, select: { environment: true } });
   if (!v) return textResponse(404, "Verification not found");
   const frame = new URL(request.url).searchParams.get("f") ?? "0";

@@ -1,26 +1,19 @@
 // Redirect flow: "Continue to <provider>". Sandbox → its simulator; production → the upstream.
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { servesVerification } from "@/lib/domains/served-app";
-import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
+import { hostedAction } from "@/lib/hosted/action-gate";
+import { seeOther, textResponse } from "@/lib/hosted/headers";
 import { hostedSecretFrom } from "@/lib/hosted/binding";
 import { leaveForProvider, mayStart } from "@/lib/hosted/session";
 import { UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
 import { ApiError } from "@/lib/errors";
 import { beginUpstreamAuthentication, usesUpstream } from "@/lib/verifications/upstream";
-import { limitHostedAction } from "@/lib/rate-limit/requests";
-import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { otherMethodsOf } from "@/lib/http/pipeline";
 import { HOSTED } from "@/lib/http/surfaces";
 
 export const dynamic = "force-dynamic";
 
-export const GET = pipeline(HOSTED, async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  const { id } = await ctx.params;
-  const limited = await limitHostedAction(request, id);
-  if (limited) return limited;
-  if (!VERIFICATION_ID.test(id)) return textResponse(404, "Verification not found");
-  if (!(await servesVerification(getDb(), request.headers, id)))
-    return textResponse(404, "Verification not found");
+export const GET = hostedAction({ formPost: false }, async (request, id) => {
   const db = getDb();
   // a sign-in started in another browser does not continue here (its page says so)
   if (!(await mayStart(db, id, hostedSecretFrom(request)))) return seeOther(`/verify/${id}`);

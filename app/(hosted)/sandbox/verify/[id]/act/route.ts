@@ -1,26 +1,19 @@
 // The simulator's buttons: drive the sandbox session through simulateSession (the test helpers' path).
 import { getDb } from "@/lib/db/client";
-import { servesVerification } from "@/lib/domains/served-app";
-import { isSameOrigin, seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
+import { hostedAction } from "@/lib/hosted/action-gate";
+import { seeOther, textResponse } from "@/lib/hosted/headers";
 import { actInSimulator } from "@/lib/hosted/session";
 import { ApiError } from "@/lib/errors";
 import { isFlowType } from "@/lib/providers/catalog";
 import { memberGuard } from "@/lib/state-machine";
 import { SIMULATE_OUTCOMES } from "@/lib/verifications/schema";
-import { limitHostedAction } from "@/lib/rate-limit/requests";
-import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
+import { otherMethodsOf } from "@/lib/http/pipeline";
 
 const isSimulateOutcome = memberGuard(SIMULATE_OUTCOMES);
 import { HOSTED, HOSTED_FORM_MAX_BYTES } from "@/lib/http/surfaces";
 import { readFormBody } from "@/lib/http/body";
 
-export const POST = pipeline(HOSTED, async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  const { id } = await ctx.params;
-  const limited = await limitHostedAction(request, id);
-  if (limited) return limited;
-  if (!isSameOrigin(request)) return textResponse(403, "Cross-site request refused");
-  if (!VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
-    return textResponse(404, "Verification not found");
+export const POST = hostedAction({ formPost: true }, async (request, id) => {
   const form = await readFormBody(request, { maxBytes: HOSTED_FORM_MAX_BYTES });
   const outcome = String(form.get("outcome") ?? "");
   const identity = String(form.get("identity") ?? "");

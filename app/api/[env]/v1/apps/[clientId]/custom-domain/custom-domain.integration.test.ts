@@ -8,7 +8,8 @@ import {
   setupTestDns,
 } from "@/lib/testing/custom-domains";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
-import { basic, bearer, call } from "@/lib/testing/router";
+import { expectAppAccessRefused } from "@/lib/testing/app-access";
+import { bearer, call } from "@/lib/testing/router";
 
 const dns = setupTestDns();
 
@@ -476,30 +477,7 @@ describe("custom-domain access", () => {
       const path = `/api/sandbox/v1/apps/${app.clientId}/custom-domain${suffix}`;
       const before = await domainRows(app.clientId);
 
-      const none = await call(method, path, { body });
-      expect(none.status).toBe(401);
-      expect(none.body.error.code).toBe("INVALID_API_KEY");
-      expect(
-        (await call(method, path, { headers: basic(app.clientId, app.clientSecret), body })).status,
-      ).toBe(401);
-      const forbidden = await call(method, path, { headers: bearer(other.keys.sandbox), body });
-      expect(forbidden.status).toBe(403);
-      expect(forbidden.body.error.code).toBe("RESOURCE_FORBIDDEN");
-      const crossEnv = await call(method, path.replace("/api/sandbox/", "/api/production/"), {
-        headers: bearer(ws.keys.production),
-        body,
-      });
-      expect(crossEnv.status).toBe(404);
-      expect(crossEnv.body.error.code).toBe("RESOURCE_NOT_FOUND");
-      const unknown = await call(
-        method,
-        `/api/sandbox/v1/apps/app_01HZZZZZZZZZZZZZZZZZZZZZZZ/custom-domain${suffix}`,
-        {
-          headers: bearer(ws.keys.sandbox),
-          body,
-        },
-      );
-      expect(unknown.status).toBe(404);
+      const { forbidden } = await expectAppAccessRefused({ method, path, body, app, ws, other });
 
       // nothing changed, and the other workspace learnt nothing about the domain
       expect(await domainRows(app.clientId)).toEqual(before);

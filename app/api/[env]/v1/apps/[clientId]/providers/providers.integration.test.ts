@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { validValues } from "@/lib/testing/activation";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
+import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
 import { basic, bearer, call } from "@/lib/testing/router";
 
 type Entry = Record<string, unknown> & {
@@ -243,14 +244,7 @@ describe("GET /v1/apps/{client_id}/providers", () => {
     const { app } = await setup();
     const other = await makeWorkspace();
     const url = `/api/sandbox/v1/apps/${app.clientId}/providers`;
-    const none = await call("GET", url);
-    expect(none.status).toBe(401);
-    expect(none.body.error.code).toBe("INVALID_API_KEY");
-    const basicAuth = await call("GET", url, { headers: basic(app.clientId, app.clientSecret) });
-    expect(basicAuth.status).toBe(401);
-    const forbidden = await call("GET", url, { headers: bearer(other.keys.sandbox) });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body.error.code).toBe("RESOURCE_FORBIDDEN");
+    await expectWorkspaceKeyRequired({ method: "GET", path: url, app, other });
     const crossEnv = await call("GET", `/api/production/v1/apps/${app.clientId}/providers`, {
       headers: bearer(other.keys.production),
     });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { findProvider } from "@/lib/providers/catalog";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
-import { basic, bearer, call } from "@/lib/testing/router";
+import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
+import { bearer, call } from "@/lib/testing/router";
 import { addAppProvider, createWorkflow, workflowBody } from "@/lib/testing/workflows";
 import { providerSpecificClaims } from "@/lib/workflows/claims";
 
@@ -97,13 +98,7 @@ describe("GET /v1/apps/{client_id}/verification", () => {
   it("is 401 without a Bearer key, 403 for another workspace, 404 for unknown apps and across environments", async () => {
     const { ws, app, url } = await setup();
     const other = await makeWorkspace();
-    const none = await call("GET", url);
-    expect(none.status).toBe(401);
-    expect(none.body.error.code).toBe("INVALID_API_KEY");
-    expect((await call("GET", url, { headers: basic(app.clientId, app.clientSecret) })).status).toBe(401);
-    const forbidden = await call("GET", url, { headers: bearer(other.keys.sandbox) });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body.error.code).toBe("RESOURCE_FORBIDDEN");
+    await expectWorkspaceKeyRequired({ method: "GET", path: url, app, other });
     const unknown = await call("GET", "/api/sandbox/v1/apps/app_nope/verification", {
       headers: bearer(ws.keys.sandbox),
     });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
 import { getDb } from "@/lib/db/client";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
-import { basic, bearer, call } from "@/lib/testing/router";
+import { expectAppAccessRefused } from "@/lib/testing/app-access";
+import { bearer, call } from "@/lib/testing/router";
 
 async function setup(env: "sandbox" | "production" = "sandbox") {
   const ws = await makeWorkspace();
@@ -288,36 +289,13 @@ describe("webhook-config access", () => {
       const path = `/api/sandbox/v1/apps/${app.clientId}/webhook-config${suffix}`;
       const before = await row(app.clientId);
 
-      const none = await call(method, path, { body });
-      expect(none.status).toBe(401);
-      expect(none.body.error.code).toBe("INVALID_API_KEY");
-      const basicAuth = await call(method, path, { headers: basic(app.clientId, app.clientSecret), body });
-      expect(basicAuth.status).toBe(401);
-      const forbidden = await call(method, path, { headers: bearer(other.keys.sandbox), body });
-      expect(forbidden.status).toBe(403);
-      expect(forbidden.body.error.code).toBe("RESOURCE_FORBIDDEN");
-      // the production API does not know sandbox apps
-      const crossEnv = await call(method, path.replace("/api/sandbox/", "/api/production/"), {
-        headers: bearer(ws.keys.production),
-        body,
-      });
-      expect(crossEnv.status).toBe(404);
-      expect(crossEnv.body.error.code).toBe("RESOURCE_NOT_FOUND");
+      await expectAppAccessRefused({ method, path, body, app, ws, other });
       // a sandbox key on the production API is refused outright
       const wrongKey = await call(method, path.replace("/api/sandbox/", "/api/production/"), {
         headers: bearer(ws.keys.sandbox),
         body,
       });
       expect(wrongKey.status).toBe(401);
-      const unknown = await call(
-        method,
-        `/api/sandbox/v1/apps/app_01HZZZZZZZZZZZZZZZZZZZZZZZ/webhook-config${suffix}`,
-        {
-          headers: bearer(ws.keys.sandbox),
-          body,
-        },
-      );
-      expect(unknown.status).toBe(404);
 
       const after = await row(app.clientId);
       expect(after.updatedAt).toEqual(before.updatedAt);

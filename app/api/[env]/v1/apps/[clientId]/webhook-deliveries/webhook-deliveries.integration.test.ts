@@ -2,20 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
-import { startJobWorkerForTests, waitFor } from "@/lib/testing/jobs";
+import { waitFor } from "@/lib/testing/jobs";
 import { basic, bearer, call } from "@/lib/testing/router";
 import {
   startWebhookReceiver,
   type TReceiverReply,
   type TWebhookReceiver,
 } from "@/lib/testing/webhook-receiver";
-import { makeWebhookApp, isolateWebhookTestDatabase } from "@/lib/testing/webhooks";
+import { makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
 
-process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
-process.env.WEBHOOK_RETRY_SCHEDULE = "0.2,0.4,0.6";
-
-isolateWebhookTestDatabase();
-startJobWorkerForTests();
+setUpWebhookDeliveryTests();
 
 let receiver: TWebhookReceiver;
 beforeAll(async () => {

@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
-import { basic, bearer, call } from "@/lib/testing/router";
-import { addAppProvider, createWorkflow, workflowBody } from "@/lib/testing/workflows";
+import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
+import { bearer, call } from "@/lib/testing/router";
+import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "@/lib/testing/workflows";
 import type { TWorkflowNode } from "@/lib/workflows/json";
 import { validateWorkflow } from "@/lib/workflows/validate";
-
-async function setup() {
-  const ws = await makeWorkspace();
-  const app = await makeApp(ws.keys.sandbox);
-  const key = ws.keys.sandbox;
-  const base = `/api/sandbox/v1/apps/${app.clientId}`;
-  return { ws, app, key, base, headers: bearer(key) };
-}
 
 const countWorkflows = (appId: string) => getDb().workflow.count({ where: { appId } });
 const countAudits = (action: string, workspaceId: string) =>
@@ -24,7 +17,7 @@ function detailPaths(res: { body: { error: { details?: { path: string }[] } } })
 
 describe("GET /v1/apps/{client_id}/workflows/node-types", () => {
   it("returns the catalog with fields for every node type", async () => {
-    const { base, headers } = await setup();
+    const { base, headers } = await makeWorkflowsApp();
     const res = await call("GET", `${base}/workflows/node-types`, { headers });
     expect(res.status).toBe(200);
     const types = res.body as { type: string; label: string; description: string; fields: object[] }[];
@@ -66,16 +59,10 @@ describe("GET /v1/apps/{client_id}/workflows/node-types", () => {
   });
 
   it("refuses missing and wrong credentials, other workspaces and other environments", async () => {
-    const { app, base } = await setup();
+    const { app, base } = await makeWorkflowsApp();
     const other = await makeWorkspace();
     const url = `${base}/workflows/node-types`;
-    const none = await call("GET", url);
-    expect(none.status).toBe(401);
-    expect(none.body.error.code).toBe("INVALID_API_KEY");
-    expect((await call("GET", url, { headers: basic(app.clientId, app.clientSecret) })).status).toBe(401);
-    const forbidden = await call("GET", url, { headers: bearer(other.keys.sandbox) });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body.error.code).toBe("RESOURCE_FORBIDDEN");
+    await expectWorkspaceKeyRequired({ method: "GET", path: url, app, other });
     const unknown = await call("GET", "/api/sandbox/v1/apps/app_nope/workflows/node-types", {
       headers: bearer(other.keys.sandbox),
     });
@@ -86,7 +73,7 @@ describe("GET /v1/apps/{client_id}/workflows/node-types", () => {
 
 describe("GET /v1/apps/{client_id}/workflows", () => {
   it("lists the starter workflow of a new app, which passes validation", async () => {
-    const { app, base, headers } = await setup();
+    const { app, base, headers } = await makeWorkflowsApp();
     const res = await call("GET", `${base}/workflows`, { headers });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
@@ -102,7 +89,7 @@ describe("GET /v1/apps/{client_id}/workflows", () => {
   });
 
   it("lists custom workflows beside the default, oldest first, without changing the default", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const custom = await createWorkflow(key, app.clientId);
     const res = await call("GET", `${base}/workflows`, { headers });
     expect(res.body.map((w: { workflowId: string }) => w.workflowId)).toEqual([
@@ -115,7 +102,7 @@ describe("GET /v1/apps/{client_id}/workflows", () => {
   });
 
   it("is 403 for another workspace, 404 for unknown apps and across environments", async () => {
-    const { ws, app, base } = await setup();
+    const { ws, app, base } = await makeWorkflowsApp();
     const other = await makeWorkspace();
     expect((await call("GET", `${base}/workflows`, { headers: bearer(other.keys.sandbox) })).status).toBe(
       403,
@@ -131,7 +118,7 @@ describe("GET /v1/apps/{client_id}/workflows", () => {
 
 describe("POST /v1/apps/{client_id}/workflows", () => {
   it("creates a workflow, defaulting useAppBranding to true, and audits it", async () => {
-    const { ws, app, base, headers } = await setup();
+    const { ws, app, base, headers } = await makeWorkflowsApp();
     const body = workflowBody({ name: "  Age check  " });
     const res = await call("POST", `${base}/workflows`, { headers, body });
     expect(res.status).toBe(201);
@@ -160,7 +147,7 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
   });
 
   it("keeps an explicit useAppBranding: false and the node's own branding; drops null links", async () => {
-    const { base, headers } = await setup();
+    const { base, headers } = await makeWorkflowsApp();
     const body = workflowBody();
     body.nodes[1]!.config = {
       channel: "oidc",
@@ -178,7 +165,7 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
   });
 
   it("accepts provider overrides for providers the app has", async () => {
-    const { app, base, headers } = await setup();
+    const { app, base, headers } = await makeWorkflowsApp();
     const body = workflowBody();
     body.nodes[1]!.config = {
       channel: "oidc",
@@ -274,7 +261,7 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
       "at most 200 nodes",
     ],
   ])("refuses %s, naming the node and field, and writes nothing", async (_what, body, path, message) => {
-    const { ws, app, base, headers } = await setup();
+    const { ws, app, base, headers } = await makeWorkflowsApp();
     const res = await call("POST", `${base}/workflows`, { headers, body });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -289,7 +276,7 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
   });
 
   it("lists every problem of the workflow at once", async () => {
-    const { base, headers } = await setup();
+    const { base, headers } = await makeWorkflowsApp();
     const body = workflowBody();
     body.nodes[1]!.config = { channel: "sms", claims: ["shoe_size"] };
     body.nodes[2] = { id: "loa", type: "check-min-loa", next: "end", config: { minLoa: 0 } };
@@ -304,7 +291,7 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
   });
 
   it("honours Idempotency-Key", async () => {
-    const { app, base, key } = await setup();
+    const { app, base, key } = await makeWorkflowsApp();
     const headers = { ...bearer(key), "idempotency-key": "wf-create-1" };
     const first = await call("POST", `${base}/workflows`, { headers, body: workflowBody() });
     const again = await call("POST", `${base}/workflows`, { headers, body: workflowBody() });
@@ -322,7 +309,7 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
   });
 
   it("is 401 without a key, 403 for another workspace, 404 for unknown apps and across environments; nothing written", async () => {
-    const { ws, app, base } = await setup();
+    const { ws, app, base } = await makeWorkflowsApp();
     const other = await makeWorkspace();
     const body = workflowBody();
     expect((await call("POST", `${base}/workflows`, { body })).status).toBe(401);
@@ -346,7 +333,7 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
 
 describe("GET /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   it("returns the workflow; 404 for unknown ids and for another app's workflow", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const res = await call("GET", `${base}/workflows/${app.defaultWorkflowId}`, { headers });
     expect(res.status).toBe(200);
     expect(res.body.workflowId).toBe(app.defaultWorkflowId);
@@ -377,7 +364,7 @@ describe("GET /v1/apps/{client_id}/workflows/{workflow_id}", () => {
 
 describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   it("renames without touching the nodes, and audits", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
       headers,
@@ -393,7 +380,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   });
 
   it("replaces the nodes (stored as sent) and the entry node", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const nodes = [
       { id: "begin", type: "request", next: "v" },
@@ -420,7 +407,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   });
 
   it("accepts an empty patch and changes nothing", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, { headers, body: {} });
     expect(res.status).toBe(200);
@@ -460,7 +447,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     [{ workflowId: "wf_x" }, "workflowId", "Unknown field"],
     [{ nodes: [{ id: "start", type: "request", next: 3 }] }, "nodes[0].next", "must be a string"],
   ])("refuses %j naming the field, and changes nothing", async (body, path, message) => {
-    const { app, base, headers, key, ws } = await setup();
+    const { app, base, headers, key, ws } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const before = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, { headers, body });
@@ -477,7 +464,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   });
 
   it("is 404 for unknown or another app's workflows, 403 for another workspace, 404 across environments", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const sibling = await makeApp(key, "sandbox", "Sibling");
     const body = { name: "x" };
     expect((await call("PATCH", `${base}/workflows/wf_nope`, { headers, body })).status).toBe(404);
@@ -505,7 +492,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
 
 describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   it("refuses to delete the default workflow and deletes nothing", async () => {
-    const { ws, app, base, headers } = await setup();
+    const { ws, app, base, headers } = await makeWorkflowsApp();
     const res = await call("DELETE", `${base}/workflows/${app.defaultWorkflowId}`, { headers });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("DEFAULT_WORKFLOW_DELETE");
@@ -515,7 +502,7 @@ describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   });
 
   it("deletes another workflow, audits it, and then it is gone", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const res = await call("DELETE", `${base}/workflows/${wf.workflowId}`, { headers });
     expect(res.status).toBe(200);
@@ -527,7 +514,7 @@ describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   });
 
   it("deletes the old default once another is the default", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const custom = await createWorkflow(key, app.clientId);
     const set = await call("PUT", `${base}/default-workflow`, {
       headers,
@@ -548,7 +535,7 @@ describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   });
 
   it("is 404 for another app's workflow, 403 for another workspace, 404 across environments; nothing deleted", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const sibling = await makeApp(key, "sandbox", "Sibling");
     const siblingWf = await createWorkflow(key, sibling.clientId);
@@ -568,7 +555,7 @@ describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   });
 
   it("never leaves the app without its default when set-default and delete race", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     for (let round = 0; round < 4; round++) {
       const wf = await createWorkflow(key, app.clientId);
       const [put, del] = await Promise.all([
@@ -588,7 +575,7 @@ describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
 
 describe("PUT /v1/apps/{client_id}/default-workflow", () => {
   it("sets the default and returns the app; audited", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const custom = await createWorkflow(key, app.clientId);
     const res = await call("PUT", `${base}/default-workflow`, {
       headers,
@@ -620,7 +607,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
     [{ workflowId: "wf_x", force: true }, "force", 400],
     [{ workflowId: "wf_01HZZZZZZZZZZZZZZZZZZZZZZZ" }, "workflowId", 404],
   ])("refuses %j naming the field, and keeps the default", async (body, path, status) => {
-    const { app, base, headers } = await setup();
+    const { app, base, headers } = await makeWorkflowsApp();
     const res = await call("PUT", `${base}/default-workflow`, { headers, body });
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(status === 404 ? "RESOURCE_NOT_FOUND" : "VALIDATION_ERROR");
@@ -630,7 +617,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
   });
 
   it("refuses another app's workflow, another workspace and other environments", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const sibling = await makeApp(key, "sandbox", "Sibling");
     const foreign = await call("PUT", `${base}/default-workflow`, {
       headers,

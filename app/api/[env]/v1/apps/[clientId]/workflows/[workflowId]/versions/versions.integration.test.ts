@@ -9,16 +9,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
+import { postAuthorization } from "@/lib/testing/oidc-requests";
 import { basic, bearer, call } from "@/lib/testing/router";
-import { addAppProvider, createWorkflow, workflowBody } from "@/lib/testing/workflows";
-
-async function setup() {
-  const ws = await makeWorkspace();
-  const app = await makeApp(ws.keys.sandbox);
-  const key = ws.keys.sandbox;
-  const base = `/api/sandbox/v1/apps/${app.clientId}`;
-  return { ws, app, key, base, headers: bearer(key) };
-}
+import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "@/lib/testing/workflows";
 
 const versionRows = (workflowId: string) =>
   getDb().workflowVersion.findMany({ where: { workflowId }, orderBy: { version: "asc" } });
@@ -43,7 +36,7 @@ const otherNodes = [
 
 describe("positions and version on the workflow resource", () => {
   it('stores positions given at creation and answers version 1 with ETag "1" on POST and GET', async () => {
-    const { base, headers } = await setup();
+    const { base, headers } = await makeWorkflowsApp();
     const res = await call("POST", `${base}/workflows`, { headers, body: workflowBody({ positions }) });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ positions, version: 1 });
@@ -55,7 +48,7 @@ describe("positions and version on the workflow resource", () => {
   });
 
   it("answers positions {} when none were given, also for the starter workflow and in the app", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     expect(wf).toMatchObject({ positions: {}, version: 1 });
     const list = await call("GET", `${base}/workflows`, { headers });
@@ -65,7 +58,7 @@ describe("positions and version on the workflow resource", () => {
   });
 
   it("refuses positions of unknown nodes on create and PATCH, naming positions.<id>, and stores nothing", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const create = await call("POST", `${base}/workflows`, {
       headers,
       body: workflowBody({ positions: { ...positions, ghost: { x: 1, y: 2 } } }),
@@ -101,7 +94,7 @@ describe("positions and version on the workflow resource", () => {
     [{ start: [0, 0] }, "positions.start", "must be an object {x, y}"],
     [{ start: { x: 1e9, y: 0 } }, "positions.start.x", "must be at most 1000000"],
   ])("refuses malformed positions %j naming %s", async (bad, pathName, message) => {
-    const { base, headers } = await setup();
+    const { base, headers } = await makeWorkflowsApp();
     const res = await call("POST", `${base}/workflows`, { headers, body: workflowBody({ positions: bad }) });
     expect(res.status).toBe(400);
     const detail = (res.body.error.details as { path: string; message: string }[]).find(
@@ -112,7 +105,7 @@ describe("positions and version on the workflow resource", () => {
   });
 
   it("a positions-only PATCH is a new version; nodes without positions drop the positions of removed nodes", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId, workflowBody({ positions }));
     const moved = { ...positions, verify: { x: 50.5, y: -10 } };
     const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
@@ -133,7 +126,7 @@ describe("positions and version on the workflow resource", () => {
   });
 
   it("a PATCH that changes nothing saves no version (same name, same nodes, empty body)", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     for (const body of [{}, { name: wf.name }, { nodes: wf.nodes, entryNodeId: wf.entryNodeId }]) {
       const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, { headers, body });
@@ -145,7 +138,7 @@ describe("positions and version on the workflow resource", () => {
   });
 
   it("the engine ignores positions: a session starts on a workflow with them", async () => {
-    const { app, base, headers } = await setup();
+    const { app, base, headers } = await makeWorkflowsApp();
     const patched = await call("PATCH", `${base}/workflows/${app.defaultWorkflowId}`, {
       headers,
       body: {
@@ -163,7 +156,7 @@ describe("positions and version on the workflow resource", () => {
 
 describe("If-Match on PATCH", () => {
   it("applies the change when If-Match is the current version, refuses a stale one with 412", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const url = `${base}/workflows/${wf.workflowId}`;
     const ok = await call("PATCH", url, {
@@ -210,7 +203,7 @@ describe("If-Match on PATCH", () => {
   });
 
   it("a stale If-Match is refused before the body is judged (no 400 for an invalid change)", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
       headers: { ...headers, "if-match": '"9"' },
@@ -220,7 +213,7 @@ describe("If-Match on PATCH", () => {
   });
 
   it("of two concurrent edits based on the same version exactly one wins; the other is 412", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const url = `${base}/workflows/${wf.workflowId}`;
     const results = await Promise.all(
@@ -238,7 +231,7 @@ describe("If-Match on PATCH", () => {
   });
 
   it("concurrent edits without If-Match get consecutive versions, each stored", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const url = `${base}/workflows/${wf.workflowId}`;
     const results = await Promise.all(
@@ -256,7 +249,7 @@ describe("If-Match on PATCH", () => {
 
 describe("versions are written with every change", () => {
   it("create writes version 1 with the author; each PATCH writes the content it leaves behind", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId, workflowBody({ positions }));
     await call("PATCH", `${base}/workflows/${wf.workflowId}`, { headers, body: { name: "Renamed" } });
     await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
@@ -285,14 +278,14 @@ describe("versions are written with every change", () => {
   });
 
   it("a new app's starter workflow is version 1", async () => {
-    const { app } = await setup();
+    const { app } = await makeWorkflowsApp();
     const rows = await versionRows(app.defaultWorkflowId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ version: 1, name: "Default workflow", entryNodeId: "request" });
   });
 
   it("PATCH …/verification writes a new version of the default workflow; an unchanged one none", async () => {
-    const { app, base, headers } = await setup();
+    const { app, base, headers } = await makeWorkflowsApp();
     const res = await call("PATCH", `${base}/verification`, {
       headers,
       body: { verification_type: "age_verification", minimum_age: 18 },
@@ -314,7 +307,7 @@ describe("versions are written with every change", () => {
   });
 
   it("refused changes write no version", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const bad = await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
       headers,
@@ -332,7 +325,7 @@ describe("versions are written with every change", () => {
   });
 
   it("400 details of create and PATCH carry the nodeId of the node they point into", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const nodes = [...wf.nodes];
     nodes[2] = { ...nodes[2], config: { minLoa: 7 } };
@@ -346,7 +339,7 @@ describe("versions are written with every change", () => {
 
 describe("GET …/versions and GET …/versions/{version}", () => {
   it("lists versions newest first with author and node count, paginated", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { name: "Two" } });
@@ -378,7 +371,7 @@ describe("GET …/versions and GET …/versions/{version}", () => {
   });
 
   it("returns one version's content; 404 for versions the workflow does not have", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId, workflowBody({ positions }));
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { nodes: otherNodes } });
@@ -408,7 +401,7 @@ describe("GET …/versions and GET …/versions/{version}", () => {
   });
 
   it("shows a console user's email as the author", async () => {
-    const { ws, app, base } = await setup();
+    const { ws, app, base } = await makeWorkflowsApp();
     const member = await addMember(ws.workspaceId, "developer");
     const session = await sessionHeaders(member.userId, { workspaceId: ws.workspaceId });
     const patched = await call("PATCH", `${base}/workflows/${app.defaultWorkflowId}`, {
@@ -425,7 +418,7 @@ describe("GET …/versions and GET …/versions/{version}", () => {
 
 describe("POST …/versions/{version}/restore", () => {
   it("saves the old content as the newest version, leaving older versions as they were", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId, workflowBody({ positions }));
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { name: "Second", nodes: otherNodes } });
@@ -459,7 +452,7 @@ describe("POST …/versions/{version}/restore", () => {
   });
 
   it("honours If-Match like PATCH", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { name: "Second" } });
@@ -477,7 +470,7 @@ describe("POST …/versions/{version}/restore", () => {
   });
 
   it("validates the old content against the app's current providers", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     await addAppProvider(app.clientId, "de_eid");
     const nodes = workflowBody().nodes.map((n) =>
       n.type === "verification"
@@ -501,7 +494,7 @@ describe("POST …/versions/{version}/restore", () => {
   });
 
   it("is 404 for an unknown version or workflow", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
     expect(
       (await call("POST", `${base}/workflows/${wf.workflowId}/versions/5/restore`, { headers })).status,
@@ -514,7 +507,7 @@ describe("POST …/versions/{version}/restore", () => {
 
 describe("roles and ownership", () => {
   it("a viewer reads versions but cannot PATCH or restore", async () => {
-    const { ws, app, base } = await setup();
+    const { ws, app, base } = await makeWorkflowsApp();
     const viewer = await addMember(ws.workspaceId, "viewer");
     const headers = await sessionHeaders(viewer.userId, { workspaceId: ws.workspaceId });
     const url = `${base}/workflows/${app.defaultWorkflowId}`;
@@ -529,7 +522,7 @@ describe("roles and ownership", () => {
   });
 
   it("another workspace gets 403, another app's workflow and another environment 404", async () => {
-    const { ws, app, base, headers, key } = await setup();
+    const { ws, app, base, headers, key } = await makeWorkflowsApp();
     const other = await makeWorkspace();
     const sibling = await makeApp(key, "sandbox", "Sibling");
     const url = `${base}/workflows/${app.defaultWorkflowId}`;
@@ -557,7 +550,7 @@ describe("roles and ownership", () => {
 
 describe("verification sessions record the workflow version", () => {
   it("POST /v1/verifications stores the current version; the activity JSON shows it", async () => {
-    const { app, base, headers, key } = await setup();
+    const { app, base, headers, key } = await makeWorkflowsApp();
     const creds = basic(app.clientId, app.clientSecret);
     const first = await call("POST", "/api/sandbox/v1/verifications", {
       headers: creds,
@@ -590,7 +583,7 @@ describe("verification sessions record the workflow version", () => {
   });
 
   it("a session runs the version it was planned on, even when the workflow changes meanwhile", async () => {
-    const { app, base, headers } = await setup();
+    const { app, base, headers } = await makeWorkflowsApp();
     const creds = basic(app.clientId, app.clientSecret);
     const started = await call("POST", "/api/sandbox/v1/verifications", {
       headers: creds,
@@ -637,27 +630,20 @@ describe("verification sessions record the workflow version", () => {
   });
 
   it("sessions started by the OpenID Provider (/oidc/…/auth) record it too", async () => {
-    const { app, base, headers } = await setup();
+    const { app, base, headers } = await makeWorkflowsApp();
     const redirect = "https://rp.example.com/cb";
     expect(
       (await call("PATCH", base, { headers, body: { redirectUris: [redirect], pkceRequired: false } }))
         .status,
     ).toBe(200);
     await call("PATCH", `${base}/workflows/${app.defaultWorkflowId}`, { headers, body: { name: "v2" } });
-    const form = new URLSearchParams({
+    const v = await postAuthorization({
       client_id: app.clientId,
       redirect_uri: redirect,
       response_type: "code",
       scope: "openid profile",
       provider: "passport",
     });
-    const res = await call("POST", "/oidc/sandbox/auth", {
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      rawBody: form.toString(),
-    });
-    expect(res.status).toBe(303);
-    const id = new URL(res.headers.get("location")!).pathname.split("/")[2]!;
-    const v = await getDb().verification.findUniqueOrThrow({ where: { id } });
     expect(v).toMatchObject({ workflowId: app.defaultWorkflowId, workflowVersion: 2 });
   });
 });
