@@ -20,13 +20,16 @@ import {
   beginOidcAuthorization,
   completeOidcAuthorization,
   ZOidcUpstreamConfig,
-  type TOidcSavedState,
+  ZOidcSavedState,
   type TOidcUpstreamConfig,
 } from "../providers/adapters/oidc";
 import { findProvider } from "../providers/catalog";
 import { applyAdapterOutcome } from "./outcome";
 import { startAuthentication } from "./transitions";
 import { isTerminal } from "./state-machine";
+import { jsonParser } from "../state-machine";
+
+const parseSavedState = jsonParser(ZOidcSavedState, "verifications.upstream_encrypted");
 
 const ZUpstreams = z.record(z.string(), ZOidcUpstreamConfig);
 let cache: { source: object; configs: Record<string, TOidcUpstreamConfig> } | undefined;
@@ -91,7 +94,7 @@ export async function completeUpstreamAuthentication(
       `Verification "${v.id}" has no upstream sign-in in progress`,
     );
   }
-  const saved = JSON.parse(decryptSecret(v.upstreamEncrypted)) as TOidcSavedState;
+  const saved = parseSavedState(JSON.parse(decryptSecret(v.upstreamEncrypted)));
   const outcome = await completeOidcAuthorization(configFor(v), upstreamCallbackUrl(), callbackUrl, saved);
   return db.$transaction((tx) => applyAdapterOutcome(tx, v.id, outcome));
 }

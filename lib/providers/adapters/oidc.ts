@@ -53,11 +53,9 @@ export const ZOidcUpstreamConfig = z
   });
 export type TOidcUpstreamConfig = z.infer<typeof ZOidcUpstreamConfig>;
 
-export interface TOidcSavedState {
-  state: string;
-  nonce: string;
-  codeVerifier: string;
-}
+/** What a session keeps (sealed) between the redirect to the provider and its callback. */
+export const ZOidcSavedState = z.object({ state: z.string(), nonce: z.string(), codeVerifier: z.string() });
+export type TOidcSavedState = z.infer<typeof ZOidcSavedState>;
 
 const DEFAULT_SCOPES = ["openid", "profile"];
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
