@@ -1,29 +1,22 @@
 /**
- * Host-based rewriting (DESIGN.md §2), in this order:
- * 1. a dedicated host named in IDV_HOSTS is served from that host's surface prefix
- *    (lib/http/hosts.ts holds the rules);
- * 2. a host that is an app's ACTIVE custom domain is served from the hosted pages (webDomain,
- *    `/verify/…`) or the app environment's OpenID Provider (oidcDomain, `/oidc/{env}/…`)
- *    (lib/domains/routing.ts: one indexed query behind a 30 s per-process cache), for that app
- *    only: the request carries the app in SERVED_APP_HEADER (lib/domains/served-app.ts), which is
- *    dropped from every incoming request so that no client can set it;
- * 3. anything else is routed purely by path, as in the default single-host deployment.
+ * Host-based rewriting (DESIGN.md §2): the decision is lib/http/host-routing.ts (a dedicated host
+ * of IDV_HOSTS → its surface prefix; an app's ACTIVE custom domain → the hosted pages or the app
+ * environment's OpenID Provider, for that app only; anything else as addressed). Here it becomes
+ * a Next.js rewrite: the app a custom domain serves travels in SERVED_APP_HEADER
+ * (lib/domains/served-app.ts), which is dropped from every incoming request so that no client can
+ * set it; hosted pages get their CSP nonce; a declared body over every limit is refused early.
  *
  * Runs on the Node.js runtime (the Next 16 default for proxy), so the database is reachable; the
  * host map is lib/config's (IDV_HOSTS, checked when the server starts).
  */
 import { NextResponse, type NextRequest } from "next/server";
-// `config` is the name of Next's matcher export below
-import { config as settings } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { customDomainPath, mayBeCustomDomain, resolveCustomDomainHost } from "@/lib/domains/routing";
 import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { HOSTED_PATH, hostedCsp, newNonce } from "@/lib/hosted/csp";
-import { normalizeHost, rewriteHostPath } from "@/lib/http/hosts";
+import { routeByHost } from "@/lib/http/host-routing";
 import { RETRY_AFTER_SECONDS, securityHeaders } from "@/lib/http/pipeline";
 import { refuseOversizedBody } from "@/lib/http/surfaces";
 import { OP_PAGE } from "@/app/oidc/_lib/op-page";
-import { logger } from "@/lib/log";
 
 /**
  * Continues (or rewrites to `pathname`); hosted and simulator pages get a per-request CSP nonce,
@@ -64,33 +57,14 @@ function rewrite(request: NextRequest, pathname: string | undefined, servedApp?:
 
 export async function proxy(request: NextRequest) {
   // The Host header as received: a TLS-terminating reverse proxy in front must preserve it.
-  const host = request.headers.get("host");
-  const pathname = request.nextUrl.pathname;
-
-  // a malformed IDV_HOSTS is a ConfigError: the server does not start, and were it read only
-  // here, every request would fail (500 + the reason) rather than serve the console on an API host
-  const map = settings().hosts;
-  if (map.size > 0) {
-    const name = normalizeHost(host);
-    if (name && map.has(name)) return rewrite(request, rewriteHostPath(map, name, pathname));
-  }
-
-  const candidate = mayBeCustomDomain(host);
-  if (!candidate) return rewrite(request, undefined);
-  let route;
-  try {
-    route = await resolveCustomDomainHost(getDb(), candidate);
-  } catch (err) {
-    // without the database we cannot tell a customer's domain from ours: serve neither, rather
-    // than show the console on someone's domain
-    logger.error({ err, host: candidate }, "custom domain lookup failed");
+  const route = await routeByHost(getDb(), request.headers.get("host"), request.nextUrl.pathname);
+  if (route.kind === "unavailable") {
     return new NextResponse("Service temporarily unavailable", {
       status: 503,
       headers: { ...securityHeaders(), "Retry-After": String(RETRY_AFTER_SECONDS) },
     });
   }
-  if (!route) return rewrite(request, undefined);
-  return rewrite(request, customDomainPath(route, pathname), route.appId);
+  return rewrite(request, route.pathname, route.servedApp);
 }
 
 export const config = {
