@@ -10,7 +10,6 @@
  * host map is lib/config's (IDV_HOSTS, checked when the server starts).
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { getDb } from "@/lib/db/client";
 import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { HOSTED_PATH, hostedCsp, newNonce } from "@/lib/hosted/csp";
 import { routeByHost } from "@/lib/http/host-routing";
@@ -57,7 +56,7 @@ function rewrite(request: NextRequest, pathname: string | undefined, servedApp?:
 
 export async function proxy(request: NextRequest) {
   // The Host header as received: a TLS-terminating reverse proxy in front must preserve it.
-  const route = await routeByHost(getDb(), request.headers.get("host"), request.nextUrl.pathname);
+  const route = await routeByHost(request.headers.get("host"), request.nextUrl.pathname);
   if (route.kind === "unavailable") {
     return new NextResponse("Service temporarily unavailable", {
       status: 503,

@@ -4,7 +4,7 @@
  * host as addressed, and no answer at all when the custom-domain lookup cannot reach the database.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, getDb } from "../db/client";
+import { createDb } from "../db/client";
 import { makeActiveCustomDomain, setupTestDns } from "../testing/custom-domains";
 import { makeVerifyingApp } from "../testing/verifications";
 import { routeByHost } from "./host-routing";
@@ -25,25 +25,25 @@ afterEach(() => {
 
 describe("routeByHost", () => {
   it("serves the service's own host as addressed, for every app", async () => {
-    expect(await routeByHost(getDb(), "localhost:3000", "/verify/x")).toEqual({ kind: "serve" });
-    expect(await routeByHost(getDb(), "127.0.0.1:3000", "/api/sandbox/v1/apps")).toEqual({ kind: "serve" });
+    expect(await routeByHost("localhost:3000", "/verify/x")).toEqual({ kind: "serve" });
+    expect(await routeByHost("127.0.0.1:3000", "/api/sandbox/v1/apps")).toEqual({ kind: "serve" });
   });
 
   it("serves an active custom domain from its surface, for its app only", async () => {
-    expect(await routeByHost(getDb(), names.web, "/verify/ver_1")).toEqual({
+    expect(await routeByHost(names.web, "/verify/ver_1")).toEqual({
       kind: "serve",
       pathname: undefined,
       servedApp: clientId,
     });
-    const oidc = await routeByHost(getDb(), names.oidc, "/auth");
+    const oidc = await routeByHost(names.oidc, "/auth");
     expect(oidc).toEqual({ kind: "serve", pathname: "/oidc/sandbox/auth", servedApp: clientId });
     // an unknown name under a real-looking domain is served as addressed, with no app
-    expect(await routeByHost(getDb(), "unknown.example.org", "/")).toEqual({ kind: "serve" });
+    expect(await routeByHost("unknown.example.org", "/")).toEqual({ kind: "serve" });
   });
 
   it("serves a dedicated host of IDV_HOSTS from its prefix", async () => {
     process.env.IDV_HOSTS = JSON.stringify({ "api.example.net": "/api/production" });
-    expect(await routeByHost(getDb(), "api.example.net", "/v1/apps")).toEqual({
+    expect(await routeByHost("api.example.net", "/v1/apps")).toEqual({
       kind: "serve",
       pathname: "/api/production/v1/apps",
     });
@@ -52,7 +52,9 @@ describe("routeByHost", () => {
   it("serves nothing when the custom-domain lookup cannot reach the database", async () => {
     const down = createDb("postgresql://postgres:x@127.0.0.1:9/none", 1);
     try {
-      expect(await routeByHost(down, "shop-never-cached.example.org", "/")).toEqual({ kind: "unavailable" });
+      expect(await routeByHost("shop-never-cached.example.org", "/", () => down)).toEqual({
+        kind: "unavailable",
+      });
     } finally {
       await down.$disconnect();
     }

@@ -11,7 +11,7 @@
  * customer's domain cannot be told from ours, so neither is served.
  */
 import { config } from "../config";
-import type { Tx } from "../db/client";
+import { getDb, type Tx } from "../db/client";
 import { customDomainPath, mayBeCustomDomain, resolveCustomDomainHost } from "../domains/routing";
 import { logger } from "../log";
 import { normalizeHost, rewriteHostPath } from "./hosts";
@@ -24,7 +24,12 @@ export type THostRoute =
     }
   | { kind: "unavailable" };
 
-export async function routeByHost(db: Tx, host: string | null, pathname: string): Promise<THostRoute> {
+/** `db` is asked for only when a custom domain must be looked up (the service's own host needs none). */
+export async function routeByHost(
+  host: string | null,
+  pathname: string,
+  db: () => Tx = getDb,
+): Promise<THostRoute> {
   const map = config().hosts;
   if (map.size > 0) {
     const name = normalizeHost(host);
@@ -34,7 +39,7 @@ export async function routeByHost(db: Tx, host: string | null, pathname: string)
   if (!candidate) return { kind: "serve" };
   let route;
   try {
-    route = await resolveCustomDomainHost(db, candidate);
+    route = await resolveCustomDomainHost(db(), candidate);
   } catch (err) {
     logger.error({ err, host: candidate }, "custom domain lookup failed");
     return { kind: "unavailable" };
