@@ -83,7 +83,19 @@ test("the provider picker on a 360 px phone: hosted frame, headers, axe; a choic
   await expectNoCriticalA11yViolations(page);
   await keepScreenshot(page, testInfo, "op-picker-360-en");
 
-  await eid.click();
+  // wide: the same frame, centred, nothing cut off
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expectNoSidewaysScrolling(page);
+  await expectNoCriticalA11yViolations(page);
+  await keepScreenshot(page, testInfo, "op-picker-1280-en");
+
+  // keyboard only: Tab reaches the choice, Enter opens it
+  const choice = page.getByRole("link", { name: /German eID card/ });
+  for (let i = 0; i < 10 && !(await choice.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(choice).toBeFocused();
+  await page.keyboard.press("Enter");
   await page.waitForURL(/\/verify\/ver_[0-9A-Z]+/);
   await expect(page.getByTestId("provider-heading")).toContainText("German eID card");
 });
