@@ -3,6 +3,9 @@
  * - parses the configuration (lib/config): a bad environment variable stops the server with a
  *   message naming it (`idv serve` has checked the same environment, adapters' JSON settings
  *   included, before it started Next.js);
+ * - leaves the request-shaping hooks (lib/http/request-shaping.ts) where the production server's
+ *   fast path finds them (server/production.mjs): the bundled modules of this process, so the
+ *   fast path shares the route handlers' configuration and database client;
  * - runs the background job worker (the queue is shared through PostgreSQL, so any number of
  *   instances may run it). IDV_JOBS=off disables it, e.g. for an instance that should only serve
  *   requests.
@@ -13,6 +16,9 @@ export async function register() {
   // eslint-disable-next-line no-restricted-properties -- inlined by Next.js at build time, not configuration
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("./lib/config");
+  const { registerFastPathHooks } = await import("./lib/http/request-shaping");
+  const { OP_PAGE } = await import("./app/oidc/_lib/op-page");
+  registerFastPathHooks(OP_PAGE);
   if (!config().jobs) return;
   const { startJobWorker } = await import("./lib/jobs/worker");
   await startJobWorker();

@@ -17,7 +17,8 @@ const nextConfig = {
     // to this size (default 10 MB), and hands the route only that much. Just above the largest
     // body any route accepts (1 MB, lib/http/body.ts) plus one network read (64 KB): a body cut
     // here is still over the route's limit, so it is refused with 413, never read truncated.
-    // Declared oversize bodies are refused by proxy.ts itself before anything is buffered.
+    // Declared oversize bodies are then refused by proxy.ts; /api/… and /oidc/… on the production
+    // server's fast path are refused before anything is read (server/production.mjs).
     proxyClientMaxBodySize: 1024 * 1024 + 256 * 1024,
     // several root layouts (route groups) and no app/layout.tsx: URLs that match no route get
     // app/global-not-found.tsx, a whole document with its own <html lang>

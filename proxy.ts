@@ -1,5 +1,7 @@
 /**
- * Host-based rewriting (DESIGN.md §2): the decision is lib/http/host-routing.ts (a dedicated host
+ * Host-based rewriting (DESIGN.md §2), for requests that go through Next.js's router (pages, and
+ * everything when the production server's fast path is off): the shaping is the one of
+ * lib/http/request-shaping.ts, shared with that fast path (server/production.mjs). The decision is lib/http/host-routing.ts (a dedicated host
  * of IDV_HOSTS → its surface prefix; an app's ACTIVE custom domain → the hosted pages or the app
  * environment's OpenID Provider, for that app only; anything else as addressed). Here it becomes
  * a Next.js rewrite: the app a custom domain serves travels in SERVED_APP_HEADER
@@ -10,10 +12,10 @@
  * host map is lib/config's (IDV_HOSTS, checked when the server starts).
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { HOSTED_PATH, hostedCsp, newNonce } from "@/lib/hosted/csp";
 import { routeByHost } from "@/lib/http/host-routing";
-import { RETRY_AFTER_SECONDS, securityHeaders } from "@/lib/http/pipeline";
+import { securityHeaders } from "@/lib/http/pipeline";
+import { applyServedApp, unavailableResponse } from "@/lib/http/request-shaping";
 import { refuseOversizedBody } from "@/lib/http/surfaces";
 import { OP_PAGE } from "@/app/oidc/_lib/op-page";
 
@@ -24,16 +26,16 @@ import { OP_PAGE } from "@/app/oidc/_lib/op-page";
  */
 function rewrite(request: NextRequest, pathname: string | undefined, servedApp?: string) {
   const target = pathname ?? request.nextUrl.pathname;
-  // a declared body over every limit: 413 before Next.js buffers it (lib/http/surfaces.ts)
+  // a declared body over every limit: 413 without handing it to a route (lib/http/surfaces.ts).
+  // Next.js's router has read the body (up to its proxy limit) before the proxy runs; the
+  // production server's fast path answers before reading any of it (server/production.mjs).
   const oversized = refuseOversizedBody(request, target, OP_PAGE);
   if (oversized) return oversized;
   let init: { request: { headers: Headers } } | undefined;
   let csp: string | undefined;
   const hosted = HOSTED_PATH.test(target);
-  if (hosted || servedApp || request.headers.has(SERVED_APP_HEADER)) {
-    const headers = new Headers(request.headers);
-    headers.delete(SERVED_APP_HEADER);
-    if (servedApp) headers.set(SERVED_APP_HEADER, servedApp);
+  const headers = new Headers(request.headers);
+  if (applyServedApp(headers, servedApp) || hosted) {
     if (hosted) {
       csp = hostedCsp(newNonce());
       headers.set("content-security-policy", csp);
@@ -57,12 +59,7 @@ function rewrite(request: NextRequest, pathname: string | undefined, servedApp?:
 export async function proxy(request: NextRequest) {
   // The Host header as received: a TLS-terminating reverse proxy in front must preserve it.
   const route = await routeByHost(request.headers.get("host"), request.nextUrl.pathname);
-  if (route.kind === "unavailable") {
-    return new NextResponse("Service temporarily unavailable", {
-      status: 503,
-      headers: { ...securityHeaders(), "Retry-After": String(RETRY_AFTER_SECONDS) },
-    });
-  }
+  if (route.kind === "unavailable") return unavailableResponse();
   return rewrite(request, route.pathname, route.servedApp);
 }
 

@@ -9,7 +9,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts?(x)", "app/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "components/**/*.test.ts?(x)",
+            "app/**/*.test.ts",
+            "server/**/*.test.mjs",
+          ],
           exclude: ["**/*.integration.test.ts", "node_modules/**"],
           environment: "node",
           setupFiles: ["lib/testing/setup-env.ts"],

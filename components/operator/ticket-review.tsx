@@ -108,7 +108,9 @@ export function TicketReview({ ticketId }: { ticketId: string }) {
         setConflict(error.message);
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: operatorKeys.activations(env) }),
+    // not awaited: the mutation (and with it `busy`, which disables the keys and the reason) ends
+    // when the ticket's new status shows, not when the queue has been refetched
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: operatorKeys.activations(env) }),
   });
   const apiError = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
   const reasonError =

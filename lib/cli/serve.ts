@@ -1,11 +1,12 @@
 /**
  * `idv serve [--dev] [--port N]`: the launcher behind `npm run dev` and `npm start`.
  * Resolves the database (embedded when DATABASE_URL is unset), applies migrations, seeds the
- * demo workspace in development, prints where things are, then runs Next.js and stops the
- * embedded database when Next.js exits.
+ * demo workspace in development, prints where things are, then runs Next.js (`next dev`, or the
+ * production server of server/production.mjs) and stops the embedded database when it exits.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { z } from "zod";
 import { ensureDatabase, migrateDatabase } from "../db/database";
 import { ensureDevMasterKey } from "../crypto/master-key";
@@ -69,23 +70,30 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   }
   console.log(lines.join("\n") + "\n");
 
+  // development: `next dev`; production: server/production.mjs (Next.js's handler for pages, the
+  // fast path for /api/… and /oidc/… unless IDV_FAST_PATH=off)
   const require = createRequire(import.meta.url);
-  const nextBin = require.resolve("next/dist/bin/next");
-  const child = spawn(
-    process.execPath,
-    [nextBin, options.dev ? "dev" : "start", "-p", String(port), "-H", hostname],
-    {
-      cwd: projectRoot,
-      stdio: "inherit",
-      // the child reads the same environment (PORT, DATABASE_URL, the master key) through lib/config
-      env: {
-        // eslint-disable-next-line no-restricted-properties -- the child process inherits the environment
-        ...process.env,
-        NODE_ENV: options.dev ? "development" : "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
+  const command = options.dev
+    ? [require.resolve("next/dist/bin/next"), "dev", "-p", String(port), "-H", hostname]
+    : [
+        path.join(projectRoot, "server", "production.mjs"),
+        "--port",
+        String(port),
+        "--hostname",
+        hostname,
+        ...(config().fastPath ? [] : ["--no-fast-path"]),
+      ];
+  const child = spawn(process.execPath, command, {
+    cwd: projectRoot,
+    stdio: "inherit",
+    // the child reads the same environment (PORT, DATABASE_URL, the master key) through lib/config
+    env: {
+      // eslint-disable-next-line no-restricted-properties -- the child process inherits the environment
+      ...process.env,
+      NODE_ENV: options.dev ? "development" : "production",
+      NEXT_TELEMETRY_DISABLED: "1",
     },
-  );
+  });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   process.on("SIGINT", forward("SIGINT"));
   process.on("SIGTERM", forward("SIGTERM"));

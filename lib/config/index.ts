@@ -57,12 +57,16 @@ export interface TConfig {
   /** IDV_HOSTS: dedicated host → surface prefix (empty when unset) */
   readonly hosts: THostMap;
   readonly jobs: boolean;
+  /** `idv serve`: /api/… and /oidc/… go straight to their route handlers (server/production.mjs) */
+  readonly fastPath: boolean;
   readonly jobConcurrency: number;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS; unset: on under `npm run dev` (NODE_ENV=development) only */
   readonly webhookAllowPrivateNetworks: boolean;
   readonly webhookRetrySchedule: readonly number[];
   readonly webhookTimeoutMs: number;
   readonly webhookSweepGraceSeconds: number;
+  /** webhook deliveries this instance has claimed and not yet recorded, at most */
+  readonly webhookConcurrency: number;
   readonly sessionTtlSeconds: number;
   readonly retentionDays: number;
   readonly sessionDeleteDays: number;
@@ -117,11 +121,13 @@ function toConfig(env: TEnvironmentValues): TConfig {
     production: env.NODE_ENV === "production",
     hosts: env.IDV_HOSTS ?? new Map<string, string>(),
     jobs: env.IDV_JOBS,
+    fastPath: env.IDV_FAST_PATH,
     jobConcurrency: env.JOB_CONCURRENCY,
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? env.NODE_ENV === "development",
     webhookRetrySchedule: Object.freeze(env.WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     webhookSweepGraceSeconds: env.WEBHOOK_SWEEP_GRACE_SECONDS,
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY,
     sessionTtlSeconds: env.IDV_SESSION_TTL_SECONDS,
     retentionDays: env.IDV_RETENTION_DAYS,
     sessionDeleteDays: env.IDV_SESSION_DELETE_DAYS,

@@ -200,6 +200,7 @@ export const ZEnvironment = z.object({
   WEBHOOK_RETRY_SCHEDULE: retrySchedule,
   WEBHOOK_TIMEOUT_MS: between(1, MAX_WEBHOOK_TIMEOUT_MS, 10_000),
   WEBHOOK_SWEEP_GRACE_SECONDS: between(0, 86_400, 60),
+  WEBHOOK_CONCURRENCY: positiveInteger(100),
   IDV_SESSION_TTL_SECONDS: positiveNumber(900),
   IDV_RETENTION_DAYS: positiveNumber(30),
   IDV_SESSION_DELETE_DAYS: positiveNumber(365),
@@ -227,6 +228,7 @@ export const ZEnvironment = z.object({
   IDV_REQUEST_LOG_RETENTION_DAYS: positiveNumber(14),
   IDV_REQUEST_LOG: onOff("on"),
   IDV_JOBS: onOff("on"),
+  IDV_FAST_PATH: onOff("on"),
   JOB_CONCURRENCY: positiveInteger(5),
   LOG_LEVEL: variable(
     z
@@ -275,6 +277,7 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   WEBHOOK_RETRY_SCHEDULE: { default: "`1,5,30`" },
   WEBHOOK_TIMEOUT_MS: { default: "`10000`" },
   WEBHOOK_SWEEP_GRACE_SECONDS: { default: "`60`" },
+  WEBHOOK_CONCURRENCY: { default: "`100`" },
   IDV_SESSION_TTL_SECONDS: { default: "`900`" },
   IDV_RETENTION_DAYS: { default: "`30`" },
   IDV_SESSION_DELETE_DAYS: { default: "`365`" },
@@ -302,6 +305,7 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   IDV_REQUEST_LOG_RETENTION_DAYS: { default: "`14`" },
   IDV_REQUEST_LOG: { default: "on" },
   IDV_JOBS: { default: "on" },
+  IDV_FAST_PATH: { default: "on" },
   JOB_CONCURRENCY: { default: "`5`" },
   LOG_LEVEL: { default: "`info` (`silent` under tests)" },
   IDV_EMBEDDED_PG_NAME: { default: "`pg`" },

@@ -81,8 +81,9 @@ export function surfaceForPath(pathname: string, opPage: TSurface): TSurface {
 }
 
 /**
- * The proxy's early 413 (proxy.ts): a request declaring a body over the largest limit of any
- * surface (1 MB) is answered before Next.js buffers it, in the shape of the surface it was for;
+ * The early 413 (proxy.ts, and the fast path of server/production.mjs before it reads anything): a
+ * request declaring a body over the largest limit of any surface (1 MB) never reaches a route; it is
+ * answered in the shape of the surface it was for;
  * undefined otherwise. Bodies without Content-Length are counted by the routes' reader.
  */
 export function refuseOversizedBody(

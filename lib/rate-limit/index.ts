@@ -181,7 +181,8 @@ export function formatWait(seconds: number): string {
 
 /**
  * The client's address: the right-most X-Forwarded-For entry after IDV_TRUST_PROXY_HOPS trusted
- * proxies (default 0: the entry Next.js itself records from the socket when no proxy is in front).
+ * proxies (default 0: the peer's address, which the production server appends to every request,
+ * server/production.mjs — Next.js alone keeps a client's own X-Forwarded-For as sent).
  */
 export function clientIp(headers: Headers): string {
   const entries = (headers.get("x-forwarded-for") ?? "")

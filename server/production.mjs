@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+/**
+ * The production server behind `npm start` (`idv serve` runs it; `node server/production.mjs
+ * --port N --hostname H [--no-fast-path]` in the project directory after `next build`).
+ *
+ * Pages, build assets, next-auth and anything else go to Next.js's own request handler, proxy.ts
+ * included. With the fast path on (the default; IDV_FAST_PATH=off turns it off), a request whose
+ * target is a route handler of `/api/…` or `/oidc/…` (server/route-table.mjs) is handed straight
+ * to that handler — the same built module Next.js would call — skipping Next.js's router, its
+ * proxy invocation and its request/response adapters, which cost about 40 % of a status read
+ * (docs/benchmarks.md). The request is shaped exactly as proxy.ts shapes it, by the same code
+ * (lib/http/request-shaping.ts, left on globalThis by instrumentation.ts): the host decides the
+ * surface and the served app (503 when a custom domain cannot be looked up), a client's copy of
+ * the served-app header is dropped, an oversized declared body is refused with 413, and every
+ * answer carries the security headers.
+ *
+ * On every request, either way, the socket's address is appended to X-Forwarded-For (as a reverse
+ * proxy does), so that the client address of lib/rate-limit (the entry before
+ * IDV_TRUST_PROXY_HOPS trusted proxies) is the real peer and never a value the client made up;
+ * Next.js alone keeps a client's X-Forwarded-For as sent.
+ */
+import http from "node:http";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
+import { findRoute, loadRoutes } from "./route-table.mjs";
+
+/** lib/http/request-shaping.ts FAST_PATH_HOOKS */
+export const FAST_PATH_HOOKS = Symbol.for("idv.fast-path");
+
+const BODYLESS = new Set(["GET", "HEAD"]);
+
+/** X-Forwarded-For gets the peer's address; the other forwarded headers as Next.js sets them. */
+export function forwardedHeaders(req, port) {
+  const headers = req.headers;
+  const peer = req.socket.remoteAddress;
+  if (peer) {
+    const sent = headers["x-forwarded-for"];
+    headers["x-forwarded-for"] = sent ? `${sent}, ${peer}` : peer;
+  }
+  headers["x-forwarded-host"] ??= headers.host ?? "localhost";
+  headers["x-forwarded-port"] ??= String(port);
+  headers["x-forwarded-proto"] ??= req.socket.encrypted ? "https" : "http";
+}
+
+function webHeaders(req) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.append(name, value);
+  }
+  return headers;
+}
+
+/**
+ * Writes a Web Response to the Node response: a body of one chunk (JSON answers) in one write with
+ * its Content-Length, longer ones streamed.
+ */
+export async function writeResponse(res, response, extraHeaders) {
+  const headers = {};
+  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
+  if (!response.body) {
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  const second = first.done ? first : await reader.read();
+  if (second.done) {
+    const body = first.done ? undefined : first.value;
+    headers["content-length"] = String(body?.byteLength ?? 0);
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.once("close", () => {
+    if (!res.writableFinished) reader.cancel().catch(() => {});
+  });
+  res.write(first.value);
+  let chunk = second;
+  while (!chunk.done) {
+    if (!res.write(chunk.value)) await new Promise((resolve) => res.once("drain", resolve));
+    chunk = await reader.read();
+  }
+  res.end();
+}
+
+/**
+ * The fast path's request handler. It answers `false` when Next.js should serve the request
+ * (nothing of it has been read then): a target that is no route handler of /api/… or /oidc/…,
+ * a method the route does not export, or no request-shaping hooks (yet).
+ */
+export function fastPath({ distDir, origin }) {
+  const require = createRequire(import.meta.url);
+  const routes = loadRoutes(distDir);
+  const handlers = new Map();
+
+  /** The exports of a built route module (its GET, POST, …), loaded once. */
+  function handlersOf(file) {
+    let loaded = handlers.get(file);
+    if (!loaded) {
+      loaded = (async () => {
+        const { routeModule } = require(path.join(distDir, "server", file));
+        if (typeof routeModule?.ensureUserland === "function") await routeModule.ensureUserland();
+        return routeModule?.userland ?? null;
+      })().catch((err) => {
+        console.error(`fast path: cannot load ${file}; Next.js serves it`, err);
+        return null;
+      });
+      handlers.set(file, loaded);
+    }
+    return loaded;
+  }
+
+  return async function serve(req, res) {
+    const hooks = globalThis[FAST_PATH_HOOKS];
+    if (!hooks) return false;
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const route = await hooks.route(req.headers.host ?? null, pathname);
+    if (route.kind === "unavailable") {
+      await writeResponse(res, hooks.unavailableResponse(), {});
+      return true;
+    }
+    const target = route.pathname ?? pathname;
+    const found = findRoute(routes, target);
+    if (!found) return false;
+    const userland = await handlersOf(found.route.file);
+    const handler = userland?.[req.method ?? "GET"];
+    // HEAD and OPTIONS without their own export, 405s: as Next.js answers them
+    if (typeof handler !== "function") return false;
+
+    const headers = webHeaders(req);
+    hooks.applyServedApp(headers, route.servedApp);
+    const method = req.method;
+    // its URL is the one addressed, as Next.js gives it to a rewritten route (the params are the target's)
+    const request = new Request(origin + url, {
+      method,
+      headers,
+      ...(BODYLESS.has(method) ? {} : { body: req, duplex: "half" }),
+    });
+    const response =
+      hooks.refuseOversizedBody(request, target) ??
+      (await handler(request, { params: Promise.resolve(found.params) }));
+    await writeResponse(res, response, hooks.securityHeaders());
+    return true;
+  };
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startServer({ dir, port, hostname, fast }) {
+  const requireFromApp = createRequire(path.join(dir, "package.json"));
+  const next = requireFromApp("next");
+  // Next.js's host name is only used to build URLs, never to listen: "localhost" whatever we
+  // listen on. With another name (say 127.0.0.1) its router and its proxy invocation build their
+  // URLs from different names (`opts.hostname` vs its server's `fetchHostname || "localhost"`), so
+  // every rewrite of proxy.ts looks like one to another origin and is proxied over HTTP back to
+  // this server, losing the Host header the OP's issuer depends on (e2e/fast-path.spec.ts).
+  const app = next({ dev: false, dir, hostname: "localhost", port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  // Next.js prepares its server — and runs instrumentation.ts: the job worker, the request-shaping
+  // hooks — at the first request; here at once (until then the fast path hands everything over)
+  const nextServer = await app.server?.getServer?.();
+  await nextServer?.prepare?.();
+  if (fast && !globalThis[FAST_PATH_HOOKS])
+    console.error("fast path: no request-shaping hooks yet (instrumentation.ts)");
+  // request.url of a route handler, as Next.js builds it
+  const origin = `http://localhost:${port}`;
+  const serveFast = fast ? fastPath({ distDir: path.join(dir, ".next"), origin }) : undefined;
+
+  const server = http.createServer(async (req, res) => {
+    forwardedHeaders(req, port);
+    if (serveFast) {
+      let served;
+      try {
+        served = await serveFast(req, res);
+      } catch (err) {
+        console.error("fast path: unhandled error", err);
+        if (!res.headersSent) {
+          res.writeHead(500, {
+            "content-type": "text/plain; charset=utf-8",
+            "x-content-type-options": "nosniff",
+          });
+          res.end("Internal Server Error");
+        } else res.destroy();
+        return;
+      }
+      if (served) return;
+    }
+    handle(req, res);
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, hostname, resolve);
+  });
+  return { server, app, fast: !!serveFast };
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", short: "p", default: "3000" },
+      hostname: { type: "string", short: "H", default: "127.0.0.1" },
+      "no-fast-path": { type: "boolean", default: false },
+    },
+  });
+  const port = Number(values.port);
+  const { fast } = await startServer({
+    dir: process.cwd(),
+    port,
+    hostname: values.hostname,
+    fast: !values["no-fast-path"],
+  });
+  console.log(`  ✓ Ready on http://${values.hostname}:${port}${fast ? "" : " (fast path off)"}`);
+  const stop = () => process.exit(0);
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
