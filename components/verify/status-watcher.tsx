@@ -1,12 +1,13 @@
 "use client";
 /**
- * Live status of a hosted session: polls GET /verify/{id}/status every 1.5 s (TanStack Query) and
- * announces changes in a polite live region; once the session has ended it sends the browser to
- * the integrator (the `next` address) or reloads to show the final page.
+ * Live status of a hosted session: polls GET /verify/{id}/status every 1.5 s (from the start: the
+ * page may be older than the session's state) until the session has ended, and announces changes
+ * in a polite live region; once the session has ended it sends the browser to the integrator (the
+ * `next` address) or reloads to show the final page. A dropped connection is retried at the next
+ * tick. A plain fetch and a timer rather than TanStack Query: this is the hosted page's only
+ * request, and its first-load JavaScript has a budget (docs/decisions.md, issue 15).
  */
-import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { hostedKeys } from "@/lib/hosted/query-keys";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "expired"]);
 const POLL_MS = 1500;
@@ -25,24 +26,35 @@ interface TStatus {
   next?: string;
 }
 
-async function fetchStatus(verificationId: string): Promise<TStatus> {
-  const response = await fetch(`/verify/${verificationId}/status`, { cache: "no-store" });
-  if (!response.ok) throw new Error(`status ${response.status}`);
-  return (await response.json()) as TStatus;
+async function fetchStatus(verificationId: string): Promise<TStatus | undefined> {
+  try {
+    const response = await fetch(`/verify/${verificationId}/status`, { cache: "no-store" });
+    return response.ok ? ((await response.json()) as TStatus) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-function Watcher({ verificationId, initialStatus, label, texts, redirecting }: Props) {
-  const { data } = useQuery({
-    queryKey: hostedKeys.status(verificationId),
-    queryFn: () => fetchStatus(verificationId),
-    initialData: { status: initialStatus },
-    initialDataUpdatedAt: 0,
-    // keep asking until the session ends; a dropped connection is retried at the next tick
-    refetchInterval: (query) => (TERMINAL.has(query.state.data?.status ?? "") ? false : POLL_MS),
-    refetchIntervalInBackground: true,
-    refetchOnWindowFocus: false,
-    retry: false,
-  });
+export function StatusWatcher({ verificationId, initialStatus, label, texts, redirecting }: Props) {
+  const [data, setData] = useState<TStatus>({ status: initialStatus });
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = () => {
+      void fetchStatus(verificationId).then((next) => {
+        if (stopped) return;
+        if (next) setData(next);
+        if (!next || !TERMINAL.has(next.status)) timer = setTimeout(tick, POLL_MS);
+      });
+    };
+    tick();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [verificationId]);
+
   const status = data.status;
   const leaving = TERMINAL.has(status) && status !== initialStatus;
 
@@ -59,14 +71,5 @@ function Watcher({ verificationId, initialStatus, label, texts, redirecting }: P
         {leaving ? redirecting : (texts[status] ?? status)}
       </span>
     </div>
-  );
-}
-
-export function StatusWatcher(props: Props) {
-  const [client] = useState(() => new QueryClient());
-  return (
-    <QueryClientProvider client={client}>
-      <Watcher {...props} />
-    </QueryClientProvider>
   );
 }
