@@ -9,11 +9,44 @@ import type { ZAppJson, ZWebhookConfigJson } from "./endpoints";
 
 export type AppRow = App & { providers: AppProvider[]; workflows: Workflow[] };
 
+/** What toWorkflowJson reads of a workflow row (nodes and positions are parsed there). */
+export type TWorkflowSource = Pick<
+  Workflow,
+  "id" | "name" | "entryNodeId" | "version" | "createdAt" | "updatedAt"
+> & {
+  nodes: unknown;
+  positions: unknown;
+};
+
+/** What toWebhookConfigJson reads of an app (the secret only `withSecret`). */
+export type TWebhookSource = Pick<
+  App,
+  "webhookUrl" | "webhookEnabled" | "webhookRetryAttempts" | "webhookTimeoutSeconds" | "webhookEvents"
+> & { webhookSecretEncrypted?: string | null };
+
+/** What toAppJson reads of an app with its providers and workflows (lib/apps/read.ts reads just this). */
+export type TAppSource = TWebhookSource &
+  Pick<
+    App,
+    | "id"
+    | "name"
+    | "logo"
+    | "redirectUris"
+    | "defaultWorkflowId"
+    | "workspaceId"
+    | "environment"
+    | "defaultSuccessRedirectUri"
+    | "defaultFailureRedirectUri"
+    | "pkceRequired"
+    | "createdAt"
+    | "updatedAt"
+  > & { providers: Pick<AppProvider, "providerId" | "enabled">[]; workflows: TWorkflowSource[] };
+
 export type TWorkflowJson = z.infer<typeof ZWorkflowJson>;
 export type TWebhookConfigJson = z.infer<typeof ZWebhookConfigJson>;
 export type TAppJson = z.infer<typeof ZAppJson>;
 
-export function toWorkflowJson(w: Workflow): TWorkflowJson {
+export function toWorkflowJson(w: TWorkflowSource): TWorkflowJson {
   return {
     workflowId: w.id,
     name: w.name,
@@ -27,7 +60,7 @@ export function toWorkflowJson(w: Workflow): TWorkflowJson {
 }
 
 /** Webhook configuration; the signing secret only where `withSecret` (GET webhook-config). */
-export function toWebhookConfigJson(app: App, withSecret = false): TWebhookConfigJson {
+export function toWebhookConfigJson(app: TWebhookSource, withSecret = false): TWebhookConfigJson {
   return {
     url: app.webhookUrl,
     enabled: app.webhookEnabled,
@@ -40,7 +73,7 @@ export function toWebhookConfigJson(app: App, withSecret = false): TWebhookConfi
   };
 }
 
-export function toAppJson(app: AppRow): TAppJson {
+export function toAppJson(app: TAppSource): TAppJson {
   const providers: Record<string, { enabled: boolean }> = {};
   for (const p of [...app.providers].sort((a, b) => a.providerId.localeCompare(b.providerId))) {
     providers[p.providerId] = { enabled: p.enabled };

@@ -17,6 +17,8 @@
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { generateClientSecret } from "../auth/app-credentials";
 import { recordAudit, workspaceAudit } from "../audit";
+import { publishInvalidation } from "../cache/publish";
+import { CACHE_TOPICS } from "../cache/topics";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../errors";
@@ -206,6 +208,8 @@ export async function deleteApp(db: Tx, actor: Actor, clientId: string): Promise
   });
   // its custom domain stops routing and its hosts become free for other apps at once
   await db.customDomain.deleteMany({ where: { appId: clientId } });
+  // every instance's cached OP issuer of its hosts (lib/oidc/provider/issuer.ts), on commit
+  await publishInvalidation(db, CACHE_TOPICS.customDomains);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "app.deleted",

@@ -6,8 +6,9 @@
  * checks count per address and per client id (lib/rate-limit/credentials.ts: 429 over a limit).
  */
 import type { Tx } from "../db/client";
+import { column, defineStatement, queryOne } from "../db/sql";
 import { digestEquals, sha256Hex } from "../crypto/hash";
-import { ENV_TAG, type TEnvironment } from "../environments";
+import { ENV_TAG, parseEnvironment, type TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { isId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
@@ -26,6 +27,29 @@ export function generateClientSecret(environment: TEnvironment): { secret: strin
 }
 
 const BASIC_CHALLENGE = { "WWW-Authenticate": 'Basic realm="app-api", charset="UTF-8"' };
+
+/** The app's credential, by client id: one prepared statement on every App API request. */
+const APP_CREDENTIAL = defineStatement<[clientId: string], TAppCredential>({
+  name: "auth_app_credential",
+  text: `SELECT id, workspace_id, environment, client_secret_hash, deleted_at IS NOT NULL AS deleted
+           FROM apps WHERE id = $1`,
+  parse: (row) => ({
+    id: column.text(row, "id"),
+    workspaceId: column.text(row, "workspace_id"),
+    environment: parseEnvironment(column.text(row, "environment")),
+    clientSecretHash: column.textOrNull(row, "client_secret_hash"),
+    deleted: column.boolean(row, "deleted"),
+  }),
+});
+
+interface TAppCredential {
+  id: string;
+  workspaceId: string;
+  /** undefined: a value this version does not know (never matches) */
+  environment: TEnvironment | undefined;
+  clientSecretHash: string | null;
+  deleted: boolean;
+}
 
 /**
  * `ip`: the caller's address, for the limits of failed checks (lib/rate-limit/credentials.ts);
@@ -77,26 +101,25 @@ async function checkAppCredentials(
       },
     );
   }
-  const invalid = new ApiError("INVALID_CLIENT_CREDENTIALS", "Invalid client credentials", {
-    headers: BASIC_CHALLENGE,
-  });
+  // made only when refused: an Error's stack trace costs more than the rest of a successful check
+  const invalid = () =>
+    new ApiError("INVALID_CLIENT_CREDENTIALS", "Invalid client credentials", {
+      headers: BASIC_CHALLENGE,
+    });
   // a username that is not an app id cannot name one: refused before any query (a NUL would
   // make PostgreSQL fail the lookup)
-  if (!isId("app", parsed.username) || parsed.password.length > 128) throw invalid;
-  const app = await db.app.findUnique({
-    where: { id: parsed.username },
-    select: { id: true, workspaceId: true, environment: true, clientSecretHash: true, deletedAt: true },
-  });
+  if (!isId("app", parsed.username) || parsed.password.length > 128) throw invalid();
+  const app = await queryOne(db, APP_CREDENTIAL, [parsed.username]);
   const hash = sha256Hex(parsed.password);
   if (
     !app ||
-    app.deletedAt !== null ||
+    app.deleted ||
     app.environment !== environment ||
     !app.clientSecretHash ||
     !parsed.password.startsWith(`cs_${ENV_TAG[environment]}_`) ||
     !digestEquals(app.clientSecretHash, hash)
   ) {
-    throw invalid;
+    throw invalid();
   }
   return { kind: "app", clientId: app.id, workspaceId: app.workspaceId, environment };
 }

@@ -7,8 +7,9 @@
  * Failed checks count per address (lib/rate-limit/credentials.ts: 429 over the limit).
  */
 import type { Tx } from "../db/client";
+import { column, defineStatement, queryOne } from "../db/sql";
 import { digestEquals, sha256Hex } from "../crypto/hash";
-import { ENV_TAG, type TEnvironment } from "../environments";
+import { ENV_TAG, parseEnvironment, type TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { newId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
@@ -42,6 +43,36 @@ export interface WorkspaceAuth {
 }
 
 const KEY_PATTERN = /^sk_workspace_(test|prod)_[A-Za-z0-9]{40}$/;
+
+/** A key by its hash: one prepared statement on every Workspace API request with a key. */
+const KEY_BY_HASH = defineStatement<[keyHash: string], TKeyRow>({
+  name: "auth_workspace_key",
+  text: `SELECT id, kind, name, workspace_id, environment, key_hash, revoked_at IS NOT NULL AS revoked
+           FROM api_keys WHERE key_hash = $1`,
+  parse: (row) => {
+    const environment = column.textOrNull(row, "environment");
+    return {
+      id: column.text(row, "id"),
+      kind: column.text(row, "kind"),
+      name: column.text(row, "name"),
+      workspaceId: column.textOrNull(row, "workspace_id"),
+      environment: environment === null ? null : (parseEnvironment(environment) ?? null),
+      keyHash: column.text(row, "key_hash"),
+      revoked: column.boolean(row, "revoked"),
+    };
+  },
+});
+
+interface TKeyRow {
+  id: string;
+  /** workspace | operator */
+  kind: string;
+  name: string;
+  workspaceId: string | null;
+  environment: TEnvironment | null;
+  keyHash: string;
+  revoked: boolean;
+}
 
 export function workspaceKeyPrefix(environment: TEnvironment): string {
   return `sk_workspace_${ENV_TAG[environment]}_`;
@@ -109,22 +140,11 @@ async function checkWorkspaceKey(
     );
   }
   const hash = sha256Hex(parsed.token);
-  const row = await db.apiKey.findUnique({
-    where: { keyHash: hash },
-    select: {
-      id: true,
-      kind: true,
-      name: true,
-      workspaceId: true,
-      environment: true,
-      keyHash: true,
-      revokedAt: true,
-    },
-  });
+  const row = await queryOne(db, KEY_BY_HASH, [hash]);
   if (
     !row ||
     row.kind !== "workspace" ||
-    row.revokedAt !== null ||
+    row.revoked ||
     row.environment !== environment ||
     !row.workspaceId ||
     !digestEquals(row.keyHash, hash)

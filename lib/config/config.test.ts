@@ -43,6 +43,7 @@ describe("loadConfig: defaults", () => {
       webhookRetrySchedule: [1, 5, 30],
       webhookTimeoutMs: 10_000,
       webhookSweepGraceSeconds: 60,
+      webhookConcurrency: 100,
       sessionTtlSeconds: 900,
       retentionDays: 30,
       sessionDeleteDays: 365,
@@ -107,6 +108,7 @@ describe("loadConfig: values", () => {
       IDV_SIGNIN_LIMIT_IP: " 1e3 ",
       WEBHOOK_TIMEOUT_MS: " 250 ",
       WEBHOOK_SWEEP_GRACE_SECONDS: "0",
+      WEBHOOK_CONCURRENCY: " 8 ",
       IDV_TRUST_PROXY_HOPS: "2",
       DATABASE_CONNECT_TIMEOUT_MS: "0",
     });
@@ -115,6 +117,7 @@ describe("loadConfig: values", () => {
       requestLogRetentionDays: 0.5,
       webhookTimeoutMs: 250,
       webhookSweepGraceSeconds: 0,
+      webhookConcurrency: 8,
       trustProxyHops: 2,
       databaseConnectTimeoutMs: 0,
     });
@@ -168,6 +171,7 @@ describe("loadConfig: refusals", () => {
     [{ WEBHOOK_TIMEOUT_MS: "20001" }, "WEBHOOK_TIMEOUT_MS must be a number from 1 to 20000"],
     [{ WEBHOOK_TIMEOUT_MS: "0" }, "WEBHOOK_TIMEOUT_MS must be a number from 1 to 20000"],
     [{ WEBHOOK_SWEEP_GRACE_SECONDS: "-1" }, "WEBHOOK_SWEEP_GRACE_SECONDS must be a number from 0 to 86400"],
+    [{ WEBHOOK_CONCURRENCY: "0" }, "WEBHOOK_CONCURRENCY must be a positive integer"],
     [{ IDV_DNS_TRIES: "1.5" }, 'IDV_DNS_TRIES must be a positive integer, got "1.5"'],
     [{ IDV_DOMAIN_CLAIM_DAYS: "0" }, "IDV_DOMAIN_CLAIM_DAYS must be a positive integer"],
     [{ IDV_SIGNIN_LIMIT_EMAIL: "ten" }, "IDV_SIGNIN_LIMIT_EMAIL must be a positive integer"],

@@ -8,11 +8,16 @@
  *   commit()/rollback(), which alone release it, so each such failure would leak one pooled
  *   connection until the pool is empty and every query waits for ever (scripts/fault-kill.mjs);
  * - waiting for a pooled connection is bounded (DATABASE_CONNECT_TIMEOUT_MS, default 5000): a
- *   pool that cannot serve answers 503 instead of hanging.
+ *   pool that cannot serve answers 503 instead of hanging;
+ * - one `pg` pool per client, shared by Prisma and lib/db/sql.ts (the hot reads' prepared
+ *   statements): `poolOf(db)` finds it; `$disconnect()` ends it (also when only sql.ts used it),
+ *   and the process's client (getDb()) is made anew on the next call after its `$disconnect()`;
+ * - an idle pooled connection that fails (the server restarted) is logged, never a crash.
  */
-import type { PoolClient } from "pg";
+import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { config } from "../config";
+import { logger } from "../log";
 import { PrismaClient } from "./generated/client";
 
 type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
@@ -22,11 +27,14 @@ type SqlQuery = Parameters<Transaction["executeRaw"]>[0];
 export type Db = PrismaClient;
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-const globalForDb = globalThis as unknown as { idvPrisma?: PrismaClient };
+const globalForDb = globalThis as unknown as {
+  idvPrisma?: PrismaClient;
+  idvPools?: WeakMap<object, pg.Pool>;
+};
 
 /** Releases the connection of a transaction whose closing statement failed (see the rules). */
 function releasingOnFailedClose(tx: Transaction): Transaction {
-  const inner = tx as Transaction & { client?: PoolClient; cleanup?: () => void };
+  const inner = tx as Transaction & { client?: pg.PoolClient; cleanup?: () => void };
   let released = false;
   const executeRaw = tx.executeRaw.bind(tx);
   const commit = tx.commit.bind(tx);
@@ -67,11 +75,31 @@ class ReleasingPrismaPg extends PrismaPg {
   }
 }
 
+// the pool of each client createDb made (a transaction's client has none: see lib/db/sql.ts);
+// on globalThis like the client itself, which outlives a reload of this module (next dev)
+const pools = (globalForDb.idvPools ??= new WeakMap<object, pg.Pool>());
+
+/** The `pg` pool behind a client made by createDb; undefined for anything else (a transaction). */
+export function poolOf(db: Tx): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function createDb(url: string, max = config().databasePoolSize): PrismaClient {
   const connectionTimeoutMillis = config().databaseConnectTimeoutMs;
-  return new PrismaClient({
-    adapter: new ReleasingPrismaPg({ connectionString: url, max, connectionTimeoutMillis }),
-  });
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis });
+  pool.on("error", (err) => logger.warn({ err }, "idle database connection failed"));
+  const db = new PrismaClient({ adapter: new ReleasingPrismaPg(pool) });
+  pools.set(db, pool);
+  const disconnect = db.$disconnect.bind(db);
+  db.$disconnect = async () => {
+    if (globalForDb.idvPrisma === db) globalForDb.idvPrisma = undefined;
+    try {
+      await disconnect();
+    } finally {
+      if (!pool.ended && !pool.ending) await pool.end();
+    }
+  };
+  return db;
 }
 
 export function getDb(): PrismaClient {

@@ -22,6 +22,8 @@
 import type { Resolver } from "node:dns/promises";
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
+import { publishInvalidation } from "../cache/publish";
+import { CACHE_TOPICS } from "../cache/topics";
 import { getDb, type Db } from "../db/client";
 import { logger } from "../log";
 import { checkUpdate, inspectCustomDomain } from "./check";
@@ -92,6 +94,8 @@ async function recheckOne(db: Db, id: string, lease: Date, now: Date, resolver: 
     const { count } = await tx.customDomain.updateMany({ where: { id, nextCheckAt: lease }, data });
     if (count === 0) return null;
     if (move.status !== domain.status) {
+      // every instance's cached OP issuer of these hosts (lib/oidc/provider/issuer.ts), on commit
+      await publishInvalidation(tx, CACHE_TOPICS.customDomains);
       await recordAudit(tx, {
         workspaceId: domain.app.workspaceId,
         environment: domain.app.environment,

@@ -25,6 +25,8 @@
 import type { Actor } from "../apps/service";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
+import { publishInvalidation } from "../cache/publish";
+import { CACHE_TOPICS } from "../cache/topics";
 import type { Db, Tx } from "../db/client";
 import { Prisma } from "../db/client";
 import type { CustomDomain } from "../db/generated/client";
@@ -160,6 +162,8 @@ export async function verifyCustomDomain(
     if (!current) throw noDomain(clientId);
     const { move, data } = checkUpdate(current, inspection, { automatic: false, now: new Date() });
     const updated = await tx.customDomain.update({ where: { id: current.id }, data });
+    // every instance's cached OP issuer of these hosts (lib/oidc/provider/issuer.ts), on commit
+    if (updated.status !== current.status) await publishInvalidation(tx, CACHE_TOPICS.customDomains);
     await recordAudit(tx, {
       ...workspaceAudit(actor),
       targetType: "custom_domain",
@@ -188,6 +192,7 @@ export async function deleteCustomDomain(db: Tx, actor: Actor, clientId: string)
   if (!domain) throw noDomain(clientId);
   const move = transition(DOMAIN_TRANSITIONS, domain.status, "delete", illegalDomainTransition);
   await db.customDomain.delete({ where: { id: domain.id } });
+  await publishInvalidation(db, CACHE_TOPICS.customDomains);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     targetType: "custom_domain",

@@ -117,9 +117,10 @@ export const ZDeliverWebhookPayload = z.object({
 export type TDeliverWebhookPayload = z.output<typeof ZDeliverWebhookPayload>;
 
 /**
- * One attempt of a webhook delivery. Keyed `deliver:<id>`: at most one queued job per delivery;
- * the in-order waits and wake-ups enqueue unkeyed (`keyed: false`, see lib/webhooks/delivery-order.ts).
- * One attempt per job: the delivery row schedules retries, not graphile-worker.
+ * Puts a webhook delivery back on its queue (lib/webhooks/delivery-queue.ts: the delivery rows are
+ * the queue, sent by the dispatcher, not by graphile-worker). Kept for the jobs earlier versions
+ * queued, one per attempt, and for code that still adds one with a delivery: a no-op when the
+ * delivery is queued, being sent or finished. Keyed `deliver:<id>`; one attempt.
  */
 export const deliverWebhookJob = defineJob({
   name: "webhook_deliver",

@@ -68,6 +68,34 @@ export interface TEnqueueOptions {
   keyed?: boolean;
 }
 
+/** What graphile_worker.add_job(s) is given for a job (a `graphile_worker.job_spec`). */
+export interface TJobSpecValues {
+  name: string;
+  /** the payload as JSON text */
+  payload: string;
+  runAt: Date | null;
+  jobKey: string | null;
+  maxAttempts: number;
+}
+
+/**
+ * The job `enqueue` adds, as values: for statements that add several jobs at once with
+ * graphile_worker.add_jobs (the outbox of lib/webhooks/events.ts), in the same transaction.
+ */
+export function jobSpec<TSchema extends z.ZodType>(
+  definition: TJobDefinition<TSchema>,
+  payload: NoInfer<z.input<TSchema>>,
+  options: TEnqueueOptions = {},
+): TJobSpecValues {
+  return {
+    name: definition.name,
+    payload: JSON.stringify(payload),
+    runAt: options.runAt ?? null,
+    jobKey: options.keyed !== false && definition.key ? definition.key(payload) : null,
+    maxAttempts: options.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+  };
+}
+
 /** Adds a job of `definition`; call with the transaction whose state change it follows from. */
 export async function enqueue<TSchema extends z.ZodType>(
   db: Tx,
@@ -75,14 +103,13 @@ export async function enqueue<TSchema extends z.ZodType>(
   payload: NoInfer<z.input<TSchema>>,
   options: TEnqueueOptions = {},
 ): Promise<void> {
-  const jobKey = options.keyed !== false && definition.key ? definition.key(payload) : null;
-  const maxAttempts = options.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const spec = jobSpec(definition, payload, options);
   await db.$executeRaw`SELECT graphile_worker.add_job(
-    ${definition.name}::text,
-    ${JSON.stringify(payload)}::json,
-    run_at => ${options.runAt ?? null}::timestamptz,
-    job_key => ${jobKey}::text,
-    max_attempts => ${maxAttempts}::int
+    ${spec.name}::text,
+    ${spec.payload}::json,
+    run_at => ${spec.runAt}::timestamptz,
+    job_key => ${spec.jobKey}::text,
+    max_attempts => ${spec.maxAttempts}::int
   )`;
 }
 

@@ -1,11 +1,13 @@
 /**
  * Runs the job queue inside the service process (started from instrumentation.ts, and by tests
- * that need background work). `installJobQueue` creates the queue's schema; it runs with the
- * database migrations.
+ * that need background work), together with the webhook dispatcher, which has a queue of its own
+ * (the delivery rows, lib/webhooks/delivery-queue.ts). `installJobQueue` creates the job queue's
+ * schema; it runs with the database migrations.
  */
 import { Logger, run, runMigrations, type Runner, type TaskList } from "graphile-worker";
 import { config } from "../config";
 import { logger } from "../log";
+import type { WebhookDispatcher } from "../webhooks/delivery-dispatcher";
 import { CRONTAB, JOBS } from "./definitions";
 
 function taskList(): TaskList {
@@ -27,7 +29,14 @@ function quietLogger(): Logger {
 }
 
 let runner: Runner | undefined;
+let dispatcher: WebhookDispatcher | undefined;
 
+/**
+ * Starts graphile-worker (every job of lib/jobs/definitions.ts, `concurrency` at a time, polling
+ * every `pollInterval` ms besides its LISTEN) and the webhook dispatcher
+ * (lib/webhooks/delivery-dispatcher.ts: WEBHOOK_CONCURRENCY deliveries at a time, woken by its own
+ * LISTEN, polling at the same interval).
+ */
 export async function startJobWorker(
   connectionString = config().databaseUrl,
   { concurrency = config().jobConcurrency, pollInterval = 1000 } = {},
@@ -46,11 +55,22 @@ export async function startJobWorker(
   runner.events.on("job:error", ({ job, error }) =>
     logger.warn({ task: job.task_identifier, err: error }, "job failed"),
   );
+  // imported here: the queue's schema (installJobQueue) needs no domain code
+  const { WebhookDispatcher } = await import("../webhooks/delivery-dispatcher");
+  dispatcher = new WebhookDispatcher({
+    connectionString,
+    concurrency: config().webhookConcurrency,
+    pollIntervalMs: pollInterval,
+  });
+  dispatcher.start();
   return runner;
 }
 
+/** Stops both; the webhook attempts in flight are recorded first (at most the attempt timeout). */
 export async function stopJobWorker(): Promise<void> {
   const current = runner;
+  const sending = dispatcher;
   runner = undefined;
-  await current?.stop();
+  dispatcher = undefined;
+  await Promise.all([current?.stop(), sending?.stop(config().webhookTimeoutMs + 5000)]);
 }

@@ -92,8 +92,24 @@ export type TCodeRejection =
   | "pkce_verifier_mismatch"
   | "pkce_not_expected";
 
+/** What the checks of a presented code read of its stored row. */
+export type TStoredCode = Pick<
+  AuthorizationCode,
+  | "codeHash"
+  | "appId"
+  | "environment"
+  | "verificationId"
+  | "surface"
+  | "redirectUri"
+  | "codeChallenge"
+  | "nonce"
+  | "scope"
+  | "expiresAt"
+  | "usedAt"
+>;
+
 export type TRedeemResult =
-  | { ok: true; code: AuthorizationCode }
+  | { ok: true; code: TStoredCode }
   | {
       ok: false;
       /** the OAuth error every rejection maps to (RFC 6749 §5.2) */
@@ -103,7 +119,7 @@ export type TRedeemResult =
       /** the code had been redeemed before: whatever was issued from it should be revoked */
       reused: boolean;
       /** the stored code, when it belongs to the redeeming app (to revoke by verification) */
-      code?: AuthorizationCode;
+      code?: TStoredCode;
     };
 
 const DESCRIPTIONS: Record<TCodeRejection, string> = {
@@ -120,7 +136,8 @@ const DESCRIPTIONS: Record<TCodeRejection, string> = {
   pkce_not_expected: "code_verifier was sent, but the authorization code was issued without a code challenge",
 };
 
-function reject(reason: TCodeRejection, code?: AuthorizationCode): TRedeemResult {
+/** The answer to a refused code; `code` only when the redeemer may know about it. */
+export function rejectCode(reason: TCodeRejection, code?: TStoredCode): TRedeemResult & { ok: false } {
   return {
     ok: false,
     error: "invalid_grant",
@@ -131,32 +148,55 @@ function reject(reason: TCodeRejection, code?: AuthorizationCode): TRedeemResult
   };
 }
 
-/** Checks a presented code and consumes it; see the module rules for what is refused. */
-export async function redeemAuthorizationCode(db: Tx, input: TRedeemCodeInput): Promise<TRedeemResult> {
-  const now = input.now ?? new Date();
+/** The SHA-256 a code is stored and looked up by; undefined for what cannot be one of ours. */
+export function codeHashOf(code: string): string | undefined {
   // ours are 43 characters; anything far longer is not worth hashing
-  if (input.code.length === 0 || input.code.length > 256) return reject("unknown_code");
-  const row = await db.authorizationCode.findUnique({ where: { codeHash: sha256Hex(input.code) } });
-  if (!row || row.environment !== input.environment) return reject("unknown_code");
-  if (row.appId !== input.appId) return reject("wrong_client");
-  if (row.surface !== input.surface) return reject("wrong_surface");
-  if (row.usedAt !== null) return reject("reused", row);
-  if (row.expiresAt.getTime() <= now.getTime()) return reject("expired", row);
+  return code.length === 0 || code.length > 256 ? undefined : sha256Hex(code);
+}
+
+/**
+ * Every check of the module rules on a presented code and its stored row (null: none), but
+ * consumption: the refusal, or undefined when the code may be redeemed now.
+ */
+export function checkCode(
+  row: TStoredCode | null,
+  input: Omit<TRedeemCodeInput, "code" | "now">,
+  now: Date,
+): TRedeemResult | undefined {
+  if (!row || row.environment !== input.environment) return rejectCode("unknown_code");
+  if (row.appId !== input.appId) return rejectCode("wrong_client");
+  if (row.surface !== input.surface) return rejectCode("wrong_surface");
+  if (row.usedAt !== null) return rejectCode("reused", row);
+  if (row.expiresAt.getTime() <= now.getTime()) return rejectCode("expired", row);
   if (row.redirectUri !== null && input.redirectUri !== row.redirectUri) {
-    return reject("redirect_uri_mismatch", row);
+    return rejectCode("redirect_uri_mismatch", row);
   }
   if (row.codeChallenge !== null) {
-    if (input.codeVerifier === undefined) return reject("pkce_verifier_missing", row);
+    if (input.codeVerifier === undefined) return rejectCode("pkce_verifier_missing", row);
     if (!verifyCodeVerifier(row.codeChallenge, input.codeVerifier))
-      return reject("pkce_verifier_mismatch", row);
+      return rejectCode("pkce_verifier_mismatch", row);
   } else if (input.codeVerifier !== undefined) {
-    return reject("pkce_not_expected", row);
+    return rejectCode("pkce_not_expected", row);
   }
+  return undefined;
+}
+
+/**
+ * Checks a presented code and consumes it; see the module rules for what is refused. (The token
+ * endpoints do the same in two statements with what they issue: lib/oidc/exchange-sql.ts.)
+ */
+export async function redeemAuthorizationCode(db: Tx, input: TRedeemCodeInput): Promise<TRedeemResult> {
+  const now = input.now ?? new Date();
+  const codeHash = codeHashOf(input.code);
+  if (!codeHash) return rejectCode("unknown_code");
+  const row = await db.authorizationCode.findUnique({ where: { codeHash } });
+  const refused = checkCode(row, input, now);
+  if (refused || !row) return refused ?? rejectCode("unknown_code");
   const claimed = await db.authorizationCode.updateMany({
-    where: { codeHash: row.codeHash, usedAt: null },
+    where: { codeHash, usedAt: null },
     data: { usedAt: now },
   });
   // a concurrent redemption got there first
-  if (claimed.count !== 1) return reject("reused", row);
+  if (claimed.count !== 1) return rejectCode("reused", row);
   return { ok: true, code: { ...row, usedAt: now } };
 }

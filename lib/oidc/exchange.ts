@@ -6,7 +6,10 @@
  * - the code must pass every check of lib/oidc/codes.ts; failures are invalid_grant, answered
  *   with 401 as the spec's App API table says ("401 invalid code"; RFC 6749 §5.2 would say 400);
  * - the verification must belong to the client and be completed, with a subject; otherwise
- *   invalid_grant, and the code is left unconsumed (the whole exchange is one transaction);
+ *   invalid_grant, and the code is left unconsumed;
+ * - two statements (exchange-sql.ts): the code with its verification is read and checked, the ID
+ *   token minted, then the code is consumed together with the access token and the audit entry
+ *   in one atomic statement; a code a concurrent redemption consumed first is a reused code;
  * - the ID token carries no personal data: sub, acr (from the LoA), amr ([providerId]),
  *   auth_time (verifiedAt), the code's nonce;
  * - a redeemed code, and a code presented again after use, are audited;
@@ -21,13 +24,13 @@ import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR, type TActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import type { Db } from "../db/client";
-import type { AuthorizationCode } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { clientIp } from "../rate-limit";
 import { acrFor } from "../verifications/loa";
 import { authenticateClient, type TAuthenticatedClient } from "./client-auth";
-import { redeemAuthorizationCode, type TCodeSurface } from "./codes";
+import { checkCode, codeHashOf, rejectCode, type TCodeSurface, type TStoredCode } from "./codes";
 import { OAuthError } from "./errors";
+import { consumeGrant, readGrant } from "./exchange-sql";
 import { mintIdToken } from "./id-token";
 import { getSigningKey, type TSigningAlg } from "./keys";
 import { issuerFor } from "./settings";
@@ -60,7 +63,7 @@ export interface TExchangeCodeResult {
   idToken: string;
   accessToken?: string;
   verificationId: string;
-  code: AuthorizationCode;
+  code: TStoredCode;
 }
 
 export async function exchangeAuthorizationCode(
@@ -68,8 +71,8 @@ export async function exchangeAuthorizationCode(
   input: TExchangeCodeInput,
 ): Promise<TExchangeCodeResult> {
   const invalidGrantStatus = input.invalidGrantStatus ?? INVALID_GRANT_STATUS;
-  // Load (or create) the signing key before the transaction takes a connection: creating a key
-  // needs a connection of its own, and many first exchanges at once must not exhaust the pool.
+  // Load (or create) the signing key first: creating a key takes a transaction of its own
+  // (lib/oidc/keys.ts); after that it comes from the process's cache.
   await getSigningKey(db, input.environment, input.alg ?? "ES256");
   // every entry of an exchange: the client's workspace, the URL's environment, the request
   const auditScope = {
@@ -78,102 +81,129 @@ export async function exchangeAuthorizationCode(
     ...(input.requestId ? { requestId: input.requestId } : {}),
   };
   const clientActor: TActor = { type: "api_key", id: input.client.clientId };
-  const outcome = await db.$transaction(
-    async (tx) => {
-      const redeemed = await redeemAuthorizationCode(tx, {
-        code: input.code,
-        appId: input.client.clientId,
-        environment: input.environment,
-        surface: input.surface,
-        ...(input.redirectUri !== undefined ? { redirectUri: input.redirectUri } : {}),
-        ...(input.codeVerifier !== undefined ? { codeVerifier: input.codeVerifier } : {}),
-      });
-      if (!redeemed.ok) {
-        if (redeemed.reused && redeemed.code) {
-          const revoked = await tx.oidcAccessToken.updateMany({
-            where: { codeHash: redeemed.code.codeHash, revokedAt: null },
-            data: { revokedAt: new Date() },
-          });
-          if (revoked.count > 0) {
-            await recordAudit(tx, {
-              ...auditScope,
-              actor: SYSTEM_ACTOR,
-              action: "oidc_access_token.revoked",
-              targetType: "verification",
-              targetId: redeemed.code.verificationId,
-              data: { reason: "authorization_code_reused", count: revoked.count },
-            });
-          }
-          await recordAudit(tx, {
-            ...auditScope,
-            actor: clientActor,
-            action: "authorization_code.reused",
-            targetType: "verification",
-            targetId: redeemed.code.verificationId,
-          });
-        }
-        return { ok: false as const, description: redeemed.description };
-      }
-      const code = redeemed.code;
-      const verification = await tx.verification.findUnique({ where: { id: code.verificationId } });
-      if (
-        !verification ||
-        verification.appId !== code.appId ||
-        verification.environment !== input.environment ||
-        verification.status !== "completed" ||
-        !verification.subject
-      ) {
-        // thrown, so the transaction rolls back and the code is not consumed
-        throw new OAuthError(
-          "invalid_grant",
-          "The verification of this authorization code is not completed",
-          invalidGrantStatus,
-        );
-      }
-      let accessToken: string | undefined;
-      if (input.accessTokenTtlSeconds !== undefined) {
-        accessToken = randomBytes(32).toString("base64url");
-        await tx.oidcAccessToken.create({
-          data: {
+  const now = new Date();
+  const codeHash = codeHashOf(input.code);
+  const grant = codeHash ? await readGrant(db, codeHash) : null;
+  const refused = checkCode(
+    grant?.code ?? null,
+    {
+      appId: input.client.clientId,
+      environment: input.environment,
+      surface: input.surface,
+      ...(input.redirectUri !== undefined ? { redirectUri: input.redirectUri } : {}),
+      ...(input.codeVerifier !== undefined ? { codeVerifier: input.codeVerifier } : {}),
+    },
+    now,
+  );
+  if (refused || !grant) {
+    const rejection = refused ?? rejectCode("unknown_code");
+    if (!rejection.ok && rejection.reused && rejection.code) {
+      await revokeOnReuse(db, rejection.code, auditScope, clientActor);
+    }
+    throw new OAuthError("invalid_grant", rejection.ok ? "" : rejection.description, invalidGrantStatus);
+  }
+  const { code, verification } = grant;
+  if (
+    !verification ||
+    verification.appId !== code.appId ||
+    verification.environment !== input.environment ||
+    verification.status !== "completed" ||
+    !verification.subject
+  ) {
+    // nothing was written: the code stays unused
+    throw new OAuthError(
+      "invalid_grant",
+      "The verification of this authorization code is not completed",
+      invalidGrantStatus,
+    );
+  }
+  const accessToken =
+    input.accessTokenTtlSeconds !== undefined ? randomBytes(32).toString("base64url") : undefined;
+  const idToken = await mintIdToken(db, {
+    environment: input.environment,
+    issuer: input.issuer ?? issuerFor(input.environment),
+    audience: input.client.clientId,
+    subject: verification.subject,
+    authTime: verification.authTime,
+    acr: acrFor(verification.loa ?? 0),
+    amr: [verification.providerId],
+    ...(code.nonce !== null ? { nonce: code.nonce } : {}),
+    ...(input.includeVerificationId ? { verificationId: verification.id } : {}),
+    ...(accessToken !== undefined ? { accessToken } : {}),
+    ...(input.alg ? { alg: input.alg } : {}),
+    now,
+  });
+  const consumed = await consumeGrant(db, {
+    code,
+    now,
+    ...(accessToken !== undefined && input.accessTokenTtlSeconds !== undefined
+      ? {
+          accessToken: {
             tokenHash: sha256Hex(accessToken),
-            appId: code.appId,
-            environment: input.environment,
-            verificationId: verification.id,
-            codeHash: code.codeHash,
             scope: code.scope ?? "openid",
-            expiresAt: new Date(Date.now() + input.accessTokenTtlSeconds * 1000),
+            expiresAt: new Date(now.getTime() + input.accessTokenTtlSeconds * 1000),
           },
+        }
+      : {}),
+    audit: {
+      ...auditScope,
+      actor: clientActor,
+      action: "authorization_code.redeemed",
+      targetType: "verification",
+      targetId: verification.id,
+    },
+  });
+  if (!consumed) {
+    // a concurrent redemption got there first: this one is a reuse, and what that one issued is
+    // revoked (RFC 6749 §4.1.2); what was minted here is never handed out
+    const reused = rejectCode("reused", code);
+    await revokeOnReuse(db, code, auditScope, clientActor);
+    throw new OAuthError("invalid_grant", reused.ok ? "" : reused.description, invalidGrantStatus);
+  }
+  return {
+    idToken,
+    verificationId: verification.id,
+    code: { ...code, usedAt: now },
+    ...(accessToken ? { accessToken } : {}),
+  };
+}
+
+/**
+ * A code presented again after its use: every access token issued from it is revoked, and both
+ * are audited, in one transaction.
+ */
+async function revokeOnReuse(
+  db: Db,
+  code: Pick<TStoredCode, "codeHash" | "verificationId">,
+  auditScope: { workspaceId: string; environment: TEnvironment; requestId?: string },
+  clientActor: TActor,
+): Promise<void> {
+  await db.$transaction(
+    async (tx) => {
+      const revoked = await tx.oidcAccessToken.updateMany({
+        where: { codeHash: code.codeHash, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
+      if (revoked.count > 0) {
+        await recordAudit(tx, {
+          ...auditScope,
+          actor: SYSTEM_ACTOR,
+          action: "oidc_access_token.revoked",
+          targetType: "verification",
+          targetId: code.verificationId,
+          data: { reason: "authorization_code_reused", count: revoked.count },
         });
       }
-      const idToken = await mintIdToken(tx, {
-        environment: input.environment,
-        issuer: input.issuer ?? issuerFor(input.environment),
-        audience: input.client.clientId,
-        subject: verification.subject,
-        authTime: verification.verifiedAt ?? verification.updatedAt,
-        acr: acrFor(verification.loa ?? 0),
-        amr: [verification.providerId],
-        ...(code.nonce !== null ? { nonce: code.nonce } : {}),
-        ...(input.includeVerificationId ? { verificationId: verification.id } : {}),
-        ...(accessToken !== undefined ? { accessToken } : {}),
-        ...(input.alg ? { alg: input.alg } : {}),
-      });
       await recordAudit(tx, {
         ...auditScope,
         actor: clientActor,
-        action: "authorization_code.redeemed",
+        action: "authorization_code.reused",
         targetType: "verification",
-        targetId: verification.id,
+        targetId: code.verificationId,
       });
-      return {
-        ok: true as const,
-        result: { idToken, verificationId: verification.id, code, ...(accessToken ? { accessToken } : {}) },
-      };
     },
     { timeout: 15_000, maxWait: 10_000 },
   );
-  if (!outcome.ok) throw new OAuthError("invalid_grant", outcome.description, invalidGrantStatus);
-  return outcome.result;
 }
 
 /**

@@ -10,7 +10,10 @@
  * - a key is created in a transaction of its own, never inside the caller's: a caller that
  *   rolls back must not leave a token signed by a key that was never published;
  * - rotation (IDV_KEY_ROTATION_DAYS) retires the active key and keeps it published until every
- *   token it can have signed has expired; after that it is deleted, private half included.
+ *   token it can have signed has expired; after that it is deleted, private half included;
+ * - every change of an environment's keys (creation, retirement, deletion) publishes the
+ *   CACHE_TOPICS.signingKeys invalidation in its transaction, so every instance's cached JWKS
+ *   (lib/oidc/provider/documents.ts) is dropped when it commits.
  */
 import {
   calculateJwkThumbprint,
@@ -23,6 +26,8 @@ import {
 import { z } from "zod";
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
+import { publishInvalidation } from "../cache/publish";
+import { CACHE_TOPICS } from "../cache/topics";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb, type Db, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -185,6 +190,7 @@ async function insertKey(tx: Tx, environment: TEnvironment, alg: TSigningAlg, cr
     targetId: row.id,
     data: { alg },
   });
+  await publishInvalidation(tx, CACHE_TOPICS.signingKeys, environment);
   return row;
 }
 
@@ -226,21 +232,35 @@ export async function ensureSigningKeys(db: Tx, environment: TEnvironment): Prom
   for (const alg of SIGNING_ALGS) await getSigningKey(db, environment, alg);
 }
 
-/** The JWKS of an environment: every key still published, public parts only, newest first. */
-export async function publicJwks(db: Tx, environment: TEnvironment, now = new Date()): Promise<TJwks> {
+/**
+ * The JWKS of an environment (every key still published, public parts only, newest first) and
+ * when it changes by itself: the end of publication of its first retired key (none: null).
+ */
+export async function publishedJwks(
+  db: Tx,
+  environment: TEnvironment,
+  now = new Date(),
+): Promise<{ jwks: TJwks; changesAt: Date | null }> {
   const rows = await db.signingKey.findMany({
     where: { environment, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     orderBy: { createdAt: "desc" },
-    select: { id: true, alg: true, publicJwk: true },
+    select: { id: true, alg: true, publicJwk: true, expiresAt: true },
   });
-  return {
-    keys: rows.map((row) => ({
-      ...publicPartOf(parsePublicJwk(row.publicJwk)),
-      kid: row.id,
-      alg: parseSigningAlg(row.alg),
-      use: "sig",
-    })),
-  };
+  let changesAt: Date | null = null;
+  for (const { expiresAt } of rows)
+    if (expiresAt && (!changesAt || expiresAt.getTime() < changesAt.getTime())) changesAt = expiresAt;
+  const keys = rows.map((row): TPublicJwk => ({
+    ...publicPartOf(parsePublicJwk(row.publicJwk)),
+    kid: row.id,
+    alg: parseSigningAlg(row.alg),
+    use: "sig",
+  }));
+  return { jwks: { keys }, changesAt };
+}
+
+/** The JWKS of an environment: every key still published, public parts only, newest first. */
+export async function publicJwks(db: Tx, environment: TEnvironment, now = new Date()): Promise<TJwks> {
+  return (await publishedJwks(db, environment, now)).jwks;
 }
 
 export interface TRotationResult {
@@ -276,6 +296,8 @@ export async function rotateSigningKeys(
     const created: string[] = [];
     for (const alg of plan.create) created.push((await insertKey(tx, environment, alg, now)).id);
     if (plan.remove.length > 0) await tx.signingKey.deleteMany({ where: { id: { in: plan.remove } } });
+    if (plan.retire.length + created.length + plan.remove.length > 0)
+      await publishInvalidation(tx, CACHE_TOPICS.signingKeys, environment);
     for (const [action, ids] of [
       ["signing_key.retired", plan.retire],
       ["signing_key.deleted", plan.remove],

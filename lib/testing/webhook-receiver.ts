@@ -23,6 +23,8 @@ export interface TReceivedRequest {
   signatureError?: string;
   /** how many earlier requests were still waiting for their answer when this one arrived */
   unansweredBefore: number;
+  /** the sender's port: requests with the same one came over the same connection */
+  remotePort: number | undefined;
   /** the parsed body (undefined if it is not JSON) */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   event: (TWebhookEvent & Record<string, any>) | undefined;
@@ -88,6 +90,7 @@ export async function startWebhookReceiver(
         signature,
         signatureValid: undefined,
         unansweredBefore: unanswered,
+        remotePort: req.socket.remotePort,
         event,
       };
       unanswered++;

@@ -3,8 +3,8 @@
  * verification rows to emit events for.
  *
  * Why a database of their own: every integration test file that starts the job worker shares the
- * run's database, and a worker of another file would take this file's `webhook_deliver` jobs and
- * send them with its own process settings (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset refuses the
+ * run's database, and the webhook dispatcher of another file would claim this file's deliveries
+ * and send them with its own process settings (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset refuses the
  * loopback receivers; another retry schedule and timeout), making these tests flaky. A fresh
  * database costs about a second of migrations.
  */

@@ -7,7 +7,8 @@
  * - redirect_uri is one of the app's; matchData is required by match providers and refused by
  *   the others; flowType is one the provider supports; a challengeId is the app's own;
  * - events in order at creation: created, requested, workflow.started; the expiry job is queued
- *   for expiresAt, all in the caller's transaction;
+ *   for expiresAt; the session, its events, their deliveries and every job are one statement
+ *   (create-sql.ts), inside the caller's transaction when it has one;
  * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: their
  *   three creation events are written at the end-user's first action instead (announce, called by
  *   transitions.ts; still first, in the same order), and one nobody acted on expires silently.
@@ -17,13 +18,17 @@ import type { Tx } from "../db/client";
 import type { Verification, Workflow } from "../db/generated/client";
 import { ApiError, invalidField } from "../errors";
 import { newId } from "../ids";
-import { expireVerificationJob } from "../jobs/definitions";
-import { enqueue } from "../jobs/registry";
 import { validateMatchData } from "../providers/adapters/match";
 import { findProvider } from "../providers/catalog";
-import { emitVerificationEvent, type TWebhookTarget } from "../webhooks/events";
+import { emitVerificationEvents, type TEventSpec } from "../webhooks/events";
 import { planVerification } from "../workflows/engine";
-import { runnableWorkflow, storedNodes } from "../workflows/row";
+import { storedNodes } from "../workflows/row";
+import {
+  insertVerification,
+  plannableWorkflow,
+  readCreationContext,
+  type TNewVerification,
+} from "./create-sql";
 import type { TVerificationCreated } from "./endpoints";
 import { seal } from "./personal-data";
 import { hostedPageUrl } from "./read";
@@ -49,7 +54,7 @@ export async function createVerification(
   input: TCreateVerification,
   options: TCreateVerificationOptions = {},
 ): Promise<TVerificationCreated> {
-  const app = await db.app.findUniqueOrThrow({ where: { id: auth.clientId }, include: { providers: true } });
+  const app = await readCreationContext(db, auth.clientId, input);
   const provider = findProvider(input.providerId);
   if (!provider) throw providerUnavailable(`Unknown provider "${input.providerId}"`);
   const appProvider = app.providers.find((p) => p.providerId === provider.id);
@@ -58,10 +63,7 @@ export async function createVerification(
   }
   if (!appProvider.enabled) throw providerUnavailable(`Provider "${provider.id}" is disabled for this app`);
 
-  const workflowId = input.workflowId ?? app.defaultWorkflowId;
-  const workflow = workflowId
-    ? await db.workflow.findFirst({ where: { id: workflowId, appId: app.id } })
-    : null;
+  const workflow = app.workflow ? await plannableWorkflow(db, app.workflow) : null;
   if (!workflow) {
     throw input.workflowId
       ? invalidField("workflowId", `no workflow "${input.workflowId}" in this app`)
@@ -70,7 +72,7 @@ export async function createVerification(
   const appProviders = Object.fromEntries(
     app.providers.map((p) => [p.providerId, { enabled: p.enabled && p.status === "activated" }]),
   );
-  const planned = planVerification(runnableWorkflow(workflow), {
+  const planned = planVerification(workflow.runnable, {
     providerId: provider.id,
     provider,
     appProviders,
@@ -91,45 +93,42 @@ export async function createVerification(
   if (!provider.flowTypes.includes(flowType)) {
     throw invalidField("flowType", `"${provider.id}" supports ${provider.flowTypes.join(", ")}`);
   }
-  if (input.challengeId) {
-    const challenge = await db.productionTestChallenge.findUnique({ where: { id: input.challengeId } });
-    if (!challenge || challenge.appId !== app.id)
-      throw invalidField("challengeId", "no such production-test challenge for this app");
+  if (input.challengeId && !app.challengeFound) {
+    throw invalidField("challengeId", "no such production-test challenge for this app");
   }
 
   const now = new Date();
   const id = newId("ver");
-  const created = await db.verification.create({
-    data: {
-      id,
-      appId: app.id,
-      workspaceId: app.workspaceId,
-      environment: auth.environment,
-      providerId: provider.id,
-      workflowId: workflow.id,
-      // the version the session was planned on (lib/workflows/versions.ts)
-      workflowVersion: workflow.version,
-      verificationNodeId: plan.verificationNodeId,
-      flowType,
-      channel: plan.channel,
-      status: INITIAL_STATE,
-      redirectUri: input.redirect_uri ?? null,
-      state: input.state ?? null,
-      locale: input.locale ?? null,
-      deviceType: input.deviceType ?? null,
-      countryCode: input.countryCode ?? null,
-      challengeId: input.challengeId ?? null,
-      matchDataEncrypted: input.matchData ? seal(input.matchData) : null,
-      viaOidcProvider: options.channel === "oidc",
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
-    },
-  });
-  // the app row loaded above carries the webhook settings: no query per event. The OpenID
-  // Provider's sessions come from anonymous GETs of /oidc/{env}/auth: their creation events wait
-  // for the end-user's first action (move), so repeated requests cannot flood the app's webhook
-  if (!created.viaOidcProvider) await emitCreationEvents(db, created, { app, mode: plan.mode });
-  await enqueue(db, expireVerificationJob, { verificationId: id }, { runAt: created.expiresAt });
+  const created: TNewVerification = {
+    id,
+    appId: auth.clientId,
+    workspaceId: app.workspaceId,
+    environment: auth.environment,
+    providerId: provider.id,
+    workflowId: workflow.id,
+    // the version the session was planned on (lib/workflows/versions.ts)
+    workflowVersion: workflow.version,
+    verificationNodeId: plan.verificationNodeId,
+    flowType,
+    channel: plan.channel,
+    status: INITIAL_STATE,
+    redirectUri: input.redirect_uri ?? null,
+    state: input.state ?? null,
+    locale: input.locale ?? null,
+    deviceType: input.deviceType ?? null,
+    countryCode: input.countryCode ?? null,
+    challengeId: input.challengeId ?? null,
+    matchDataEncrypted: input.matchData ? seal(input.matchData) : null,
+    viaOidcProvider: options.channel === "oidc",
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
+  };
+  // The OpenID Provider's sessions come from anonymous GETs of /oidc/{env}/auth: their creation
+  // events wait for the end-user's first action (move), so repeated requests cannot flood the
+  // app's webhook
+  const events = created.viaOidcProvider ? [] : creationEvents(created, plan.mode);
+  await insertVerification(db, created, events);
   return {
     verificationId: id,
     status: INITIAL_STATE,
@@ -143,25 +142,25 @@ export async function createVerification(
 }
 
 /** verification.created, .requested and .workflow.started, in this order. */
-async function emitCreationEvents(
-  db: Tx,
-  v: Verification,
-  options: { app?: TWebhookTarget; mode: string },
-): Promise<void> {
-  const app = options.app ? { app: options.app } : {};
-  await emitVerificationEvent(db, v, "verification.created", app);
-  await emitVerificationEvent(db, v, "verification.requested", {
-    ...app,
-    metadata: {
-      channel: v.channel,
-      flowType: v.flowType,
-      ...(v.redirectUri ? { redirectUri: v.redirectUri } : {}),
+function creationEvents(
+  v: Pick<Verification, "channel" | "flowType" | "redirectUri" | "verificationNodeId">,
+  mode: string,
+): TEventSpec[] {
+  return [
+    { type: "verification.created" },
+    {
+      type: "verification.requested",
+      metadata: {
+        channel: v.channel,
+        flowType: v.flowType,
+        ...(v.redirectUri ? { redirectUri: v.redirectUri } : {}),
+      },
     },
-  });
-  await emitVerificationEvent(db, v, "verification.workflow.started", {
-    ...app,
-    metadata: { verificationNodeId: v.verificationNodeId, mode: options.mode },
-  });
+    {
+      type: "verification.workflow.started",
+      metadata: { verificationNodeId: v.verificationNodeId, mode },
+    },
+  ];
 }
 
 /** An OpenID Provider session nobody has acted on yet: its creation events are still to come. */
@@ -174,7 +173,7 @@ export async function announce(db: Tx, v: Verification): Promise<void> {
   const workflow = await plannedWorkflow(db, v);
   const node = workflow ? storedNodes(workflow.nodes).find((n) => n.id === v.verificationNodeId) : undefined;
   const mode = node?.config?.mode;
-  await emitCreationEvents(db, v, { mode: typeof mode === "string" ? mode : "pii" });
+  await emitVerificationEvents(db, v, creationEvents(v, typeof mode === "string" ? mode : "pii"));
 }
 
 /**

@@ -6,6 +6,8 @@
  *   session was planned on; they pass → completed (userinfo and evidence sealed), they fail →
  *   failed with the check's reason; a deleted workflow fails the session;
  * - failure: user.authentication_failed, then failed; cancel and expiry as in transitions.ts;
+ * - an outcome's events (authentication succeeded or failed, then completed or failed) are
+ *   written together, in this order, in one statement (lib/webhooks/events.ts);
  * - the funnel stamps authenticatedAt (and startedAt, for a flow that skipped the start) are
  *   written by their transitions, in the same update;
  * - a session that ends completed or failed gets its decision record (decisions.ts) and, when it
@@ -18,7 +20,7 @@ import { claimStamp, recordParticipation } from "../production-tests/participati
 import { buildProvenance } from "../providers/adapters/provenance";
 import type { TAdapterOutcome, TSourceIdentity } from "../providers/adapters/types";
 import { findProvider, parseFlowType, type TProviderDefinition } from "../providers/catalog";
-import { emitVerificationEvent } from "../webhooks/events";
+import { emitVerificationEvents, type TEventSpec } from "../webhooks/events";
 import { runChecks } from "../workflows/engine";
 import { runnableWorkflow } from "../workflows/row";
 import { plannedWorkflow } from "./create";
@@ -61,9 +63,12 @@ async function complete(
     authenticatedAt,
     startedAt: v.startedAt ?? authenticatedAt,
   });
-  await emitVerificationEvent(db, succeeded, "verification.user.authentication_succeeded", {
+  // written with the outcome's own event below, in one statement, in this order
+  const succeededEvent: TEventSpec = {
+    type: "verification.user.authentication_succeeded",
     result: eventResult(provider, loa),
-  });
+    verification: succeeded,
+  };
   const workflow = await plannedWorkflow(db, v);
   const checks = workflow
     ? runChecks(runnableWorkflow(workflow), v.verificationNodeId, { provider, identity, loa })
@@ -80,10 +85,14 @@ async function complete(
       statusReason: checks.reason,
       upstreamEncrypted: null,
     });
-    await emitVerificationEvent(db, failed, "verification.failed", {
-      metadata: { reason: checks.reason, ...(checks.failedNodeId ? { nodeId: checks.failedNodeId } : {}) },
-      result: eventResult(provider, loa),
-    });
+    await emitVerificationEvents(db, failed, [
+      succeededEvent,
+      {
+        type: "verification.failed",
+        metadata: { reason: checks.reason, ...(checks.failedNodeId ? { nodeId: checks.failedNodeId } : {}) },
+        result: eventResult(provider, loa),
+      },
+    ]);
     await recordDecision(db, failed, { kind: "checked", provider, workflow, identity, loa, checks });
     await participate(db, failed, false);
     return failed;
@@ -118,9 +127,10 @@ async function complete(
     evidenceEncrypted: seal(evidence),
     upstreamEncrypted: null,
   });
-  await emitVerificationEvent(db, completed, "verification.completed", {
-    result: eventResult(provider, loa),
-  });
+  await emitVerificationEvents(db, completed, [
+    succeededEvent,
+    { type: "verification.completed", result: eventResult(provider, loa) },
+  ]);
   await recordDecision(db, completed, { kind: "checked", provider, workflow, identity, loa, checks });
   await participate(db, completed, true);
   return completed;
@@ -145,12 +155,10 @@ export async function applyAdapterOutcome(
         // funnel stamp: the provider answered, so the end-user had started
         startedAt: v.startedAt ?? new Date(),
       });
-      await emitVerificationEvent(db, failed, "verification.user.authentication_failed", {
-        metadata: { reason: outcome.reason },
-      });
-      await emitVerificationEvent(db, failed, "verification.failed", {
-        metadata: { reason: outcome.reason },
-      });
+      await emitVerificationEvents(db, failed, [
+        { type: "verification.user.authentication_failed", metadata: { reason: outcome.reason } },
+        { type: "verification.failed", metadata: { reason: outcome.reason } },
+      ]);
       await recordDecision(db, failed, { kind: "unauthenticated", provider, reason: outcome.reason });
       await participate(db, failed, false);
       return failed;

@@ -10,6 +10,8 @@
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
+import { column, defineStatement, queryOne } from "../db/sql";
+import { parseEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
 import { jsonParser } from "../state-machine";
 import {
@@ -32,7 +34,22 @@ export function hostedPageUrl(verificationId: string): string {
   return `${publicUrl()}/verify/${verificationId}`;
 }
 
-export function toStatusRecord(v: Verification): TVerificationStatus {
+/** What the status record is made of. */
+export type TStatusRow = Pick<
+  Verification,
+  | "id"
+  | "status"
+  | "providerId"
+  | "workflowId"
+  | "flowType"
+  | "createdAt"
+  | "expiresAt"
+  | "verifiedAt"
+  | "loa"
+  | "statusReason"
+>;
+
+export function toStatusRecord(v: TStatusRow): TVerificationStatus {
   const completed = v.status === "completed" && v.loa !== null;
   return {
     verificationId: v.id,
@@ -60,7 +77,49 @@ export async function getOwnedVerification(
   return v;
 }
 
-function requireCompleted(v: Verification): void {
+/** The columns of the status record and the owner's, by id (GET /v1/verifications/{id}, polled). */
+const STATUS_ROW = defineStatement<[verificationId: string], TStatusRow & TOwner>({
+  name: "verification_status",
+  text: `SELECT id, app_id, environment, status, provider_id, workflow_id, flow_type, created_at,
+                expires_at, verified_at, loa, status_reason
+           FROM verifications WHERE id = $1`,
+  parse: (row) => ({
+    id: column.text(row, "id"),
+    appId: column.text(row, "app_id"),
+    environment: parseEnvironment(column.text(row, "environment")),
+    status: column.text(row, "status"),
+    providerId: column.text(row, "provider_id"),
+    workflowId: column.text(row, "workflow_id"),
+    flowType: column.text(row, "flow_type"),
+    createdAt: column.timestamp(row, "created_at"),
+    expiresAt: column.timestamp(row, "expires_at"),
+    verifiedAt: column.timestampOrNull(row, "verified_at"),
+    loa: column.intOrNull(row, "loa"),
+    statusReason: column.textOrNull(row, "status_reason"),
+  }),
+});
+
+interface TOwner {
+  appId: string;
+  environment: string | undefined;
+}
+
+/**
+ * The status record of the app's session, or 404 as getOwnedVerification: one prepared statement
+ * outside any transaction (lib/db/sql.ts), for the status polls.
+ */
+export async function readOwnedVerificationStatus(
+  db: Tx,
+  auth: AppAuth,
+  verificationId: string,
+): Promise<TVerificationStatus> {
+  const v = await queryOne(db, STATUS_ROW, [verificationId]);
+  if (!v || v.appId !== auth.clientId || v.environment !== auth.environment)
+    throw notFound(`Verification "${verificationId}"`);
+  return toStatusRecord(v);
+}
+
+function requireCompleted(v: Pick<Verification, "id" | "status" | "personalDataDeletedAt">): void {
   if (v.status !== "completed") {
     throw new ApiError(
       "VERIFICATION_NOT_COMPLETED",
@@ -75,7 +134,10 @@ function requireCompleted(v: Verification): void {
   }
 }
 
-export function readUserinfo(v: Verification): TUserinfo {
+/** What the userinfo is read from (the OP's /userinfo reads just these columns). */
+export type TUserinfoRow = Pick<Verification, "id" | "status" | "personalDataDeletedAt" | "resultEncrypted">;
+
+export function readUserinfo(v: TUserinfoRow): TUserinfo {
   requireCompleted(v);
   const userinfo = unseal(v.resultEncrypted, parseUserinfo);
   if (!userinfo) throw new Error(`Verification "${v.id}" is completed but has no sealed userinfo`);

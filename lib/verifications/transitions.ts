@@ -22,16 +22,15 @@ import { transition } from "../state-machine";
 import { emitVerificationEvent } from "../webhooks/events";
 import { announce, unannounced } from "./create";
 import { personalDataWipe } from "./personal-data";
+import { selectVerificationForUpdate } from "./lock-sql";
 import { getOwnedVerification } from "./read";
 import { isTerminal, VERIFICATION_TRANSITIONS, type TVerificationTransition } from "./state-machine";
 
-/** Locks the session row for the rest of the transaction and returns it. */
+/** Locks the session row for the rest of the transaction and returns it (one statement). */
 export async function lockVerification(db: Tx, verificationId: string): Promise<Verification> {
-  const rows = await db.$queryRaw<
-    { id: string }[]
-  >`SELECT id FROM verifications WHERE id = ${verificationId} FOR UPDATE`;
-  if (rows.length === 0) throw notFound(`Verification "${verificationId}"`);
-  return db.verification.findUniqueOrThrow({ where: { id: verificationId } });
+  const v = await selectVerificationForUpdate(db, verificationId);
+  if (!v) throw notFound(`Verification "${verificationId}"`);
+  return v;
 }
 
 /** The refusal of a move the state table does not have: terminal, or a state conflict. */

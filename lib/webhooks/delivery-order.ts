@@ -1,21 +1,17 @@
 /**
  * The order of one session's events at its app: the chain of first automatic attempts.
  * Rules:
- * - the first automatic attempt of an event waits (its job re-queued, no attempt recorded) while
- *   an earlier event of the same verification to the same app has not finished its first
- *   attempt; when that one finishes it wakes the next;
+ * - the first automatic attempt of an event waits while an earlier event of the same
+ *   verification to the same app has not finished its first attempt (pending, no attempt made);
+ *   it stays queued meanwhile, no attempt recorded, and is sent once that one has finished;
  * - only that chain waits: other sessions and other apps are not held up; retries, manual
  *   redeliveries and test events neither wait nor hold anyone up;
- * - the wake-up is a job without key (a keyed job could replace or detach another's); the
- *   waiting attempt re-checks after ORDER_RECHECK_MS should the wake-up be lost.
+ * - the dispatcher's claim passes over a waiting delivery (`waitsForEarlierSql`, evaluated in the
+ *   claiming statement, so a delivery and the earlier one it waits for are never claimed
+ *   together); the statement that records the earlier one's attempt claims it.
  */
 import type { Tx } from "../db/client";
 import type { WebhookDelivery } from "../db/generated/client";
-import { deliverWebhookJob } from "../jobs/definitions";
-import { enqueue } from "../jobs/registry";
-
-/** How long a first attempt waiting for an earlier event of its session sleeps between checks. */
-export const ORDER_RECHECK_MS = 1000;
 
 /** A delivery's place among the deliveries of its verification's events to its app. */
 export interface TChainPosition {
@@ -23,6 +19,23 @@ export interface TChainPosition {
   verificationId: string;
   /** the event's emission order (verification_events.seq) */
   seq: bigint;
+}
+
+/**
+ * SQL condition, true while the delivery row `d` (an alias of webhook_deliveries with its
+ * `queued_trigger`) is a first automatic attempt that must wait for an earlier event of its chain.
+ * `finished`: a relation of delivery ids (`id`) whose first attempt the same statement records,
+ * which the statement's snapshot still shows unfinished.
+ */
+export function waitsForEarlierSql(d: string, finished?: string): string {
+  return `(${d}.queued_trigger = 'automatic' AND ${d}.attempt_count = 0 AND ${d}.event_id IS NOT NULL
+    AND EXISTS (
+      SELECT 1 FROM verification_events ev
+        JOIN verification_events prev ON prev.verification_id = ev.verification_id AND prev.seq < ev.seq
+        JOIN webhook_deliveries p ON p.event_id = prev.id
+       WHERE ev.id = ${d}.event_id AND p.app_id = ${d}.app_id AND p.status = 'pending' AND p.attempt_count = 0${
+         finished ? `\n         AND p.id NOT IN (SELECT id FROM ${finished})` : ""
+       }))`;
 }
 
 /** The delivery's place in its chain; undefined for test events, which stand alone. */
@@ -35,54 +48,16 @@ export async function chainPosition(db: Tx, delivery: WebhookDelivery): Promise<
   return event ? { appId: delivery.appId, verificationId: event.verificationId, seq: event.seq } : undefined;
 }
 
-/** Deliveries of the same chain whose first attempt has not finished, before or after `chain`. */
-function unfinishedInChain(chain: TChainPosition, side: "before" | "after") {
-  return {
-    appId: chain.appId,
-    status: "pending",
-    attemptCount: 0,
-    event: {
-      verificationId: chain.verificationId,
-      seq: side === "before" ? { lt: chain.seq } : { gt: chain.seq },
-    },
-  };
-}
-
 /** Whether an earlier event of the chain is still on its first attempt. */
 export async function waitsForEarlier(db: Tx, chain: TChainPosition): Promise<boolean> {
-  return (await db.webhookDelivery.findFirst({ where: unfinishedInChain(chain, "before") })) !== null;
-}
-
-/** Queues the next delivery of the chain now, once this one's first attempt has finished. */
-export async function wakeNextInChain(db: Tx, chain: TChainPosition | undefined): Promise<void> {
-  if (!chain) return;
-  const next = await db.webhookDelivery.findFirst({
-    where: unfinishedInChain(chain, "after"),
-    orderBy: { event: { seq: "asc" } },
+  const earlier = await db.webhookDelivery.findFirst({
+    where: {
+      appId: chain.appId,
+      status: "pending",
+      attemptCount: 0,
+      event: { verificationId: chain.verificationId, seq: { lt: chain.seq } },
+    },
     select: { id: true },
   });
-  // unkeyed, like the in-order wait: a keyed job could replace or detach another's
-  if (next)
-    await enqueue(db, deliverWebhookJob, { deliveryId: next.id, trigger: "automatic" }, { keyed: false });
-}
-
-/** Puts a waiting first attempt back: its lease released, its job re-queued ORDER_RECHECK_MS later. */
-export async function waitInChain(
-  db: Tx,
-  delivery: Pick<WebhookDelivery, "id" | "leaseUntil">,
-): Promise<void> {
-  const runAt = new Date(Date.now() + ORDER_RECHECK_MS);
-  const { count } = await db.webhookDelivery.updateMany({
-    where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
-    data: { nextAttemptAt: runAt, leaseUntil: null },
-  });
-  if (count > 0)
-    await enqueue(
-      db,
-      deliverWebhookJob,
-      { deliveryId: delivery.id, trigger: "automatic" },
-      // no job key: a keyed job may be replaced or detached by a concurrent wake-up, and an
-      // extra job is harmless (it finds the lease taken or the attempt made, and stops)
-      { runAt, keyed: false },
-    );
+  return earlier !== null;
 }

@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_RESPONSE_BODY_BYTES, sendWebhookRequest } from "./delivery-request";
@@ -212,5 +213,102 @@ describe("sendWebhookRequest", () => {
     expect(refused).toMatchObject({ success: false, responseStatus: null, error: "connection refused" });
     const byName = await sendWebhookRequest("http://localhost:1/", "{}", {}, 2_000);
     expect(byName).toMatchObject({ success: false, responseStatus: null, error: "connection refused" });
+  });
+});
+
+describe("sendWebhookRequest: kept-alive connections", () => {
+  const previous = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+  afterEach(() => {
+    if (previous === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    else process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = previous;
+  });
+
+  /** A server on 127.0.0.1 answering 204 to everything; counts its connections and requests. */
+  async function counting<T>(
+    run: (port: number, seen: { connections: number; requests: number }) => Promise<T>,
+  ) {
+    const seen = { connections: 0, requests: 0 };
+    const server = http.createServer((req, res) => {
+      seen.requests++;
+      req.resume();
+      req.on("end", () => res.writeHead(204).end());
+    });
+    server.on("connection", () => seen.connections++);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      return await run((server.address() as AddressInfo).port, seen);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }
+
+  it("sends consecutive requests to one receiver over one connection", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    await counting(async (port, seen) => {
+      for (let i = 0; i < 5; i++)
+        expect(await sendWebhookRequest(`http://127.0.0.1:${port}/hooks`, "{}", {}, 2_000)).toMatchObject({
+          success: true,
+          responseStatus: 204,
+        });
+      expect(seen).toEqual({ connections: 1, requests: 5 });
+    });
+  });
+
+  it("never reuses a connection opened while private networks were allowed once they are not", async () => {
+    await counting(async (port, seen) => {
+      process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+      const url = `http://localhost:${port}/hooks`;
+      expect(await sendWebhookRequest(url, "{}", {}, 2_000)).toMatchObject({ success: true });
+      delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+      expect(await sendWebhookRequest(url, "{}", {}, 2_000)).toMatchObject({
+        success: false,
+        responseStatus: null,
+        error: HOST_NOT_ALLOWED,
+      });
+      expect(seen.requests).toBe(1);
+    });
+  });
+
+  it("sends once more, on a new connection, when the receiver closes the reused one on receipt", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
+    // each request: the connection it came on; the first connection drops its second request
+    const requests: number[] = [];
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      const connection = connections++;
+      let buffered = "";
+      socket.on("data", (chunk: Buffer) => {
+        buffered += chunk.toString("latin1");
+        for (;;) {
+          const end = buffered.indexOf("\r\n\r\n");
+          if (end < 0) return;
+          const length = Number(/content-length: *(\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+          if (buffered.length < end + 4 + length) return;
+          buffered = buffered.slice(end + 4 + length);
+          requests.push(connection);
+          if (connection === 0 && requests.length === 2) {
+            socket.destroy();
+            return;
+          }
+          socket.write("HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n");
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      expect(await sendWebhookRequest(url, "{}", {}, 2_000)).toMatchObject({
+        success: true,
+        responseStatus: 204,
+      });
+      expect(await sendWebhookRequest(url, "{}", {}, 2_000)).toMatchObject({
+        success: true,
+        responseStatus: 204,
+      });
+      expect(requests).toEqual([0, 0, 1]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

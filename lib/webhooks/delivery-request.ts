@@ -4,7 +4,12 @@
  * - within the timeout (WEBHOOK_TIMEOUT_MS, default 10 s) in total; redirects are not followed
  *   (3xx is a failure), 2xx is success;
  * - connections pass the SSRF guard (ssrf.ts) at connect time: IP literals are checked before,
- *   host names at every address of the DNS answer; a fresh connection per attempt;
+ *   host names at every address of the DNS answer. Connections are kept alive and reused per
+ *   origin (so a burst of events to one receiver costs one handshake, not one per attempt): a
+ *   reused connection is one that passed the guard when it was opened, under the same
+ *   WEBHOOK_ALLOW_PRIVATE_NETWORKS setting (one pool per setting), and goes to the address it was
+ *   opened to; a request that finds its reused connection already closed by the receiver is sent
+ *   once more on a new one, within the same attempt and timeout;
  * - it keeps what an integrator needs to debug it: the request headers (the signature is an
  *   HMAC, not the secret), the receiver's headers without Set-Cookie and the first 4 KiB of its
  *   body; a body still arriving when the time is up is kept as far as it came and does not turn a
@@ -15,12 +20,37 @@ import http from "node:http";
 import https from "node:https";
 import { clip, tenantConnectionError } from "./delivery-errors";
 import { config } from "../config";
-import { assertAllowedHost, createGuardedLookup, guardedLookup, type TResolve } from "./ssrf";
+import {
+  assertAllowedHost,
+  createGuardedLookup,
+  guardedLookup,
+  privateNetworksAllowed,
+  type TResolve,
+} from "./ssrf";
 
 /** How much of the receiver's answer is kept per attempt. */
 export const MAX_RESPONSE_BODY_BYTES = 4096;
 const MAX_RESPONSE_HEADERS = 50;
 const MAX_HEADER_VALUE_LENGTH = 1000;
+/** How long an idle kept-alive connection stays open (receivers commonly close theirs after 5 s). */
+const IDLE_CONNECTION_MS = 4000;
+/** What a request on a reused connection the receiver had just closed fails with. */
+const STALE_CONNECTION = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+
+// one pool of kept-alive connections per scheme and WEBHOOK_ALLOW_PRIVATE_NETWORKS setting: a
+// connection opened while private networks were allowed is never reused once they are not
+const agents = new Map<string, http.Agent>();
+
+function agentFor(protocol: string): http.Agent {
+  const key = `${protocol}${privateNetworksAllowed() ? " private" : ""}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const settings = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: "lifo" } as const;
+    agent = protocol === "https:" ? new https.Agent(settings) : new http.Agent(settings);
+    agents.set(key, agent);
+  }
+  return agent;
+}
 
 export interface TAttemptResult {
   startedAt: Date;
@@ -106,6 +136,9 @@ export function sendWebhookRequest(
   }
 
   const transport = target.protocol === "https:" ? https : http;
+  // tests hand in their own resolver: their connections are never pooled (a pool is per name)
+  const agent = options.resolve ? false : agentFor(target.protocol);
+  const lookup = options.resolve ? createGuardedLookup(options.resolve) : guardedLookup;
   return new Promise((resolve) => {
     let settled = false;
     // set once the status line and headers arrived: from then on the outcome is the status's
@@ -138,51 +171,61 @@ export function sendWebhookRequest(
       else finish(null, `timed out after ${timeoutMs} ms`);
       request.destroy();
     }, timeoutMs);
-    const request = transport.request(
-      {
-        protocol: target.protocol,
-        hostname: target.hostname.replace(/^\[|\]$/g, ""),
-        port: target.port || undefined,
-        path: `${target.pathname}${target.search}`,
-        method: "POST",
-        headers: requestHeaders,
-        // a fresh connection per attempt: a pooled socket would skip the guarded lookup
-        agent: false,
-        lookup: (options.resolve ? createGuardedLookup(options.resolve) : guardedLookup) as never,
-      },
-      (response) => {
-        const current = {
-          status: response.statusCode ?? 0,
-          location: response.headers.location,
-          headers: keptResponseHeaders(response.rawHeaders),
-          chunks: [] as Buffer[],
-          size: 0,
-        };
-        answer = current;
-        // the start of the body only: what is beyond the limit is not read
-        response.on("data", (chunk: Buffer) => {
-          if (settled) return;
-          const room = MAX_RESPONSE_BODY_BYTES - current.size;
-          if (chunk.length > room) {
-            current.chunks.push(chunk.subarray(0, room));
-            current.size = MAX_RESPONSE_BODY_BYTES;
-            truncated = true;
-            finishAnswered();
-            response.destroy();
-            return;
-          }
-          current.chunks.push(chunk);
-          current.size += chunk.length;
-        });
-        response.on("end", finishAnswered);
-        // a connection closed in the middle of the body: the status stands
-        response.on("error", finishAnswered);
-        response.on("close", finishAnswered);
-      },
-    );
-    request.on("error", (err) =>
-      answer ? finishAnswered() : finish(null, tenantConnectionError(err, target)),
-    );
-    request.end(body, "utf8");
+    const send = (fresh: boolean): http.ClientRequest => {
+      const sent = transport.request(
+        {
+          protocol: target.protocol,
+          hostname: target.hostname.replace(/^\[|\]$/g, ""),
+          port: target.port || undefined,
+          path: `${target.pathname}${target.search}`,
+          method: "POST",
+          headers: requestHeaders,
+          agent: fresh ? false : agent,
+          // new connections only: a pooled one passed it when it was opened
+          lookup: lookup as never,
+        },
+        (response) => {
+          const current = {
+            status: response.statusCode ?? 0,
+            location: response.headers.location,
+            headers: keptResponseHeaders(response.rawHeaders),
+            chunks: [] as Buffer[],
+            size: 0,
+          };
+          answer = current;
+          // the start of the body only: what is beyond the limit is not read
+          response.on("data", (chunk: Buffer) => {
+            if (settled) return;
+            const room = MAX_RESPONSE_BODY_BYTES - current.size;
+            if (chunk.length > room) {
+              current.chunks.push(chunk.subarray(0, room));
+              current.size = MAX_RESPONSE_BODY_BYTES;
+              truncated = true;
+              finishAnswered();
+              response.destroy();
+              return;
+            }
+            current.chunks.push(chunk);
+            current.size += chunk.length;
+          });
+          response.on("end", finishAnswered);
+          // a connection closed in the middle of the body: the status stands
+          response.on("error", finishAnswered);
+          response.on("close", finishAnswered);
+        },
+      );
+      sent.on("error", (err: NodeJS.ErrnoException) => {
+        if (answer) return finishAnswered();
+        // the receiver closed an idle pooled connection as we reused it: once more, on a new one
+        if (!fresh && !settled && sent.reusedSocket && STALE_CONNECTION.has(err.code ?? "")) {
+          request = send(true);
+          return;
+        }
+        finish(null, tenantConnectionError(err, target));
+      });
+      sent.end(body, "utf8");
+      return sent;
+    };
+    let request = send(false);
   });
 }

@@ -2,18 +2,20 @@
  * The `webhook_sweep` task (every minute): delivery is at-least-once.
  * Rules:
  * - a worker that dies between sending and recording leaves a pending delivery whose lease
- *   expires; the sweeper re-queues it, and re-queues pending deliveries whose job was lost (next
- *   attempt overdue by more than WEBHOOK_SWEEP_GRACE_SECONDS and nobody holds it), so the
- *   receiver may see an event twice and dedupes on eventId;
+ *   expires; the sweeper puts it back on the queue (delivery-queue.ts), and also pending
+ *   deliveries that are on no queue and nobody holds (next attempt overdue by more than
+ *   WEBHOOK_SWEEP_GRACE_SECONDS), so the receiver may see an event twice and dedupes on eventId;
+ * - deliveries still queued are left alone, however overdue (waiting for an earlier event of
+ *   their session, or for a dispatcher to run);
  * - at most 500 deliveries per run, the most overdue first;
- * - the job key replaces a still-queued job instead of adding a second one, and the lease makes a
- *   duplicate job harmless;
- * - the trigger the lost job carried is inferred: a pending delivery with its automatic attempts
+ * - re-queueing a delivery another worker has meanwhile claimed or finished is harmless: the
+ *   lease decides who sends it, and a finished one is no longer pending;
+ * - the trigger of the lost attempt is inferred: a pending delivery with its automatic attempts
  *   used up, or already delivered, or redelivered before, is a manual redelivery.
  */
 import { getDb, type Tx } from "../db/client";
 import { logger } from "../log";
-import { queueDeliveryAttempt } from "./delivery";
+import { queueDeliveryAttempt } from "./delivery-queue";
 import { config } from "../config";
 
 const SWEEP_BATCH = 500;
@@ -26,8 +28,8 @@ export async function sweepWebhookDeliveries(db: Tx, now = new Date()): Promise<
       status: "pending",
       OR: [
         { leaseUntil: { lt: now } },
-        { leaseUntil: null, nextAttemptAt: { lt: overdue } },
-        { leaseUntil: null, nextAttemptAt: null, updatedAt: { lt: overdue } },
+        { leaseUntil: null, queuedTrigger: null, nextAttemptAt: { lt: overdue } },
+        { leaseUntil: null, queuedTrigger: null, nextAttemptAt: null, updatedAt: { lt: overdue } },
       ],
     },
     select: { id: true, deliveredAt: true, attempts: { select: { trigger: true } } },
@@ -36,15 +38,18 @@ export async function sweepWebhookDeliveries(db: Tx, now = new Date()): Promise<
   });
   if (stuck.length === 0) return [];
   const retries = config().webhookRetrySchedule.length;
-  // one add_job per delivery, each atomic on its own: no transaction needed (nor possible on a Tx)
+  const byTrigger = { automatic: [] as string[], manual: [] as string[] };
   for (const d of stuck) {
-    // the job payload that carried the trigger is gone: a pending delivery with its automatic
+    // the trigger of the lost attempt is not stored: a pending delivery with its automatic
     // attempts used up, or already delivered, or redelivered before, is a manual redelivery
     const automatic = d.attempts.filter((a) => a.trigger === "automatic").length;
     const manual =
       d.deliveredAt !== null || d.attempts.some((a) => a.trigger === "manual") || automatic > retries;
-    await queueDeliveryAttempt(db, d.id, manual ? "manual" : "automatic");
+    byTrigger[manual ? "manual" : "automatic"].push(d.id);
   }
+  // one statement per trigger, each atomic on its own: no transaction needed (nor possible on a Tx)
+  await queueDeliveryAttempt(db, byTrigger.automatic, "automatic", now);
+  await queueDeliveryAttempt(db, byTrigger.manual, "manual", now);
   logger.warn({ deliveryIds: stuck.map((d) => d.id) }, "webhook deliveries re-queued by the sweeper");
   return stuck.map((d) => d.id);
 }

@@ -46,7 +46,7 @@ async function settled(id: string, status: "succeeded" | "dead", timeoutMs = 10_
   }, timeoutMs);
 }
 
-/** A delivery row without a queued job, as if its job had been lost. */
+/** A delivery row that is not on the queue, as if its queued attempt had been lost. */
 async function insertDelivery(appId: string, url: string, fields: Record<string, unknown> = {}) {
   const eventId = newId("evt");
   return db().webhookDelivery.create({
@@ -58,6 +58,7 @@ async function insertDelivery(appId: string, url: string, fields: Record<string,
       url,
       body: JSON.stringify({ event: TEST_EVENT_TYPE, eventId, data: { message: "hi" } }),
       nextAttemptAt: new Date(),
+      queuedTrigger: null,
       ...fields,
     },
   });

@@ -1,17 +1,18 @@
 /**
- * Webhook delivery: the `webhook_deliver` task, which claims a delivery, sends one attempt and
- * records it (DESIGN.md §5; spec, Events). The HTTP request is delivery-request.ts, the order of
- * a session's events delivery-order.ts, the sweeper delivery-sweep.ts, the settings
- * (WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS, WEBHOOK_SWEEP_GRACE_SECONDS) lib/config.
+ * Webhook delivery: one attempt of a claimed delivery, sent and recorded (DESIGN.md §5; spec,
+ * Events). The queue is delivery-queue.ts, the dispatcher that claims and sends batches
+ * delivery-dispatcher.ts, the HTTP request delivery-request.ts, the order of a session's events
+ * delivery-order.ts, the sweeper delivery-sweep.ts, the settings (WEBHOOK_RETRY_SCHEDULE,
+ * WEBHOOK_TIMEOUT_MS, WEBHOOK_CONCURRENCY, WEBHOOK_SWEEP_GRACE_SECONDS) lib/config.
  * Rules:
- * - one worker at a time sends a delivery: it first claims a lease (a conditional UPDATE on
- *   status pending and no live lease), so two workers — or a sweeper re-queue racing the
- *   original job — never send the same attempt;
- * - one job sends ONE attempt: the stored body bytes to the app's current URL, signed with the
+ * - one worker at a time sends a delivery: it first claims a lease (status pending and no live
+ *   lease, re-checked on the row it locks), so two workers — or a sweeper re-queue racing the
+ *   original claim — never send the same attempt;
+ * - one claim sends ONE attempt: the stored body bytes to the app's current URL, signed with the
  *   app's current secret (X-Service-Signature; none before the first rotation, and never unsigned
  *   once signed: a secret that cannot be decrypted fails the attempt without a request);
- * - the attempt row, the delivery's new state and the job of the next attempt are written in one
- *   transaction, only while the lease is still ours;
+ * - the attempt row and the delivery's new state, with its next attempt queued, are written in
+ *   one statement, the state only while the lease is still ours;
  * - automatic attempts: one at once, then one retry after each value of WEBHOOK_RETRY_SCHEDULE
  *   (default 1,5,30 seconds), then the delivery is dead;
  * - a manual redelivery is a single attempt, recorded like any other, never retried; when it
@@ -22,62 +23,68 @@
  *   explicitly and go out while the webhook is disabled, but never for a deleted app or without
  *   a URL.
  */
+import { randomUUID } from "node:crypto";
 import { decryptSecret } from "../crypto/encryption";
-import { getDb, Prisma, type Db, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { WebhookDelivery } from "../db/generated/client";
-import { deliverWebhookJob, type TDeliverWebhookPayload } from "../jobs/definitions";
-import { enqueue } from "../jobs/registry";
+import type { TDeliverWebhookPayload } from "../jobs/definitions";
+import { getDb } from "../db/client";
 import { logger } from "../log";
-import { chainPosition, waitInChain, waitsForEarlier, wakeNextInChain } from "./delivery-order";
-import { sendWebhookRequest, type TAttemptResult } from "./delivery-request";
 import { config } from "../config";
+import { chainPosition, waitsForEarlier } from "./delivery-order";
+import {
+  LEASE_SECONDS,
+  recordAttempts,
+  type TAttemptRecord,
+  type TClaimedDelivery,
+  type TDeliveryTrigger,
+} from "./delivery-queue";
+import { sendWebhookRequest, type TAttemptResult } from "./delivery-request";
 import { SIGNATURE_HEADER, signPayload } from "./signature";
+
+export { LEASE_SECONDS, queueDeliveryAttempt, type TDeliveryTrigger } from "./delivery-queue";
 
 /** Event type of the deliveries made by POST …/webhook-config/test. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
-/** Longer than the longest attempt (timeout ≤ 20 s) plus the bookkeeping around it. */
-export const LEASE_SECONDS = 30;
 const USER_AGENT = "idv-broker-webhooks/1.0";
 
-export type TDeliveryTrigger = "automatic" | "manual";
-
 /**
- * Takes the lease of a pending delivery; undefined when it is not pending or another worker
- * holds a live lease. PostgreSQL re-checks the WHERE clause on the row it locks, so of two
- * concurrent claims exactly one wins.
+ * Takes the lease of a pending delivery (and takes it off the queue); undefined when it is not
+ * pending or another worker holds a live lease. PostgreSQL re-checks the WHERE clause on the row
+ * it locks, so of two concurrent claims exactly one wins.
  */
 export async function claimDelivery(
-  db: Tx,
+  db: Db,
   deliveryId: string,
   now = new Date(),
 ): Promise<WebhookDelivery | undefined> {
   const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
   const { count } = await db.webhookDelivery.updateMany({
     where: { id: deliveryId, status: "pending", OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
-    data: { leaseUntil },
+    data: { leaseUntil, queuedTrigger: null },
   });
   if (count === 0) return undefined;
   return (await db.webhookDelivery.findUnique({ where: { id: deliveryId } })) ?? undefined;
 }
 
+export type TDeliverOutcomeName = "skipped" | "waiting" | "succeeded" | "failed" | "retrying" | "dead";
+
 export interface TDeliverOutcome {
   /**
-   * skipped: not claimed (not pending, or another worker is on it); waiting: an earlier event of
-   * the session has not finished its first attempt, the job comes back later; failed: a manual
-   * attempt failed and the delivery stays succeeded from an earlier attempt
+   * skipped: not claimed (not pending, or another worker is on it), or the lease was lost before
+   * the outcome was recorded; waiting: an earlier event of the session has not finished its first
+   * attempt, the delivery stays queued; failed: a manual attempt failed and the delivery stays
+   * succeeded from an earlier attempt
    */
-  outcome: "skipped" | "waiting" | "succeeded" | "failed" | "retrying" | "dead";
+  outcome: TDeliverOutcomeName;
   attempt?: TAttemptResult;
   nextAttemptAt?: Date;
 }
 
 /** Why an attempt must not be made, or undefined when it may. */
-function refusalReason(
-  app: { deletedAt: Date | null; webhookEnabled: boolean; webhookUrl: string | null } | null,
-  explicit: boolean,
-): string | undefined {
-  if (!app || app.deletedAt) return "the app was deleted; delivery abandoned";
+function refusalReason(app: TClaimedDelivery["app"], explicit: boolean): string | undefined {
+  if (!app.live) return "the app was deleted; delivery abandoned";
   if (!app.webhookUrl) return "the app has no webhook URL; delivery abandoned";
   if (!app.webhookEnabled && !explicit) return "the app's webhook is disabled; delivery abandoned";
   return undefined;
@@ -98,139 +105,155 @@ function undecryptableSecret(): TAttemptResult {
   };
 }
 
-/** Sends one attempt of a delivery and records it (the body of the `webhook_deliver` task). */
+/** Sends the request of one attempt (or fails it when the secret cannot be decrypted). */
+async function send(delivery: TClaimedDelivery, url: string, attemptNumber: number): Promise<TAttemptResult> {
+  const sealed = delivery.app.webhookSecretEncrypted;
+  let secret: string | undefined;
+  try {
+    secret = sealed ? decryptSecret(sealed) : undefined;
+  } catch {
+    secret = undefined;
+  }
+  // never downgrade a signed webhook to an unsigned one
+  if (sealed && secret === undefined) return undecryptableSecret();
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    "X-Service-Event": delivery.eventType,
+    "X-Service-Delivery": delivery.id,
+    "X-Service-Attempt": String(attemptNumber),
+  };
+  if (secret) headers[SIGNATURE_HEADER] = signPayload(secret, delivery.body);
+  return sendWebhookRequest(url, delivery.body, headers);
+}
+
+/**
+ * Makes the one attempt of a claimed delivery — or abandons it without a request — and says what
+ * to record (the caller records it with `recordAttempts`). Never throws.
+ */
+export async function attemptClaimed(
+  delivery: TClaimedDelivery,
+): Promise<{ record: TAttemptRecord; outcome: TDeliverOutcomeName; attempt?: TAttemptResult }> {
+  const explicit = delivery.trigger === "manual" || delivery.eventType === TEST_EVENT_TYPE;
+  const refusal = refusalReason(delivery.app, explicit);
+  const url = delivery.app.webhookUrl;
+  const base = { deliveryId: delivery.id, leaseUntil: delivery.leaseUntil };
+  if (refusal || !url) {
+    const record: TAttemptRecord = {
+      ...base,
+      status: "dead",
+      lastError: refusal ?? null,
+      url: null,
+      nextAttemptAt: null,
+      queuedTrigger: null,
+    };
+    return { record, outcome: "dead" };
+  }
+
+  const attemptNumber = delivery.attemptCount + 1;
+  const attempt = await send(delivery, url, attemptNumber);
+  let outcome: TDeliverOutcomeName = attempt.success ? "succeeded" : "dead";
+  // a failed redelivery does not undo an earlier success
+  if (!attempt.success && delivery.trigger === "manual" && delivery.delivered) outcome = "failed";
+  let nextAttemptAt: Date | null = null;
+  if (!attempt.success && delivery.trigger === "automatic") {
+    const delay = config().webhookRetrySchedule[delivery.automaticAttempts];
+    if (delay !== undefined) {
+      outcome = "retrying";
+      nextAttemptAt = new Date(Date.now() + Math.round(delay * 1000));
+    }
+  }
+  const record: TAttemptRecord = {
+    ...base,
+    attempt: { id: randomUUID(), number: attemptNumber, trigger: delivery.trigger, result: attempt },
+    status: outcome === "retrying" ? "pending" : outcome === "failed" ? "succeeded" : outcome,
+    lastError: attempt.error,
+    url,
+    nextAttemptAt,
+    queuedTrigger: nextAttemptAt ? "automatic" : null,
+  };
+  return { record, outcome, attempt };
+}
+
+/**
+ * Claims one delivery, sends one attempt and records it: the dispatcher's work for a single
+ * delivery, outside the queue (the webhook_deliver job of before, tests). A first automatic
+ * attempt whose session has an earlier event still on its first attempt is put back on the queue.
+ */
 export async function deliverWebhook(
   db: Db,
   deliveryId: string,
   { trigger = "automatic" }: { trigger?: TDeliveryTrigger } = {},
 ): Promise<TDeliverOutcome> {
-  const delivery = await claimDelivery(db, deliveryId);
-  if (!delivery) return { outcome: "skipped" };
-  const app = await db.app.findUnique({
-    where: { id: delivery.appId },
-    select: { deletedAt: true, webhookEnabled: true, webhookUrl: true, webhookSecretEncrypted: true },
-  });
+  const row = await claimDelivery(db, deliveryId);
+  if (!row?.leaseUntil) return { outcome: "skipped" };
+  const leaseUntil = row.leaseUntil;
 
   // only a first automatic attempt takes part in the session's order
-  const chain =
-    trigger === "automatic" && delivery.attemptCount === 0 ? await chainPosition(db, delivery) : undefined;
-
-  const refusal = refusalReason(app, trigger === "manual" || delivery.eventType === TEST_EVENT_TYPE);
-  if (refusal || !app?.webhookUrl) {
-    await db.$transaction(async (tx) => {
-      const { count } = await tx.webhookDelivery.updateMany({
-        where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
-        data: { status: "dead", lastError: refusal, nextAttemptAt: null, leaseUntil: null },
+  if (trigger === "automatic" && row.attemptCount === 0) {
+    const chain = await chainPosition(db, row);
+    if (chain && (await waitsForEarlier(db, chain))) {
+      // back on the queue: the dispatcher sends it once the earlier event has finished
+      await db.webhookDelivery.updateMany({
+        where: { id: row.id, leaseUntil },
+        data: { leaseUntil: null, queuedTrigger: "automatic" },
       });
-      if (count > 0) await wakeNextInChain(tx, chain);
-    });
-    return { outcome: "dead" };
-  }
-  const url = app.webhookUrl;
-
-  if (chain && (await waitsForEarlier(db, chain))) {
-    // an earlier event of the session is still on its first attempt: it wakes this one when it
-    // finishes; the re-check is the fallback should that wake-up be lost
-    await db.$transaction((tx) => waitInChain(tx, delivery));
-    return { outcome: "waiting" };
+      return { outcome: "waiting" };
+    }
   }
 
-  const attemptNumber = delivery.attemptCount + 1;
-  let attempt: TAttemptResult;
-  let secret: string | undefined;
-  try {
-    secret = app.webhookSecretEncrypted ? decryptSecret(app.webhookSecretEncrypted) : undefined;
-  } catch {
-    secret = undefined;
+  const [app, automaticAttempts] = await Promise.all([
+    db.app.findUnique({
+      where: { id: row.appId },
+      select: { deletedAt: true, webhookEnabled: true, webhookUrl: true, webhookSecretEncrypted: true },
+    }),
+    db.webhookDeliveryAttempt.count({ where: { deliveryId: row.id, trigger: "automatic" } }),
+  ]);
+  const claimed: TClaimedDelivery = {
+    id: row.id,
+    appId: row.appId,
+    eventType: row.eventType,
+    body: row.body,
+    attemptCount: row.attemptCount,
+    delivered: row.deliveredAt !== null,
+    trigger,
+    automaticAttempts,
+    leaseUntil,
+    app: {
+      live: app !== null && app.deletedAt === null,
+      webhookEnabled: app?.webhookEnabled ?? false,
+      webhookUrl: app?.webhookUrl ?? null,
+      webhookSecretEncrypted: app?.webhookSecretEncrypted ?? null,
+    },
+  };
+  const { record, outcome, attempt } = await attemptClaimed(claimed);
+  const written = await recordAttempts(db, [record]);
+  if (!written.has(row.id)) {
+    logger.warn({ deliveryId: row.id }, "webhook delivery lease lost; attempt logged only");
+    return { outcome: "skipped", ...(attempt ? { attempt } : {}) };
   }
-  if (app.webhookSecretEncrypted && secret === undefined) {
-    // never downgrade a signed webhook to an unsigned one
-    attempt = undecryptableSecret();
-  } else {
-    const headers: Record<string, string> = {
-      "Content-Type": "application/json",
-      "User-Agent": USER_AGENT,
-      "X-Service-Event": delivery.eventType,
-      "X-Service-Delivery": delivery.id,
-      "X-Service-Attempt": String(attemptNumber),
-    };
-    if (secret) headers[SIGNATURE_HEADER] = signPayload(secret, delivery.body);
-    attempt = await sendWebhookRequest(url, delivery.body, headers);
-  }
-
-  return db.$transaction(async (tx) => {
-    await tx.webhookDeliveryAttempt.create({
-      data: {
-        deliveryId: delivery.id,
-        attemptNumber,
-        trigger,
-        startedAt: attempt.startedAt,
-        durationMs: attempt.durationMs,
-        responseStatus: attempt.responseStatus,
-        error: attempt.error,
-        success: attempt.success,
-        requestHeaders: attempt.requestHeaders ?? Prisma.DbNull,
-        responseHeaders: attempt.responseHeaders ?? Prisma.DbNull,
-        responseBody: attempt.responseBody,
-        responseBodyTruncated: attempt.responseBodyTruncated,
-      },
-    });
-    let outcome: TDeliverOutcome["outcome"] = attempt.success ? "succeeded" : "dead";
-    // a failed redelivery does not undo an earlier success
-    if (!attempt.success && trigger === "manual" && delivery.deliveredAt) outcome = "failed";
-    let nextAttemptAt: Date | undefined;
-    if (!attempt.success && trigger === "automatic") {
-      const schedule = config().webhookRetrySchedule;
-      const automatic = await tx.webhookDeliveryAttempt.count({
-        where: { deliveryId: delivery.id, trigger: "automatic" },
-      });
-      const delay = schedule[automatic - 1];
-      if (delay !== undefined) {
-        outcome = "retrying";
-        nextAttemptAt = new Date(Date.now() + Math.round(delay * 1000));
-      }
-    }
-    const { count } = await tx.webhookDelivery.updateMany({
-      // only while our lease stands: after a lost lease another worker owns the delivery
-      where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
-      data: {
-        status: outcome === "retrying" ? "pending" : outcome === "failed" ? "succeeded" : outcome,
-        attemptCount: attemptNumber,
-        lastStatus: attempt.responseStatus,
-        lastError: attempt.error,
-        url,
-        nextAttemptAt: nextAttemptAt ?? null,
-        leaseUntil: null,
-        ...(attempt.success ? { deliveredAt: attempt.startedAt } : {}),
-      },
-    });
-    if (count === 0) {
-      logger.warn({ deliveryId: delivery.id }, "webhook delivery lease lost; attempt logged only");
-      return { outcome: "skipped", attempt };
-    }
-    await wakeNextInChain(tx, chain);
-    if (nextAttemptAt) {
-      await enqueue(
-        tx,
-        deliverWebhookJob,
-        { deliveryId: delivery.id, trigger: "automatic" },
-        { runAt: nextAttemptAt },
-      );
-    }
-    return { outcome, attempt, nextAttemptAt };
-  });
+  return {
+    outcome,
+    ...(attempt ? { attempt } : {}),
+    ...(record.nextAttemptAt ? { nextAttemptAt: record.nextAttemptAt } : {}),
+  };
 }
 
-/** Queues the next attempt of a delivery now (manual redelivery, sweeper). Call in a transaction. */
-export async function queueDeliveryAttempt(
-  db: Tx,
-  deliveryId: string,
-  trigger: TDeliveryTrigger,
-): Promise<void> {
-  await enqueue(db, deliverWebhookJob, { deliveryId, trigger });
-}
-
-/** The `webhook_deliver` job (lib/jobs/definitions.ts). */
+/**
+ * The `webhook_deliver` job (lib/jobs/definitions.ts): jobs queued by earlier versions, one per
+ * attempt, and by code that still adds one with a new delivery. The delivery row is the queue now:
+ * the job puts a pending delivery that nobody holds back on it (a no-op when it is already queued,
+ * being sent, or finished), and the dispatcher sends it.
+ */
 export async function deliverWebhookTask({ deliveryId, trigger }: TDeliverWebhookPayload): Promise<void> {
-  await deliverWebhook(getDb(), deliveryId, { trigger });
+  const now = new Date();
+  await getDb().webhookDelivery.updateMany({
+    where: {
+      id: deliveryId,
+      status: "pending",
+      queuedTrigger: null,
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+    },
+    data: { queuedTrigger: trigger ?? "automatic", nextAttemptAt: now },
+  });
 }

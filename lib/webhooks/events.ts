@@ -3,12 +3,16 @@
  * transaction, as the exact webhook body, and — when the app's webhook is enabled, has a URL and
  * subscribes to the type — a delivery row plus its queue job. Nothing is sent from inside the
  * transaction; a crash either loses the whole change or keeps the event and its delivery.
+ * A batch of events (a session's creation events, an outcome's pair) with its deliveries is one
+ * statement (`outboxCtes`), which a state change may embed in its own.
  */
 import type { Tx } from "../db/client";
-import type { App, Verification } from "../db/generated/client";
+import type { Verification } from "../db/generated/client";
 import { newId } from "../ids";
 import { deliverWebhookJob } from "../jobs/definitions";
+import { column, defineStatement, type TSqlValue } from "../db/sql";
 import { enqueue } from "../jobs/registry";
+import { runStatement } from "../sql/statement";
 import type { TEventType } from "./event-types";
 
 export interface TEventPayload {
@@ -44,8 +48,23 @@ function countryName(code: string | null): string | undefined {
   }
 }
 
+/** What an event's payload tells of its session. */
+export type TEventSource = Pick<
+  Verification,
+  | "id"
+  | "appId"
+  | "status"
+  | "providerId"
+  | "workflowId"
+  | "expiresAt"
+  | "deviceType"
+  | "countryCode"
+  | "createdAt"
+  | "updatedAt"
+>;
+
 export function buildEventPayload(
-  verification: Verification,
+  verification: TEventSource,
   type: TEventType,
   options: { metadata?: Record<string, unknown>; result?: TEventPayload["data"]["result"]; at?: Date } = {},
 ): TEventPayload {
@@ -74,49 +93,112 @@ export function buildEventPayload(
   };
 }
 
+/** One event of a batch: its type and what its payload adds. */
+export interface TEventSpec {
+  type: TEventType;
+  metadata?: Record<string, unknown>;
+  result?: TEventPayload["data"]["result"];
+  /** the session as this event saw it, when that was before the batch's last change */
+  verification?: TEventSource;
+}
+
+/** How many parameters `outboxCtes` takes. */
+export const OUTBOX_PARAMS = 7;
+
+/**
+ * The outbox of a batch of events as common table expressions of one statement, with its
+ * parameters at $first … $first + OUTBOX_PARAMS - 1 (values from `outboxValues`): the events in
+ * order (their `seq` follows the list) and a delivery for each one the app's webhook is enabled
+ * and subscribed for, the app's settings read in the same statement. A new delivery row is
+ * queued for its first attempt by its own column default, and its insert wakes the dispatchers
+ * at commit (lib/webhooks/delivery-queue.ts): no job. An empty batch writes nothing.
+ */
+export function outboxCtes(first: number): string {
+  const $ = (i: number) => `$${first + i}`;
+  const stamp = `(${$(2)}::timestamptz AT TIME ZONE 'UTC')`;
+  return `outbox_events AS (
+    SELECT e.id, e.type, e.body, e.delivery_id, e.ord
+    FROM unnest(${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[])
+      WITH ORDINALITY AS e(id, type, body, delivery_id, ord)
+  ),
+  outbox_inserted_events AS (
+    INSERT INTO verification_events (id, verification_id, app_id, type, payload, created_at)
+    SELECT e.id, ${$(0)}::text, ${$(1)}::text, e.type, e.body::jsonb, ${stamp}
+    FROM outbox_events e ORDER BY e.ord
+  ),
+  outbox_webhook AS (
+    SELECT a.webhook_url, a.webhook_events FROM apps a
+    WHERE a.id = ${$(1)}::text AND a.deleted_at IS NULL AND a.webhook_enabled AND a.webhook_url IS NOT NULL
+  ),
+  outbox_deliveries AS (
+    INSERT INTO webhook_deliveries (id, app_id, event_id, event_type, url, body, next_attempt_at, created_at, updated_at)
+    SELECT e.delivery_id, ${$(1)}::text, e.id, e.type, w.webhook_url, e.body, ${stamp}, ${stamp}, ${stamp}
+    FROM outbox_events e CROSS JOIN outbox_webhook w
+    WHERE e.type = ANY (w.webhook_events) ORDER BY e.ord
+    RETURNING id
+  )`;
+}
+
+/** The values of `outboxCtes`' parameters for `events` of `verification`, and their payloads. */
+export function outboxValues(
+  verification: TEventSource,
+  events: readonly TEventSpec[],
+  at: Date,
+): { values: TSqlValue[]; payloads: TEventPayload[] } {
+  const payloads = events.map((e) =>
+    buildEventPayload(e.verification ?? verification, e.type, {
+      at,
+      ...(e.metadata ? { metadata: e.metadata } : {}),
+      ...(e.result ? { result: e.result } : {}),
+    }),
+  );
+  const values: TSqlValue[] = [
+    verification.id,
+    verification.appId,
+    at,
+    payloads.map((p) => p.eventId),
+    payloads.map((p) => p.event),
+    payloads.map((p) => JSON.stringify(p)),
+    payloads.map(() => newId("dlv")),
+  ];
+  return { values, payloads };
+}
+
+const EMIT_EVENTS = defineStatement<TSqlValue[], number>({
+  name: "webhooks_emit_events",
+  text: `WITH ${outboxCtes(1)}
+  SELECT count(*)::int AS deliveries FROM outbox_deliveries`,
+  parse: (row) => column.int(row, "deliveries"),
+});
+
+/**
+ * Records `events` for `verification` (its row as it is after the state change; an event may
+ * carry the row as it saw it), in this order, and queues their deliveries to the app's webhook
+ * where subscribed: one statement. Call inside the state change's transaction.
+ */
+export async function emitVerificationEvents(
+  db: Tx,
+  verification: TEventSource,
+  events: readonly TEventSpec[],
+): Promise<TEventPayload[]> {
+  if (events.length === 0) return [];
+  const { values, payloads } = outboxValues(verification, events, new Date());
+  await runStatement(db, EMIT_EVENTS, values);
+  return payloads;
+}
+
 /**
  * Records `type` for `verification` (its row as it is after the state change) and queues its
  * delivery to the app's webhook when subscribed. Call inside the state change's transaction.
  */
-/** The app's webhook settings, when the caller already has them (saves a query per event). */
-export type TWebhookTarget = Pick<App, "webhookEnabled" | "webhookUrl" | "webhookEvents" | "deletedAt">;
-
 export async function emitVerificationEvent(
   db: Tx,
-  verification: Verification,
+  verification: TEventSource,
   type: TEventType,
-  options: {
-    metadata?: Record<string, unknown>;
-    result?: TEventPayload["data"]["result"];
-    app?: TWebhookTarget;
-  } = {},
+  options: { metadata?: Record<string, unknown>; result?: TEventPayload["data"]["result"] } = {},
 ): Promise<TEventPayload> {
-  const payload = buildEventPayload(verification, type, options);
-  await db.verificationEvent.create({
-    data: {
-      id: payload.eventId,
-      verificationId: verification.id,
-      appId: verification.appId,
-      type,
-      payload: payload as object,
-    },
-  });
-  const app =
-    options.app ??
-    (await db.app.findUnique({
-      where: { id: verification.appId },
-      select: { webhookEnabled: true, webhookUrl: true, webhookEvents: true, deletedAt: true },
-    }));
-  if (app && !app.deletedAt && app.webhookEnabled && app.webhookUrl && app.webhookEvents.includes(type)) {
-    await queueDelivery(db, {
-      appId: verification.appId,
-      eventId: payload.eventId,
-      eventType: type,
-      url: app.webhookUrl,
-      body: JSON.stringify(payload),
-    });
-  }
-  return payload;
+  const [payload] = await emitVerificationEvents(db, verification, [{ type, ...options }]);
+  return payload!;
 }
 
 /** Creates a delivery and its job (also used for test events). */

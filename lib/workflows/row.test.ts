@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { WorkflowDefect } from "./engine/defect";
-import { runnableWorkflow, storedContent, storedNodes, storedPositions } from "./row";
+import {
+  cachedWorkflowVersion,
+  runnableWorkflow,
+  runnableWorkflowVersion,
+  storedContent,
+  storedNodes,
+  storedPositions,
+} from "./row";
 
 const NODES = [
   { id: "start", type: "request", next: "verify" },
@@ -80,5 +87,62 @@ describe("storedContent", () => {
     expect(() => storedContent({ name: "KYC", entryNodeId: "start", nodes: [], positions: null })).toThrow(
       WorkflowDefect,
     );
+  });
+});
+
+describe("runnableWorkflowVersion (parsed once per workflow version)", () => {
+  const SECOND = [
+    { id: "start", type: "request", next: "done" },
+    { id: "done", type: "response" },
+  ];
+
+  it("parses a version once and hands out the same frozen workflow for it", () => {
+    expect(cachedWorkflowVersion("wf_cache_a", 1)).toBeUndefined();
+    const first = runnableWorkflowVersion({
+      id: "wf_cache_a",
+      version: 1,
+      entryNodeId: "start",
+      nodes: NODES,
+    });
+    expect(first).toEqual({ entryNodeId: "start", nodes: NODES });
+    expect(cachedWorkflowVersion("wf_cache_a", 1)).toBe(first);
+    // the same version again: the cached object, whatever the row passed this time
+    expect(
+      runnableWorkflowVersion({ id: "wf_cache_a", version: 1, entryNodeId: "start", nodes: NODES }),
+    ).toBe(first);
+    expect(Object.isFrozen(first.nodes)).toBe(true);
+    expect(Object.isFrozen(first.nodes[1]!.config)).toBe(true);
+    expect(() => Reflect.apply(Array.prototype.push, first.nodes, [{ id: "x" }])).toThrow(TypeError);
+  });
+
+  it("answers a newer version with its own content and forgets the older one", () => {
+    const v1 = runnableWorkflowVersion({ id: "wf_cache_b", version: 1, entryNodeId: "start", nodes: NODES });
+    const v2 = runnableWorkflowVersion({ id: "wf_cache_b", version: 2, entryNodeId: "start", nodes: SECOND });
+    expect(v2.nodes).toEqual(SECOND);
+    expect(cachedWorkflowVersion("wf_cache_b", 2)).toBe(v2);
+    expect(cachedWorkflowVersion("wf_cache_b", 1)).toBeUndefined();
+    // an older version read late is parsed correctly but does not displace the newer one
+    const late = runnableWorkflowVersion({
+      id: "wf_cache_b",
+      version: 1,
+      entryNodeId: "start",
+      nodes: NODES,
+    });
+    expect(late).toEqual(v1);
+    expect(cachedWorkflowVersion("wf_cache_b", 2)).toBe(v2);
+  });
+
+  it("keeps versions of different workflows apart", () => {
+    const a = runnableWorkflowVersion({ id: "wf_cache_c", version: 1, entryNodeId: "start", nodes: NODES });
+    const b = runnableWorkflowVersion({ id: "wf_cache_d", version: 1, entryNodeId: "start", nodes: SECOND });
+    expect(cachedWorkflowVersion("wf_cache_c", 1)).toBe(a);
+    expect(cachedWorkflowVersion("wf_cache_d", 1)).toBe(b);
+  });
+
+  it("refuses, and does not remember, a row whose nodes do not have the stored shape", () => {
+    expect(() =>
+      runnableWorkflowVersion({ id: "wf_cache_e", version: 1, entryNodeId: "start", nodes: [] }),
+    ).toThrow(WorkflowDefect);
+    expect(cachedWorkflowVersion("wf_cache_e", 1)).toBeUndefined();
   });
 });

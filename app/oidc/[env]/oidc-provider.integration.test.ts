@@ -463,6 +463,29 @@ describe("/token and /userinfo rules", () => {
     expect(revoked.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
+  it("lets exactly one of concurrent exchanges of one code succeed; the others are reuses and revoke its token", async () => {
+    const t = await oidcApp();
+    const code = await codeFor(t);
+    const body = { grant_type: "authorization_code", code, redirect_uri: REDIRECT };
+    const results = await Promise.all(Array.from({ length: 6 }, () => token(t.creds, body)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    expect(results.filter((r) => r.status === 400).every((r) => r.body.error === "invalid_grant")).toBe(true);
+    const winner = results.find((r) => r.status === 200)!;
+    const stored = await getDb().authorizationCode.findUniqueOrThrow({
+      where: { codeHash: sha256Hex(code) },
+    });
+    expect(stored.usedAt).not.toBeNull();
+    // one access token was issued, and the reuses revoked it
+    const tokens = await getDb().oidcAccessToken.findMany({ where: { codeHash: stored.codeHash } });
+    expect(tokens.map((r) => r.tokenHash)).toEqual([sha256Hex(winner.body.access_token)]);
+    expect(tokens[0]!.revokedAt).not.toBeNull();
+    const audits = await getDb().auditEvent.findMany({
+      where: { targetId: stored.verificationId, action: { startsWith: "authorization_code." } },
+    });
+    expect(audits.filter((a) => a.action === "authorization_code.redeemed")).toHaveLength(1);
+    expect(audits.filter((a) => a.action === "authorization_code.reused")).toHaveLength(5);
+  });
+
   it("refuses a verifier for a code without challenge, and REST codes", async () => {
     const t = await oidcApp();
     const code = await codeFor(t);

@@ -1,15 +1,13 @@
 /**
- * Request → answer for the browser-facing OP endpoints (/auth, /select, /resume) and the two
- * public documents. Route files stay thin: they parse the environment and call these. The
+ * Request → answer for the browser-facing OP endpoints (/auth, /select, /resume); the two public
+ * documents are in documents.ts. Route files stay thin: they parse the environment and call these. The
  * browser endpoints answer a redirect (a Response) or a page (TOpPage, ./page.ts), which the route
  * renders in the hosted frame (app/oidc/_lib/op-page.ts).
  */
 import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
-import { ensureSigningKeys, publicJwks } from "../keys";
 import { AuthorizationError } from "./authorization-error";
 import { authorize } from "./authorize";
-import { buildDiscovery, DISCOVERY_CACHE_CONTROL, JWKS_CACHE_CONTROL } from "./discovery";
 import { resolveIssuer } from "./issuer";
 import { readAuthorizationParams, type TAuthorizationParams } from "./params";
 import { errorPage, requestedLocale, type TOpPage, type TOpPickerPage } from "./page";
@@ -133,27 +131,4 @@ export async function handleResume(
     // anything unexpected (500) or a database out of reach (503): the pipeline's error page
     throw err;
   }
-}
-
-function publicJson(body: unknown, cacheControl: string): Response {
-  return new Response(JSON.stringify(body), {
-    status: 200,
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": cacheControl,
-      "Access-Control-Allow-Origin": "*",
-    },
-  });
-}
-
-export async function handleDiscovery(request: Request, environment: TEnvironment): Promise<Response> {
-  const issuer = await resolveIssuer(getDb(), environment, request);
-  return publicJson(buildDiscovery(issuer), DISCOVERY_CACHE_CONTROL);
-}
-
-export async function handleJwks(environment: TEnvironment): Promise<Response> {
-  const db = getDb();
-  // a fresh deployment publishes its keys before the first token is signed
-  await ensureSigningKeys(db, environment);
-  return publicJson(await publicJwks(db, environment), JWKS_CACHE_CONTROL);
 }

@@ -1,14 +1,14 @@
 /** GET /oidc/{env}/jwks: the public signing keys. */
-import { handleJwks } from "@/lib/oidc/provider/handlers";
+import { handleJwks } from "@/lib/oidc/provider/documents";
 import { notFoundResponse, oidcEnvironment, type TOidcContext } from "../env";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
 import { OAUTH } from "@/lib/http/surfaces";
 
 export const dynamic = "force-dynamic";
 
-export const GET = pipeline(OAUTH, async (_request: Request, context: TOidcContext): Promise<Response> => {
+export const GET = pipeline(OAUTH, async (request: Request, context: TOidcContext): Promise<Response> => {
   const env = await oidcEnvironment(context);
-  return env ? handleJwks(env) : notFoundResponse();
+  return env ? handleJwks(request, env) : notFoundResponse();
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf(OAUTH, { GET });

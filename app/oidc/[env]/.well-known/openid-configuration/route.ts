@@ -1,5 +1,5 @@
 /** GET /oidc/{env}/.well-known/openid-configuration: the discovery document. */
-import { handleDiscovery } from "@/lib/oidc/provider/handlers";
+import { handleDiscovery } from "@/lib/oidc/provider/documents";
 import { notFoundResponse, oidcEnvironment, type TOidcContext } from "../../env";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
 import { OAUTH } from "@/lib/http/surfaces";

@@ -1,10 +1,10 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as endpoints from "@/lib/verifications/endpoints";
-import { getOwnedVerification, toStatusRecord } from "@/lib/verifications/read";
+import { readOwnedVerificationStatus } from "@/lib/verifications/read";
 import { cancelVerification } from "@/lib/verifications/transitions";
 
 export const GET = withApi(endpoints.getVerification, async ({ db, auth, params }) =>
-  json(200, toStatusRecord(await getOwnedVerification(db, auth, params.verificationId))),
+  json(200, await readOwnedVerificationStatus(db, auth, params.verificationId)),
 );
 
 export const DELETE = withApi(endpoints.cancelVerification, async ({ db, auth, params }) => {

@@ -29,7 +29,7 @@ interface SeedAttempt {
   trigger?: "automatic" | "manual";
 }
 
-/** A delivery row in a given state with its attempts (no job: nothing will send it). */
+/** A delivery row in a given state with its attempts (not queued: nothing will send it). */
 async function seedDelivery(
   appId: string,
   {
@@ -56,6 +56,7 @@ async function seedDelivery(
       lastStatus: last?.responseStatus ?? null,
       lastError: last?.error ?? null,
       nextAttemptAt,
+      queuedTrigger: null,
       deliveredAt: succeeded ? createdAt : null,
       createdAt,
       attempts: {
@@ -94,13 +95,9 @@ async function otherWorkspaceKey() {
   return (await makeWorkspace()).keys.sandbox;
 }
 
-const jobsOf = async (deliveryId: string) =>
-  Number(
-    (
-      await db().$queryRaw<{ n: bigint }[]>`
-        SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = ${`deliver:${deliveryId}`}`
-    )[0]!.n,
-  );
+/** The trigger of the attempt queued for the delivery (lib/webhooks/delivery-queue.ts), or null. */
+const queuedOf = async (deliveryId: string) =>
+  (await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).queuedTrigger;
 
 describe("GET /v1/apps/{client_id}/webhook-deliveries", () => {
   it("lists deliveries newest first with their attempts, paginated", async () => {
@@ -317,7 +314,7 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     expect(res.body.error.details[0].path).toBe("delivery_id");
     const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
     expect(row.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
-    expect(await jobsOf(seeded.id)).toBe(0);
+    expect(await queuedOf(seeded.id)).toBeNull();
     expect(await db().auditEvent.count({ where: { targetId: seeded.id } })).toBe(0);
   });
 
@@ -328,7 +325,7 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe("url");
     expect((await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).status).toBe("dead");
-    expect(await jobsOf(seeded.id)).toBe(0);
+    expect(await queuedOf(seeded.id)).toBeNull();
   });
 
   it("takes no body, honours Idempotency-Key and checks ownership", async () => {

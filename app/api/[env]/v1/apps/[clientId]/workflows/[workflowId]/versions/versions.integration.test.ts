@@ -629,6 +629,45 @@ describe("verification sessions record the workflow version", () => {
     expect(failed.body.status).toBe("failed");
   });
 
+  it("plans every session on the current version's content, whichever versions were planned on before", async () => {
+    const { app, base, headers, key } = await makeWorkflowsApp();
+    const creds = basic(app.clientId, app.clientSecret);
+    const wf = await createWorkflow(key, app.clientId, workflowBody());
+    const url = `${base}/workflows/${wf.workflowId}`;
+    const start = async () => {
+      const res = await call("POST", "/api/sandbox/v1/verifications", {
+        headers: creds,
+        body: { providerId: "passport", workflowId: wf.workflowId },
+      });
+      expect(res.status).toBe(201);
+      const v = await getDb().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+      const event = await getDb().verificationEvent.findFirstOrThrow({
+        where: { verificationId: v.id, type: "verification.workflow.started" },
+      });
+      return { version: v.workflowVersion, node: v.verificationNodeId, payload: event.payload };
+    };
+    // twice on version 1: the second plans on what the first parsed
+    const first = await start();
+    const again = await start();
+    expect(first.version).toBe(1);
+    expect(again).toMatchObject({ version: 1, node: first.node });
+
+    expect((await call("PATCH", url, { headers, body: { nodes: otherNodes } })).status).toBe(200);
+    const second = await start();
+    expect(second).toMatchObject({ version: 2, node: "verify" });
+    expect(second.payload).toMatchObject({
+      data: { event: { metadata: { verificationNodeId: "verify", mode: "age_verification" } } },
+    });
+
+    // restoring version 1 is version 3, with version 1's content again
+    expect((await call("POST", `${url}/versions/1/restore`, { headers })).status).toBe(200);
+    const third = await start();
+    expect(third).toMatchObject({ version: 3, node: first.node });
+    const ageCheck = { data: { event: { metadata: { mode: "age_verification" } } } };
+    expect(first.payload).not.toMatchObject(ageCheck);
+    expect(third.payload).not.toMatchObject(ageCheck);
+  });
+
   it("sessions started by the OpenID Provider (/oidc/…/auth) record it too", async () => {
     const { app, base, headers } = await makeWorkflowsApp();
     const redirect = "https://rp.example.com/cb";

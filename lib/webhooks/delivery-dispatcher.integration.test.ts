@@ -1,0 +1,365 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { projectRoot } from "@/lib/config/paths";
+import { getDb } from "@/lib/db/client";
+import type { Verification } from "@/lib/db/generated/client";
+import { newId } from "@/lib/ids";
+import { waitFor } from "@/lib/testing/jobs";
+import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { makeVerificationRow, makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
+import type { TEventType } from "./event-types";
+import { emitVerificationEvent } from "./events";
+import { deliverWebhookTask } from "./delivery";
+import { APPLICATION_NAME, WebhookDispatcher } from "./delivery-dispatcher";
+import { claimDueDeliveries, recordAndClaim } from "./delivery-queue";
+
+// each dispatcher holds at most 4 deliveries, so that both of them take part below
+process.env.WEBHOOK_CONCURRENCY = "4";
+setUpWebhookDeliveryTests();
+afterAll(() => {
+  delete process.env.WEBHOOK_CONCURRENCY;
+});
+
+const db = () => getDb();
+const HOUR = 3_600_000;
+
+let receiver: TWebhookReceiver;
+beforeEach(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterEach(async () => {
+  await receiver.close();
+});
+
+/** Emits `types` in one transaction, as a state change does. */
+function emitTogether(verification: Verification, types: TEventType[]) {
+  return db().$transaction(async (tx) => {
+    const payloads = [];
+    for (const type of types) payloads.push(await emitVerificationEvent(tx, verification, type));
+    return payloads;
+  });
+}
+
+/** Delivery rows for `eventIds` (one session's events, in order) that fall due in an hour. */
+async function queuedLater(appId: string, url: string, eventIds: (string | null)[]) {
+  const ids: string[] = [];
+  for (const eventId of eventIds) {
+    const id = newId("dlv");
+    await db().webhookDelivery.create({
+      data: {
+        id,
+        appId,
+        eventId,
+        eventType: "verification.created",
+        url,
+        body: JSON.stringify({ eventId }),
+        nextAttemptAt: new Date(Date.now() + HOUR),
+      },
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
+const OPENING: TEventType[] = [
+  "verification.created",
+  "verification.requested",
+  "verification.workflow.started",
+];
+const CLOSING: TEventType[] = [
+  "verification.user.authentication_started",
+  "verification.user.authentication_succeeded",
+  "verification.completed",
+];
+
+describe("the webhook dispatcher", () => {
+  it("with two dispatchers on one database, sends every event once, each session's in order and only once the previous one was answered", async () => {
+    const second = new WebhookDispatcher({
+      connectionString: process.env.DATABASE_URL!,
+      concurrency: 4,
+      pollIntervalMs: 100,
+    });
+    second.start();
+    try {
+      // every session has one request at the receiver at most; answers take a few milliseconds
+      const busy = new Set<string>();
+      const overlaps: string[] = [];
+      receiver.respond((r) => {
+        const session = String(r.event?.data.verificationId);
+        if (busy.has(session)) overlaps.push(session);
+        busy.add(session);
+        const until = new Promise((resolve) => setTimeout(resolve, 2 + (r.index % 7)));
+        void until.then(() => busy.delete(session));
+        return { until };
+      });
+      const events = [...OPENING, ...CLOSING];
+      const apps = [
+        await makeWebhookApp({ url: receiver.url, events }),
+        await makeWebhookApp({ url: receiver.urlFor("/other"), events }),
+      ];
+      const sessions = [];
+      for (let i = 0; i < 12; i++) sessions.push(await makeVerificationRow(apps[i % 2]!.app.clientId));
+      const emitted = new Map<string, string[]>();
+      await Promise.all(
+        sessions.map(async (session) => {
+          const opening = await emitTogether(session, OPENING);
+          const closing = await emitTogether(session, CLOSING);
+          emitted.set(
+            session.id,
+            [...opening, ...closing].map((p) => p.eventId),
+          );
+        }),
+      );
+
+      const total = sessions.length * events.length;
+      await receiver.waitForRequests(total, 30_000);
+      const rows = await waitFor(async () => {
+        const all = await db().webhookDelivery.findMany({
+          where: { appId: { in: apps.map((a) => a.app.clientId) } },
+          include: { attempts: true },
+        });
+        return all.length === total && all.every((d) => d.status === "succeeded") ? all : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+
+      expect(receiver.requests).toHaveLength(total);
+      expect(overlaps).toEqual([]);
+      for (const session of sessions) {
+        const arrived = receiver.requests
+          .filter((r) => r.event?.data.verificationId === session.id)
+          .map((r) => r.event!.eventId);
+        expect(arrived).toEqual(emitted.get(session.id));
+      }
+      for (const row of rows) {
+        expect(row.attempts).toMatchObject([{ attemptNumber: 1, trigger: "automatic", success: true }]);
+        expect(row).toMatchObject({ attemptCount: 1, queuedTrigger: null, leaseUntil: null });
+      }
+    } finally {
+      await second.stop(5_000);
+    }
+  });
+
+  it("carries on when its database connections are cut", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const session = await makeVerificationRow(app.clientId);
+    await emitTogether(session, ["verification.created"]);
+    await receiver.waitForRequests(1);
+    // as when PostgreSQL restarts: every connection of the dispatchers ends
+    const cut = await db().$queryRaw<{ ended: boolean }[]>`
+      SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+       WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`;
+    expect(cut.length).toBeGreaterThanOrEqual(2);
+    await emitTogether(session, ["verification.completed"]);
+    const [, second] = await receiver.waitForRequests(2);
+    expect(second!.event!.event).toBe("verification.completed");
+    const rows = await waitFor(async () => {
+      const all = await db().webhookDelivery.findMany({ where: { appId: app.clientId } });
+      return all.every((d) => d.status === "succeeded") ? all : undefined;
+    });
+    expect(rows).toHaveLength(2);
+  });
+
+  it("reuses its connections to a receiver", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const session = await makeVerificationRow(app.clientId);
+    for (let i = 0; i < 10; i++) await emitTogether(session, ["verification.created"]);
+    await receiver.waitForRequests(10);
+    const ports = new Set(receiver.requests.map((r) => r.remotePort));
+    // at most one connection per delivery in flight (WEBHOOK_CONCURRENCY=4 per dispatcher)
+    expect(ports.size).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("claimDueDeliveries", () => {
+  it("never hands a delivery to two claims running at once", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url, enabled: false });
+    const ids = await queuedLater(
+      app.clientId,
+      receiver.url,
+      Array.from({ length: 240 }, () => null),
+    );
+    const later = new Date(Date.now() + 2 * HOUR);
+    try {
+      const batches = await Promise.all(Array.from({ length: 6 }, () => claimDueDeliveries(db(), 60, later)));
+      const claimed = batches.flatMap((b) => b.deliveries.map((d) => d.id)).filter((id) => ids.includes(id));
+      expect(claimed).toHaveLength(ids.length);
+      expect(new Set(claimed).size).toBe(ids.length);
+      const rows = await db().webhookDelivery.findMany({ where: { id: { in: ids } } });
+      for (const row of rows) expect(row).toMatchObject({ queuedTrigger: null, status: "pending" });
+      // nothing is left to claim
+      const again = await claimDueDeliveries(db(), 60, later);
+      expect(again.deliveries.filter((d) => ids.includes(d.id))).toEqual([]);
+    } finally {
+      await db().webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { status: "dead" } });
+    }
+  });
+
+  it("passes over an event whose session has an earlier one on its first attempt, takes it in the statement that records that one, and says when the next one falls due", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url, enabled: false });
+    const session = await makeVerificationRow(app.clientId);
+    const events = await emitTogether(session, OPENING);
+    const chain = await queuedLater(
+      app.clientId,
+      receiver.url,
+      events.map((e) => e.eventId),
+    );
+    const later = new Date(Date.now() + 2 * HOUR);
+    try {
+      const soon = await claimDueDeliveries(db(), 10, new Date(Date.now() + HOUR - 60_000));
+      expect(soon.deliveries.filter((d) => chain.includes(d.id))).toEqual([]);
+      expect(soon.nextDueAt).not.toBeNull();
+
+      const claimedIds = async () =>
+        (await claimDueDeliveries(db(), 10, later)).deliveries
+          .map((d) => d.id)
+          .filter((id) => chain.includes(id));
+      const first = await claimDueDeliveries(db(), 10, later);
+      const head = first.deliveries.find((d) => chain.includes(d.id));
+      expect(first.deliveries.map((d) => d.id).filter((id) => chain.includes(id))).toEqual([chain[0]]);
+      // still on its first attempt: the next one waits, also for another claim
+      expect(await claimedIds()).toEqual([]);
+
+      // the first attempt failed and waits for its retry: that does not hold the next event
+      const { written, claimed } = await recordAndClaim(
+        db(),
+        [
+          {
+            deliveryId: head!.id,
+            leaseUntil: head!.leaseUntil,
+            attempt: {
+              id: randomUUID(),
+              number: 1,
+              trigger: "automatic",
+              result: {
+                startedAt: new Date(),
+                durationMs: 3,
+                responseStatus: 503,
+                error: "receiver answered HTTP 503",
+                success: false,
+                requestHeaders: { "Content-Type": "application/json" },
+                responseHeaders: {},
+                responseBody: "",
+                responseBodyTruncated: false,
+              },
+            },
+            status: "pending",
+            lastError: "receiver answered HTTP 503",
+            url: receiver.url,
+            nextAttemptAt: new Date(Date.now() + 3 * HOUR),
+            queuedTrigger: "automatic",
+          },
+        ],
+        10,
+        later,
+      );
+      expect([...written]).toEqual([chain[0]]);
+      // the same statement takes the next event of the session: its first attempt may go now
+      expect(claimed.deliveries.map((d) => d.id).filter((id) => chain.includes(id))).toEqual([chain[1]]);
+      expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: chain[0] } })).toMatchObject({
+        status: "pending",
+        attemptCount: 1,
+        lastStatus: 503,
+        queuedTrigger: "automatic",
+        leaseUntil: null,
+      });
+      expect(await claimedIds()).toEqual([]);
+    } finally {
+      await db().webhookDelivery.updateMany({ where: { id: { in: chain } }, data: { status: "dead" } });
+    }
+  });
+});
+
+describe("the webhook_deliver job of earlier versions", () => {
+  it("puts a lost delivery back on the queue, and leaves a finished one alone", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const body = JSON.stringify({ eventId: newId("evt") });
+    const lost = await db().webhookDelivery.create({
+      data: {
+        id: newId("dlv"),
+        appId: app.clientId,
+        eventType: "webhook.test",
+        url: receiver.url,
+        body,
+        nextAttemptAt: new Date(Date.now() - 5_000),
+        queuedTrigger: null,
+      },
+    });
+    const finished = await db().webhookDelivery.create({
+      data: {
+        id: newId("dlv"),
+        appId: app.clientId,
+        eventType: "webhook.test",
+        url: receiver.url,
+        body,
+        status: "succeeded",
+        attemptCount: 1,
+        queuedTrigger: null,
+      },
+    });
+    await deliverWebhookTask({ deliveryId: lost.id });
+    await deliverWebhookTask({ deliveryId: finished.id, trigger: "manual" });
+    const [request] = await receiver.waitForRequests(1);
+    expect(request!.headers["x-service-delivery"]).toBe(lost.id);
+    await waitFor(
+      async () =>
+        (await db().webhookDelivery.findUniqueOrThrow({ where: { id: lost.id } })).status === "succeeded",
+    );
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: finished.id } })).toMatchObject({
+      status: "succeeded",
+      queuedTrigger: null,
+      attemptCount: 1,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.requests).toHaveLength(1);
+  });
+});
+
+describe("migration 20261127010000_webhook_delivery_queue", () => {
+  it("queues the pending deliveries nobody holds, with the trigger the sweeper would infer", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url, enabled: false });
+    const later = new Date(Date.now() + HOUR);
+    const [automatic, manual, held, dead] = await queuedLater(app.clientId, receiver.url, [
+      null,
+      null,
+      null,
+      null,
+    ]);
+    await db().webhookDelivery.updateMany({
+      where: { id: { in: [automatic!, manual!, held!, dead!] } },
+      data: { queuedTrigger: null, nextAttemptAt: later },
+    });
+    await db().webhookDelivery.update({ where: { id: manual! }, data: { deliveredAt: new Date() } });
+    await db().webhookDelivery.update({ where: { id: held! }, data: { leaseUntil: later } });
+    await db().webhookDelivery.update({ where: { id: dead! }, data: { status: "dead" } });
+
+    const sql = readFileSync(
+      path.join(projectRoot, "prisma/migrations/20261127010000_webhook_delivery_queue/migration.sql"),
+      "utf8",
+    );
+    const updates = sql
+      .split(";")
+      .map((chunk) => chunk.replace(/^--.*$/gm, "").trim())
+      .filter((statement) => statement.startsWith("UPDATE"));
+    expect(updates).toHaveLength(1);
+    try {
+      await db().$executeRawUnsafe(updates[0]!);
+      const rows = await db().webhookDelivery.findMany({
+        where: { id: { in: [automatic!, manual!, held!, dead!] } },
+      });
+      const queued = Object.fromEntries(rows.map((r) => [r.id, r.queuedTrigger]));
+      expect(queued).toEqual({
+        [automatic!]: "automatic",
+        [manual!]: "manual",
+        [held!]: null,
+        [dead!]: null,
+      });
+    } finally {
+      await db().webhookDelivery.updateMany({
+        where: { id: { in: [automatic!, manual!, held!, dead!] } },
+        data: { status: "dead", queuedTrigger: null },
+      });
+    }
+  });
+});
