@@ -76,6 +76,9 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   const command = options.dev
     ? [require.resolve("next/dist/bin/next"), "dev", "-p", String(port), "-H", hostname]
     : [
+        // a bounded heap: without it V8 lets the heap grow to hundreds of MB under load before it
+        // collects (538 MB resident in the benchmark, 252 MB with 256)
+        `--max-old-space-size=${config().maxHeapMb}`,
         path.join(projectRoot, "server", "production.mjs"),
         "--port",
         String(port),

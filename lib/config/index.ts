@@ -59,6 +59,8 @@ export interface TConfig {
   readonly jobs: boolean;
   /** `idv serve`: /api/… and /oidc/… go straight to their route handlers (server/production.mjs) */
   readonly fastPath: boolean;
+  /** `idv serve`: the production server's V8 old-space limit (--max-old-space-size), in MB */
+  readonly maxHeapMb: number;
   readonly jobConcurrency: number;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS; unset: on under `npm run dev` (NODE_ENV=development) only */
   readonly webhookAllowPrivateNetworks: boolean;
@@ -122,6 +124,7 @@ function toConfig(env: TEnvironmentValues): TConfig {
     hosts: env.IDV_HOSTS ?? new Map<string, string>(),
     jobs: env.IDV_JOBS,
     fastPath: env.IDV_FAST_PATH,
+    maxHeapMb: env.IDV_MAX_HEAP_MB,
     jobConcurrency: env.JOB_CONCURRENCY,
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? env.NODE_ENV === "development",
     webhookRetrySchedule: Object.freeze(env.WEBHOOK_RETRY_SCHEDULE),

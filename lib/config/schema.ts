@@ -229,6 +229,7 @@ export const ZEnvironment = z.object({
   IDV_REQUEST_LOG: onOff("on"),
   IDV_JOBS: onOff("on"),
   IDV_FAST_PATH: onOff("on"),
+  IDV_MAX_HEAP_MB: positiveInteger(256),
   JOB_CONCURRENCY: positiveInteger(5),
   LOG_LEVEL: variable(
     z
@@ -306,6 +307,7 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   IDV_REQUEST_LOG: { default: "on" },
   IDV_JOBS: { default: "on" },
   IDV_FAST_PATH: { default: "on" },
+  IDV_MAX_HEAP_MB: { default: "`256`" },
   JOB_CONCURRENCY: { default: "`5`" },
   LOG_LEVEL: { default: "`info` (`silent` under tests)" },
   IDV_EMBEDDED_PG_NAME: { default: "`pg`" },
