@@ -1,6 +1,6 @@
 /**
  * Audit trail: who did what to which record. Written in the same transaction as the change, and
- * only through `recordAudit` — or, in a hot path's single statement (lib/sql/statement.ts), through
+ * only through `recordAudit` — or, in a hot path's single statement (lib/db/statement.ts), through
  * `auditInsertSql` with `auditValues` — the actor comes from `lib/auth/actor.ts`, and a request's
  * scope (actor, workspace, environment, request id) from `workspaceAudit` / `operatorAudit`.
  */

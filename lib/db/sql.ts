@@ -11,7 +11,8 @@
  *   `column` (no casts of database values);
  * - it runs on the client of getDb() (or one of createDb), never inside a transaction: reads
  *   there see the transaction's own writes and locks only through Prisma (`tx`), so a
- *   transaction's client is refused with an error;
+ *   transaction's client is refused with an error; `queryAllOn` runs on one connection the
+ *   caller holds instead (a transaction of its own: lib/db/statement.ts `inSqlTransaction`);
  * - columns are mapped by their database names (prisma/schema.prisma @map), timestamps are
  *   `timestamp(3)` in UTC as Prisma writes them, read back as Date; Date values are sent as UTC;
  * - errors behave as Prisma's: a database that is down or refuses connections is a SqlError the
@@ -127,9 +128,16 @@ async function run(
   statement: { name: string; text: string },
   values: readonly TSqlValue[],
 ): Promise<pg.QueryResult<TRow>> {
-  const pool = poolFor(db, statement.name);
+  return runOn(poolFor(db, statement.name), statement, values);
+}
+
+async function runOn(
+  queryable: pg.Pool | pg.ClientBase,
+  statement: { name: string; text: string },
+  values: readonly TSqlValue[],
+): Promise<pg.QueryResult<TRow>> {
   try {
-    return await pool.query<TRow>({
+    return await queryable.query<TRow>({
       name: statement.name,
       text: statement.text,
       values: values.map(serialize),
@@ -155,7 +163,22 @@ export async function queryAll<V extends readonly TSqlValue[], T>(
   statement: TStatement<V, T>,
   values: V,
 ): Promise<T[]> {
-  const result = await run(db, statement, values);
+  return parseRows(statement, await run(db, statement, values));
+}
+
+/**
+ * Every row of `statement` run on one connection of the pool that the caller holds (a
+ * transaction of its own: lib/db/statement.ts `inSqlTransaction`), parsed.
+ */
+export async function queryAllOn<V extends readonly TSqlValue[], T>(
+  connection: pg.ClientBase,
+  statement: TStatement<V, T>,
+  values: V,
+): Promise<T[]> {
+  return parseRows(statement, await runOn(connection, statement, values));
+}
+
+function parseRows<T>(statement: TStatement<readonly TSqlValue[], T>, result: pg.QueryResult<TRow>): T[] {
   const rows: T[] = [];
   for (const row of result.rows) {
     try {

@@ -4,7 +4,7 @@
  * Rules:
  * - the read takes no lock: every check of lib/oidc/codes.ts and of the verification runs on it,
  *   and the ID token is minted, before anything is written;
- * - the consumption is one statement, atomic by itself (lib/sql/statement.ts): the conditional
+ * - the consumption is one statement, atomic by itself (lib/db/statement.ts): the conditional
  *   update of `used_at` (only while it is null, so of two concurrent redemptions exactly one
  *   wins: the other's update finds the row used once the winner commits), the OpenID Provider's
  *   access token and the audit entry, both written only when the update happened;
@@ -14,7 +14,7 @@ import { AUDIT_PARAMS, auditInsertSql, auditValues, type AuditEntry } from "../a
 import type { Tx } from "../db/client";
 import { column, defineStatement, type TRow, type TSqlValue } from "../db/sql";
 import { parseEnvironment } from "../environments";
-import { runStatement } from "../sql/statement";
+import { runStatement } from "../db/statement";
 import type { TStoredCode } from "./codes";
 
 /** What the exchange needs of the code's verification. */

@@ -8,7 +8,7 @@
  *   version, and whether the production-test challenge named is the app's;
  * - a workflow's nodes are read and parsed only for a version this process has not parsed yet
  *   (lib/workflows/row.ts `runnableWorkflowVersion`); a version's content never changes;
- * - the write is one statement (lib/sql/statement.ts), atomic on its own or inside the caller's
+ * - the write is one statement (lib/db/statement.ts), atomic on its own or inside the caller's
  *   transaction: the session row, the events' outbox (lib/webhooks/events.ts `outboxCtes`: the
  *   events and their deliveries, which are their own queue) and the expiry job.
  */
@@ -19,7 +19,7 @@ import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
 import { expireVerificationJob } from "../jobs/definitions";
 import { jobSpec } from "../jobs/registry";
-import { runStatement } from "../sql/statement";
+import { runStatement } from "../db/statement";
 import { OUTBOX_PARAMS, outboxCtes, outboxValues, type TEventSpec } from "../webhooks/events";
 import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import { cachedWorkflowVersion, runnableWorkflowVersion } from "../workflows/row";

@@ -10,19 +10,18 @@
  *   for expiresAt; the session, its events, their deliveries and every job are one statement
  *   (create-sql.ts), inside the caller's transaction when it has one;
  * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: their
- *   three creation events are written at the end-user's first action instead (announce, called by
- *   transitions.ts; still first, in the same order), and one nobody acted on expires silently.
+ *   three creation events are written at the end-user's first action instead (`announcement`,
+ *   by transitions.ts; still first, in the same order), and one nobody acted on expires silently.
  */
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
-import type { Verification, Workflow } from "../db/generated/client";
+import type { Verification } from "../db/generated/client";
 import { ApiError, invalidField } from "../errors";
 import { newId } from "../ids";
 import { validateMatchData } from "../providers/adapters/match";
 import { findProvider } from "../providers/catalog";
-import { emitVerificationEvents, type TEventSpec } from "../webhooks/events";
-import { planVerification } from "../workflows/engine";
-import { storedNodes } from "../workflows/row";
+import type { TEventSpec } from "../webhooks/events";
+import { planVerification, type TRunnableWorkflow } from "../workflows/engine";
 import {
   insertVerification,
   plannableWorkflow,
@@ -168,24 +167,12 @@ export function unannounced(v: Verification): boolean {
   return v.viaOidcProvider && v.status === INITIAL_STATE;
 }
 
-/** The deferred creation events of an OpenID Provider session, at the end-user's first action. */
-export async function announce(db: Tx, v: Verification): Promise<void> {
-  const workflow = await plannedWorkflow(db, v);
-  const node = workflow ? storedNodes(workflow.nodes).find((n) => n.id === v.verificationNodeId) : undefined;
-  const mode = node?.config?.mode;
-  await emitVerificationEvents(db, v, creationEvents(v, typeof mode === "string" ? mode : "pii"));
-}
-
 /**
- * The workflow as the session was planned on it: the content of its recorded version while that
- * is kept, else the current one (sessions from before versions). An edit made while the end-user
- * verifies therefore applies to the next session, not to this one.
+ * The deferred creation events of an OpenID Provider session, at the end-user's first action:
+ * each with the session as it was then (`v`); `workflow` is the one it was planned on.
  */
-export async function plannedWorkflow(db: Tx, v: Verification): Promise<Workflow | null> {
-  const workflow = await db.workflow.findUnique({ where: { id: v.workflowId } });
-  if (!workflow || v.workflowVersion === null || v.workflowVersion === workflow.version) return workflow;
-  const kept = await db.workflowVersion.findUnique({
-    where: { workflowId_version: { workflowId: v.workflowId, version: v.workflowVersion } },
-  });
-  return kept ? { ...workflow, entryNodeId: kept.entryNodeId, nodes: kept.nodes } : workflow;
+export function announcement(v: Verification, workflow: TRunnableWorkflow | null): TEventSpec[] {
+  const node = workflow?.nodes.find((n) => n.id === v.verificationNodeId);
+  const mode = node?.config?.mode;
+  return creationEvents(v, typeof mode === "string" ? mode : "pii").map((e) => ({ ...e, verification: v }));
 }

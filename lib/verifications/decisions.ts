@@ -1,6 +1,7 @@
 /**
  * Decision records: what the workflow decided for a session, written when the session ends
- * completed or failed, in the transaction of that transition (the callers in service.ts).
+ * completed or failed, with that transition (outcome.ts builds it, session-sql.ts writes it in the
+ * statement of the change).
  * Rules:
  * - one row per session (verification_decisions, keyed by the verification id);
  * - never a personal value: the provider, the effective LoA, the NAMES of the claims the source
@@ -15,8 +16,7 @@
  *   no LoA and no claims; its path ends at the verification node with the provider's reason;
  * - cancelled and expired sessions get no record: nothing was decided.
  */
-import type { Tx } from "../db/client";
-import type { Verification, Workflow } from "../db/generated/client";
+import type { Verification } from "../db/generated/client";
 import type { TMatchResult, TSourceIdentity } from "../providers/adapters/types";
 import type { TProviderDefinition } from "../providers/catalog";
 import {
@@ -29,7 +29,6 @@ import {
   type TWorkflowTrace,
 } from "../workflows/engine";
 import { collectFacts, type TRecordedFacts } from "../workflows/facts";
-import { runnableWorkflow } from "../workflows/row";
 
 /** Match verdicts without the submitted values: booleans per field (per_field) and the aggregate. */
 export type TMatchVerdicts = {
@@ -92,7 +91,6 @@ export type TDecisionInput =
   | {
       kind: "checked";
       provider: TProviderDefinition;
-      workflow: Workflow | null;
       identity: TSourceIdentity;
       loa: number;
       checks: TCheckAnswer;
@@ -143,20 +141,39 @@ export function buildDecision(
   };
 }
 
-/** Writes the decision record of `v`, which has just ended completed or failed (same transaction). */
-export async function recordDecision(db: Tx, v: Verification, input: TDecisionInput): Promise<void> {
-  const workflow =
-    input.kind === "checked" ? input.workflow : await db.workflow.findUnique({ where: { id: v.workflowId } });
-  const record = buildDecision(v, workflow ? runnableWorkflow(workflow) : null, input);
-  await db.verificationDecision.create({
-    data: {
-      ...record,
-      appId: v.appId,
-      workspaceId: v.workspaceId,
-      environment: v.environment,
-      match: record.match ?? undefined,
-      facts: record.facts,
-      decidedAt: v.endedAt ?? new Date(),
-    },
-  });
+/** The stored row of a decision record: the record, its session's owner and when it was decided. */
+export interface TDecisionRow extends TDecisionRecord {
+  appId: string;
+  workspaceId: string;
+  environment: Verification["environment"];
+  decidedAt: Date;
+}
+
+/**
+ * The decision row of `v`, which has just ended completed or failed: `workflow` is the one its
+ * checks ran on (the planned version) for a checked session, the current one for a session the
+ * provider did not authenticate.
+ */
+export function decisionRow(
+  v: Pick<
+    Verification,
+    | "id"
+    | "appId"
+    | "workspaceId"
+    | "workflowId"
+    | "workflowVersion"
+    | "verificationNodeId"
+    | "environment"
+    | "endedAt"
+  >,
+  workflow: TRunnableWorkflow | null,
+  input: TDecisionInput,
+): TDecisionRow {
+  return {
+    ...buildDecision(v, workflow, input),
+    appId: v.appId,
+    workspaceId: v.workspaceId,
+    environment: v.environment,
+    decidedAt: v.endedAt ?? new Date(),
+  };
 }

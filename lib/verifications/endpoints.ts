@@ -128,6 +128,8 @@ export const simulateVerification = endpoint({
   auth: "app",
   sandboxOnly: true,
   body: ZSimulate,
+  // its own transaction on one connection, with prepared statements (sandbox.ts)
+  transaction: false,
   responses: { 200: { description: "The status record after the outcome", schema: ZVerificationStatusJson } },
   errors: [400, 409],
 });

@@ -7,11 +7,14 @@
  *   failed with the check's reason; a deleted workflow fails the session;
  * - failure: user.authentication_failed, then failed; cancel and expiry as in transitions.ts;
  * - an outcome's events (authentication succeeded or failed, then completed or failed) are
- *   written together, in this order, in one statement (lib/webhooks/events.ts);
+ *   written in this order with the session row and its decision record, in one statement
+ *   (transitions.ts `saveChange`), after the events of earlier moves of the same change;
  * - the funnel stamps authenticatedAt (and startedAt, for a flow that skipped the start) are
  *   written by their transitions, in the same update;
- * - a session that ends completed or failed gets its decision record (decisions.ts) and, when it
- *   takes part in a production-test challenge, its participation, in the same transaction.
+ * - a session that ends completed or failed gets its decision record (decisions.ts: on the
+ *   planned workflow for a checked session, the current one for a session the provider did not
+ *   authenticate) and, when it takes part in a production-test challenge, its participation, in
+ *   the same transaction.
  */
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
@@ -20,15 +23,24 @@ import { claimStamp, recordParticipation } from "../production-tests/participati
 import { buildProvenance } from "../providers/adapters/provenance";
 import type { TAdapterOutcome, TSourceIdentity } from "../providers/adapters/types";
 import { findProvider, parseFlowType, type TProviderDefinition } from "../providers/catalog";
-import { emitVerificationEvents, type TEventSpec } from "../webhooks/events";
+import type { TSqlDb } from "../db/statement";
 import { runChecks } from "../workflows/engine";
-import { runnableWorkflow } from "../workflows/row";
-import { plannedWorkflow } from "./create";
-import { recordDecision } from "./decisions";
+import { decisionRow } from "./decisions";
 import type { TEvidence, TUserinfo } from "./endpoints";
 import { acrFor, loaLabel } from "./loa";
 import { seal } from "./personal-data";
-import { cancelSession, expireSession, lockVerification, move } from "./transitions";
+import {
+  applyCancel,
+  applyExpiry,
+  currentWorkflowOf,
+  lockSession,
+  move,
+  plannedWorkflowOf,
+  prismaTransaction,
+  recordEvent,
+  saveChange,
+  type TSessionChange,
+} from "./transitions";
 
 function eventResult(provider: TProviderDefinition, loa: number) {
   return {
@@ -38,8 +50,9 @@ function eventResult(provider: TProviderDefinition, loa: number) {
   };
 }
 
-async function participate(db: Tx, v: Verification, successful: boolean): Promise<void> {
+async function participate(sessionDb: TSqlDb, v: Verification, successful: boolean): Promise<void> {
   if (!v.challengeId) return;
+  const db = prismaTransaction(sessionDb, "a production-test participation");
   const participation = await recordParticipation(db, {
     challengeId: v.challengeId,
     verificationId: v.id,
@@ -50,28 +63,24 @@ async function participate(db: Tx, v: Verification, successful: boolean): Promis
 }
 
 async function complete(
-  db: Tx,
-  v: Verification,
+  db: TSqlDb,
+  change: TSessionChange,
   provider: TProviderDefinition,
   identity: TSourceIdentity,
-): Promise<Verification> {
+): Promise<void> {
+  const v = change.row;
   const loa = identity.loa ?? provider.defaultLoa;
   const authenticatedAt = new Date();
-  const succeeded = await move(db, v, "authentication_succeeded", {
+  await move(db, change, "authentication_succeeded", {
     loa,
     // funnel stamps: authenticated implies started, even for a flow that skipped the start
     authenticatedAt,
     startedAt: v.startedAt ?? authenticatedAt,
   });
-  // written with the outcome's own event below, in one statement, in this order
-  const succeededEvent: TEventSpec = {
-    type: "verification.user.authentication_succeeded",
-    result: eventResult(provider, loa),
-    verification: succeeded,
-  };
-  const workflow = await plannedWorkflow(db, v);
+  recordEvent(change, "verification.user.authentication_succeeded", { result: eventResult(provider, loa) });
+  const workflow = await plannedWorkflowOf(db, change);
   const checks = workflow
-    ? runChecks(runnableWorkflow(workflow), v.verificationNodeId, { provider, identity, loa })
+    ? runChecks(workflow, v.verificationNodeId, { provider, identity, loa })
     : ({
         outcome: "failed",
         reason: "workflow_deleted",
@@ -81,21 +90,16 @@ async function complete(
       } as const);
 
   if (checks.outcome === "failed") {
-    const failed = await move(db, succeeded, "reject", {
+    const failed = await move(db, change, "reject", {
       statusReason: checks.reason,
       upstreamEncrypted: null,
     });
-    await emitVerificationEvents(db, failed, [
-      succeededEvent,
-      {
-        type: "verification.failed",
-        metadata: { reason: checks.reason, ...(checks.failedNodeId ? { nodeId: checks.failedNodeId } : {}) },
-        result: eventResult(provider, loa),
-      },
-    ]);
-    await recordDecision(db, failed, { kind: "checked", provider, workflow, identity, loa, checks });
-    await participate(db, failed, false);
-    return failed;
+    recordEvent(change, "verification.failed", {
+      metadata: { reason: checks.reason, ...(checks.failedNodeId ? { nodeId: checks.failedNodeId } : {}) },
+      result: eventResult(provider, loa),
+    });
+    change.decision = decisionRow(failed, workflow, { kind: "checked", provider, identity, loa, checks });
+    return;
   }
 
   const verifiedAt = new Date();
@@ -120,20 +124,68 @@ async function complete(
     ...(identity.match ? { match: { ...identity.match } } : {}),
   };
   const evidence: TEvidence = { token: identity.evidence, names: Object.keys(identity.evidence).join(";") };
-  const completed = await move(db, succeeded, "complete", {
+  const completed = await move(db, change, "complete", {
     verifiedAt,
     subject: sub,
     resultEncrypted: seal(userinfo),
     evidenceEncrypted: seal(evidence),
     upstreamEncrypted: null,
   });
-  await emitVerificationEvents(db, completed, [
-    succeededEvent,
-    { type: "verification.completed", result: eventResult(provider, loa) },
-  ]);
-  await recordDecision(db, completed, { kind: "checked", provider, workflow, identity, loa, checks });
-  await participate(db, completed, true);
-  return completed;
+  recordEvent(change, "verification.completed", { result: eventResult(provider, loa) });
+  change.decision = decisionRow(completed, workflow, { kind: "checked", provider, identity, loa, checks });
+}
+
+async function fail(
+  db: TSqlDb,
+  change: TSessionChange,
+  provider: TProviderDefinition,
+  reason: string,
+): Promise<void> {
+  const failed = await move(db, change, "authentication_failed", {
+    statusReason: reason,
+    upstreamEncrypted: null,
+    // funnel stamp: the provider answered, so the end-user had started
+    startedAt: change.row.startedAt ?? new Date(),
+  });
+  recordEvent(change, "verification.user.authentication_failed", { metadata: { reason } });
+  recordEvent(change, "verification.failed", { metadata: { reason } });
+  change.decision = decisionRow(failed, await currentWorkflowOf(db, change), {
+    kind: "unauthenticated",
+    provider,
+    reason,
+  });
+}
+
+/**
+ * Applies what the provider (or the simulator) answered to a locked session and writes the
+ * change (one statement), then the production-test participation of a session that ended
+ * completed or failed.
+ */
+export async function settleOutcome(
+  db: TSqlDb,
+  change: TSessionChange,
+  outcome: TAdapterOutcome,
+): Promise<Verification> {
+  const provider = findProvider(change.row.providerId);
+  if (!provider) throw new Error(`provider ${change.row.providerId} vanished from the catalog`);
+  switch (outcome.kind) {
+    case "success":
+      await complete(db, change, provider, outcome.identity);
+      break;
+    case "failure":
+      await fail(db, change, provider, outcome.reason);
+      break;
+    case "cancelled":
+      await applyCancel(db, change, "user");
+      break;
+    case "expired":
+      await applyExpiry(db, change);
+      break;
+  }
+  const settled = await saveChange(db, change);
+  if (settled.status === "completed" || settled.status === "failed")
+    await participate(db, settled, settled.status === "completed");
+  return settled;
 }
 
 /** Applies what the provider (or the simulator) answered; used by every adapter's return path. */
@@ -142,30 +194,5 @@ export async function applyAdapterOutcome(
   verificationId: string,
   outcome: TAdapterOutcome,
 ): Promise<Verification> {
-  const v = await lockVerification(db, verificationId);
-  const provider = findProvider(v.providerId);
-  if (!provider) throw new Error(`provider ${v.providerId} vanished from the catalog`);
-  switch (outcome.kind) {
-    case "success":
-      return complete(db, v, provider, outcome.identity);
-    case "failure": {
-      const failed = await move(db, v, "authentication_failed", {
-        statusReason: outcome.reason,
-        upstreamEncrypted: null,
-        // funnel stamp: the provider answered, so the end-user had started
-        startedAt: v.startedAt ?? new Date(),
-      });
-      await emitVerificationEvents(db, failed, [
-        { type: "verification.user.authentication_failed", metadata: { reason: outcome.reason } },
-        { type: "verification.failed", metadata: { reason: outcome.reason } },
-      ]);
-      await recordDecision(db, failed, { kind: "unauthenticated", provider, reason: outcome.reason });
-      await participate(db, failed, false);
-      return failed;
-    }
-    case "cancelled":
-      return cancelSession(db, v, "user");
-    case "expired":
-      return expireSession(db, v);
-  }
+  return settleOutcome(db, await lockSession(db, verificationId), outcome);
 }

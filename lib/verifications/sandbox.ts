@@ -8,27 +8,34 @@
  *   outcome for the test identity applies (outcome.ts).
  */
 import type { AppAuth } from "../auth/app-credentials";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { simulateOutcome } from "../providers/adapters/simulator";
 import { findProvider } from "../providers/catalog";
-import { applyAdapterOutcome } from "./outcome";
+import type { TSqlDb } from "../db/statement";
+import { settleOutcome } from "./outcome";
 import { parseMatchData, unseal } from "./personal-data";
-import { getOwnedVerification } from "./read";
 import type { TSimulate } from "./schema";
 import { isTerminal } from "./state-machine";
-import { lockVerification, startAuthentication } from "./transitions";
+import { applyStart, inSessionTransaction, lockSession, type TSessionChange } from "./transitions";
 
-/** POST /v1/sandbox/verifications/{id}/simulate: the app's own session only. */
+/**
+ * POST /v1/sandbox/verifications/{id}/simulate: the app's own session only, in a transaction of
+ * its own (transitions.ts `inSessionTransaction`: the lock read and one write).
+ */
 export async function simulateVerification(
-  db: Tx,
+  db: Db,
   auth: AppAuth,
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  await getOwnedVerification(db, auth, verificationId);
-  return simulateSession(db, verificationId, input);
+  return inSessionTransaction(db, verificationId, async (tx, change) => {
+    // another app's or environment's session is 404, as getOwnedVerification answers
+    if (change.row.appId !== auth.clientId || change.row.environment !== auth.environment)
+      throw notFound(`Verification "${verificationId}"`);
+    return simulate(tx, change, input);
+  });
 }
 
 /**
@@ -40,8 +47,13 @@ export async function simulateSession(
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  const owned = await lockVerification(db, verificationId);
-  if (owned.environment !== "sandbox") throw notFound(`Verification "${verificationId}"`);
+  return simulate(db, await lockSession(db, verificationId), input);
+}
+
+/** The session's lock read, then one write of the whole change (transitions.ts `saveChange`). */
+async function simulate(db: TSqlDb, change: TSessionChange, input: TSimulate): Promise<Verification> {
+  const owned = change.row;
+  if (owned.environment !== "sandbox") throw notFound(`Verification "${owned.id}"`);
   if (isTerminal(owned.status))
     throw new ApiError("VERIFICATION_TERMINAL", `Verification "${owned.id}" is already ${owned.status}`);
   const provider = findProvider(owned.providerId)!;
@@ -53,6 +65,6 @@ export async function simulateSession(
     reference: owned.id,
     at: new Date(),
   });
-  await startAuthentication(db, owned.id);
-  return applyAdapterOutcome(db, owned.id, outcome);
+  await applyStart(db, change);
+  return settleOutcome(db, change, outcome);
 }

@@ -6,31 +6,115 @@
  *   the caller's transaction, and writes its events there too (lib/webhooks/events.ts): a move
  *   the table does not have is 400 VERIFICATION_TERMINAL from an end state, else 409
  *   VERIFICATION_STATE_CONFLICT;
+ * - a change is made in memory (`TSessionChange`: the locked row, then each move on it and the
+ *   events it records) and written by `saveChange` in one statement (session-sql.ts): the row
+ *   as the moves left it, the events in the order recorded (each with the row as it saw it) and
+ *   the decision record of an outcome; so the lock read and that write are a transaction's two
+ *   statements, however many moves it makes; `inSessionTransaction` gives a change a
+ *   transaction of its own without Prisma (a production-test session's, which records its
+ *   participation with Prisma, excepted);
  * - the end-user's first act on an OpenID Provider session announces it first (create.ts);
  * - events: user.authentication_started when the end-user reaches the provider (idempotent while
  *   authenticating), workflow.cancelled on cancel, session.timed_out on expiry (none for an
  *   OpenID Provider session nobody acted on); the outcomes are in outcome.ts;
  * - the funnel stamp startedAt is written by its transition, in the same update; an end state
- *   stamps endedAt;
+ *   stamps endedAt; every move stamps updatedAt;
  * - cancel wipes the personal data; expiry wipes what only a running session needs.
  */
 import type { AppAuth } from "../auth/app-credentials";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
+import { inSqlTransaction, SqlTransaction, type TSqlDb } from "../db/statement";
 import { transition } from "../state-machine";
-import { emitVerificationEvent } from "../webhooks/events";
-import { announce, unannounced } from "./create";
+import type { TEventSpec } from "../webhooks/events";
+import type { TEventType } from "../webhooks/event-types";
+import type { TRunnableWorkflow } from "../workflows/engine";
+import { announcement, unannounced } from "./create";
+import type { TDecisionRow } from "./decisions";
 import { personalDataWipe } from "./personal-data";
-import { selectVerificationForUpdate } from "./lock-sql";
 import { getOwnedVerification } from "./read";
+import {
+  saveSession,
+  selectSessionForUpdate,
+  workflowAtVersion,
+  type TLockedSession,
+  type TSessionUpdate,
+} from "./session-sql";
 import { isTerminal, VERIFICATION_TRANSITIONS, type TVerificationTransition } from "./state-machine";
 
+/**
+ * A session under its row lock and what the transaction does to it, in memory until
+ * `saveChange`: the row as the moves leave it, the events they record and an outcome's decision.
+ */
+export interface TSessionChange {
+  readonly locked: TLockedSession;
+  row: Verification;
+  readonly events: TEventSpec[];
+  decision: TDecisionRow | null;
+}
+
+/** Locks the session row for the rest of the transaction and starts a change of it (one statement). */
+export async function lockSession(db: TSqlDb, verificationId: string): Promise<TSessionChange> {
+  const locked = await selectSessionForUpdate(db, verificationId);
+  if (!locked) throw notFound(`Verification "${verificationId}"`);
+  return { locked, row: locked.verification, events: [], decision: null };
+}
+
 /** Locks the session row for the rest of the transaction and returns it (one statement). */
-export async function lockVerification(db: Tx, verificationId: string): Promise<Verification> {
-  const v = await selectVerificationForUpdate(db, verificationId);
-  if (!v) throw notFound(`Verification "${verificationId}"`);
-  return v;
+export async function lockVerification(db: TSqlDb, verificationId: string): Promise<Verification> {
+  return (await lockSession(db, verificationId)).row;
+}
+
+/**
+ * Runs `fn` on session `verificationId` locked in a transaction of its own: on one pooled
+ * connection with prepared statements only (lib/db/statement.ts `inSqlTransaction`), except
+ * for a session of a production-test challenge, whose participation is written with Prisma
+ * (production-tests/participation.ts): that one runs in a Prisma transaction (the first
+ * transaction only read the row, and is rolled back).
+ */
+export async function inSessionTransaction<T>(
+  db: Db,
+  verificationId: string,
+  fn: (tx: TSqlDb, change: TSessionChange) => Promise<T>,
+): Promise<T> {
+  const done = await inSqlTransaction(db, async (tx) => {
+    const change = await lockSession(tx, verificationId);
+    return change.row.challengeId ? null : { value: await fn(tx, change) };
+  });
+  if (done) return done.value;
+  return db.$transaction(async (tx) => fn(tx, await lockSession(tx, verificationId)), {
+    timeout: 15_000,
+    maxWait: 10_000,
+  });
+}
+
+/** `db` as a Prisma transaction, for what only Prisma writes (see inSessionTransaction). */
+export function prismaTransaction(db: TSqlDb, what: string): Tx {
+  if (db instanceof SqlTransaction)
+    throw new Error(`${what} needs a Prisma transaction: the session must run in one (inSessionTransaction)`);
+  return db;
+}
+
+/**
+ * The workflow the session was planned on (its recorded version while kept, else the current
+ * one), as the engine runs it; null when the workflow was deleted.
+ */
+export async function plannedWorkflowOf(
+  db: TSqlDb,
+  change: TSessionChange,
+): Promise<TRunnableWorkflow | null> {
+  const { workflow, verification } = change.locked;
+  return workflow ? workflowAtVersion(db, verification.workflowId, workflow.planned) : null;
+}
+
+/** The session's workflow as it is now, as the engine runs it; null when it was deleted. */
+export async function currentWorkflowOf(
+  db: TSqlDb,
+  change: TSessionChange,
+): Promise<TRunnableWorkflow | null> {
+  const { workflow, verification } = change.locked;
+  return workflow ? workflowAtVersion(db, verification.workflowId, workflow.current) : null;
 }
 
 /** The refusal of a move the state table does not have: terminal, or a state conflict. */
@@ -44,56 +128,77 @@ function refuseMove(v: Verification) {
         );
 }
 
-/** Takes `event` from the session's state (or refuses it) and writes the new state with `data`. */
+/** Takes `event` from the session's state (or refuses it) and sets the new state with `data`. */
 export async function move(
-  db: Tx,
-  v: Verification,
+  db: TSqlDb,
+  change: TSessionChange,
   event: TVerificationTransition,
-  data: Partial<Verification> = {},
+  data: TSessionUpdate = {},
 ): Promise<Verification> {
+  const v = change.row;
   const to = transition(VERIFICATION_TRANSITIONS, v.status, event, refuseMove(v));
   // the end-user acted on an OpenID Provider session: it is announced first (an expiry is no act)
-  if (unannounced(v) && event !== "expire") await announce(db, v);
-  const ended = isTerminal(to) ? { endedAt: new Date() } : {};
-  return db.verification.update({ where: { id: v.id }, data: { ...data, ...ended, status: to } });
+  if (unannounced(v) && event !== "expire")
+    change.events.push(...announcement(v, await plannedWorkflowOf(db, change)));
+  const now = new Date();
+  change.row = { ...v, ...data, ...(isTerminal(to) ? { endedAt: now } : {}), status: to, updatedAt: now };
+  return change.row;
+}
+
+/** Records `type` for the session as it is now (written by `saveChange`, after the earlier ones). */
+export function recordEvent(
+  change: TSessionChange,
+  type: TEventType,
+  options: Pick<TEventSpec, "metadata" | "result"> = {},
+): void {
+  change.events.push({ type, ...options, verification: change.row });
+}
+
+/** Writes what `change` did (one statement; none when it did nothing) and returns the row it left. */
+export async function saveChange(db: TSqlDb, change: TSessionChange): Promise<Verification> {
+  const untouched = change.row === change.locked.verification && change.events.length === 0;
+  if (!untouched || change.decision) await saveSession(db, change.row, change.events, change.decision);
+  return change.row;
 }
 
 /** The end-user reached the identity provider (idempotent while authenticating). */
-export async function startAuthentication(db: Tx, verificationId: string): Promise<Verification> {
-  const v = await lockVerification(db, verificationId);
-  if (v.status === "authenticating") return v;
+export async function applyStart(db: TSqlDb, change: TSessionChange): Promise<void> {
+  if (change.row.status === "authenticating") return;
   // funnel stamp (GET /v1/stats/verifications): written with the transition
-  const moved = await move(db, v, "start_authentication", { startedAt: new Date() });
-  await emitVerificationEvent(db, moved, "verification.user.authentication_started", {
-    metadata: { flowType: moved.flowType },
-  });
-  return moved;
+  const moved = await move(db, change, "start_authentication", { startedAt: new Date() });
+  recordEvent(change, "verification.user.authentication_started", { metadata: { flowType: moved.flowType } });
 }
 
-export async function cancelSession(
-  db: Tx,
-  v: Verification,
+/** The end-user or the integrator cancelled: the personal data goes with it. */
+export async function applyCancel(
+  db: TSqlDb,
+  change: TSessionChange,
   by: "user" | "integrator",
-): Promise<Verification> {
-  const cancelled = await move(db, v, "cancel", {
+): Promise<void> {
+  await move(db, change, "cancel", {
     statusReason: by === "user" ? "cancelled_by_user" : "cancelled_by_integrator",
     ...personalDataWipe(),
   });
-  await emitVerificationEvent(db, cancelled, "verification.workflow.cancelled", {
-    metadata: { cancelledBy: by },
-  });
-  return cancelled;
+  recordEvent(change, "verification.workflow.cancelled", { metadata: { cancelledBy: by } });
 }
 
-export async function expireSession(db: Tx, v: Verification): Promise<Verification> {
-  const expired = await move(db, v, "expire", {
+/** The session's time ran out. */
+export async function applyExpiry(db: TSqlDb, change: TSessionChange): Promise<void> {
+  const before = change.row;
+  await move(db, change, "expire", {
     statusReason: "session_timed_out",
     upstreamEncrypted: null,
     matchDataEncrypted: null,
   });
   // an OpenID Provider session nobody acted on ends as silently as it began
-  if (!unannounced(v)) await emitVerificationEvent(db, expired, "verification.session.timed_out");
-  return expired;
+  if (!unannounced(before)) recordEvent(change, "verification.session.timed_out");
+}
+
+/** The end-user reached the identity provider (idempotent while authenticating). */
+export async function startAuthentication(db: Tx, verificationId: string): Promise<Verification> {
+  const change = await lockSession(db, verificationId);
+  await applyStart(db, change);
+  return saveChange(db, change);
 }
 
 /** DELETE /v1/verifications/{id}: cancel an ongoing session and delete its personal data. */
@@ -107,14 +212,16 @@ export async function cancelVerification(db: Tx, auth: AppAuth, verificationId: 
  * check ownership first. 400 VERIFICATION_TERMINAL when the session already ended.
  */
 export async function cancelByIntegrator(db: Tx, verificationId: string): Promise<Verification> {
-  const v = await lockVerification(db, verificationId);
-  return cancelSession(db, v, "integrator");
+  const change = await lockSession(db, verificationId);
+  await applyCancel(db, change, "integrator");
+  return saveChange(db, change);
 }
 
 /** The expiry job: a session still open at its expiresAt is expired. */
 export async function expireIfDue(db: Tx, verificationId: string, now = new Date()): Promise<boolean> {
-  const v = await lockVerification(db, verificationId).catch(() => undefined);
-  if (!v || isTerminal(v.status) || v.expiresAt > now) return false;
-  await expireSession(db, v);
+  const change = await lockSession(db, verificationId).catch(() => undefined);
+  if (!change || isTerminal(change.row.status) || change.row.expiresAt > now) return false;
+  await applyExpiry(db, change);
+  await saveChange(db, change);
   return true;
 }

@@ -12,7 +12,7 @@ import { newId } from "../ids";
 import { deliverWebhookJob } from "../jobs/definitions";
 import { column, defineStatement, type TSqlValue } from "../db/sql";
 import { enqueue } from "../jobs/registry";
-import { runStatement } from "../sql/statement";
+import { runStatement } from "../db/statement";
 import type { TEventType } from "./event-types";
 
 export interface TEventPayload {

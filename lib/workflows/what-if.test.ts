@@ -77,7 +77,6 @@ function recordOf(wf: TRunnableWorkflow, providerId: string, identityId: string)
   return buildDecision(v, wf, {
     kind: "checked",
     provider: p,
-    workflow: null,
     identity: answer.identity,
     loa,
     checks,
