@@ -259,8 +259,9 @@ async function main() {
   if (open) problems.push(`${open} sessions did not expire`);
   const delivered = await waitAllDelivered(pool, app.clientId, receiver, { timeoutMs: 150_000 });
   const { figures, final } = await settleDeliveries(pool, app.clientId, receiver);
-  // two cron ticks at least, so that both instances had the chance to schedule the same minute twice
-  const cronUntil = Date.now() + 75_000;
+  // two cron ticks at least, so that both instances had the chance to schedule the same minute
+  // twice: up to two minute boundaries from here (the earlier parts may end in well under a minute)
+  const cronUntil = Date.now() + 130_000;
   let announced = false;
   while (Date.now() < cronUntil) {
     const { rows } = await pool.query(
