@@ -1,7 +1,7 @@
 /**
- * The invalidation listener of a process: one PostgreSQL connection of its own (not from the
- * pool) that LISTENs on CACHE_CHANNEL and tells the derived caches (derived-cache.ts) of its
- * process what changed.
+ * The invalidation listener of a process: one PostgreSQL connection of its own that LISTENs on
+ * CACHE_CHANNEL (lib/db/listen.ts) and tells the derived caches (derived-cache.ts) of its process
+ * what changed.
  * Rules:
  * - a writer sends its invalidation with pg_notify IN THE TRANSACTION of its change
  *   (publish.ts): PostgreSQL delivers it on commit, never on rollback, to every listener of the
@@ -13,9 +13,8 @@
  *   and on a notification it cannot read;
  * - the connection never keeps the process alive (its socket and timers are unref'ed).
  */
-import net from "node:net";
-import pg from "pg";
 import { config } from "../config";
+import { ListenConnection, type TListenOptions } from "../db/listen";
 import { randomToken } from "../ids";
 import { logger } from "../log";
 
@@ -37,14 +36,10 @@ export type TInvalidation = { topic: string; key?: string } | undefined;
 
 export type TListenerWatcher = (event: TListenerEvent, change?: TInvalidation) => void;
 
-export interface TListenerOptions {
-  connectionString: string;
-  /** first wait before connecting again after a loss; doubles up to reconnectMaxMs */
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  /** a `SELECT 1` this often proves the connection alive (a half-open TCP connection says nothing) */
-  heartbeatMs?: number;
-}
+export type TListenerOptions = Pick<
+  TListenOptions,
+  "connectionString" | "reconnectMinMs" | "reconnectMaxMs" | "heartbeatMs"
+>;
 
 /** The payload of one invalidation: `{"t":topic,"k":key}` (k absent: the whole topic). */
 export function encodeInvalidation(topic: string, key?: string): string {
@@ -71,33 +66,41 @@ export class InvalidationListener {
   readonly name = `idv-cache-${randomToken(8).toLowerCase()}`;
   private readonly subscribers = new Set<TCacheSubscriber>();
   private readonly watchers = new Set<TListenerWatcher>();
-  private client: pg.Client | undefined;
-  private isReady = false;
-  private started = false;
-  private closed = false;
-  private attempt = 0;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private heartbeatTimer: NodeJS.Timeout | undefined;
-  private readonly reconnectMinMs: number;
-  private readonly reconnectMaxMs: number;
-  private readonly heartbeatMs: number;
+  private readonly connection: ListenConnection;
 
-  constructor(private readonly options: TListenerOptions) {
-    this.reconnectMinMs = options.reconnectMinMs ?? 200;
-    this.reconnectMaxMs = options.reconnectMaxMs ?? 5_000;
-    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+  constructor(options: TListenerOptions) {
+    this.connection = new ListenConnection({
+      ...options,
+      channel: CACHE_CHANNEL,
+      applicationName: this.name,
+      onReady: () => {
+        // whatever was cached before LISTEN was in place may have missed a change
+        this.clearAll();
+        this.emit("ready");
+      },
+      onLost: (err, wasReady) => {
+        this.clearAll();
+        if (wasReady) logger.warn({ err }, "cache invalidation listener lost; caches dropped");
+        this.emit("lost");
+      },
+      onNotification: (payload) => {
+        const change = decodeInvalidation(payload);
+        // a payload we cannot read may have been about anything
+        if (change) this.deliver(change.topic, change.key);
+        else this.clearAll();
+        this.emit("notification", change);
+      },
+    });
   }
 
   /** LISTEN is in place: caches may serve and store. */
   get ready(): boolean {
-    return this.isReady;
+    return this.connection.ready;
   }
 
   /** Connects (once; later calls do nothing). Caches call it on first use. */
   start(): void {
-    if (this.started || this.closed) return;
-    this.started = true;
-    void this.connect();
+    this.connection.start();
   }
 
   subscribe(subscriber: TCacheSubscriber): void {
@@ -124,81 +127,12 @@ export class InvalidationListener {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnectTimer);
-    this.drop();
+    this.connection.close();
+    this.clearAll();
   }
 
   private emit(event: TListenerEvent, change?: TInvalidation): void {
     for (const watcher of this.watchers) watcher(event, change);
-  }
-
-  private async connect(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({
-      connectionString: this.options.connectionString,
-      application_name: this.name,
-      keepAlive: true,
-      connectionTimeoutMillis: 5_000,
-      query_timeout: 5_000,
-    });
-    this.client = client;
-    client.on("error", (err) => this.lose(client, err));
-    client.on("end", () => this.lose(client, undefined));
-    client.on("notification", (message) => {
-      if (client !== this.client || message.channel !== CACHE_CHANNEL) return;
-      const change = decodeInvalidation(message.payload);
-      // a payload we cannot read may have been about anything
-      if (change) this.deliver(change.topic, change.key);
-      else this.clearAll();
-      this.emit("notification", change);
-    });
-    try {
-      await client.connect();
-      if (client.connection.stream instanceof net.Socket) client.connection.stream.unref();
-      await client.query(`LISTEN ${CACHE_CHANNEL}`);
-    } catch (err) {
-      this.lose(client, err);
-      return;
-    }
-    if (client !== this.client || this.closed) return;
-    // whatever was cached before LISTEN was in place may have missed a change
-    this.clearAll();
-    this.attempt = 0;
-    this.isReady = true;
-    this.heartbeatTimer = setInterval(() => {
-      client.query("SELECT 1").catch((err: unknown) => this.lose(client, err));
-    }, this.heartbeatMs);
-    this.heartbeatTimer.unref();
-    this.emit("ready");
-  }
-
-  /** The connection `client` is gone or in doubt: drop everything, connect again later. */
-  private lose(client: pg.Client, err: unknown): void {
-    if (client !== this.client) return;
-    const wasReady = this.isReady;
-    this.drop();
-    if (!this.closed && wasReady) logger.warn({ err }, "cache invalidation listener lost; caches dropped");
-    this.emit("lost");
-    if (this.closed) return;
-    const wait = Math.min(this.reconnectMaxMs, this.reconnectMinMs * 2 ** this.attempt);
-    this.attempt = Math.min(this.attempt + 1, 16);
-    this.reconnectTimer = setTimeout(() => void this.connect(), wait);
-    this.reconnectTimer.unref();
-  }
-
-  private drop(): void {
-    this.isReady = false;
-    this.clearAll();
-    clearInterval(this.heartbeatTimer);
-    const client = this.client;
-    this.client = undefined;
-    if (client) {
-      client.removeAllListeners("notification");
-      // an error after this point (the socket closing) must not be unhandled
-      client.on("error", () => undefined);
-      client.end().catch(() => undefined);
-    }
   }
 }
 

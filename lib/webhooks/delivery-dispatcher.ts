@@ -18,8 +18,8 @@
  *   that the sweeper re-queues the delivery and the receiver may see it twice (at-least-once);
  * - stop() claims nothing more and waits for the attempts in flight to be recorded (bounded).
  */
-import pg from "pg";
 import { createDb, type Db } from "../db/client";
+import { ListenConnection } from "../db/listen";
 import { logger } from "../log";
 import { attemptClaimed } from "./delivery";
 import {
@@ -69,7 +69,7 @@ export class WebhookDispatcher {
   private lastClaim: Promise<void> = Promise.resolve();
   private outcomes: TAttemptRecord[] = [];
   private recording = false;
-  private listener: pg.Client | undefined;
+  private readonly listener: ListenConnection;
   private readonly timers = new Set<NodeJS.Timeout>();
   private dueAt = Number.POSITIVE_INFINITY;
   private dueTimer: NodeJS.Timeout | undefined;
@@ -80,10 +80,23 @@ export class WebhookDispatcher {
 
   constructor(private readonly options: TDispatcherOptions) {
     this.db = createDb(named(options.connectionString), 2);
+    this.listener = new ListenConnection({
+      connectionString: options.connectionString,
+      channel: QUEUE_CHANNEL,
+      applicationName: APPLICATION_NAME,
+      reconnectMinMs: RETRY_MS,
+      reconnectMaxMs: RETRY_MS,
+      // anything queued while nobody listened
+      onReady: () => this.wake(),
+      onLost: (err) => {
+        if (!this.stopped) logger.warn({ err }, "webhook dispatcher: LISTEN connection lost, reconnecting");
+      },
+      onNotification: () => this.wake(),
+    });
   }
 
   start(): void {
-    this.listen();
+    this.listener.start();
     const poll = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.timers.add(poll);
     this.wake();
@@ -105,9 +118,7 @@ export class WebhookDispatcher {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     if (this.dueTimer) clearTimeout(this.dueTimer);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    this.listener.close();
     await this.lastClaim;
     if (this.inFlight > 0)
       await new Promise<void>((resolve) => {
@@ -126,30 +137,6 @@ export class WebhookDispatcher {
       run();
     }, ms);
     this.timers.add(timer);
-  }
-
-  private listen(): void {
-    if (this.stopped) return;
-    const client = new pg.Client({ connectionString: named(this.options.connectionString) });
-    this.listener = client;
-    let lost = false;
-    const reconnect = (err?: unknown) => {
-      if (lost) return;
-      lost = true;
-      if (this.listener === client) this.listener = undefined;
-      void client.end().catch(() => undefined);
-      if (this.stopped) return;
-      logger.warn({ err }, "webhook dispatcher: LISTEN connection lost, reconnecting");
-      this.later(RETRY_MS, () => this.listen());
-    };
-    client.on("notification", () => this.wake());
-    client.on("error", reconnect);
-    client.on("end", () => reconnect());
-    client
-      .connect()
-      .then(() => client.query(`LISTEN ${QUEUE_CHANNEL}`))
-      // anything queued while nobody listened
-      .then(() => this.wake(), reconnect);
   }
 
   private async claim(): Promise<void> {
