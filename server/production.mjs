@@ -54,9 +54,13 @@ function webHeaders(req) {
   return headers;
 }
 
+/** lib/http/buffered-response.ts BUFFERED_BODY */
+export const BUFFERED_BODY = Symbol.for("idv.buffered-body");
+
 /**
- * Writes a Web Response to the Node response: a body of one chunk (JSON answers) in one write with
- * its Content-Length, longer ones streamed.
+ * Writes a Web Response to the Node response: a BufferedResponse's text (JSON answers,
+ * lib/http/buffered-response.ts) or a body of one chunk in one write with its Content-Length,
+ * longer ones streamed.
  */
 export async function writeResponse(res, response, extraHeaders) {
   const headers = {};
@@ -64,6 +68,13 @@ export async function writeResponse(res, response, extraHeaders) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
+  const text = response[BUFFERED_BODY];
+  if (typeof text === "string") {
+    headers["content-length"] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
   if (!response.body) {
     res.writeHead(response.status, headers);
     res.end();

@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { BufferedResponse } from "../lib/http/buffered-response";
 import { forwardedHeaders, writeResponse } from "./production.mjs";
 
 let server;
@@ -32,6 +33,24 @@ describe("writeResponse", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
     expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it("writes a BufferedResponse's text without making its stream, its length in bytes", async () => {
+    let written;
+    const base = await serve((req, res) => {
+      written = new BufferedResponse('{"name":"Åsa Öberg"}', {
+        status: 200,
+        headers: { "content-type": "application/json; charset=utf-8" },
+      });
+      void writeResponse(res, written, { "X-Content-Type-Options": "nosniff" });
+    });
+    const response = await fetch(base);
+    expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength('{"name":"Åsa Öberg"}')));
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await response.json()).toEqual({ name: "Åsa Öberg" });
+    // the fast path took the text: the Response's own body was never asked for
+    expect(written.bodyUsed).toBe(false);
+    expect(await written.text()).toBe('{"name":"Åsa Öberg"}');
   });
 
   it("streams a body of several chunks in order, and answers a bodiless response", async () => {

@@ -32,6 +32,7 @@ import { newId } from "../ids";
 import { clientIp } from "../rate-limit";
 import { appendRequestLog, type RequestLogEntry } from "../request-log/writer";
 import { readJsonBody } from "./body";
+import { BufferedResponse } from "./buffered-response";
 import { pathParamNames, type EndpointDef, type PathParams } from "./endpoint";
 import { ApiError } from "../errors";
 import { currentRequestId, otherMethodsOf, pipeline, type THttpMethod } from "./pipeline";
@@ -127,10 +128,15 @@ export function json(status: number, body?: unknown, headers?: Record<string, st
 }
 
 function toResponse(result: ApiResult): Response {
-  const noBody = result.status === 204 || result.body === undefined;
-  return new Response(noBody ? null : JSON.stringify(result.body), {
+  if (result.status === 204 || result.body === undefined) {
+    return new Response(null, {
+      status: result.status,
+      headers: { "Cache-Control": "no-store", ...result.headers },
+    });
+  }
+  return new BufferedResponse(JSON.stringify(result.body), {
     status: result.status,
-    headers: { ...(noBody ? { "Cache-Control": "no-store" } : BASE_HEADERS), ...result.headers },
+    headers: { ...BASE_HEADERS, ...result.headers },
   });
 }
 

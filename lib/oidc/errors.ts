@@ -3,6 +3,8 @@
  * `{"error":"invalid_grant","error_description":"…"}` instead of the REST error envelope
  * (DESIGN.md §5). Every 401 carries a WWW-Authenticate challenge (RFC 9110 §11.6.1).
  */
+import { BufferedResponse } from "../http/buffered-response";
+
 export type TOAuthErrorCode =
   | "invalid_request"
   | "invalid_client"
@@ -57,7 +59,7 @@ export function oauthJsonResponse(
   body: unknown,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...NO_STORE, ...headers } });
+  return new BufferedResponse(JSON.stringify(body), { status, headers: { ...NO_STORE, ...headers } });
 }
 
 export function oauthErrorResponse(error: OAuthError, headers: Record<string, string> = {}): Response {

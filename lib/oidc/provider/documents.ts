@@ -14,6 +14,7 @@
  *   headers and no body (RFC 9110 §13.1.2: weak comparison).
  */
 import { createHash } from "node:crypto";
+import { BufferedResponse } from "../../http/buffered-response";
 import { DerivedCache } from "../../cache/derived-cache";
 import type { InvalidationListener } from "../../cache/listener";
 import { CACHE_TOPICS } from "../../cache/topics";
@@ -57,7 +58,7 @@ export function documentResponse(request: Request, document: TDocument): Respons
   // 304: the fields a cache updates its copy with, no representation metadata (RFC 9110 §15.4.5)
   if (matchesEtag(request.headers.get("if-none-match"), document.etag))
     return new Response(null, { status: 304, headers: cache });
-  return new Response(document.body, {
+  return new BufferedResponse(document.body, {
     status: 200,
     headers: { "Content-Type": "application/json; charset=utf-8", ...cache },
   });

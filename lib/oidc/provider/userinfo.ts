@@ -18,6 +18,7 @@ import { getDb } from "../../db/client";
 import { column, defineStatement, queryOne } from "../../db/sql";
 import type { TEnvironment } from "../../environments";
 import { readBodyText } from "../../http/body";
+import { BufferedResponse } from "../../http/buffered-response";
 import { ApiError } from "../../errors";
 import { currentRequestId } from "../../http/pipeline";
 import { newId } from "../../ids";
@@ -88,7 +89,7 @@ function challenge(err: BearerError): string {
 }
 
 function respond(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  return new BufferedResponse(JSON.stringify(body), {
     status,
     headers: {
       "Content-Type": "application/json; charset=utf-8",
