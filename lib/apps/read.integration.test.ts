@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
-import { ApiError } from "../errors";
 import { newId } from "../ids";
+import { refusalOf } from "../testing/api-error";
 import { makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
 import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "../testing/workflows";
@@ -15,16 +15,6 @@ import { getOwnedApp } from "./service";
 
 const PNG_1X1 =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-
-async function refusal(promise: Promise<unknown>): Promise<[number, string, string]> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  const e = error as ApiError;
-  return [e.status, e.code, e.message];
-}
 
 describe("readOwnedApp", () => {
   it("reads the same App as getOwnedApp: providers, workflows, webhook configuration, redirects, logo", async () => {
@@ -84,8 +74,8 @@ describe("readOwnedApp", () => {
     ];
     const answers: [number, string, string][] = [];
     for (const [auth, clientId] of cases) {
-      const answer = await refusal(readOwnedApp(db, auth, clientId));
-      expect(answer).toEqual(await refusal(getOwnedApp(db, auth, clientId)));
+      const answer = await refusalOf(readOwnedApp(db, auth, clientId));
+      expect(answer).toEqual(await refusalOf(getOwnedApp(db, auth, clientId)));
       answers.push(answer);
     }
     expect(answers.map(([status, code]) => `${status} ${code}`)).toEqual([

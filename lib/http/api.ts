@@ -5,9 +5,17 @@
  * response written in the same transaction) → the request log entry. It runs inside the request
  * pipeline (lib/http/pipeline.ts: request id, error mapping, security headers, access log).
  * Handlers return plain data ({status, body, headers}); they never build Responses themselves.
+ * An App API endpoint whose handler reads one row named by a path parameter (the polled status
+ * read) may have it read in the credential's own statement: `withApi(def, { authWith }, handler)`
+ * (one database round trip for authentication and the row, `ctx.authRow`).
  */
 import { z } from "zod";
-import { authenticateApp, type AppAuth } from "../auth/app-credentials";
+import {
+  authenticateApp,
+  authenticateAppWith,
+  type AppAuth,
+  type TAppRowRead,
+} from "../auth/app-credentials";
 import { authenticateOperator, type OperatorAuth } from "../auth/operator-keys";
 import {
   checkSameOrigin,
@@ -38,7 +46,7 @@ import { ApiError } from "../errors";
 import { currentRequestId, otherMethodsOf, pipeline, type THttpMethod } from "./pipeline";
 import { REST } from "./surfaces";
 import { isSafeText } from "./safe-text";
-import { checkPathParams, parseWith } from "./validation";
+import { checkPathParams, isValidPathParam, parseWith } from "./validation";
 
 export type AuthKind = "workspace" | "app" | "operator" | "none";
 type AuthFor<A extends AuthKind> = A extends "workspace"
@@ -97,6 +105,23 @@ export interface ApiOptions<
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
+/** The context of an App API handler whose row was read with the credential (`authWith`). */
+export interface ApiContextWithRow<B, Q, P extends string, R> extends ApiContext<AppAuth, B, Q, P> {
+  /**
+   * the row `authWith` read in the credential's statement, once the credential passed every
+   * check; null when the statement found none (unknown, or not this app's)
+   */
+  authRow: R | null;
+}
+
+/**
+ * What the wrapper hands a handler, whichever overload typed it (the overloads tie the context to
+ * the definition; the implementation builds it from the parsed request).
+ */
+type TAnyContext = ApiContext<unknown, unknown, unknown> & { authRow?: unknown };
+type TAnyHandler = (ctx: TAnyContext) => Promise<ApiResult>;
+type TTypedHandler = (ctx: never) => Promise<ApiResult>;
+
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
@@ -154,8 +179,39 @@ export function withApi<
 >(
   options: EndpointDef<A, B, Q, P>,
   handler: (ctx: ApiContext<AuthFor<A>, Infer<B>, Infer<Q>, P>) => Promise<ApiResult>,
+): RouteHandler;
+/**
+ * An App API endpoint whose handler needs the row a path parameter names: `authWith` (a
+ * `defineAppRowRead` of the domain) reads it in the credential's own statement, so
+ * authentication and the row are one round trip. Same answers as reading it in the handler: the
+ * credential's 401/429 first; a parameter that fails the path check never reaches the statement
+ * (the credential alone is read, then the usual 404); the handler gets `authRow`.
+ */
+export function withApi<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends string = string,
+  R = never,
+>(
+  options: EndpointDef<"app", B, Q, P>,
+  read: { authWith: TAppRowRead<R, keyof PathParams<P> & string> },
+  handler: (ctx: ApiContextWithRow<Infer<B>, Infer<Q>, P, R>) => Promise<ApiResult>,
+): RouteHandler;
+export function withApi(
+  options: EndpointDef,
+  second: TTypedHandler | { authWith: TAppRowRead<unknown> },
+  third?: TTypedHandler,
 ): RouteHandler {
   const paramNames = pathParamNames(options.path);
+  const authWith = typeof second === "function" ? undefined : second.authWith;
+  const typed = typeof second === "function" ? second : third;
+  // programming errors, at module load
+  if (!typed) throw new Error(`${options.operationId}: withApi without a handler`);
+  const handler = typed as TAnyHandler;
+  if (authWith && (options.auth !== "app" || !paramNames.includes(authWith.param)))
+    throw new Error(
+      `${options.operationId}: authWith needs app auth and the path parameter "${authWith.param}"`,
+    );
   return pipeline<RouteContext>(REST, async (request, context, scope) => {
     const { requestId, url } = scope;
     const logEntry: Partial<RequestLogEntry> = {};
@@ -197,6 +253,7 @@ export function withApi<
     const authorization = request.headers.get("authorization");
     const method = request.method.toUpperCase();
     let auth: unknown = null;
+    let authRow: unknown = undefined;
     if (options.auth === "workspace") {
       const workspace = await authenticateWorkspaceOrSession(db, request, authorization, env);
       authorizeRole(
@@ -206,7 +263,16 @@ export function withApi<
       auth = workspace;
       logCredential(logEntry, workspace);
     } else if (options.auth === "app") {
-      const app = await authenticateApp(db, authorization, env, clientIp(request.headers));
+      const ip = clientIp(request.headers);
+      const rowId = authWith ? params[authWith.param] : undefined;
+      let app: AppAuth;
+      if (authWith && rowId !== undefined && isValidPathParam(authWith.param, rowId)) {
+        const read = await authenticateAppWith(db, authorization, env, ip, authWith, rowId);
+        app = read.auth;
+        authRow = read.row;
+      } else {
+        app = await authenticateApp(db, authorization, env, ip);
+      }
       auth = app;
       Object.assign(logEntry, {
         workspaceId: app.workspaceId,
@@ -254,14 +320,15 @@ export function withApi<
         url,
         requestId,
         env,
-        params: params as PathParams<P>,
-        auth: auth as AuthFor<A>,
-        body: body as Infer<B>,
-        query: query as Infer<Q>,
+        params,
+        auth,
+        body,
+        query,
         db: tx,
         logVerification: (verificationId) => {
           logEntry.verificationId = verificationId;
         },
+        ...(authWith ? { authRow } : {}),
       });
       if (config().validateResponses) checkDocumentedResponse(options, result);
       if (recordId && result.status < 500) {

@@ -31,12 +31,17 @@ export function parseWith<T extends z.ZodType>(
  */
 export function checkPathParams(params: Record<string, string>): void {
   for (const [name, value] of Object.entries(params)) {
+    if (isValidPathParam(name, value)) continue;
     const id = PATH_ID_PARAMS[name];
-    const valid = id
-      ? isId(id.prefix, value) || (id.alsoAccepts !== undefined && isId(id.alsoAccepts, value))
-      : isSafeText(value);
-    if (valid) continue;
     const shown = printableText(value.length > 80 ? `${value.slice(0, 80)}…` : value);
     throw new ApiError("RESOURCE_NOT_FOUND", `${id?.label ?? "Resource"} "${shown}" not found`);
   }
+}
+
+/** Whether one path parameter passes checkPathParams. */
+export function isValidPathParam(name: string, value: string): boolean {
+  const id = PATH_ID_PARAMS[name];
+  return id
+    ? isId(id.prefix, value) || (id.alsoAccepts !== undefined && isId(id.alsoAccepts, value))
+    : isSafeText(value);
 }

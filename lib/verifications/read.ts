@@ -7,10 +7,10 @@
  * - userinfo and evidence exist only for a completed session: 409 VERIFICATION_NOT_COMPLETED
  *   before, 410 VERIFICATION_DATA_DELETED once the retention period wiped them.
  */
-import type { AppAuth } from "../auth/app-credentials";
+import { defineAppRowRead, type AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
-import { column, defineStatement, queryOne } from "../db/sql";
+import { column } from "../db/sql";
 import { parseEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
 import { jsonParser } from "../state-machine";
@@ -77,13 +77,18 @@ export async function getOwnedVerification(
   return v;
 }
 
-/** The columns of the status record and the owner's, by id (GET /v1/verifications/{id}, polled). */
-const STATUS_ROW = defineStatement<[verificationId: string], TStatusRow & TOwner>({
-  name: "verification_status",
+/**
+ * The columns of the status record and the owner's, by id ($2): read in the app credential's own
+ * statement (GET /v1/verifications/{id}, polled: withApi's `authWith`), one round trip for
+ * authentication and the row; ownedVerificationStatus checks the owner.
+ */
+export const statusRowWithCredential = defineAppRowRead({
+  name: "verification_status_with_credential",
+  param: "verificationId",
   text: `SELECT id, app_id, environment, status, provider_id, workflow_id, flow_type, created_at,
                 expires_at, verified_at, loa, status_reason
-           FROM verifications WHERE id = $1`,
-  parse: (row) => ({
+           FROM verifications WHERE id = $2`,
+  parse: (row): TOwnedStatusRow => ({
     id: column.text(row, "id"),
     appId: column.text(row, "app_id"),
     environment: parseEnvironment(column.text(row, "environment")),
@@ -99,21 +104,17 @@ const STATUS_ROW = defineStatement<[verificationId: string], TStatusRow & TOwner
   }),
 });
 
-interface TOwner {
-  appId: string;
-  environment: string | undefined;
-}
+type TOwnedStatusRow = TStatusRow & { appId: string; environment: string | undefined };
 
 /**
- * The status record of the app's session, or 404 as getOwnedVerification: one prepared statement
- * outside any transaction (lib/db/sql.ts), for the status polls.
+ * The status record of the app's session from its row read with the credential (null: none),
+ * or 404 as getOwnedVerification (another app's, another environment's, or unknown).
  */
-export async function readOwnedVerificationStatus(
-  db: Tx,
+export function ownedVerificationStatus(
   auth: AppAuth,
   verificationId: string,
-): Promise<TVerificationStatus> {
-  const v = await queryOne(db, STATUS_ROW, [verificationId]);
+  v: TOwnedStatusRow | null,
+): TVerificationStatus {
   if (!v || v.appId !== auth.clientId || v.environment !== auth.environment)
     throw notFound(`Verification "${verificationId}"`);
   return toStatusRecord(v);

@@ -1,10 +1,14 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
 import * as endpoints from "@/lib/verifications/endpoints";
-import { readOwnedVerificationStatus } from "@/lib/verifications/read";
+import { ownedVerificationStatus, statusRowWithCredential } from "@/lib/verifications/read";
 import { cancelVerification } from "@/lib/verifications/transitions";
 
-export const GET = withApi(endpoints.getVerification, async ({ db, auth, params }) =>
-  json(200, await readOwnedVerificationStatus(db, auth, params.verificationId)),
+// the session is read in the credential's statement: one round trip per poll
+export const GET = withApi(
+  endpoints.getVerification,
+  { authWith: statusRowWithCredential },
+  async ({ auth, params, authRow }) =>
+    json(200, ownedVerificationStatus(auth, params.verificationId, authRow)),
 );
 
 export const DELETE = withApi(endpoints.cancelVerification, async ({ db, auth, params }) => {
