@@ -110,7 +110,9 @@ function Redeliver({ clientId, delivery }: { clientId: string; delivery: TDelive
       queryClient.setQueryData(webhookKeys.delivery(env, clientId, queued.deliveryId), queued);
       toast.show({ message: "Redelivery queued" });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(env, clientId) }),
+    // not awaited: the button's pending state ends with the API's answer (the delivery shows as
+    // pending at once, above), not when the list and this delivery have been refetched
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(env, clientId) }),
   });
   if (!permissions.write) return null;
   const pending = delivery.status === "pending";

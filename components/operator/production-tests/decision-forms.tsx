@@ -28,6 +28,7 @@ import {
   requestPath,
   scheduleBody,
   type TOperatorItem,
+  type TRequestDetail,
   type TScheduleDraft,
 } from "./queries";
 
@@ -39,6 +40,25 @@ interface DecisionProps {
   onConflict: (message: string) => void;
   /** id prefix, unique on the page */
   idPrefix: string;
+}
+
+/**
+ * What both forms do once the API answered: the request's page shows the moved request at once
+ * (its challenge's figures come with the refetch), and the back-office's production-test queries
+ * refetch in the background. Not awaited: the mutation, and with it the button's pending state,
+ * ends with the API's answer, not with the refetch.
+ */
+function useDecisionCache() {
+  const { env } = useOperator();
+  const queryClient = useQueryClient();
+  return {
+    show: (moved: TOperatorItem) =>
+      queryClient.setQueriesData<TRequestDetail>(
+        { queryKey: [...productionTestOperatorKeys.all(env), "detail", moved.request.id] },
+        (shown) => (shown ? { ...shown, ...moved } : shown),
+      ),
+    refresh: () => void queryClient.invalidateQueries({ queryKey: productionTestOperatorKeys.all(env) }),
+  };
 }
 
 /** A conflict notice: the request was decided by someone else while this page showed it pending. */
@@ -62,7 +82,7 @@ export function ConflictNotice({ message, onDismiss }: { message: string; onDism
 
 export function ScheduleForm({ item, onDone, onConflict, idPrefix }: DecisionProps) {
   const { env } = useOperator();
-  const queryClient = useQueryClient();
+  const cache = useDecisionCache();
   const toast = useToast();
   const [draft, setDraft] = useState<TScheduleDraft>(EMPTY_SCHEDULE);
   const [localErrors, setLocalErrors] = useState<Partial<Record<keyof TScheduleDraft, string>>>({});
@@ -72,6 +92,7 @@ export function ScheduleForm({ item, onDone, onConflict, idPrefix }: DecisionPro
     mutationFn: (body: Record<string, unknown>) =>
       api<TOperatorItem>(env, requestPath(item.request.id, "schedule"), { method: "POST", body }),
     onSuccess: (moved) => {
+      cache.show(moved);
       setDraft(EMPTY_SCHEDULE);
       toast.show({
         tone: "success",
@@ -82,7 +103,7 @@ export function ScheduleForm({ item, onDone, onConflict, idPrefix }: DecisionPro
     onError: (error) => {
       if (isNotPending(error)) onConflict((error as Error).message);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: productionTestOperatorKeys.all(env) }),
+    onSettled: cache.refresh,
   });
   const apiError =
     mutation.error instanceof ApiRequestError && !isNotPending(mutation.error) ? mutation.error : undefined;
@@ -172,7 +193,7 @@ export function ScheduleForm({ item, onDone, onConflict, idPrefix }: DecisionPro
 
 export function FailForm({ item, onDone, onConflict, idPrefix }: DecisionProps) {
   const { env } = useOperator();
-  const queryClient = useQueryClient();
+  const cache = useDecisionCache();
   const toast = useToast();
   const [reason, setReason] = useState("");
   const [missing, setMissing] = useState(false);
@@ -180,6 +201,7 @@ export function FailForm({ item, onDone, onConflict, idPrefix }: DecisionProps) 
     mutationFn: () =>
       api<TOperatorItem>(env, requestPath(item.request.id, "fail"), { method: "POST", body: { reason } }),
     onSuccess: (moved) => {
+      cache.show(moved);
       setReason("");
       toast.show({ tone: "success", message: "Failed; the integrator sees the reason" });
       onDone?.(moved);
@@ -187,7 +209,7 @@ export function FailForm({ item, onDone, onConflict, idPrefix }: DecisionProps) 
     onError: (error) => {
       if (isNotPending(error)) onConflict((error as Error).message);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: productionTestOperatorKeys.all(env) }),
+    onSettled: cache.refresh,
   });
   const apiError =
     mutation.error instanceof ApiRequestError && !isNotPending(mutation.error) ? mutation.error : undefined;
