@@ -8,8 +8,11 @@
 // Part 1 — kill -9 mid-delivery: a slow receiver (answers after FAULT_RECEIVER_DELAY_MS, default
 // 1500 ms), FAULT_SESSIONS completed sandbox sessions (6 events each) plus a trickle of sessions
 // during the faults, FAULT_KILLS SIGKILLs of the whole server process group while deliveries are
-// in flight, a restart after each. Passes when every event in the database reached the receiver
-// at least once (duplicates are counted and matched against the requests cut off by a kill).
+// in flight, a restart after each. After each kill it prints the delivery queue (the delivery rows
+// are the queue, lib/webhooks/delivery-queue.ts) as the dead server left it. Passes when every
+// event in the database reached the receiver at least once (duplicates are counted and matched
+// against the requests cut off by a kill) and every delivery the dead server held under its lease
+// was sent again once the lease ran out.
 //
 // Part 2 — PostgreSQL restart under load: FAULT_LOAD_WORKERS concurrent clients read statuses and
 // create sessions; PostgreSQL is stopped for FAULT_OUTAGE_SECONDS and started again, once per
@@ -73,7 +76,8 @@ async function main() {
   const db = await startPostgres({ name: "fault-kill-pg", port: PG_PORT, database: "idv_fault_kill" });
   const env = serviceEnv(db.url, {
     PUBLIC_URL: `http://localhost:${SERVER_PORT}`,
-    // re-queue deliveries whose job was lost after 5 s instead of 60 (the lease stays 30 s)
+    // re-queue pending deliveries on no queue and held by nobody after 5 s instead of 60 (a dead
+    // server's lease still runs its 30 s first)
     WEBHOOK_SWEEP_GRACE_SECONDS: "5",
   });
   const server = serviceProcess({ label: "server", port: SERVER_PORT, env, logFile: LOG_FILE });
@@ -95,6 +99,36 @@ async function main() {
 
 // ---------------------------------------------------------------------------------------------
 // Part 1
+
+/**
+ * The app's delivery queue as it stands (the delivery rows are the queue, lib/webhooks/
+ * delivery-queue.ts): the deliveries by status and, of the pending ones, those queued and due,
+ * queued for a later retry, under a live lease (being sent: by the server just killed, they wait
+ * for the lease to run out, then the sweeper re-queues them), and those neither queued nor held
+ * (their lease ran out: the sweeper re-queues them).
+ */
+async function deliveryQueue(pool, appId) {
+  const { rows } = await pool.query(
+    `SELECT id, status,
+            (status = 'pending' AND queued_trigger IS NOT NULL AND next_attempt_at <= (now() AT TIME ZONE 'UTC')) AS due,
+            (status = 'pending' AND queued_trigger IS NOT NULL AND next_attempt_at > (now() AT TIME ZONE 'UTC')) AS later,
+            (status = 'pending' AND queued_trigger IS NULL AND lease_until > (now() AT TIME ZONE 'UTC')) AS leased
+       FROM webhook_deliveries WHERE app_id = $1`,
+    [appId],
+  );
+  const byStatus = {};
+  for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+  const leasedIds = rows.filter((r) => r.leased).map((r) => r.id);
+  const due = rows.filter((r) => r.due).length;
+  const later = rows.filter((r) => r.later).length;
+  const unheld = (byStatus.pending ?? 0) - due - later - leasedIds.length;
+  return {
+    leasedIds,
+    text:
+      `deliveries ${formatStatus(byStatus)}; pending: ${due} queued and due, ${later} queued for a retry, ` +
+      `${leasedIds.length} under the dead server's lease, ${unheld} on no queue and held by nobody`,
+  };
+}
 
 async function killMidDelivery({ server, pool, key, receiver }) {
   console.log("\n=== Part 1: SIGKILL of the server while webhooks are being delivered ===");
@@ -134,6 +168,8 @@ async function killMidDelivery({ server, pool, key, receiver }) {
   })();
 
   const cutOff = new Set();
+  // deliveries under the lease of the server at the moment it was killed
+  const heldByDead = new Set();
   const kills = [];
   for (let k = 1; k <= KILLS; k++) {
     const seenBefore = receiver.requests.length;
@@ -146,17 +182,9 @@ async function killMidDelivery({ server, pool, key, receiver }) {
       `kill ${k}: SIGKILL to the server process group, ${inFlight.length} deliveries in flight at the receiver`,
     );
     await server.kill("SIGKILL");
-    const { rows } = await pool.query(
-      `SELECT count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS locked, count(*)::int AS queued
-         FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier = 'webhook_deliver'`,
-    );
-    const { rows: leased } = await pool.query(
-      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending' AND lease_until > now()",
-    );
-    log(
-      `        after the kill: ${rows[0].queued} webhook_deliver jobs in the queue (${rows[0].locked} locked by the dead worker), ${leased[0].n} deliveries under a live lease`,
-    );
+    const queue = await deliveryQueue(pool, app.clientId);
+    for (const id of queue.leasedIds) heldByDead.add(id);
+    log(`        after the kill: ${queue.text}`);
     const restartAt = Date.now();
     await server.start();
     const restartSeconds = (Date.now() - restartAt) / 1000;
@@ -179,6 +207,11 @@ async function killMidDelivery({ server, pool, key, receiver }) {
   const { figures, final } = await settleDeliveries(pool, app.clientId, receiver);
   const explained = final.duplicated.filter(([id]) => cutOff.has(id)).length;
   const aborted = receiver.requests.filter((r) => r.clientId === app.clientId && r.aborted).length;
+  const { rows: held } = await pool.query(
+    "SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE id = ANY($1::text[]) GROUP BY status",
+    [[...heldByDead]],
+  );
+  const heldByStatus = Object.fromEntries(held.map((r) => [r.status, r.n]));
   // graphile-worker frees a dead worker's locks after 4 hours only; our sweeper does not wait for it
   const { rows: stale } = await pool.query(
     `SELECT t.identifier AS task, count(*)::int AS n
@@ -209,6 +242,9 @@ async function killMidDelivery({ server, pool, key, receiver }) {
   console.log(
     `attempts recorded              ${figures.attempts} (${figures.successful} successful, ${figures.failed} failed; deliveries with 2 successes: ${figures.deliveriesSucceededTwice})`,
   );
+  console.log(
+    `held by a killed server        ${heldByDead.size} deliveries under its lease at a kill, now: ${formatStatus(heldByStatus)}`,
+  );
   console.log(`all delivered after            ${recoverySeconds.toFixed(0)} s from the last restart`);
   console.log(
     `jobs still locked by the dead workers: ${stale.map((r) => `${r.task} ${r.n}`).join(", ") || "none"} (graphile-worker frees them after 4 h)`,
@@ -219,6 +255,8 @@ async function killMidDelivery({ server, pool, key, receiver }) {
   if (final.unknown.length) problems.push(`${final.unknown.length} unknown event ids received`);
   if (figures.byStatus.dead) problems.push(`${figures.byStatus.dead} deliveries are dead`);
   if (figures.byStatus.pending) problems.push(`${figures.byStatus.pending} deliveries still pending`);
+  const heldNotSent = heldByDead.size - (heldByStatus.succeeded ?? 0);
+  if (heldNotSent) problems.push(`${heldNotSent} deliveries held by a killed server were not sent again`);
   if (sessionStats.completed === 0) problems.push("no session completed");
   for (const p of problems) console.log(`FAIL: ${p}`);
   if (!problems.length)

@@ -49,7 +49,7 @@ const SESSIONS = envNumber("FAULT_SESSIONS", 30);
 const TTL_SECONDS = 20;
 const MAX_SECONDS = envNumber("FAULT_MAX_SECONDS", 420);
 const DATABASE = "idv_fault_two";
-const CRON_EVERY_MINUTE = ["webhook_sweep", "custom_domain_recheck"];
+const CRON_EVERY_MINUTE = ["webhook_sweep", "custom_domain_recheck", "verification_expiry_sweep"];
 
 /** Records every job queued and every job completed (graphile-worker deletes completed jobs). */
 const JOB_LOG_SQL = `

@@ -39,6 +39,7 @@ describe("loadConfig: defaults", () => {
       production: false,
       jobs: true,
       jobConcurrency: 5,
+      expirySweepMs: 5000,
       webhookAllowPrivateNetworks: false,
       webhookRetrySchedule: [1, 5, 30],
       webhookTimeoutMs: 10_000,
@@ -109,6 +110,7 @@ describe("loadConfig: values", () => {
       WEBHOOK_TIMEOUT_MS: " 250 ",
       WEBHOOK_SWEEP_GRACE_SECONDS: "0",
       WEBHOOK_CONCURRENCY: " 8 ",
+      IDV_EXPIRY_SWEEP_MS: " 1000 ",
       IDV_TRUST_PROXY_HOPS: "2",
       DATABASE_CONNECT_TIMEOUT_MS: "0",
     });
@@ -118,6 +120,7 @@ describe("loadConfig: values", () => {
       webhookTimeoutMs: 250,
       webhookSweepGraceSeconds: 0,
       webhookConcurrency: 8,
+      expirySweepMs: 1000,
       trustProxyHops: 2,
       databaseConnectTimeoutMs: 0,
     });
@@ -172,6 +175,7 @@ describe("loadConfig: refusals", () => {
     [{ WEBHOOK_TIMEOUT_MS: "0" }, "WEBHOOK_TIMEOUT_MS must be a number from 1 to 20000"],
     [{ WEBHOOK_SWEEP_GRACE_SECONDS: "-1" }, "WEBHOOK_SWEEP_GRACE_SECONDS must be a number from 0 to 86400"],
     [{ WEBHOOK_CONCURRENCY: "0" }, "WEBHOOK_CONCURRENCY must be a positive integer"],
+    [{ IDV_EXPIRY_SWEEP_MS: "50" }, 'IDV_EXPIRY_SWEEP_MS must be a number from 100 to 60000, got "50"'],
     [{ IDV_DNS_TRIES: "1.5" }, 'IDV_DNS_TRIES must be a positive integer, got "1.5"'],
     [{ IDV_DOMAIN_CLAIM_DAYS: "0" }, "IDV_DOMAIN_CLAIM_DAYS must be a positive integer"],
     [{ IDV_SIGNIN_LIMIT_EMAIL: "ten" }, "IDV_SIGNIN_LIMIT_EMAIL must be a positive integer"],

@@ -62,6 +62,8 @@ export interface TConfig {
   /** `idv serve`: the production server's V8 old-space limit (--max-old-space-size), in MB */
   readonly maxHeapMb: number;
   readonly jobConcurrency: number;
+  /** IDV_EXPIRY_SWEEP_MS: between two sweeps of each job worker's session expiry sweeper */
+  readonly expirySweepMs: number;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS; unset: on under `npm run dev` (NODE_ENV=development) only */
   readonly webhookAllowPrivateNetworks: boolean;
   readonly webhookRetrySchedule: readonly number[];
@@ -126,6 +128,7 @@ function toConfig(env: TEnvironmentValues): TConfig {
     fastPath: env.IDV_FAST_PATH,
     maxHeapMb: env.IDV_MAX_HEAP_MB,
     jobConcurrency: env.JOB_CONCURRENCY,
+    expirySweepMs: env.IDV_EXPIRY_SWEEP_MS,
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? env.NODE_ENV === "development",
     webhookRetrySchedule: Object.freeze(env.WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,

@@ -231,6 +231,7 @@ export const ZEnvironment = z.object({
   IDV_FAST_PATH: onOff("on"),
   IDV_MAX_HEAP_MB: positiveInteger(256),
   JOB_CONCURRENCY: positiveInteger(5),
+  IDV_EXPIRY_SWEEP_MS: between(100, 60_000, 5000),
   LOG_LEVEL: variable(
     z
       .string()
@@ -309,6 +310,7 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   IDV_FAST_PATH: { default: "on" },
   IDV_MAX_HEAP_MB: { default: "`256`" },
   JOB_CONCURRENCY: { default: "`5`" },
+  IDV_EXPIRY_SWEEP_MS: { default: "`5000`" },
   LOG_LEVEL: { default: "`info` (`silent` under tests)" },
   IDV_EMBEDDED_PG_NAME: { default: "`pg`" },
   IDV_EMBEDDED_PG_PORT: { default: "`54329`" },

@@ -19,12 +19,31 @@
  *   Prisma cannot join it, so what needs Prisma runs in a Prisma transaction instead.
  */
 import type pg from "pg";
+import { logger } from "../log";
 import { poolOf, type Tx } from "./client";
 import { queryAll, queryAllOn, SqlError, type TRow, type TSqlValue, type TStatement } from "./sql";
 
 /** A transaction of its own on one pooled connection (`inSqlTransaction`): statements only. */
 export class SqlTransaction {
+  readonly #afterCommit: (() => void)[] = [];
+
   constructor(readonly connection: pg.PoolClient) {}
+
+  /** `fn` runs once the transaction has committed (never when it rolls back). */
+  afterCommit(fn: () => void): void {
+    this.#afterCommit.push(fn);
+  }
+
+  /** inSqlTransaction, after COMMIT; a callback's failure is not the transaction's. */
+  committed(): void {
+    for (const fn of this.#afterCommit.splice(0)) {
+      try {
+        fn();
+      } catch (err) {
+        logger.error({ err }, "after-commit callback failed");
+      }
+    }
+  }
 }
 
 /** Where a statement runs: a client, a Prisma transaction, or a transaction of its own. */
@@ -88,8 +107,10 @@ export async function inSqlTransaction<T>(db: Tx, fn: (tx: SqlTransaction) => Pr
   connection.on("error", onError);
   try {
     await control(connection, "BEGIN");
-    const result = await fn(new SqlTransaction(connection));
+    const tx = new SqlTransaction(connection);
+    const result = await fn(tx);
     await control(connection, "COMMIT");
+    tx.committed();
     return result;
   } catch (err) {
     await control(connection, "ROLLBACK").catch((rollback: Error) => {

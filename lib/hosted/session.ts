@@ -11,16 +11,20 @@
  *   authenticating (the request reached the person's app);
  * - simulator actions exist only for sandbox sessions and go through simulateSession, the same
  *   path as the App API test helper; a production session is "not found" there;
- * - every write runs in one transaction with the events it emits.
+ * - every write runs in one transaction with the events it emits; a state change (cancel, push,
+ *   start, simulator) in a transaction of its own without Prisma, as the App API's: the row's
+ *   lock read, then the change made in memory and written in one statement
+ *   (lib/verifications/transitions.ts; the simulator through sandbox.ts `simulateSession`).
  */
 import { encryptSecret } from "../crypto/encryption";
 import type { Db, Tx } from "../db/client";
+import { inSqlTransaction, type SqlTransaction } from "../db/statement";
 import { ApiError } from "../errors";
 import type { TSimulatedOutcome } from "../providers/adapters/simulator";
 import { answerHostedReturn } from "../verifications/return";
-import { applyAdapterOutcome } from "../verifications/outcome";
+import { settleOutcome } from "../verifications/outcome";
 import { simulateSession } from "../verifications/sandbox";
-import { startAuthentication } from "../verifications/transitions";
+import { applyStart, lockSession, saveChange, type TSessionChange } from "../verifications/transitions";
 import { isTerminal } from "../verifications/state-machine";
 import { hostedBrowser } from "./binding";
 import { validatePushIdentifier } from "./push";
@@ -77,61 +81,71 @@ export async function mayStart(db: Tx, verificationId: string, secret: string | 
   return v?.flowType === "qr";
 }
 
+/**
+ * The session locked in a transaction of its own (lib/db/statement.ts `inSqlTransaction`), or
+ * null when there is none.
+ */
+async function lockIfAny(tx: SqlTransaction, verificationId: string): Promise<TSessionChange | null> {
+  try {
+    return await lockSession(tx, verificationId);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "RESOURCE_NOT_FOUND") return null;
+    throw err;
+  }
+}
+
 /** The end-user pressed Cancel. Returns false when the session had already ended. */
 export async function cancelByUser(db: Db, verificationId: string): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const v = await tx.verification.findUnique({ where: { id: verificationId }, select: { status: true } });
-    if (!v) throw new ApiError("RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`);
-    if (isTerminal(v.status)) return false;
-    await applyAdapterOutcome(tx, verificationId, { kind: "cancelled" });
+  return inSqlTransaction(db, async (tx) => {
+    const change = await lockSession(tx, verificationId);
+    if (isTerminal(change.row.status)) return false;
+    // the provider-side "cancelled" outcome (no participation: only completed or failed have one)
+    await settleOutcome(tx, change, { kind: "cancelled" });
     return true;
   });
 }
 
 /** Push flow: the identifier was entered. Returns false when it does not fit the provider. */
 export async function submitPushIdentifier(db: Db, verificationId: string, raw: unknown): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const v = await tx.verification.findUnique({ where: { id: verificationId } });
-    if (!v) throw new ApiError("RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`);
+  return inSqlTransaction(db, async (tx) => {
+    const change = await lockSession(tx, verificationId);
+    const v = change.row;
     if (v.flowType !== "push") {
       throw new ApiError("VERIFICATION_STATE_CONFLICT", `Verification "${v.id}" is not a push session`);
     }
     const identifier = validatePushIdentifier(v.providerId, raw);
     if (!identifier) return false;
     if (isTerminal(v.status)) return true;
-    await startAuthentication(tx, v.id);
-    await tx.verification.update({
-      where: { id: v.id },
-      data: { upstreamEncrypted: encryptSecret(JSON.stringify({ pushIdentifier: identifier })) },
-    });
+    await applyStart(tx, change);
+    // sealed on the session in the same write (after the start's event, which does not carry it)
+    change.row = {
+      ...change.row,
+      upstreamEncrypted: encryptSecret(JSON.stringify({ pushIdentifier: identifier })),
+      updatedAt: new Date(),
+    };
+    await saveChange(tx, change);
     return true;
   });
 }
 
 /** Redirect flow: the end-user left for the provider (sandbox: its simulator). */
 export async function leaveForProvider(db: Db, verificationId: string): Promise<void> {
-  await db.$transaction(async (tx) => {
-    const v = await tx.verification.findUnique({ where: { id: verificationId }, select: { status: true } });
-    if (v && !isTerminal(v.status)) await startAuthentication(tx, verificationId);
+  await inSqlTransaction(db, async (tx) => {
+    const change = await lockIfAny(tx, verificationId);
+    if (!change || isTerminal(change.row.status)) return;
+    await applyStart(tx, change);
+    await saveChange(tx, change);
   });
 }
 
+/** A simulator button: sandbox sessions only (a production session is "not found"). */
 export async function actInSimulator(
   db: Db,
   verificationId: string,
   input: { outcome: TSimulatedOutcome; identity?: string },
 ): Promise<void> {
-  await db.$transaction(async (tx) => {
-    const v = await tx.verification.findUnique({
-      where: { id: verificationId },
-      select: { environment: true },
-    });
-    if (!v || v.environment !== "sandbox") {
-      throw new ApiError("RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`);
-    }
-    await simulateSession(tx, verificationId, {
-      outcome: input.outcome,
-      ...(input.identity ? { identity: input.identity } : {}),
-    });
+  await simulateSession(db, verificationId, {
+    outcome: input.outcome,
+    ...(input.identity ? { identity: input.identity } : {}),
   });
 }

@@ -55,12 +55,29 @@ export const requestLogPurgeJob = defineJob({
 export const ZExpireVerificationPayload = z.object({ verificationId: z.string() });
 export type TExpireVerificationPayload = z.output<typeof ZExpireVerificationPayload>;
 
-/** Ends a session at its TTL (queued at creation, to run at `expiresAt`). */
+/**
+ * Ended one session at its TTL: earlier versions queued one at each session's creation, to run at
+ * its `expiresAt`. Sessions are now expired by the sweep (`expirySweepJob`) and queue no job; the
+ * task stays registered for the jobs still queued by an earlier version: a no-op when the session
+ * already ended (the sweep was first), is not due or is gone.
+ */
 export const expireVerificationJob = defineJob({
   name: "verification_expire",
   payload: ZExpireVerificationPayload,
   handler: async () => (await import("../verifications/jobs")).expireVerificationTask,
   key: ({ verificationId }) => `expire:${verificationId}`,
+});
+
+/**
+ * Expires every open session past its `expiresAt` (lib/verifications/expiry-sweep.ts): each job
+ * worker also runs the sweep on its own timer, every IDV_EXPIRY_SWEEP_MS; this once-a-minute run
+ * is the backstop.
+ */
+export const expirySweepJob = defineJob({
+  name: "verification_expiry_sweep",
+  payload: ZNoPayload,
+  handler: async () => (await import("../verifications/jobs")).expirySweepTask,
+  schedule: "* * * * *",
 });
 
 export const verificationRetentionJob = defineJob({
@@ -119,8 +136,8 @@ export type TDeliverWebhookPayload = z.output<typeof ZDeliverWebhookPayload>;
 /**
  * Puts a webhook delivery back on its queue (lib/webhooks/delivery-queue.ts: the delivery rows are
  * the queue, sent by the dispatcher, not by graphile-worker). Kept for the jobs earlier versions
- * queued, one per attempt, and for code that still adds one with a delivery: a no-op when the
- * delivery is queued, being sent or finished. Keyed `deliver:<id>`; one attempt.
+ * queued, one per attempt (nothing adds one any more): a no-op when the delivery is queued, being
+ * sent or finished. Keyed `deliver:<id>`; one attempt.
  */
 export const deliverWebhookJob = defineJob({
   name: "webhook_deliver",
@@ -145,6 +162,7 @@ export const JOBS: readonly TRegisteredJob[] = [
   verificationPurgeJob,
   requestLogPurgeJob,
   expireVerificationJob,
+  expirySweepJob,
   verificationRetentionJob,
   verificationStatsRollupJob,
   completeDemoActivationJob,

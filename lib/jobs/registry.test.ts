@@ -10,6 +10,7 @@ import {
   CRONTAB,
   deliverWebhookJob,
   expireVerificationJob,
+  expirySweepJob,
   JOBS,
   jobNamed,
   verificationStatsRollupJob,
@@ -58,6 +59,7 @@ describe("job registry", () => {
     const names = scheduled.map((fields) => fields[5]);
     expect(new Set(names).size).toBe(names.length);
     expect(CRONTAB).toContain("* * * * * webhook_sweep");
+    expect(CRONTAB).toContain("* * * * * verification_expiry_sweep");
     expect(CRONTAB).toContain("20 * * * * verification_stats_rollup");
   });
 
@@ -70,7 +72,7 @@ describe("job registry", () => {
   });
 
   it("loads every handler", async () => {
-    for (const job of [deliverWebhookJob, expireVerificationJob, completeDemoActivationJob]) {
+    for (const job of [deliverWebhookJob, expireVerificationJob, expirySweepJob, completeDemoActivationJob]) {
       expect(await job.handler(), job.name).toBeTypeOf("function");
     }
   });

@@ -1,12 +1,14 @@
 /**
  * Runs the job queue inside the service process (started from instrumentation.ts, and by tests
  * that need background work), together with the webhook dispatcher, which has a queue of its own
- * (the delivery rows, lib/webhooks/delivery-queue.ts). `installJobQueue` creates the job queue's
+ * (the delivery rows, lib/webhooks/delivery-queue.ts), and the sweeper that expires sessions at
+ * their TTL (lib/verifications/expiry-sweep.ts). `installJobQueue` creates the job queue's
  * schema; it runs with the database migrations.
  */
 import { Logger, run, runMigrations, type Runner, type TaskList } from "graphile-worker";
 import { config } from "../config";
 import { logger } from "../log";
+import type { ExpirySweeper } from "../verifications/expiry-sweep";
 import type { WebhookDispatcher } from "../webhooks/delivery-dispatcher";
 import { CRONTAB, JOBS } from "./definitions";
 
@@ -30,16 +32,18 @@ function quietLogger(): Logger {
 
 let runner: Runner | undefined;
 let dispatcher: WebhookDispatcher | undefined;
+let sweeper: ExpirySweeper | undefined;
 
 /**
  * Starts graphile-worker (every job of lib/jobs/definitions.ts, `concurrency` at a time, polling
  * every `pollInterval` ms besides its LISTEN) and the webhook dispatcher
  * (lib/webhooks/delivery-dispatcher.ts: WEBHOOK_CONCURRENCY deliveries at a time, woken by its own
- * LISTEN, polling at the same interval).
+ * LISTEN, polling at the same interval) and the expiry sweeper (every `expirySweepMs`,
+ * IDV_EXPIRY_SWEEP_MS).
  */
 export async function startJobWorker(
   connectionString = config().databaseUrl,
-  { concurrency = config().jobConcurrency, pollInterval = 1000 } = {},
+  { concurrency = config().jobConcurrency, pollInterval = 1000, expirySweepMs = config().expirySweepMs } = {},
 ): Promise<Runner> {
   if (runner) return runner;
   if (!connectionString) throw new Error("DATABASE_URL is not set");
@@ -63,14 +67,26 @@ export async function startJobWorker(
     pollIntervalMs: pollInterval,
   });
   dispatcher.start();
+  // writers in this process wake it directly, without a NOTIFY (lib/webhooks/wake.ts)
+  const { setLocalDispatcher } = await import("../webhooks/wake");
+  setLocalDispatcher(dispatcher);
+  const { ExpirySweeper } = await import("../verifications/expiry-sweep");
+  sweeper = new ExpirySweeper({ connectionString, intervalMs: expirySweepMs });
+  sweeper.start();
   return runner;
 }
 
-/** Stops both; the webhook attempts in flight are recorded first (at most the attempt timeout). */
+/**
+ * Stops all three; the webhook attempts in flight are recorded first (at most the attempt
+ * timeout), an expiry batch under way is committed first.
+ */
 export async function stopJobWorker(): Promise<void> {
   const current = runner;
   const sending = dispatcher;
+  const sweeping = sweeper;
   runner = undefined;
   dispatcher = undefined;
-  await Promise.all([current?.stop(), sending?.stop(config().webhookTimeoutMs + 5000)]);
+  sweeper = undefined;
+  if (sending) (await import("../webhooks/wake")).setLocalDispatcher(undefined);
+  await Promise.all([current?.stop(), sending?.stop(config().webhookTimeoutMs + 5000), sweeping?.stop()]);
 }

@@ -1,7 +1,6 @@
 /**
  * The statements of a session's creation (create.ts): one read of everything the checks need,
- * and one write of the session with its creation events, their webhook deliveries and jobs and
- * its expiry job.
+ * and one write of the session with its creation events and their webhook deliveries.
  * Rules:
  * - the read is one statement: the app's workspace, redirect URIs and providers, the workflow
  *   to run (the one asked for, else the app's default; only a workflow of this app) with its
@@ -9,18 +8,17 @@
  * - a workflow's nodes are read and parsed only for a version this process has not parsed yet
  *   (lib/workflows/row.ts `runnableWorkflowVersion`); a version's content never changes;
  * - the write is one statement (lib/db/statement.ts), atomic on its own or inside the caller's
- *   transaction: the session row, the events' outbox (lib/webhooks/events.ts `outboxCtes`: the
- *   events and their deliveries, which are their own queue) and the expiry job.
+ *   transaction: the session row and the events' outbox (lib/webhooks/events.ts `outboxCtes`:
+ *   the events and their deliveries, which are their own queue); no job: the session's expiry
+ *   at `expiresAt` is the sweep's (expiry-sweep.ts).
  */
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { column, defineStatement, type TSqlValue } from "../db/sql";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
-import { expireVerificationJob } from "../jobs/definitions";
-import { jobSpec } from "../jobs/registry";
 import { runStatement } from "../db/statement";
-import { OUTBOX_PARAMS, outboxCtes, outboxValues, type TEventSpec } from "../webhooks/events";
+import { outboxCtes, outboxValues, type TEventSpec } from "../webhooks/events";
 import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import { cachedWorkflowVersion, runnableWorkflowVersion } from "../workflows/row";
 import type { TCreateVerification } from "./schema";
@@ -148,7 +146,6 @@ export type TNewVerification = Pick<
 
 const utc = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 const SESSION_PARAMS = 21;
-const EXPIRY_JOB = SESSION_PARAMS + OUTBOX_PARAMS + 1;
 
 const INSERT_VERIFICATION = defineStatement<TSqlValue[], number>({
   name: "verifications_create",
@@ -160,28 +157,22 @@ const INSERT_VERIFICATION = defineStatement<TSqlValue[], number>({
       $10::text, $11::text, $12::text, $13::text, $14::text, $15::text, $16::text, $17::text, $18::text, $19::boolean,
       ${utc(20)}, ${utc(20)}, ${utc(21)})
   ),
-  ${outboxCtes(SESSION_PARAMS + 1)},
-  expiry_job AS (
-    SELECT count(*)::int AS n FROM graphile_worker.add_jobs(ARRAY[ROW($${EXPIRY_JOB}::text, $${EXPIRY_JOB + 1}::json,
-      NULL, $${EXPIRY_JOB + 2}::timestamptz, $${EXPIRY_JOB + 3}::smallint, $${EXPIRY_JOB + 4}::text, NULL,
-      NULL)::graphile_worker.job_spec])
-  )
-  SELECT (SELECT n FROM expiry_job) AS jobs`,
-  parse: (row) => column.int(row, "jobs"),
+  ${outboxCtes(SESSION_PARAMS + 1)}
+  SELECT count(*)::int AS deliveries FROM outbox_deliveries`,
+  parse: (row) => column.int(row, "deliveries"),
 });
 
 /**
- * Writes the session `v`, its `events` (with their deliveries where the app's webhook is
- * subscribed) and its expiry job for `expiresAt`, in one statement.
+ * Writes the session `v` and its `events` (with their deliveries where the app's webhook is
+ * subscribed), in one statement; returns how many deliveries it queued.
  */
 export async function insertVerification(
   db: Tx,
   v: TNewVerification,
   events: readonly TEventSpec[],
-): Promise<void> {
-  const expiry = jobSpec(expireVerificationJob, { verificationId: v.id }, { runAt: v.expiresAt });
-  const outbox = outboxValues(v, events, v.createdAt);
-  await runStatement(db, INSERT_VERIFICATION, [
+): Promise<number> {
+  const outbox = outboxValues(v, events, v.createdAt, db);
+  const [deliveries] = await runStatement(db, INSERT_VERIFICATION, [
     v.id,
     v.appId,
     v.workspaceId,
@@ -204,10 +195,7 @@ export async function insertVerification(
     v.createdAt,
     v.expiresAt,
     ...outbox.values,
-    expiry.name,
-    expiry.payload,
-    v.expiresAt,
-    expiry.maxAttempts,
-    expiry.jobKey,
   ]);
+  outbox.ran();
+  return deliveries ?? 0;
 }

@@ -6,9 +6,9 @@
  *   the session keeps the version it was planned on;
  * - redirect_uri is one of the app's; matchData is required by match providers and refused by
  *   the others; flowType is one the provider supports; a challengeId is the app's own;
- * - events in order at creation: created, requested, workflow.started; the expiry job is queued
- *   for expiresAt; the session, its events, their deliveries and every job are one statement
- *   (create-sql.ts), inside the caller's transaction when it has one;
+ * - events in order at creation: created, requested, workflow.started; the session, its events
+ *   and their deliveries are one statement (create-sql.ts), inside the caller's transaction when
+ *   it has one; no job: the expiry sweep ends it at expiresAt (expiry-sweep.ts);
  * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: their
  *   three creation events are written at the end-user's first action instead (`announcement`,
  *   by transitions.ts; still first, in the same order), and one nobody acted on expires silently.

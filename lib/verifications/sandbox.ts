@@ -8,7 +8,7 @@
  *   outcome for the test identity applies (outcome.ts).
  */
 import type { AppAuth } from "../auth/app-credentials";
-import type { Db, Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { simulateOutcome } from "../providers/adapters/simulator";
@@ -18,7 +18,7 @@ import { settleOutcome } from "./outcome";
 import { parseMatchData, unseal } from "./personal-data";
 import type { TSimulate } from "./schema";
 import { isTerminal } from "./state-machine";
-import { applyStart, inSessionTransaction, lockSession, type TSessionChange } from "./transitions";
+import { applyStart, inSessionTransaction, type TSessionChange } from "./transitions";
 
 /**
  * POST /v1/sandbox/verifications/{id}/simulate: the app's own session only, in a transaction of
@@ -39,15 +39,16 @@ export async function simulateVerification(
 }
 
 /**
- * Drives a sandbox session as its provider would: the end-user reaches the provider, then the
- * outcome applies. The test helper endpoint and the simulator pages both call this.
+ * The simulator pages' button: drives a sandbox session as its provider would (the end-user
+ * reaches the provider, then the outcome applies), in a transaction of its own, as the test
+ * helper endpoint above does; a production session is 404.
  */
 export async function simulateSession(
-  db: Tx,
+  db: Db,
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  return simulate(db, await lockSession(db, verificationId), input);
+  return inSessionTransaction(db, verificationId, (tx, change) => simulate(tx, change, input));
 }
 
 /** The session's lock read, then one write of the whole change (transitions.ts `saveChange`). */

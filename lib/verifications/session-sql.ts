@@ -2,12 +2,13 @@
  * The statements of a session's state changes (transitions.ts): the row read under its lock, a
  * workflow's content at a version, and the one write of everything a change did.
  * Rules:
- * - the lock is one statement (`SELECT … FOR UPDATE OF v`): every column of `verifications` (a
- *   new column must be added here, or the row type does not match), each read by its type (text,
- *   integer, boolean, timestamp as UTC) whichever driver ran it (lib/db/statement.ts), a value
- *   of another type an error naming the column, never a cast; with the versions of the session's
- *   workflow: the current one, and the one it was planned on (create.ts `plannedWorkflow`: the
- *   session's recorded version while its history row is kept, else the current one);
+ * - the lock is one statement (`SELECT … FOR UPDATE OF v`; the expiry sweep's batch of due
+ *   sessions: `… SKIP LOCKED`): every column of `verifications` (a new column must be added here,
+ *   or the row type does not match), each read by its type (text, integer, boolean, timestamp as
+ *   UTC) whichever driver ran it (lib/db/statement.ts), a value of another type an error naming
+ *   the column, never a cast; with the versions of the session's workflow: the current one, and
+ *   the one it was planned on (create.ts `plannedWorkflow`: the session's recorded version while
+ *   its history row is kept, else the current one);
  * - a workflow's content is read only for a version this process has not parsed yet
  *   (lib/workflows/row.ts `runnableWorkflowVersion`; a version's content never changes);
  * - the write is one statement: the session's columns a transition may change (all of them, as
@@ -94,10 +95,9 @@ export interface TLockedSession {
   } | null;
 }
 
-const LOCK_SESSION = defineStatement<[verificationId: string], TLockedSession>({
-  name: "verifications_lock_session",
-  text: `SELECT v.id, v.app_id, v.workspace_id, v.environment::text AS environment, v.provider_id, v.workflow_id,
-      v.workflow_version, v.verification_node_id, v.flow_type, v.channel, v.status, v.status_reason,
+// every column of the row, and the versions of its workflow (see the module rules)
+const LOCKED_SESSION_COLUMNS = `v.id, v.app_id, v.workspace_id, v.environment::text AS environment, v.provider_id,
+      v.workflow_id, v.workflow_version, v.verification_node_id, v.flow_type, v.channel, v.status, v.status_reason,
       v.redirect_uri, v.state, v.locale, v.device_type, v.country_code, v.challenge_id, v.loa, v.subject,
       v.match_data_encrypted, v.result_encrypted, v.evidence_encrypted, v.upstream_encrypted, v.created_at,
       v.updated_at, v.expires_at, v.verified_at, v.started_at, v.authenticated_at, v.ended_at,
@@ -106,15 +106,21 @@ const LOCK_SESSION = defineStatement<[verificationId: string], TLockedSession>({
       CASE WHEN v.workflow_version IS NULL OR v.workflow_version = w.version OR NOT EXISTS (
           SELECT 1 FROM workflow_versions k WHERE k.workflow_id = w.id AND k.version = v.workflow_version)
         THEN w.version ELSE v.workflow_version END AS workflow_planned_version
-    FROM verifications v LEFT JOIN workflows w ON w.id = v.workflow_id
+    FROM verifications v LEFT JOIN workflows w ON w.id = v.workflow_id`;
+
+function lockedSessionOf(row: TRow): TLockedSession {
+  const current = column.intOrNull(row, "workflow_current_version");
+  return {
+    verification: verificationOf(row),
+    workflow: current === null ? null : { current, planned: column.int(row, "workflow_planned_version") },
+  };
+}
+
+const LOCK_SESSION = defineStatement<[verificationId: string], TLockedSession>({
+  name: "verifications_lock_session",
+  text: `SELECT ${LOCKED_SESSION_COLUMNS}
     WHERE v.id = $1::text FOR UPDATE OF v`,
-  parse: (row) => {
-    const current = column.intOrNull(row, "workflow_current_version");
-    return {
-      verification: verificationOf(row),
-      workflow: current === null ? null : { current, planned: column.int(row, "workflow_planned_version") },
-    };
-  },
+  parse: lockedSessionOf,
 });
 
 /** The session row, locked for the rest of the caller's transaction; null when there is none. */
@@ -124,6 +130,29 @@ export async function selectSessionForUpdate(
 ): Promise<TLockedSession | null> {
   const [row] = await runStatement(db, LOCK_SESSION, [verificationId]);
   return row ?? null;
+}
+
+const LOCK_DUE_SESSIONS = defineStatement<[states: string[], now: Date, limit: number], TLockedSession>({
+  name: "verifications_lock_due_sessions",
+  // index verifications(status, expires_at); rows another transaction holds are passed over
+  text: `SELECT ${LOCKED_SESSION_COLUMNS}
+    WHERE v.status = ANY ($1::text[]) AND v.expires_at <= ($2::timestamptz AT TIME ZONE 'UTC')
+    LIMIT $3::int FOR UPDATE OF v SKIP LOCKED`,
+  parse: lockedSessionOf,
+});
+
+/**
+ * Up to `limit` sessions in one of `states` whose expiresAt is `now` or earlier, locked for the
+ * rest of the caller's transaction (one statement). Sessions another transaction has locked are
+ * skipped, not waited for: concurrent callers never take the same session and never block.
+ */
+export async function selectDueSessionsForUpdate(
+  db: TSqlDb,
+  states: readonly string[],
+  now: Date,
+  limit: number,
+): Promise<TLockedSession[]> {
+  return runStatement(db, LOCK_DUE_SESSIONS, [[...states], now, limit]);
 }
 
 const READ_WORKFLOW_VERSION = defineStatement<
@@ -243,7 +272,7 @@ export async function saveSession(
   events: readonly TEventSpec[],
   decision: TDecisionRow | null,
 ): Promise<void> {
-  const outbox = outboxValues(v, events, new Date());
+  const outbox = outboxValues(v, events, new Date(), db);
   const [saved] = await runStatement(db, SAVE_SESSION, [
     v.id,
     v.status,
@@ -265,4 +294,5 @@ export async function saveSession(
   ]);
   // the row is locked by this transaction: it cannot have gone
   if (saved?.updated !== 1) throw new Error(`verifications_save: session "${v.id}" was not updated`);
+  outbox.ran();
 }

@@ -36,6 +36,7 @@ import { personalDataWipe } from "./personal-data";
 import { getOwnedVerification } from "./read";
 import {
   saveSession,
+  selectDueSessionsForUpdate,
   selectSessionForUpdate,
   workflowAtVersion,
   type TLockedSession,
@@ -217,11 +218,50 @@ export async function cancelByIntegrator(db: Tx, verificationId: string): Promis
   return saveChange(db, change);
 }
 
-/** The expiry job: a session still open at its expiresAt is expired. */
-export async function expireIfDue(db: Tx, verificationId: string, now = new Date()): Promise<boolean> {
-  const change = await lockSession(db, verificationId).catch(() => undefined);
-  if (!change || isTerminal(change.row.status) || change.row.expiresAt > now) return false;
+/** The states a session expires from: those the state table's `expire` leaves. */
+export const EXPIRING_STATES: readonly string[] = VERIFICATION_TRANSITIONS.expire.flatMap(
+  (rule) => rule.from,
+);
+
+/** The session is still open at `now`, past its expiresAt. */
+function isDue(v: Verification, now: Date): boolean {
+  return !isTerminal(v.status) && v.expiresAt.getTime() <= now.getTime();
+}
+
+/** Expires the locked session when it is due and writes the change (one statement); else nothing. */
+async function expireLockedIfDue(db: TSqlDb, change: TSessionChange, now: Date): Promise<boolean> {
+  if (!isDue(change.row, now)) return false;
   await applyExpiry(db, change);
   await saveChange(db, change);
   return true;
+}
+
+/**
+ * One session: expired when still open at its expiresAt (`verification_expire` jobs queued by
+ * earlier versions, expiry-sweep.ts); a no-op for a session that ended, is not due or is gone.
+ */
+export async function expireIfDue(db: Tx, verificationId: string, now = new Date()): Promise<boolean> {
+  const change = await lockSession(db, verificationId).catch(() => undefined);
+  return change ? expireLockedIfDue(db, change, now) : false;
+}
+
+/**
+ * One batch of the expiry sweep (expiry-sweep.ts), in the caller's transaction: up to `limit`
+ * open sessions whose expiresAt is `now` or earlier, locked in one statement with SKIP LOCKED
+ * (a session another transaction holds, such as a concurrent sweep or an end-user's action, is
+ * left for the next batch: never expired twice, never waited for), each then expired exactly as
+ * `expireIfDue` does, its change written in one statement. `claimed` below `limit`: no more were
+ * due (but those other transactions held).
+ */
+export async function expireDueSessions(
+  db: TSqlDb,
+  now: Date,
+  limit: number,
+): Promise<{ claimed: number; expired: number }> {
+  const due = await selectDueSessionsForUpdate(db, EXPIRING_STATES, now, limit);
+  let expired = 0;
+  for (const locked of due)
+    if (await expireLockedIfDue(db, { locked, row: locked.verification, events: [], decision: null }, now))
+      expired++;
+  return { claimed: due.length, expired };
 }

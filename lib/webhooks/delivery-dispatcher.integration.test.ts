@@ -173,6 +173,38 @@ describe("the webhook dispatcher", () => {
 });
 
 describe("claimDueDeliveries", () => {
+  it("finds each delivery's place in its session's chain on the row itself, whoever inserted it", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url, events: OPENING });
+    const session = await makeVerificationRow(app.clientId);
+    // the outbox writes the chain columns itself
+    const payloads = await emitTogether(session, ["verification.created", "verification.requested"]);
+    const events = await db().verificationEvent.findMany({
+      where: { verificationId: session.id },
+      orderBy: { seq: "asc" },
+    });
+    expect(events.map((e) => e.id)).toEqual(payloads.map((p) => p.eventId));
+    const outboxed = await db().webhookDelivery.findMany({
+      where: { eventId: { in: events.map((e) => e.id) } },
+    });
+    expect(outboxed.map((d) => [d.eventId, d.verificationId, d.eventSeq]).sort()).toEqual(
+      events.map((e) => [e.id, session.id, e.seq]).sort(),
+    );
+    await receiver.waitForRequests(2);
+    // a delivery inserted without them (another writer) gets them from its event (trigger)
+    const [byHand] = await queuedLater(app.clientId, receiver.url, [events[1]!.id]);
+    const test = await queuedLater(app.clientId, receiver.url, [null]);
+    const rows = await db().webhookDelivery.findMany({ where: { id: { in: [byHand!, ...test] } } });
+    expect(rows.find((r) => r.id === byHand)).toMatchObject({
+      verificationId: session.id,
+      eventSeq: events[1]!.seq,
+    });
+    expect(rows.find((r) => r.id === test[0])).toMatchObject({ verificationId: null, eventSeq: null });
+    await db().webhookDelivery.updateMany({
+      where: { id: { in: [byHand!, ...test] } },
+      data: { status: "dead" },
+    });
+  });
+
   it("never hands a delivery to two claims running at once", async () => {
     const { app } = await makeWebhookApp({ url: receiver.url, enabled: false });
     const ids = await queuedLater(

@@ -28,14 +28,16 @@ export interface TChainPosition {
  * which the statement's snapshot still shows unfinished.
  */
 export function waitsForEarlierSql(d: string, finished?: string): string {
-  return `(${d}.queued_trigger = 'automatic' AND ${d}.attempt_count = 0 AND ${d}.event_id IS NOT NULL
+  // one probe of webhook_deliveries_first_attempts_idx (migration 20261128020000): the deliveries
+  // carry their event's session and order (a session's deliveries all go to its app)
+  return `(${d}.queued_trigger = 'automatic' AND ${d}.attempt_count = 0 AND ${d}.event_seq IS NOT NULL
     AND EXISTS (
-      SELECT 1 FROM verification_events ev
-        JOIN verification_events prev ON prev.verification_id = ev.verification_id AND prev.seq < ev.seq
-        JOIN webhook_deliveries p ON p.event_id = prev.id
-       WHERE ev.id = ${d}.event_id AND p.app_id = ${d}.app_id AND p.status = 'pending' AND p.attempt_count = 0${
-         finished ? `\n         AND p.id NOT IN (SELECT id FROM ${finished})` : ""
-       }))`;
+      SELECT 1 FROM webhook_deliveries p
+       WHERE p.verification_id = ${d}.verification_id AND p.event_seq < ${d}.event_seq
+         AND p.event_seq IS NOT NULL
+         AND p.status = 'pending' AND p.attempt_count = 0${
+           finished ? `\n         AND p.id NOT IN (SELECT id FROM ${finished})` : ""
+         }))`;
 }
 
 /** The delivery's place in its chain; undefined for test events, which stand alone. */

@@ -241,7 +241,7 @@ export async function deliverWebhook(
 
 /**
  * The `webhook_deliver` job (lib/jobs/definitions.ts): jobs queued by earlier versions, one per
- * attempt, and by code that still adds one with a new delivery. The delivery row is the queue now:
+ * attempt (nothing adds one any more). The delivery row is the queue now:
  * the job puts a pending delivery that nobody holds back on it (a no-op when it is already queued,
  * being sent, or finished), and the dispatcher sends it.
  */

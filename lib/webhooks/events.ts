@@ -1,19 +1,19 @@
 /**
  * Verification events (spec, Events): each state change writes its event in the same
  * transaction, as the exact webhook body, and — when the app's webhook is enabled, has a URL and
- * subscribes to the type — a delivery row plus its queue job. Nothing is sent from inside the
- * transaction; a crash either loses the whole change or keeps the event and its delivery.
+ * subscribes to the type — a delivery row, which is its own queue entry (delivery-queue.ts). Nothing
+ * is sent from inside the transaction; a crash either loses the whole change or keeps the event and
+ * its delivery.
  * A batch of events (a session's creation events, an outcome's pair) with its deliveries is one
  * statement (`outboxCtes`), which a state change may embed in its own.
  */
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { newId } from "../ids";
-import { deliverWebhookJob } from "../jobs/definitions";
 import { column, defineStatement, type TSqlValue } from "../db/sql";
-import { enqueue } from "../jobs/registry";
-import { runStatement } from "../db/statement";
+import { runStatement, type TSqlDb } from "../db/statement";
 import type { TEventType } from "./event-types";
+import { outboxWake, wakeAfterCommit } from "./wake";
 
 export interface TEventPayload {
   event: TEventType;
@@ -103,7 +103,7 @@ export interface TEventSpec {
 }
 
 /** How many parameters `outboxCtes` takes. */
-export const OUTBOX_PARAMS = 7;
+export const OUTBOX_PARAMS = 8;
 
 /**
  * The outbox of a batch of events as common table expressions of one statement, with its
@@ -111,7 +111,8 @@ export const OUTBOX_PARAMS = 7;
  * order (their `seq` follows the list) and a delivery for each one the app's webhook is enabled
  * and subscribed for, the app's settings read in the same statement. A new delivery row is
  * queued for its first attempt by its own column default, and its insert wakes the dispatchers
- * at commit (lib/webhooks/delivery-queue.ts): no job. An empty batch writes nothing.
+ * at commit (lib/webhooks/delivery-queue.ts; the dispatcher of this process directly where it
+ * can, lib/webhooks/wake.ts): no job. An empty batch writes nothing.
  */
 export function outboxCtes(first: number): string {
   const $ = (i: number) => `$${first + i}`;
@@ -125,26 +126,39 @@ export function outboxCtes(first: number): string {
     INSERT INTO verification_events (id, verification_id, app_id, type, payload, created_at)
     SELECT e.id, ${$(0)}::text, ${$(1)}::text, e.type, e.body::jsonb, ${stamp}
     FROM outbox_events e ORDER BY e.ord
+    RETURNING id, seq
   ),
   outbox_webhook AS (
     SELECT a.webhook_url, a.webhook_events FROM apps a
     WHERE a.id = ${$(1)}::text AND a.deleted_at IS NULL AND a.webhook_enabled AND a.webhook_url IS NOT NULL
   ),
+  outbox_wake AS (
+    SELECT set_config('idv.webhook_wake', ${$(7)}::text, true) AS mode
+  ),
   outbox_deliveries AS (
-    INSERT INTO webhook_deliveries (id, app_id, event_id, event_type, url, body, next_attempt_at, created_at, updated_at)
-    SELECT e.delivery_id, ${$(1)}::text, e.id, e.type, w.webhook_url, e.body, ${stamp}, ${stamp}, ${stamp}
-    FROM outbox_events e CROSS JOIN outbox_webhook w
+    INSERT INTO webhook_deliveries (id, app_id, event_id, verification_id, event_seq, event_type, url, body,
+      next_attempt_at, created_at, updated_at)
+    SELECT e.delivery_id, ${$(1)}::text, e.id, ${$(0)}::text, ie.seq, e.type, w.webhook_url, e.body,
+      ${stamp}, ${stamp}, ${stamp}
+    FROM outbox_events e JOIN outbox_inserted_events ie ON ie.id = e.id
+      CROSS JOIN outbox_webhook w CROSS JOIN outbox_wake
     WHERE e.type = ANY (w.webhook_events) ORDER BY e.ord
     RETURNING id
   )`;
 }
 
-/** The values of `outboxCtes`' parameters for `events` of `verification`, and their payloads. */
+/**
+ * The values of `outboxCtes`' parameters for `events` of `verification`, to run on `db`, and their
+ * payloads; `ran()` once the statement has run (it wakes this process's dispatcher when the change
+ * is committed, lib/webhooks/wake.ts).
+ */
 export function outboxValues(
   verification: TEventSource,
   events: readonly TEventSpec[],
   at: Date,
-): { values: TSqlValue[]; payloads: TEventPayload[] } {
+  db: TSqlDb,
+): { values: TSqlValue[]; payloads: TEventPayload[]; ran: () => void } {
+  const wake = outboxWake(db);
   const payloads = events.map((e) =>
     buildEventPayload(e.verification ?? verification, e.type, {
       at,
@@ -160,8 +174,9 @@ export function outboxValues(
     payloads.map((p) => p.event),
     payloads.map((p) => JSON.stringify(p)),
     payloads.map(() => newId("dlv")),
+    wake,
   ];
-  return { values, payloads };
+  return { values, payloads, ran: () => wakeAfterCommit(db, wake) };
 }
 
 const EMIT_EVENTS = defineStatement<TSqlValue[], number>({
@@ -177,13 +192,14 @@ const EMIT_EVENTS = defineStatement<TSqlValue[], number>({
  * where subscribed: one statement. Call inside the state change's transaction.
  */
 export async function emitVerificationEvents(
-  db: Tx,
+  db: TSqlDb,
   verification: TEventSource,
   events: readonly TEventSpec[],
 ): Promise<TEventPayload[]> {
   if (events.length === 0) return [];
-  const { values, payloads } = outboxValues(verification, events, new Date());
+  const { values, payloads, ran } = outboxValues(verification, events, new Date(), db);
   await runStatement(db, EMIT_EVENTS, values);
+  ran();
   return payloads;
 }
 
@@ -201,7 +217,11 @@ export async function emitVerificationEvent(
   return payload!;
 }
 
-/** Creates a delivery and its job (also used for test events). */
+/**
+ * Creates a delivery outside a verification's events (test events). The row queues itself for its
+ * first automatic attempt (column default) and its insert wakes the dispatchers at commit
+ * (delivery-queue.ts): no job.
+ */
 export async function queueDelivery(
   db: Tx,
   input: { appId: string; eventId: string | null; eventType: string; url: string; body: string },
@@ -218,6 +238,5 @@ export async function queueDelivery(
       nextAttemptAt: new Date(),
     },
   });
-  await enqueue(db, deliverWebhookJob, { deliveryId: id });
   return id;
 }

@@ -2,8 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { CookieJar } from "@/lib/testing/cookie-jar";
-import { call } from "@/lib/testing/router";
+import { makeOperator } from "@/lib/testing/factories";
+import { requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
+import { bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
+import { EVENT_TYPES } from "@/lib/webhooks/event-types";
 
 const form = (fields: Record<string, string>, extra: Record<string, string> = {}) => ({
   headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin", ...extra },
@@ -23,6 +26,37 @@ async function session(
   const started = await app.start({ providerId, ...body });
   expect(started.status).toBe(201);
   return { app, id: started.body.verificationId as string };
+}
+
+const OPENING = ["verification.created", "verification.requested", "verification.workflow.started"];
+
+/** A sandbox session of an app whose webhook subscribes to every event. */
+async function subscribedSession(providerId: string, body: Record<string, unknown> = {}) {
+  const app = await makeVerifyingApp([providerId]);
+  const hook = await call("PATCH", `/api/sandbox/v1/apps/${app.app.clientId}/webhook-config`, {
+    headers: bearer(app.ws.keys.sandbox),
+    body: { url: "https://hooks.example.com/idv", enabled: true, events: [...EVENT_TYPES] },
+  });
+  expect(hook.status).toBe(200);
+  const started = await app.start({ providerId, ...body });
+  expect(started.status).toBe(201);
+  return { app, id: started.body.verificationId as string };
+}
+
+/** The session's events in order, each with the status it saw, and the event types delivered. */
+async function eventsAndDeliveries(id: string) {
+  const events = await getDb().verificationEvent.findMany({
+    where: { verificationId: id },
+    orderBy: { seq: "asc" },
+  });
+  const deliveries = await getDb().webhookDelivery.findMany({
+    where: { eventId: { in: events.map((e) => e.id) } },
+    select: { eventId: true, eventType: true },
+  });
+  return {
+    seen: events.map((e) => [e.type, JSON.parse(JSON.stringify(e.payload)).data.status as string]),
+    delivered: events.map((e) => deliveries.filter((d) => d.eventId === e.id).map((d) => d.eventType)),
+  };
 }
 
 const statusOf = async (id: string) =>
@@ -90,6 +124,57 @@ describe("POST /verify/{id}/cancel", () => {
     expect(await statusOf(id)).toBe("awaiting_user_action");
     expect(await eventTypes(id)).toEqual(before);
   });
+
+  it("wipes the personal data, stamps the end and delivers the event; 404 for an unknown session", async () => {
+    const { id } = await subscribedSession("passport");
+    expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
+    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({
+      status: "cancelled",
+      statusReason: "cancelled_by_user",
+      matchDataEncrypted: null,
+    });
+    expect(row.endedAt).toEqual(row.updatedAt);
+    expect(row.personalDataDeletedAt).not.toBeNull();
+    expect(await eventsAndDeliveries(id)).toEqual({
+      seen: [
+        ...OPENING.map((t) => [t, "awaiting_user_action"]),
+        ["verification.workflow.cancelled", "cancelled"],
+      ],
+      delivered: [...OPENING.map((t) => [t]), ["verification.workflow.cancelled"]],
+    });
+    const unknown = await call("POST", "/verify/ver_0000000000000000000000000/cancel", form({}));
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe("GET /verify/{id}/start", () => {
+  it("moves a sandbox session to authenticating once, with its event delivered, and leaves an ended one alone", async () => {
+    const { id } = await subscribedSession("de_eid", { flowType: "redirect" });
+    const started = await call("GET", `/verify/${id}/start`);
+    expect(started.status).toBe(303);
+    expect(started.headers.get("location")).toBe(`/sandbox/verify/${id}?flow=redirect`);
+    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect(row.status).toBe("authenticating");
+    expect(row.startedAt).not.toBeNull();
+    const once = await eventsAndDeliveries(id);
+    expect(once).toEqual({
+      seen: [
+        ...OPENING.map((t) => [t, "awaiting_user_action"]),
+        ["verification.user.authentication_started", "authenticating"],
+      ],
+      delivered: [...OPENING.map((t) => [t]), ["verification.user.authentication_started"]],
+    });
+    // the end-user comes back and leaves again: still authenticating, nothing more written
+    expect((await call("GET", `/verify/${id}/start`)).status).toBe(303);
+    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
+    expect(await eventsAndDeliveries(id)).toEqual(once);
+
+    expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
+    const ended = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect((await call("GET", `/verify/${id}/start`)).status).toBe(303);
+    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
+  });
 });
 
 describe("POST /verify/{id}/push", () => {
@@ -111,6 +196,39 @@ describe("POST /verify/{id}/push", () => {
     expect(row.status).toBe("authenticating");
     expect(row.upstreamEncrypted).not.toContain("612");
     expect(await eventTypes(id)).toContain("verification.user.authentication_started");
+  });
+
+  it("seals the identifier with the start in one change; an ended session stays as it is; not a push session: 409", async () => {
+    const { id } = await subscribedSession("digital_id_app", { flowType: "push" });
+    expect((await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 678" }))).status).toBe(
+      303,
+    );
+    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect(row.upstreamEncrypted).not.toBeNull();
+    expect(row.startedAt).not.toBeNull();
+    expect(await eventsAndDeliveries(id)).toEqual({
+      seen: [
+        ...OPENING.map((t) => [t, "awaiting_user_action"]),
+        ["verification.user.authentication_started", "authenticating"],
+      ],
+      delivered: [...OPENING.map((t) => [t]), ["verification.user.authentication_started"]],
+    });
+
+    expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
+    const ended = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const again = await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 679" }));
+    expect(again.headers.get("location")).toBe(`/verify/${id}`);
+    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
+
+    const redirect = await session("de_eid", { flowType: "redirect" });
+    const refused = await call(
+      "POST",
+      `/verify/${redirect.id}/push`,
+      form({ identifier: "+33 612 345 678" }),
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain("is not a push session");
+    expect(await statusOf(redirect.id)).toBe("awaiting_user_action");
   });
 });
 
@@ -167,5 +285,65 @@ describe("POST /sandbox/verify/{id}/act", () => {
     );
     expect(response.status).toBe(404);
     expect(await statusOf(id)).toBe("awaiting_user_action");
+  });
+
+  it("completes a started session: its events in order, each delivered, and its decision; a second press changes nothing", async () => {
+    const { id } = await subscribedSession("de_eid", { flowType: "redirect" });
+    expect((await call("GET", `/verify/${id}/start`)).status).toBe(303);
+    const act = () =>
+      call("POST", `/sandbox/verify/${id}/act`, form({ outcome: "success", flow: "redirect" }));
+    expect((await act()).status).toBe(303);
+    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect(row.status).toBe("completed");
+    expect(row.resultEncrypted).not.toBeNull();
+    expect(row.endedAt).toEqual(row.updatedAt);
+    const done = await eventsAndDeliveries(id);
+    const after = [
+      ["verification.user.authentication_started", "authenticating"],
+      ["verification.user.authentication_succeeded", "processing"],
+      ["verification.completed", "completed"],
+    ];
+    expect(done).toEqual({
+      seen: [...OPENING.map((t) => [t, "awaiting_user_action"]), ...after],
+      delivered: [...OPENING, ...after.map(([t]) => t!)].map((t) => [t]),
+    });
+    const decision = await getDb().verificationDecision.findUniqueOrThrow({ where: { verificationId: id } });
+    expect(decision).toMatchObject({ outcome: "completed", providerId: "de_eid", decidedAt: row.endedAt });
+
+    // the session ended: the page shows it, nothing is written
+    expect((await act()).status).toBe(303);
+    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
+    expect(await eventsAndDeliveries(id)).toEqual(done);
+  });
+
+  it("records a production-test session's participation with its outcome; its cancel records none", async () => {
+    const t = await makeVerifyingApp(["passport"]);
+    const operator = await makeOperator();
+    const requested = await requestProductionTest(t.ws.keys.sandbox, t.app.clientId);
+    const { challenge } = await scheduleProductionTest(operator.operatorKey, requested.request.id);
+    const start = async () => {
+      const started = await t.start({ providerId: "passport", challengeId: challenge.id });
+      expect(started.status).toBe(201);
+      return started.body.verificationId as string;
+    };
+    const participations = () =>
+      getDb().productionTestParticipation.findMany({ where: { challengeId: challenge.id } });
+
+    const completed = await start();
+    const act = await call(
+      "POST",
+      `/sandbox/verify/${completed}/act`,
+      form({ outcome: "success", flow: "qr" }),
+    );
+    expect(act.status).toBe(303);
+    expect(await statusOf(completed)).toBe("completed");
+    expect(await participations()).toEqual([
+      expect.objectContaining({ verificationId: completed, successful: true, claimed: true }),
+    ]);
+
+    const cancelled = await start();
+    expect((await call("POST", `/verify/${cancelled}/cancel`, form({}))).status).toBe(303);
+    expect(await statusOf(cancelled)).toBe("cancelled");
+    expect(await participations()).toHaveLength(1);
   });
 });

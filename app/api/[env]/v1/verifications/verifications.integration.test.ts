@@ -204,7 +204,9 @@ describe("end states", () => {
     expect((await t.simulate(integrator, { outcome: "success" })).status).toBe(400);
   });
 
-  it("expires through the simulator and through the TTL job", async () => {
+  it("expires through the simulator and through a verification_expire job of an earlier version", async () => {
+    // sessions at their TTL are expired by the sweep (lib/verifications/expiry-sweep.integration.test.ts);
+    // jobs earlier versions queued, one per session, still run
     const t = await makeVerifyingApp();
     const simulated = (await t.start({ providerId: "passport" })).body.verificationId;
     expect((await t.simulate(simulated, { outcome: "expire" })).body.status).toBe("expired");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
+import { queueDelivery } from "@/lib/webhooks/events";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { waitFor } from "@/lib/testing/jobs";
 import { basic, bearer, call } from "@/lib/testing/router";
@@ -419,6 +420,37 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
       where: { targetId: clientId, action: "webhook_config.test_sent" },
     });
     expect(audit.data).toEqual({ deliveryId: res.body.deliveryId, eventId: res.body.eventId });
+  });
+
+  it("queues the test event's delivery row itself, without a job", async () => {
+    const { clientId } = await setup({});
+    // inside a transaction that is rolled back: no worker of this run can take a job away first
+    let seen: unknown;
+    const rollback = new Error("rollback");
+    await db()
+      .$transaction(async (tx) => {
+        const id = await queueDelivery(tx, {
+          appId: clientId,
+          eventId: null,
+          eventType: "webhook.test",
+          url: receiver.url,
+          body: "{}",
+        });
+        const delivery = await tx.webhookDelivery.findUniqueOrThrow({ where: { id } });
+        const [{ jobs }] = await tx.$queryRawUnsafe<[{ jobs: number }]>(
+          `SELECT count(*)::int AS jobs FROM graphile_worker._private_jobs j
+             JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'webhook_deliver'`,
+        );
+        seen = { delivery, jobs };
+        throw rollback;
+      })
+      .catch((err: unknown) => {
+        if (err !== rollback) throw err;
+      });
+    expect(seen).toMatchObject({
+      delivery: { status: "pending", queuedTrigger: "automatic", attemptCount: 0 },
+      jobs: 0,
+    });
   });
 
   it("needs a webhook URL: 400 naming url, nothing queued", async () => {
