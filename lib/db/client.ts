@@ -84,6 +84,21 @@ export function poolOf(db: Tx): pg.Pool | undefined {
   return pools.get(db);
 }
 
+/**
+ * `connectionString` with `application_name` set (what its connections show in
+ * pg_stat_activity); a string that is not a URL (key=value settings) is returned as it is.
+ */
+export function withApplicationName(connectionString: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return connectionString;
+  }
+  url.searchParams.set("application_name", name);
+  return url.toString();
+}
+
 export function createDb(url: string, max = config().databasePoolSize): PrismaClient {
   const connectionTimeoutMillis = config().databaseConnectTimeoutMs;
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis });

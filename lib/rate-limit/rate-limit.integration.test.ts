@@ -4,28 +4,15 @@
  * test sets small limits through the environment and uses addresses of its own
  * (X-Forwarded-For), so the counters of other tests never meet it.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import { basic, bearer, call } from "../testing/router";
 import { makeOperator } from "../testing/factories";
 import { makeTokenApp } from "../testing/tokens";
 import { makeVerifyingApp } from "../testing/verifications";
+import { restoreEnvAfterEach, setEnv } from "../testing/env";
 
-const saved: [string, string | undefined][] = [];
-
-function setEnv(values: Record<string, string>): void {
-  for (const [name, value] of Object.entries(values)) {
-    saved.push([name, process.env[name]]);
-    process.env[name] = value;
-  }
-}
-
-afterEach(() => {
-  for (const [name, value] of saved.splice(0).reverse()) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+restoreEnvAfterEach();
 
 let nextAddress = 1;
 /** An address no other test of this file uses. */

@@ -20,7 +20,7 @@
  *   process alive; after `stop()` no batch starts, the one under way is waited for, and the
  *   connection is closed.
  */
-import { createDb, type Db } from "../db/client";
+import { createDb, withApplicationName, type Db } from "../db/client";
 import { inSqlTransaction } from "../db/statement";
 import { logger } from "../log";
 import { expireDueSessions } from "./transitions";
@@ -30,17 +30,6 @@ export const EXPIRY_BATCH_SIZE = 200;
 
 /** The name the sweeper's connection shows in pg_stat_activity. */
 export const APPLICATION_NAME = "idv-expiry-sweep";
-
-function named(connectionString: string): string {
-  let url: URL;
-  try {
-    url = new URL(connectionString);
-  } catch {
-    return connectionString; // not a URL (key=value settings): left as it is
-  }
-  url.searchParams.set("application_name", APPLICATION_NAME);
-  return url.toString();
-}
 
 export interface TSweepOptions {
   /** sessions per batch (default EXPIRY_BATCH_SIZE) */
@@ -85,7 +74,7 @@ export class ExpirySweeper {
   private readonly db: Db;
 
   constructor(private readonly options: TExpirySweeperOptions) {
-    this.db = createDb(named(options.connectionString), 1);
+    this.db = createDb(withApplicationName(options.connectionString, APPLICATION_NAME), 1);
   }
 
   /** Sweeps at once, then every interval. */

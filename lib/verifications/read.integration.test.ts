@@ -5,7 +5,7 @@
  * refusals of authenticateApp (401, counted by the limits of failed checks, 429), then the 404 of
  * getOwnedVerification or of the path check; the same request log entry.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticateApp, type AppAuth } from "../auth/app-credentials";
 import { getDb } from "../db/client";
 import { checkPathParams } from "../http/validation";
@@ -16,6 +16,7 @@ import { basic, bearer, call, type CallResult } from "../testing/router";
 import { statementsOf } from "../testing/statements";
 import { makeVerifyingApp } from "../testing/verifications";
 import { getOwnedVerification, toStatusRecord } from "./read";
+import { restoreEnvAfterEach, setEnv } from "../testing/env";
 
 const JOINED = "verification_status_with_credential";
 const CREDENTIAL_ONLY = "auth_app_credential";
@@ -45,19 +46,7 @@ async function started(t: TApp): Promise<string> {
   return res.body.verificationId as string;
 }
 
-const saved: [string, string | undefined][] = [];
-function setEnv(values: Record<string, string>): void {
-  for (const [name, value] of Object.entries(values)) {
-    saved.push([name, process.env[name]]);
-    process.env[name] = value;
-  }
-}
-afterEach(() => {
-  for (const [name, value] of saved.splice(0).reverse()) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+restoreEnvAfterEach();
 
 let nextAddress = 1;
 /** An address no other test uses (the limits of failed checks count per address). */

@@ -18,7 +18,7 @@
  *   that the sweeper re-queues the delivery and the receiver may see it twice (at-least-once);
  * - stop() claims nothing more and waits for the attempts in flight to be recorded (bounded).
  */
-import { createDb, type Db } from "../db/client";
+import { createDb, withApplicationName, type Db } from "../db/client";
 import { ListenConnection } from "../db/listen";
 import { logger } from "../log";
 import { attemptClaimed } from "./delivery";
@@ -33,17 +33,6 @@ import {
 
 /** The name its connections show in pg_stat_activity. */
 export const APPLICATION_NAME = "idv-webhook-dispatcher";
-
-function named(connectionString: string): string {
-  let url: URL;
-  try {
-    url = new URL(connectionString);
-  } catch {
-    return connectionString; // not a URL (key=value settings): left as it is
-  }
-  url.searchParams.set("application_name", APPLICATION_NAME);
-  return url.toString();
-}
 
 /** The most deliveries one claim or one record statement handles. */
 export const MAX_BATCH = 100;
@@ -79,7 +68,7 @@ export class WebhookDispatcher {
   private readonly db: Db;
 
   constructor(private readonly options: TDispatcherOptions) {
-    this.db = createDb(named(options.connectionString), 2);
+    this.db = createDb(withApplicationName(options.connectionString, APPLICATION_NAME), 2);
     this.listener = new ListenConnection({
       connectionString: options.connectionString,
       channel: QUEUE_CHANNEL,
