@@ -13,7 +13,12 @@
  * - failures count per address and client id (lib/rate-limit/credentials.ts); over a limit the
  *   answer is 429 slow_down with Retry-After.
  */
-import { authenticateApp, type AppAuth } from "../auth/app-credentials";
+import {
+  authenticateApp,
+  authenticateAppWith,
+  type AppAuth,
+  type TAppRowRead,
+} from "../auth/app-credentials";
 import { parseAuthorization } from "../auth/header";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -43,14 +48,9 @@ function basicHeader(clientId: string, clientSecret: string): string {
   return `Basic ${Buffer.from(encoded, "utf8").toString("base64")}`;
 }
 
-export async function authenticateClient(
-  db: Tx,
-  environment: TEnvironment,
-  input: TClientAuthInput,
-): Promise<TAuthenticatedClient> {
+/** The client's credentials as one Basic header, and the method they came by. */
+function presented(input: TClientAuthInput): { method: TClientAuthMethod; header: string } {
   const parsed = parseAuthorization(input.authorization);
-  let method: TClientAuthMethod;
-  let header: string;
   if (parsed.scheme !== "none") {
     if (input.clientSecret !== undefined) {
       throw new OAuthError(
@@ -66,24 +66,24 @@ export async function authenticateClient(
         "client_id: does not match the client of the Authorization header",
       );
     }
-    method = "client_secret_basic";
-    header = input.authorization!;
-  } else {
-    if (input.clientId === undefined)
-      throw new OAuthError("invalid_client", `Client authentication is required. ${HOW}`, 401);
-    if (input.clientSecret === undefined) {
-      throw new OAuthError(
-        "invalid_client",
-        "client_secret: is required with client_id (client_secret_post)",
-        401,
-      );
-    }
-    method = "client_secret_post";
-    header = basicHeader(input.clientId, input.clientSecret);
+    return { method: "client_secret_basic", header: input.authorization! };
   }
+  if (input.clientId === undefined)
+    throw new OAuthError("invalid_client", `Client authentication is required. ${HOW}`, 401);
+  if (input.clientSecret === undefined) {
+    throw new OAuthError(
+      "invalid_client",
+      "client_secret: is required with client_id (client_secret_post)",
+      401,
+    );
+  }
+  return { method: "client_secret_post", header: basicHeader(input.clientId, input.clientSecret) };
+}
+
+/** The App API's refusals as the token endpoints answer them. */
+async function asOAuth<T>(check: () => Promise<T>): Promise<T> {
   try {
-    const app = await authenticateApp(db, header, environment, input.ip ?? null);
-    return { ...app, method };
+    return await check();
   } catch (err) {
     if (err instanceof ApiError && err.code === "RATE_LIMITED")
       throw new OAuthError("slow_down", err.message, 429, err.headers);
@@ -91,4 +91,33 @@ export async function authenticateClient(
       throw new OAuthError("invalid_client", "Invalid client credentials", 401);
     throw err;
   }
+}
+
+export async function authenticateClient(
+  db: Tx,
+  environment: TEnvironment,
+  input: TClientAuthInput,
+): Promise<TAuthenticatedClient> {
+  const { method, header } = presented(input);
+  const app = await asOAuth(() => authenticateApp(db, header, environment, input.ip ?? null));
+  return { ...app, method };
+}
+
+/**
+ * authenticateClient reading `read`'s row `id` in the credential's statement (the token
+ * endpoints' code): the client and the row (null when none), or exactly authenticateClient's
+ * refusals.
+ */
+export async function authenticateClientWith<R>(
+  db: Tx,
+  environment: TEnvironment,
+  input: TClientAuthInput,
+  read: TAppRowRead<R>,
+  id: string,
+): Promise<{ client: TAuthenticatedClient; row: R | null }> {
+  const { method, header } = presented(input);
+  const { auth, row } = await asOAuth(() =>
+    authenticateAppWith(db, header, environment, input.ip ?? null, read, id),
+  );
+  return { client: { ...auth, method }, row };
 }

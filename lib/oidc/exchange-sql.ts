@@ -1,6 +1,7 @@
 /**
  * The two statements of a code exchange (exchange.ts): the presented code with its verification,
- * read in one, and its consumption with what is issued from it in the other.
+ * read in one (with the client's credential at the token endpoints, `grantWithCredential`), and
+ * its consumption with what is issued from it in the other.
  * Rules:
  * - the read takes no lock: every check of lib/oidc/codes.ts and of the verification runs on it,
  *   and the ID token is minted, before anything is written;
@@ -11,6 +12,7 @@
  * - a code that lost the race is answered as a reused code (codes.ts).
  */
 import { AUDIT_PARAMS, auditInsertSql, auditValues, type AuditEntry } from "../audit";
+import { defineAppRowRead } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import { column, defineStatement, type TRow, type TSqlValue } from "../db/sql";
 import { parseEnvironment } from "../environments";
@@ -36,58 +38,77 @@ const epochMsOrNull = (row: TRow, name: string): Date | null =>
 // timestamp(3) columns hold UTC: their epoch milliseconds, which both drivers read as a number
 const ms = (expression: string) => `round(extract(epoch from ${expression}) * 1000)::float8`;
 
-const READ_GRANT = defineStatement<
-  [codeHash: string],
-  { code: TStoredCode; verification: TGrantVerification | null }
->({
-  name: "oidc_grant_read",
-  text: `SELECT c.code_hash, c.app_id, c.environment::text AS environment, c.verification_id, c.surface,
+/** What the exchange reads of a code: the stored code and its verification. */
+export interface TGrant {
+  code: TStoredCode;
+  verification: TGrantVerification | null;
+}
+
+/** The code of hash `param` with its verification. */
+const grantSelect = (
+  param: string,
+) => `SELECT c.code_hash, c.app_id, c.environment::text AS environment, c.verification_id, c.surface,
       c.redirect_uri, c.code_challenge, c.nonce, c.scope, ${ms("c.expires_at")} AS expires_ms,
       ${ms("c.used_at")} AS used_ms,
       v.id AS v_id, v.app_id AS v_app_id, v.environment::text AS v_environment, v.status AS v_status,
       v.subject AS v_subject, v.loa AS v_loa, v.provider_id AS v_provider_id,
       ${ms("COALESCE(v.verified_at, v.updated_at)")} AS v_auth_time_ms
     FROM authorization_codes c LEFT JOIN verifications v ON v.id = c.verification_id
-    WHERE c.code_hash = $1::text`,
-  parse: (row) => {
-    const environment = parseEnvironment(column.text(row, "environment"));
-    if (!environment) throw new Error(`authorization_codes.environment: unknown value`);
-    const verificationId = column.textOrNull(row, "v_id");
-    return {
-      code: {
-        codeHash: column.text(row, "code_hash"),
-        appId: column.text(row, "app_id"),
-        environment,
-        verificationId: column.text(row, "verification_id"),
-        surface: column.text(row, "surface"),
-        redirectUri: column.textOrNull(row, "redirect_uri"),
-        codeChallenge: column.textOrNull(row, "code_challenge"),
-        nonce: column.textOrNull(row, "nonce"),
-        scope: column.textOrNull(row, "scope"),
-        expiresAt: epochMs(row, "expires_ms"),
-        usedAt: epochMsOrNull(row, "used_ms"),
-      },
-      verification: verificationId
-        ? {
-            id: verificationId,
-            appId: column.text(row, "v_app_id"),
-            environment: column.text(row, "v_environment"),
-            status: column.text(row, "v_status"),
-            subject: column.textOrNull(row, "v_subject"),
-            loa: column.intOrNull(row, "v_loa"),
-            providerId: column.text(row, "v_provider_id"),
-            authTime: epochMs(row, "v_auth_time_ms"),
-          }
-        : null,
-    };
-  },
+    WHERE c.code_hash = ${param}::text`;
+
+function parseGrant(row: TRow): TGrant {
+  const environment = parseEnvironment(column.text(row, "environment"));
+  if (!environment) throw new Error(`authorization_codes.environment: unknown value`);
+  const verificationId = column.textOrNull(row, "v_id");
+  return {
+    code: {
+      codeHash: column.text(row, "code_hash"),
+      appId: column.text(row, "app_id"),
+      environment,
+      verificationId: column.text(row, "verification_id"),
+      surface: column.text(row, "surface"),
+      redirectUri: column.textOrNull(row, "redirect_uri"),
+      codeChallenge: column.textOrNull(row, "code_challenge"),
+      nonce: column.textOrNull(row, "nonce"),
+      scope: column.textOrNull(row, "scope"),
+      expiresAt: epochMs(row, "expires_ms"),
+      usedAt: epochMsOrNull(row, "used_ms"),
+    },
+    verification: verificationId
+      ? {
+          id: verificationId,
+          appId: column.text(row, "v_app_id"),
+          environment: column.text(row, "v_environment"),
+          status: column.text(row, "v_status"),
+          subject: column.textOrNull(row, "v_subject"),
+          loa: column.intOrNull(row, "v_loa"),
+          providerId: column.text(row, "v_provider_id"),
+          authTime: epochMs(row, "v_auth_time_ms"),
+        }
+      : null,
+  };
+}
+
+const READ_GRANT = defineStatement<[codeHash: string], TGrant>({
+  name: "oidc_grant_read",
+  text: grantSelect("$1"),
+  parse: parseGrant,
+});
+
+/**
+ * The code of hash `$2` with its verification, read in the same statement as the client's
+ * credential (lib/auth/app-credentials.ts `authenticateAppWith`): the token endpoints'
+ * authentication and the code are one round trip.
+ */
+export const grantWithCredential = defineAppRowRead({
+  name: "oidc_grant_with_credential",
+  param: "code",
+  text: grantSelect("$2"),
+  parse: parseGrant,
 });
 
 /** The stored code of `codeHash` with its verification (null when either is missing). */
-export async function readGrant(
-  db: Tx,
-  codeHash: string,
-): Promise<{ code: TStoredCode; verification: TGrantVerification | null } | null> {
+export async function readGrant(db: Tx, codeHash: string): Promise<TGrant | null> {
   const [row] = await runStatement(db, READ_GRANT, [codeHash]);
   return row ?? null;
 }

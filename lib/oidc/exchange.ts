@@ -7,9 +7,10 @@
  *   with 401 as the spec's App API table says ("401 invalid code"; RFC 6749 §5.2 would say 400);
  * - the verification must belong to the client and be completed, with a subject; otherwise
  *   invalid_grant, and the code is left unconsumed;
- * - two statements (exchange-sql.ts): the code with its verification is read and checked, the ID
- *   token minted, then the code is consumed together with the access token and the audit entry
- *   in one atomic statement; a code a concurrent redemption consumed first is a reused code;
+ * - two statements (exchange-sql.ts): the code with its verification is read and checked (at the
+ *   token endpoints in the client credential's own statement), the ID token minted, then the
+ *   code is consumed together with the access token and the audit entry in one atomic
+ *   statement; a code a concurrent redemption consumed first is a reused code;
  * - the ID token carries no personal data: sub, acr (from the LoA), amr ([providerId]),
  *   auth_time (verifiedAt), the code's nonce;
  * - a redeemed code, and a code presented again after use, are audited;
@@ -27,10 +28,10 @@ import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { clientIp } from "../rate-limit";
 import { acrFor } from "../verifications/loa";
-import { authenticateClient, type TAuthenticatedClient } from "./client-auth";
+import { authenticateClient, authenticateClientWith, type TAuthenticatedClient } from "./client-auth";
 import { checkCode, codeHashOf, rejectCode, type TCodeSurface, type TStoredCode } from "./codes";
 import { OAuthError } from "./errors";
-import { consumeGrant, readGrant } from "./exchange-sql";
+import { consumeGrant, grantWithCredential, readGrant, type TGrant } from "./exchange-sql";
 import { mintIdToken } from "./id-token";
 import { getSigningKey, type TSigningAlg } from "./keys";
 import { issuerFor } from "./settings";
@@ -57,6 +58,8 @@ export interface TExchangeCodeInput {
   invalidGrantStatus?: number;
   /** OpenID Provider: issue an access token of this lifetime alongside the ID token */
   accessTokenTtlSeconds?: number;
+  /** the code's row, already read with the client's credential (null: none); else read here */
+  grant?: TGrant | null;
 }
 
 export interface TExchangeCodeResult {
@@ -83,7 +86,7 @@ export async function exchangeAuthorizationCode(
   const clientActor: TActor = { type: "api_key", id: input.client.clientId };
   const now = new Date();
   const codeHash = codeHashOf(input.code);
-  const grant = codeHash ? await readGrant(db, codeHash) : null;
+  const grant = input.grant !== undefined ? input.grant : codeHash ? await readGrant(db, codeHash) : null;
   const refused = checkCode(
     grant?.code ?? null,
     {
@@ -224,17 +227,25 @@ export async function handleCodeGrant(
   },
 ): Promise<TExchangeCodeResult> {
   const grant = parseCodeGrant(await readTokenParams(request));
-  const client = await authenticateClient(db, environment, {
+  const credentials = {
     authorization: request.headers.get("authorization"),
     ip: clientIp(request.headers),
     ...(grant.client_id !== undefined ? { clientId: grant.client_id } : {}),
     ...(grant.client_secret !== undefined ? { clientSecret: grant.client_secret } : {}),
-  });
+  };
+  // the client's credential and the code in one statement (a code that cannot be ours is not
+  // looked up: the exchange refuses it)
+  const codeHash = codeHashOf(grant.code);
+  const authenticated = codeHash
+    ? await authenticateClientWith(db, environment, credentials, grantWithCredential, codeHash)
+    : { client: await authenticateClient(db, environment, credentials), row: null };
+  const { client } = authenticated;
   const { issuerFor: resolveIssuer, ...rest } = policy;
   return exchangeAuthorizationCode(db, {
     ...rest,
     environment,
     client,
+    grant: authenticated.row,
     code: grant.code,
     ...(grant.redirect_uri !== undefined ? { redirectUri: grant.redirect_uri } : {}),
     ...(grant.code_verifier !== undefined ? { codeVerifier: grant.code_verifier } : {}),

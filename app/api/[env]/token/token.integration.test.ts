@@ -6,6 +6,7 @@ import { verifyIdToken } from "@/lib/oidc/id-token";
 import { s256Challenge } from "@/lib/oidc/pkce";
 import { publicJwks } from "@/lib/oidc/keys";
 import { basic, bearer, call } from "@/lib/testing/router";
+import { statementsOf } from "@/lib/testing/statements";
 import { issueCode, makeTokenApp, makeVerification, type TEnv } from "@/lib/testing/tokens";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
@@ -40,6 +41,27 @@ const ALLOWED_CLAIMS = [
 ];
 
 describe("POST {base_url}/token", () => {
+  it("reads the client's credential and the code in one statement, then consumes the code in one", async () => {
+    const { verification, creds } = await setup();
+    const code = await issueCode(verification);
+    // the signing key is loaded once per process: not this exchange's work
+    await exchange("sandbox", { grant_type: "authorization_code", code: "warm-up" }, creds);
+    const { result, statements } = await statementsOf(() =>
+      exchange("sandbox", { grant_type: "authorization_code", code }, creds),
+    );
+    expect(result.status).toBe(200);
+    expect(statements).toEqual(["oidc_grant_with_credential", "oidc_grant_consume"]);
+    // refused credentials: the code is read with them but never used, nor consumed
+    const second = await issueCode(verification);
+    const wrong = basic(verification.appId, "cs_test_wrong");
+    const refused = await exchange("sandbox", { grant_type: "authorization_code", code: second }, wrong);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe("invalid_client");
+    expect((await codeRow(second)).usedAt).toBeNull();
+    const redeemed = await exchange("sandbox", { grant_type: "authorization_code", code: second }, creds);
+    expect(redeemed.status).toBe(200);
+  });
+
   it("exchanges a code (JSON body, HTTP Basic) for an ID token that verifies against the JWKS", async () => {
     const { app, verification, creds } = await setup();
     const code = await issueCode(verification);
