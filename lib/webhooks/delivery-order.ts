@@ -13,14 +13,6 @@
 import type { Tx } from "../db/client";
 import type { WebhookDelivery } from "../db/generated/client";
 
-/** A delivery's place among the deliveries of its verification's events to its app. */
-export interface TChainPosition {
-  appId: string;
-  verificationId: string;
-  /** the event's emission order (verification_events.seq) */
-  seq: bigint;
-}
-
 /**
  * SQL condition, true while the delivery row `d` (an alias of webhook_deliveries with its
  * `queued_trigger`) is a first automatic attempt that must wait for an earlier event of its chain.
@@ -42,24 +34,22 @@ export function waitsForEarlierSql(d: string, finished?: string): string {
          }))`;
 }
 
-/** The delivery's place in its chain; undefined for test events, which stand alone. */
-export async function chainPosition(db: Tx, delivery: WebhookDelivery): Promise<TChainPosition | undefined> {
-  if (!delivery.eventId) return undefined; // test events stand alone
-  const event = await db.verificationEvent.findUnique({
-    where: { id: delivery.eventId },
-    select: { verificationId: true, seq: true },
-  });
-  return event ? { appId: delivery.appId, verificationId: event.verificationId, seq: event.seq } : undefined;
-}
-
-/** Whether an earlier event of the chain is still on its first attempt. */
-export async function waitsForEarlier(db: Tx, chain: TChainPosition): Promise<boolean> {
+/**
+ * Whether `delivery`, on its first automatic attempt, must wait for an earlier event of its
+ * session (the rule of `waitsForEarlierSql`, on the chain columns the delivery row carries; test
+ * events stand alone).
+ */
+export async function waitsForEarlier(
+  db: Tx,
+  delivery: Pick<WebhookDelivery, "verificationId" | "eventSeq">,
+): Promise<boolean> {
+  if (delivery.verificationId === null || delivery.eventSeq === null) return false;
   const earlier = await db.webhookDelivery.findFirst({
     where: {
-      appId: chain.appId,
+      verificationId: delivery.verificationId,
+      eventSeq: { lt: delivery.eventSeq },
       status: "pending",
       attemptCount: 0,
-      event: { verificationId: chain.verificationId, seq: { lt: chain.seq } },
     },
     select: { id: true },
   });

@@ -31,7 +31,7 @@ import type { TDeliverWebhookPayload } from "../jobs/definitions";
 import { getDb } from "../db/client";
 import { logger } from "../log";
 import { config } from "../config";
-import { chainPosition, waitsForEarlier } from "./delivery-order";
+import { waitsForEarlier } from "./delivery-order";
 import {
   LEASE_SECONDS,
   recordAttempts,
@@ -191,8 +191,7 @@ export async function deliverWebhook(
 
   // only a first automatic attempt takes part in the session's order
   if (trigger === "automatic" && row.attemptCount === 0) {
-    const chain = await chainPosition(db, row);
-    if (chain && (await waitsForEarlier(db, chain))) {
+    if (await waitsForEarlier(db, row)) {
       // back on the queue: the dispatcher sends it once the earlier event has finished
       await db.webhookDelivery.updateMany({
         where: { id: row.id, leaseUntil },
