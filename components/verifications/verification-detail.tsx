@@ -7,7 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Ban, Eye, EyeOff, ListTree } from "lucide-react";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { api, ApiRequestError, errorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { auditKeys } from "@/components/audit/queries";
@@ -19,6 +19,7 @@ import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError } from "@/components/ui/field";
+import { useFocusWhenLost } from "@/components/ui/focus";
 import { Loading } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
 import { isTerminal } from "@/lib/verifications/state-machine";
@@ -311,6 +312,9 @@ export function VerificationDetail({
   const { env } = useConsole();
   const query = useActivity(verificationId);
   const providerName = useMemo(() => providerNamer(providers), [providers]);
+  // the cancel button goes when the session ends (cancelled here, or by itself while open)
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(heading, query.data?.verification.status);
   const back = (
     <Link
       href={`/console/${env}/verifications`}
@@ -352,7 +356,9 @@ export function VerificationDetail({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-2xl font-semibold">Verification</h1>
+            <h1 ref={heading} tabIndex={-1} className="text-2xl font-semibold focus:outline-none">
+              Verification
+            </h1>
             <Badge tone={statusTone(v.status)} className="text-sm">
               {statusLabel(v.status)}
             </Badge>

@@ -142,11 +142,16 @@ test("verifications log, a session's timeline, revealing its claims, cancelling,
     await page.goto(`/console/sandbox/verifications/${open}`);
     await expect(page.getByText("Personal data is available once the verification completes.")).toBeVisible();
     await checkLayouts(page, testInfo, "verification-open");
-    await page.getByRole("button", { name: "Cancel verification" }).click();
+    // keyboard only: the button opens the confirmation, which is answered from the keyboard
+    await page.getByRole("button", { name: "Cancel verification" }).focus();
+    await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Cancel this verification?" });
     await expect(dialog).toBeVisible();
-    await dialog.getByRole("button", { name: "Cancel verification" }).click();
+    await dialog.getByRole("button", { name: "Cancel verification" }).focus();
+    await page.keyboard.press("Enter");
     await expect(dialog).toBeHidden();
+    // the button went with the open session: focus is on the page's heading, not lost
+    await expect(page.getByRole("heading", { name: "Verification", level: 1 })).toBeFocused();
     await expect(page.getByRole("main").getByText("Cancelled", { exact: true }).first()).toBeVisible();
     await expect(page.getByRole("button", { name: "Cancel verification" })).toHaveCount(0);
     await expect(page.getByTestId("personal-data-deleted")).toBeVisible();

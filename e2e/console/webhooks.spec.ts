@@ -231,7 +231,8 @@ test("webhooks: configure, test, sign, watch retries and redeliver", async ({ pa
     // --- the receiver is back: redeliver once, by hand
     receiver.fail(false);
     const before = receiver.received.length;
-    await page.getByRole("button", { name: "Redeliver" }).click();
+    await page.getByRole("button", { name: "Redeliver" }).focus();
+    await page.keyboard.press("Enter");
     await expect(page.getByRole("status").filter({ hasText: "Redelivery queued" })).toBeVisible();
     await expect(page.getByTestId("delivery-status")).toHaveText("Delivered", { timeout: 15_000 });
     await expect(attemptItems).toHaveCount(5);

@@ -150,13 +150,19 @@ test("back-office production tests: schedule from the queue, fail with a reason,
   await expect(op).toHaveURL(new RegExp(`/operator/sandbox/production-tests/${secondId}$`));
   await expect(op.getByTestId("request-state")).toHaveText("Pending");
   await checkLayouts(op, testInfo, "operator-production-test-pending");
-  await op.getByRole("button", { name: "Fail request" }).click();
+  // keyboard only: the button, the reason, the submit
+  await op.getByRole("button", { name: "Fail request" }).focus();
+  await op.keyboard.press("Enter");
   await expect(op.getByText("Required: the integrator reads it")).toBeVisible();
   await expect(op.getByLabel("Reason")).toBeFocused();
   const reason = "Passport readers are being replaced this week.";
   await op.keyboard.type(reason);
-  await op.getByRole("button", { name: "Fail request" }).click();
+  await op.keyboard.press("Tab");
+  await expect(op.getByRole("button", { name: "Fail request" })).toBeFocused();
+  await op.keyboard.press("Enter");
   await expect(op.getByTestId("request-state")).toHaveText("Failed");
+  // the form went with the decision: focus is on the request's title, not lost to the page
+  await expect(op.getByRole("heading", { name: second, level: 1 })).toBeFocused();
   await expect(op.getByTestId("request-failure-reason")).toHaveText(reason);
   await expect(op.getByRole("button", { name: "Fail request" })).toHaveCount(0);
 

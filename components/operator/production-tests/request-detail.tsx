@@ -7,13 +7,14 @@
  */
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { api } from "@/components/console/api";
 import { FilterBar, ListResults, useListErrors, useUrlFilters } from "@/components/console/list-filters";
 import { QueryError } from "@/components/console/query-error";
 import { SelectFilter } from "@/components/logs/filters";
 import { PLATFORM_LABELS, share, STATE_BADGES, testState } from "@/components/production-tests/format";
 import { Badge } from "@/components/ui/badge";
+import { useFocusWhenLost } from "@/components/ui/focus";
 import { Card } from "@/components/ui/card";
 import { Loading } from "@/components/ui/spinner";
 import { Table, TBody, Td, Th } from "@/components/ui/table";
@@ -70,6 +71,9 @@ export function RequestDetail({
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[4] === requestId ? previous : undefined,
   });
+  // the decision forms go once the request is decided: focus goes to the request's title
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(heading, query.data?.request.status);
   const { fieldError, formLevelError } = useListErrors(query.error, FILTERS);
   // the participations as a list result of their own (filters and pages of the same query)
   const participations = {
@@ -100,7 +104,9 @@ export function RequestDetail({
         Back to production tests
       </Link>
       <div className="space-y-1">
-        <h1 className="text-2xl font-semibold break-words">{request.payload.title}</h1>
+        <h1 ref={heading} tabIndex={-1} className="text-2xl font-semibold break-words focus:outline-none">
+          {request.payload.title}
+        </h1>
         <div className="flex flex-wrap items-center gap-2 text-sm text-gray-700">
           <Badge tone={badge.tone}>
             <span data-testid="request-state">{badge.label}</span>
