@@ -109,9 +109,13 @@ function isList(value: TSqlValue): value is readonly TScalar[] {
   return Array.isArray(value);
 }
 
-function serialize(value: TSqlValue): TWire | TWire[] {
+/** A parameter as it is sent (Dates as UTC text); lib/db/statement.ts sends them the same way. */
+export function serialize(value: TSqlValue): TWire | TWire[] {
   return isList(value) ? value.map(wire) : wire(value);
 }
+
+/** SQL for parameter `$n`, a Date sent by `serialize`, as a UTC `timestamp` column value. */
+export const utcParam = (n: number): string => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 
 function poolFor(db: Tx, statement: string): pg.Pool {
   const pool = poolOf(db);

@@ -21,7 +21,7 @@
 import type pg from "pg";
 import { logger } from "../log";
 import { poolOf, type Tx } from "./client";
-import { queryAll, queryAllOn, SqlError, type TRow, type TSqlValue, type TStatement } from "./sql";
+import { queryAll, queryAllOn, serialize, SqlError, type TRow, type TSqlValue, type TStatement } from "./sql";
 
 /** A transaction of its own on one pooled connection (`inSqlTransaction`): statements only. */
 export class SqlTransaction {
@@ -48,20 +48,6 @@ export class SqlTransaction {
 
 /** Where a statement runs: a client, a Prisma transaction, or a transaction of its own. */
 export type TSqlDb = Tx | SqlTransaction;
-
-type TWire = string | number | boolean | null;
-
-// Dates as UTC text, as lib/db/sql.ts sends them
-function wire(value: unknown): TWire {
-  if (value instanceof Date) return value.toISOString();
-  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-    return value;
-  throw new TypeError(`not an SQL parameter: ${typeof value}`);
-}
-
-function serialize(value: TSqlValue): TWire | TWire[] {
-  return Array.isArray(value) ? value.map(wire) : wire(value);
-}
 
 /** Every row of `statement` run on `db` (a client or a transaction), parsed. */
 export async function runStatement<V extends readonly TSqlValue[], T>(

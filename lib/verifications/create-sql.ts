@@ -14,7 +14,7 @@
  */
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
-import { column, defineStatement, type TSqlValue } from "../db/sql";
+import { column, defineStatement, utcParam, type TSqlValue } from "../db/sql";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
 import { runStatement } from "../db/statement";
@@ -144,7 +144,6 @@ export type TNewVerification = Pick<
   | "expiresAt"
 > & { environment: TEnvironment };
 
-const utc = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 const SESSION_PARAMS = 21;
 
 const INSERT_VERIFICATION = defineStatement<TSqlValue[], number>({
@@ -155,7 +154,7 @@ const INSERT_VERIFICATION = defineStatement<TSqlValue[], number>({
       challenge_id, match_data_encrypted, via_oidc_provider, created_at, updated_at, expires_at)
     VALUES ($1::text, $2::text, $3::text, $4::text::"Environment", $5::text, $6::text, $7::int, $8::text, $9::text,
       $10::text, $11::text, $12::text, $13::text, $14::text, $15::text, $16::text, $17::text, $18::text, $19::boolean,
-      ${utc(20)}, ${utc(20)}, ${utc(21)})
+      ${utcParam(20)}, ${utcParam(20)}, ${utcParam(21)})
   ),
   ${outboxCtes(SESSION_PARAMS + 1)}
   SELECT count(*)::int AS deliveries FROM outbox_deliveries`,

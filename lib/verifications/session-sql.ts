@@ -17,7 +17,7 @@
  *   failed, its decision record.
  */
 import type { Verification } from "../db/generated/client";
-import { column, defineStatement, parseTimestamp, type TRow, type TSqlValue } from "../db/sql";
+import { column, defineStatement, parseTimestamp, utcParam, type TRow, type TSqlValue } from "../db/sql";
 import { parseEnvironment } from "../environments";
 import { runStatement, type TSqlDb } from "../db/statement";
 import { OUTBOX_PARAMS, outboxCtes, outboxValues, type TEventSpec } from "../webhooks/events";
@@ -208,7 +208,6 @@ export type TSessionUpdate = Partial<
   >
 >;
 
-const utc = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 const SESSION_PARAMS = 15;
 const DECISION = SESSION_PARAMS + OUTBOX_PARAMS;
 const d = (i: number) => `$${DECISION + i}`;
@@ -218,8 +217,8 @@ const SAVE_SESSION = defineStatement<TSqlValue[], { updated: number; decisions: 
   text: `WITH updated_verification AS (
     UPDATE verifications SET status = $2::text, status_reason = $3::text, loa = $4::int, subject = $5::text,
       match_data_encrypted = $6::text, result_encrypted = $7::text, evidence_encrypted = $8::text,
-      upstream_encrypted = $9::text, updated_at = ${utc(10)}, verified_at = ${utc(11)}, started_at = ${utc(12)},
-      authenticated_at = ${utc(13)}, ended_at = ${utc(14)}, personal_data_deleted_at = ${utc(15)}
+      upstream_encrypted = $9::text, updated_at = ${utcParam(10)}, verified_at = ${utcParam(11)}, started_at = ${utcParam(12)},
+      authenticated_at = ${utcParam(13)}, ended_at = ${utcParam(14)}, personal_data_deleted_at = ${utcParam(15)}
     WHERE id = $1::text
     RETURNING id
   ),
@@ -230,7 +229,7 @@ const SAVE_SESSION = defineStatement<TSqlValue[], { updated: number; decisions: 
       path, decided_at)
     SELECT $1::text, ${d(1)}::text, ${d(2)}::text, ${d(3)}::text::"Environment", ${d(4)}::text, ${d(5)}::int,
       ${d(6)}::text, ${d(7)}::text, ${d(8)}::int, ${d(9)}::text[], ${d(10)}::jsonb, ${d(11)}::jsonb, ${d(12)}::text,
-      ${d(13)}::text, ${d(14)}::text[], ${utc(DECISION + 15)}
+      ${d(13)}::text, ${d(14)}::text[], ${utcParam(DECISION + 15)}
     WHERE ${d(12)}::text IS NOT NULL
     RETURNING verification_id
   )

@@ -10,7 +10,7 @@
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { newId } from "../ids";
-import { column, defineStatement, type TSqlValue } from "../db/sql";
+import { column, defineStatement, utcParam, type TSqlValue } from "../db/sql";
 import { runStatement, type TSqlDb } from "../db/statement";
 import type { TEventType } from "./event-types";
 import { outboxWake, wakeAfterCommit } from "./wake";
@@ -116,7 +116,7 @@ export const OUTBOX_PARAMS = 8;
  */
 export function outboxCtes(first: number): string {
   const $ = (i: number) => `$${first + i}`;
-  const stamp = `(${$(2)}::timestamptz AT TIME ZONE 'UTC')`;
+  const stamp = utcParam(first + 2);
   return `outbox_events AS (
     SELECT e.id, e.type, e.body, e.delivery_id, e.ord
     FROM unnest(${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[])
