@@ -14,6 +14,7 @@
 import { can, parseRole, PERMISSIONS, type TPermission } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { recordAudit, workspaceWideAudit } from "../audit";
+import { endAllSessions } from "../auth/sessions";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";
@@ -95,12 +96,7 @@ export async function changePassword(
   if (input.newPassword === input.currentPassword) {
     throw invalidField("newPassword", "must differ from the current password");
   }
-  const nextSecond = new Date((Math.floor(Date.now() / 1000) + 1) * 1000);
-  await db.user.update({
-    where: { id: userId },
-    data: { passwordHash: await hashPassword(input.newPassword), sessionsValidFrom: nextSecond },
-    select: { id: true },
-  });
+  await endAllSessions(db, userId, { passwordHash: await hashPassword(input.newPassword) });
   await recordAudit(db, {
     ...workspaceWideAudit({ auth, requestId }),
     action: "user.password_changed",
