@@ -17,8 +17,9 @@ const nextConfig = {
     // to this size (default 10 MB), and hands the route only that much. Just above the largest
     // body any route accepts (1 MB, lib/http/body.ts) plus one network read (64 KB): a body cut
     // here is still over the route's limit, so it is refused with 413, never read truncated.
-    // Declared oversize bodies are then refused by proxy.ts; /api/… and /oidc/… on the production
-    // server's fast path are refused before anything is read (server/production.mjs).
+    // Under `npm start` the production server has read every body within its surface's limit and
+    // time before Next.js sees the request (server/production.mjs); proxy.ts refuses declared
+    // oversize bodies too (lib/http/early-refusals.ts).
     proxyClientMaxBodySize: 1024 * 1024 + 256 * 1024,
     // several root layouts (route groups) and no app/layout.tsx: URLs that match no route get
     // app/global-not-found.tsx, a whole document with its own <html lang>

@@ -12,6 +12,8 @@ const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "e2e",
+  // the SMTP server the e2e server sends its mail to (E2E_SMTP_PORT)
+  globalSetup: "./e2e/support/global-setup.ts",
   outputDir: "test-results",
   fullyParallel: true,
   forbidOnly: !!process.env.CI,

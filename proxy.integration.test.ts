@@ -283,3 +283,71 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
     expect(refused.body.error).toBe("invalid_token");
   });
 });
+
+describe("early refusals and page headers (issue 23, items 7, 8 and 10)", () => {
+  it("answers a path that does not decode with 400 and an unknown method with 405, before any route", async () => {
+    for (const path of [
+      "/verify/%FF",
+      "/api/sandbox/v1/apps/%FF",
+      "/console/%FF",
+      "/invite/%FF",
+      "/api/auth/%FF",
+    ]) {
+      const res = await callThroughProxy("GET", `${OWN_HOST}${path}`);
+      expect(res.status, path).toBe(400);
+      expect(res.handled, path).toBeUndefined();
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.body.error, path).toMatchObject({ code: "VALIDATION_ERROR", requestId: expect.any(String) });
+    }
+    // (a Web Request cannot say TRACE; the production server refuses it: server/production.test.mjs)
+    const trace = await callThroughProxy("PROPFIND", `${OWN_HOST}/console/sandbox/dashboard`);
+    expect(trace.status).toBe(405);
+    expect(trace.handled).toBeUndefined();
+    expect(trace.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT");
+  });
+
+  it("refuses a declared body over the surface's limit on next-auth, hosted and page paths", async () => {
+    for (const path of ["/api/auth/callback/credentials", "/verify/x", "/no/such/page"]) {
+      const res = await callThroughProxy("POST", `${OWN_HOST}${path}`, {
+        headers: {
+          "content-length": String(8 * 1024 * 1024),
+          "content-type": "application/x-www-form-urlencoded",
+        },
+      });
+      expect(res.status, path).toBe(413);
+      expect(res.handled, path).toBeUndefined();
+      expect(res.body.error.code, path).toBe("PAYLOAD_TOO_LARGE");
+    }
+  });
+
+  it("gives the console, back-office and sign-in pages a fresh nonce policy that forbids framing", async () => {
+    const nonces = new Set<string>();
+    for (const path of [
+      "/",
+      "/signup",
+      "/invite/inv_x",
+      "/console/sandbox/dashboard",
+      "/operator/sandbox/activations",
+    ]) {
+      const routed = await proxy(
+        new NextRequest(`${OWN_HOST}${path}`, { headers: { host: "localhost:3000" } }),
+      );
+      const csp = routed.headers.get("content-security-policy") ?? "";
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(nonce, path).toBeTruthy();
+      nonces.add(nonce!);
+      expect(csp, path).toContain("'strict-dynamic'");
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("object-src 'none'");
+      expect(csp, path).toContain("base-uri 'none'");
+      expect(routed.headers.get("x-frame-options"), path).toBe("DENY");
+      // Next.js reads the nonce from the request's copy of the policy
+      expect(routed.headers.get("x-middleware-request-content-security-policy"), path).toBe(csp);
+    }
+    expect(nonces.size).toBe(5);
+    const api = await proxy(
+      new NextRequest(`${OWN_HOST}/api/sandbox/v1/apps`, { headers: { host: "localhost:3000" } }),
+    );
+    expect(api.headers.get("content-security-policy")).toBeNull();
+  });
+});

@@ -6,40 +6,48 @@
  * environment's OpenID Provider, for that app only; anything else as addressed). Here it becomes
  * a Next.js rewrite: the app a custom domain serves travels in SERVED_APP_HEADER
  * (lib/domains/served-app.ts), which is dropped from every incoming request so that no client can
- * set it; hosted pages get their CSP nonce; a declared body over every limit is refused early.
+ * set it; hosted, console and back-office pages get their CSP nonce and frame headers
+ * (lib/http/page-headers.ts); a method no route serves, a path that does not decode and a declared
+ * body over its surface's limit are refused early (lib/http/early-refusals.ts).
  *
  * Runs on the Node.js runtime (the Next 16 default for proxy), so the database is reachable; the
  * host map is lib/config's (IDV_HOSTS, checked when the server starts).
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { HOSTED_PATH, hostedCsp, newNonce } from "@/lib/hosted/csp";
+import { newNonce } from "@/lib/hosted/csp";
+import { refuseEarly } from "@/lib/http/early-refusals";
 import { routeByHost } from "@/lib/http/host-routing";
+import { pageHeadersFor } from "@/lib/http/page-headers";
 import { securityHeaders } from "@/lib/http/pipeline";
 import { applyServedApp, unavailableResponse } from "@/lib/http/request-shaping";
-import { refuseOversizedBody } from "@/lib/http/surfaces";
 import { OP_PAGE } from "@/app/oidc/_lib/op-page";
 
 /**
- * Continues (or rewrites to `pathname`); hosted and simulator pages get a per-request CSP nonce,
- * passed to Next.js on the request (it nonces its own scripts) and sent to the browser. A custom
+ * Continues (or rewrites to `pathname`); our pages get a per-request CSP nonce, passed to Next.js
+ * on the request (it nonces its own scripts) and sent to the browser. A custom
  * domain's requests carry its app (`servedApp`); a client's own copy of that header never passes.
  */
 function rewrite(request: NextRequest, pathname: string | undefined, servedApp?: string) {
   const target = pathname ?? request.nextUrl.pathname;
-  // a declared body over every limit: 413 without handing it to a route (lib/http/surfaces.ts).
-  // Next.js's router has read the body (up to its proxy limit) before the proxy runs; the
-  // production server's fast path answers before reading any of it (server/production.mjs).
-  const oversized = refuseOversizedBody(request, target, OP_PAGE);
-  if (oversized) return oversized;
+  // TRACE, a path that does not decode, a declared body over its surface's limit: 405 / 400 / 413
+  // without handing it to a route (lib/http/early-refusals.ts). Next.js's router has read the body
+  // (up to its proxy limit) before the proxy runs; the production server answers all three before
+  // reading any of it, and before Next.js (server/production.mjs).
+  const early = refuseEarly(
+    {
+      method: request.method,
+      pathname: target,
+      contentLength: request.headers.get("content-length"),
+      acceptLanguage: request.headers.get("accept-language"),
+    },
+    OP_PAGE,
+  );
+  if (early) return early;
   let init: { request: { headers: Headers } } | undefined;
-  let csp: string | undefined;
-  const hosted = HOSTED_PATH.test(target);
+  const page = pageHeadersFor(target, newNonce);
   const headers = new Headers(request.headers);
-  if (applyServedApp(headers, servedApp) || hosted) {
-    if (hosted) {
-      csp = hostedCsp(newNonce());
-      headers.set("content-security-policy", csp);
-    }
+  if (applyServedApp(headers, servedApp) || page) {
+    if (page) headers.set("content-security-policy", page.csp);
     init = { request: { headers } };
   }
   let response: NextResponse;
@@ -50,7 +58,10 @@ function rewrite(request: NextRequest, pathname: string | undefined, servedApp?:
   } else {
     response = NextResponse.next(init);
   }
-  if (csp) response.headers.set("Content-Security-Policy", csp);
+  if (page) {
+    response.headers.set("Content-Security-Policy", page.csp);
+    for (const [name, value] of Object.entries(page.headers)) response.headers.set(name, value);
+  }
   // nosniff, and HSTS when PUBLIC_URL is https: on pages too (lib/http/pipeline.ts)
   for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
   return response;

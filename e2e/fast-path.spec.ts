@@ -3,7 +3,8 @@
  * Next.js's router with proxy.ts: the same requests — the service's own host, the dedicated hosts
  * of IDV_HOSTS, an app's active custom domain (web and OIDC), a client's forged served-app header,
  * a declared oversized body — get the same answers from the e2e server (fast path on) and from a
- * second server on the same build and database with IDV_FAST_PATH=off. Response headers show
+ * second server on the same build and database with IDV_FAST_PATH=off. Both refuse malformed
+ * paths, TRACE and bodies over their surface's limit or time before any handler (issue 23). Response headers show
  * which way each request went: Next.js's router adds its `Vary: rsc, …` to route handlers' answers
  * and `x-middleware-rewrite` to rewritten ones; the fast path adds neither.
  */
@@ -70,6 +71,7 @@ test.beforeAll(async ({ request }) => {
         IDV_HOSTS: JSON.stringify(E2E_HOSTS),
         IDV_FAST_PATH: "off",
         IDV_JOBS: "off",
+        IDV_BODY_TIMEOUT_MS: "2000",
         LOG_LEVEL: "warn",
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -341,4 +343,132 @@ test("a body over every limit is refused with 413 on both paths; the fast path r
     const head = await oversized(E2E_PORT, requestPath, host, 50_000_000, 0);
     expect(head, `${host}${requestPath}: at once`).toMatch(/^HTTP\/1\.1 413 /);
   }
+});
+
+/** A raw exchange: the request's head (lines), then `body` in pieces `gapMs` apart; the answer's status, head and body text. */
+function exchange(
+  port: number,
+  head: string[],
+  { body = [], gapMs = 0 }: { body?: string[]; gapMs?: number } = {},
+): Promise<{ status: number; head: string; body: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let text = "";
+    let answeredAt = 0;
+    const socket = net.connect(port, "127.0.0.1", async () => {
+      socket.write(`${head.join("\r\n")}\r\n\r\n`);
+      for (const part of body) {
+        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+        if (socket.destroyed || answeredAt) return;
+        socket.write(part);
+      }
+    });
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      const end = text.indexOf("\r\n\r\n");
+      if (end < 0) return reject(new Error(`no answer to ${head[0]}: ${text}`));
+      resolve({
+        status: Number(text.slice(9, 12)),
+        head: text.slice(0, end).toLowerCase(),
+        body: text.slice(end + 4),
+        ms: answeredAt - started,
+      });
+    };
+    socket.on("data", (chunk: Buffer) => {
+      answeredAt ||= Date.now();
+      text += chunk.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+      if (end >= 0 && length && text.length - end - 4 >= Number(length[1])) done();
+      else if (end >= 0 && /\r\n0\r\n\r\n$/.test(text)) done();
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => (text ? done() : reject(new Error(`closed without an answer to ${head[0]}`))));
+    const timer = setTimeout(() => socket.destroy(), 20_000);
+  });
+}
+
+test("malformed paths, TRACE and oversized bodies on any path are refused before any handler, on both paths", async () => {
+  for (const port of [E2E_PORT, SLOW_PORT]) {
+    for (const path of [
+      "/verify/%FF",
+      "/api/sandbox/v1/apps/%FF",
+      "/oidc/sandbox/resume/%FF",
+      "/console/%FF",
+      "/invite/%FF",
+      "/api/auth/%FF",
+    ]) {
+      const res = await exchange(port, [`GET ${path} HTTP/1.1`, "Host: 127.0.0.1"]);
+      expect(res.status, `${path} on ${port}`).toBe(400);
+      expect(res.head, path).toContain("x-content-type-options: nosniff");
+      if (path.startsWith("/oidc/")) expect(res.body, path).toContain("data-error=");
+      else expect(JSON.parse(res.body).error, path).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
+    for (const path of ["/", "/api/sandbox/v1/apps", "/api/auth/session", "/console/sandbox/dashboard"]) {
+      const res = await exchange(port, [`TRACE ${path} HTTP/1.1`, "Host: 127.0.0.1"]);
+      expect(res.status, `TRACE ${path} on ${port}`).toBe(405);
+      expect(res.head).toContain("allow: delete, get, head, options, patch, post, put");
+      expect(res.head).toContain("x-content-type-options: nosniff");
+    }
+    // 8 MB declared, nothing sent: answered at once, whatever the path
+    for (const path of ["/api/auth/callback/credentials", "/verify/x", "/no/such/page"]) {
+      const head = await oversized(port, path, "127.0.0.1", 8 * 1024 * 1024, 0);
+      expect(head, `${path} on ${port}`).toMatch(/^HTTP\/1\.1 413 /);
+      expect(head.toLowerCase()).toContain("x-content-type-options: nosniff");
+    }
+  }
+});
+
+test("next-auth answers a malformed callbackUrl with 400, never 500", async ({ request }) => {
+  for (const base of [FAST, SLOW]) {
+    for (const action of ["csrf", "session", "providers"]) {
+      const res = await request.get(
+        `${base}/api/auth/${action}?callbackUrl=${encodeURIComponent("http://x:y")}`,
+      );
+      expect(res.status(), `${action} on ${base}`).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
+    }
+    const cookie = await request.get(`${base}/api/auth/session`, {
+      headers: { cookie: "next-auth.callback-url=http%3A%2F%2Fx%3Ay" },
+    });
+    expect(cookie.status(), `cookie on ${base}`).toBe(200);
+    const csrf = await request.get(`${base}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const signIn = await request.post(`${base}/api/auth/callback/credentials`, {
+      form: {
+        email: "nobody@example.test",
+        password: "x",
+        csrfToken,
+        callbackUrl: "http://127.0.0.1:3917.evil.example/",
+        json: "true",
+      },
+    });
+    expect(signIn.status(), `sign-in on ${base}`).toBe(400);
+  }
+});
+
+test("a body that does not arrive within IDV_BODY_TIMEOUT_MS is answered 408 within the bound", async () => {
+  // the second server runs with IDV_BODY_TIMEOUT_MS=2000
+  const res = await exchange(
+    SLOW_PORT,
+    [
+      "POST /api/auth/callback/credentials HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Content-Type: application/x-www-form-urlencoded",
+      "Content-Length: 5000",
+    ],
+    { body: Array(40).fill("a=b&"), gapMs: 250 },
+  );
+  expect(res.status).toBe(408);
+  expect(res.head).toContain("x-content-type-options: nosniff");
+  expect(res.ms).toBeLessThan(6_000);
+  // a chunked body over the limit is cut there, not read to its end
+  const chunk = "x".repeat(4096);
+  const cut = await exchange(
+    E2E_PORT,
+    ["POST /verify/x HTTP/1.1", "Host: 127.0.0.1", "Transfer-Encoding: chunked"],
+    { body: Array(400).fill(`1000\r\n${chunk}\r\n`), gapMs: 1 },
+  );
+  expect(cut.status).toBe(413);
 });

@@ -3,6 +3,14 @@
  * The production server behind `npm start` (`idv serve` runs it; `node server/production.mjs
  * --port N --hostname H [--no-fast-path]` in the project directory after `next build`).
  *
+ * Every request is first shaped and checked here, for every path (`requestListener`): the host
+ * decides the target (503 when a custom domain cannot be looked up); a method no route serves
+ * (TRACE …) is answered 405, a path whose percent-encoding does not decode 400, a declared body over
+ * the target surface's limit 413 before a byte of it is read (lib/http/early-refusals.ts, through
+ * the request-shaping hooks); a body is then read here, whole, before anyone else sees it: past the
+ * limit without a declared length (chunked) 413, not complete within IDV_BODY_TIMEOUT_MS 408. Only
+ * then does the request go on, with its body, to the fast path or to Next.js.
+ *
  * Pages, build assets, next-auth and anything else go to Next.js's own request handler, proxy.ts
  * included. With the fast path on (the default; IDV_FAST_PATH=off turns it off), a request whose
  * target is a route handler of `/api/…` or `/oidc/…` (server/route-table.mjs) is handed straight
@@ -10,8 +18,7 @@
  * proxy invocation and its request/response adapters, which cost about 40 % of a status read
  * (docs/benchmarks.md). The request is shaped exactly as proxy.ts shapes it, by the same code
  * (lib/http/request-shaping.ts, left on globalThis by instrumentation.ts): the host decides the
- * surface and the served app (503 when a custom domain cannot be looked up), a client's copy of
- * the served-app header is dropped, an oversized declared body is refused with 413, and every
+ * surface and the served app, a client's copy of the served-app header is dropped, and every
  * answer carries the security headers.
  *
  * On every request, either way, the socket's address is appended to X-Forwarded-For (as a reverse
@@ -30,6 +37,23 @@ import { findRoute, loadRoutes } from "./route-table.mjs";
 export const FAST_PATH_HOOKS = Symbol.for("idv.fast-path");
 
 const BODYLESS = new Set(["GET", "HEAD"]);
+
+/** lib/config IDV_BODY_TIMEOUT_MS's default, for a server started without the hooks */
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/**
+ * node:http's own time bounds, behind the listener's body timeout: a request (headers and body)
+ * still arriving 5 s after the body timeout, or headers after 20 s, end the connection (checked
+ * every second, not node's default 30 s).
+ */
+export function serverOptions(bodyTimeoutMs) {
+  const requestTimeout = bodyTimeoutMs + 5_000;
+  return {
+    requestTimeout,
+    headersTimeout: Math.min(20_000, requestTimeout),
+    connectionsCheckingInterval: 1_000,
+  };
+}
 
 /** X-Forwarded-For gets the peer's address; the other forwarded headers as Next.js sets them. */
 export function forwardedHeaders(req, port) {
@@ -104,9 +128,10 @@ export async function writeResponse(res, response, extraHeaders) {
 }
 
 /**
- * The fast path's request handler. It answers `false` when Next.js should serve the request
- * (nothing of it has been read then): a target that is no route handler of /api/… or /oidc/…,
- * a method the route does not export, or no request-shaping hooks (yet).
+ * The fast path's request handler, called by requestListener with the request's host route, its
+ * target path and its body (read whole, or undefined when it has none). It answers `false` when
+ * Next.js should serve the request: a target that is no route handler of /api/… or /oidc/…, a
+ * method the route does not export, or no request-shaping hooks (yet).
  */
 export function fastPath({ distDir, origin }) {
   const require = createRequire(import.meta.url);
@@ -130,18 +155,10 @@ export function fastPath({ distDir, origin }) {
     return loaded;
   }
 
-  return async function serve(req, res) {
+  return async function serve(req, res, { route, target, body }) {
     const hooks = globalThis[FAST_PATH_HOOKS];
     if (!hooks) return false;
     const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const pathname = q < 0 ? url : url.slice(0, q);
-    const route = await hooks.route(req.headers.host ?? null, pathname);
-    if (route.kind === "unavailable") {
-      await writeResponse(res, hooks.unavailableResponse(), {});
-      return true;
-    }
-    const target = route.pathname ?? pathname;
     const found = findRoute(routes, target);
     if (!found) return false;
     const userland = await handlersOf(found.route.file);
@@ -156,13 +173,153 @@ export function fastPath({ distDir, origin }) {
     const request = new Request(origin + url, {
       method,
       headers,
-      ...(BODYLESS.has(method) ? {} : { body: req, duplex: "half" }),
+      ...(BODYLESS.has(method) || !body ? {} : { body: body.bytes() }),
     });
-    const response =
-      hooks.refuseOversizedBody(request, target) ??
-      (await handler(request, { params: Promise.resolve(found.params) }));
+    const response = await handler(request, { params: Promise.resolve(found.params) });
     await writeResponse(res, response, hooks.securityHeaders());
     return true;
+  };
+}
+
+/** Whether the request carries a body (a declared length over 0, or a transfer coding). */
+function hasBody(req) {
+  const length = req.headers["content-length"];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers["transfer-encoding"] !== undefined;
+}
+
+/**
+ * Holds the body of `req` back from anyone else until all of it has arrived: Node.js's parser hands
+ * every chunk to `req.push`, which keeps it here instead. Call it before the first `await` of the
+ * listener, or chunks that came with the headers are already in the stream. `outcome` resolves with
+ * - `{ bytes(), release() }` once the body is complete: its bytes (the fast path's Request body),
+ *   and `release()`, which gives the stream its chunks and its end (for Next.js to read);
+ * - `{ refused: "PAYLOAD_TOO_LARGE" }` as soon as more than the limit arrived, or
+ *   `{ refused: "REQUEST_TIMEOUT" }` when it is not complete `timeoutMs` after the call (the rest
+ *   of the body is then discarded as it arrives, and the server's requestTimeout ends a connection
+ *   that keeps sending);
+ * - `{ aborted: true }` when the client went away first.
+ * `limitTo(bytes)` lowers the limit once the target is known; `drop()` discards the body (the
+ * request was answered without it).
+ */
+export function holdBody(req, limit, timeoutMs) {
+  const push = req.push;
+  const chunks = [];
+  let size = 0;
+  let complete = false;
+  let settled = false;
+  let resolve;
+  const outcome = new Promise((r) => (resolve = r));
+  const settle = (value) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    req.off("close", onClose);
+    resolve(value);
+  };
+  // nothing more is kept; the end still ends the stream
+  const discard = (chunk) => (chunk === null ? push.call(req, null) : true);
+  const stop = (value) => {
+    chunks.length = 0;
+    if (complete) push.call(req, null);
+    else req.push = discard;
+    settle(value);
+  };
+  const onClose = () => settle({ aborted: true });
+  const timer = setTimeout(() => stop({ refused: "REQUEST_TIMEOUT" }), timeoutMs);
+  req.once("close", onClose);
+  req.push = (chunk, encoding) => {
+    if (chunk === null) {
+      complete = true;
+      req.push = push;
+      settle({
+        bytes: () => Buffer.concat(chunks),
+        release: () => {
+          for (const c of chunks) push.call(req, c);
+          push.call(req, null);
+        },
+      });
+      return true;
+    }
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, encoding) : chunk;
+    size += bytes.byteLength;
+    if (size > limit) stop({ refused: "PAYLOAD_TOO_LARGE" });
+    else chunks.push(bytes);
+    return true;
+  };
+  return {
+    outcome,
+    limitTo(bytes) {
+      limit = bytes;
+      if (!settled && size > limit) stop({ refused: "PAYLOAD_TOO_LARGE" });
+    },
+    drop: () => stop({ dropped: true }),
+  };
+}
+
+/**
+ * The production server's request listener (see the module doc): forwarded headers, host route,
+ * early refusals, the body read whole within its limit and time, then the fast path (`serveFast`,
+ * optional) or Next.js (`handle`). Without the request-shaping hooks (instrumentation.ts has not
+ * run) everything goes to Next.js as it comes.
+ */
+export function requestListener({ port, serveFast, handle }) {
+  return async (req, res) => {
+    forwardedHeaders(req, port);
+    const hooks = globalThis[FAST_PATH_HOOKS];
+    if (!hooks) return handle(req, res);
+    // at once: a body that came with the headers is already being pushed (limited to the largest
+    // limit of any surface until the target is known)
+    const hold = hasBody(req) ? holdBody(req, hooks.maxBodyLimit, hooks.bodyTimeoutMs()) : undefined;
+    try {
+      const url = req.url ?? "/";
+      const q = url.indexOf("?");
+      const pathname = q < 0 ? url : url.slice(0, q);
+      const route = await hooks.route(req.headers.host ?? null, pathname);
+      if (route.kind === "unavailable") {
+        hold?.drop();
+        await writeResponse(res, hooks.unavailableResponse(), {});
+        return;
+      }
+      const target = route.pathname ?? pathname;
+      const head = {
+        method: req.method ?? "GET",
+        pathname: target,
+        contentLength: req.headers["content-length"] ?? null,
+        acceptLanguage: req.headers["accept-language"] ?? null,
+      };
+      const early = hooks.refuseEarly(head);
+      if (early) {
+        hold?.drop();
+        await writeResponse(res, early, {});
+        return;
+      }
+      let body;
+      if (hold) {
+        hold.limitTo(hooks.bodyLimit(target));
+        const held = await hold.outcome;
+        if (held.aborted) return;
+        if (held.refused) {
+          await writeResponse(res, hooks.earlyRefusal(held.refused, head), {});
+          return;
+        }
+        body = held;
+      }
+      if (serveFast && (await serveFast(req, res, { route, target, body }))) return;
+      body?.release();
+    } catch (err) {
+      hold?.drop();
+      console.error("production server: unhandled error", err);
+      if (!res.headersSent) {
+        res.writeHead(500, {
+          "content-type": "text/plain; charset=utf-8",
+          "x-content-type-options": "nosniff",
+        });
+        res.end("Internal Server Error");
+      } else res.destroy();
+      return;
+    }
+    handle(req, res);
   };
 }
 
@@ -188,27 +345,10 @@ export async function startServer({ dir, port, hostname, fast }) {
   const origin = `http://localhost:${port}`;
   const serveFast = fast ? fastPath({ distDir: path.join(dir, ".next"), origin }) : undefined;
 
-  const server = http.createServer(async (req, res) => {
-    forwardedHeaders(req, port);
-    if (serveFast) {
-      let served;
-      try {
-        served = await serveFast(req, res);
-      } catch (err) {
-        console.error("fast path: unhandled error", err);
-        if (!res.headersSent) {
-          res.writeHead(500, {
-            "content-type": "text/plain; charset=utf-8",
-            "x-content-type-options": "nosniff",
-          });
-          res.end("Internal Server Error");
-        } else res.destroy();
-        return;
-      }
-      if (served) return;
-    }
-    handle(req, res);
-  });
+  const server = http.createServer(
+    serverOptions(globalThis[FAST_PATH_HOOKS]?.bodyTimeoutMs() ?? DEFAULT_BODY_TIMEOUT_MS),
+    requestListener({ port, serveFast, handle }),
+  );
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, hostname, resolve);

@@ -1,12 +1,23 @@
 /**
  * The production server's own plumbing (server/production.mjs), on a real node:http server:
- * how a route handler's Web Response is written, and the forwarded headers every request gets.
+ * how a route handler's Web Response is written, the forwarded headers every request gets, and
+ * what its request listener refuses before the fast path or Next.js sees a request (issue 23:
+ * malformed paths, TRACE, declared and chunked bodies over the limit, slow bodies).
  * The fast path as a whole runs under the end-to-end tests (e2e/fast-path.spec.ts).
  */
 import http from "node:http";
+import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { OP_PAGE } from "../app/oidc/_lib/op-page";
 import { BufferedResponse } from "../lib/http/buffered-response";
-import { forwardedHeaders, writeResponse } from "./production.mjs";
+import { fastPathHooks } from "../lib/http/request-shaping";
+import {
+  FAST_PATH_HOOKS,
+  forwardedHeaders,
+  requestListener,
+  serverOptions,
+  writeResponse,
+} from "./production.mjs";
 
 let server;
 afterEach(() => new Promise((resolve) => (server ? server.close(resolve) : resolve())));
@@ -90,5 +101,231 @@ describe("forwardedHeaders", () => {
     expect(seen[1]["x-forwarded-proto"]).toBe("http");
     expect(seen[1]["x-forwarded-port"]).toBe("3000");
     expect(seen[1]["x-forwarded-host"]).toBe(new URL(base).host);
+  });
+});
+
+// ---- requestListener: what is refused before the fast path or Next.js sees a request ---------
+
+/**
+ * The listener on a real node:http server with the real request-shaping hooks; `handle` stands for
+ * Next.js (and `serveFast` for the fast path): each records what it got and echoes the body it reads.
+ */
+async function serveListener({ bodyTimeoutMs = 30_000, fast = false } = {}) {
+  globalThis[FAST_PATH_HOOKS] = { ...fastPathHooks(OP_PAGE), bodyTimeoutMs: () => bodyTimeoutMs };
+  const seen = [];
+  const handle = (req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString();
+      seen.push({ by: "next", method: req.method, url: req.url, body });
+      res.end(`next:${body}`);
+    });
+  };
+  const serveFast = async (req, res, { target, body }) => {
+    if (!target.startsWith("/api/sandbox/")) return false;
+    const text = body ? body.bytes().toString() : "";
+    seen.push({ by: "fast", method: req.method, url: req.url, body: text });
+    res.end(`fast:${text}`);
+    return true;
+  };
+  server = http.createServer(
+    serverOptions(bodyTimeoutMs),
+    requestListener({ port: 3000, handle, ...(fast ? { serveFast } : {}) }),
+  );
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: server.address().port, seen };
+}
+
+/**
+ * A raw HTTP/1.1 exchange: writes `head` (the request line and headers, CRLF-joined), then each
+ * of `parts` after `gapMs`; resolves with the answer's status, headers, body and when it came.
+ */
+function raw(port, head, { parts = [], gapMs = 0 } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let text = "";
+    let at;
+    const socket = net.connect(port, "127.0.0.1", async () => {
+      socket.write(`${head.join("\r\n")}\r\n\r\n`);
+      for (const part of parts) {
+        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+        if (socket.destroyed) return;
+        socket.write(part);
+      }
+    });
+    const done = () => {
+      const end = text.indexOf("\r\n\r\n");
+      if (end < 0) return reject(new Error(`no answer: ${JSON.stringify(text)}`));
+      const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
+      const headers = {};
+      for (const line of lines) {
+        const i = line.indexOf(":");
+        headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+      }
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        body: text.slice(end + 4),
+        ms: at - started,
+      });
+    };
+    socket.on("data", (chunk) => {
+      at ??= Date.now();
+      text += chunk.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+      if (length && text.length - end - 4 >= Number(length[1])) {
+        socket.destroy();
+        done();
+      }
+    });
+    socket.on("close", () => (text ? done() : reject(new Error("closed without an answer"))));
+    socket.on("error", () => undefined);
+    setTimeout(() => socket.destroy(), 10_000);
+  });
+}
+
+const get = (path, extra = []) => [`GET ${path} HTTP/1.1`, "Host: 127.0.0.1", ...extra];
+
+describe("requestListener", () => {
+  afterEach(() => {
+    delete globalThis[FAST_PATH_HOOKS];
+  });
+
+  it("answers a path whose percent-encoding does not decode with 400 in its surface's shape, before anything", async () => {
+    const { port, seen } = await serveListener({ fast: true });
+    for (const path of [
+      "/verify/%FF",
+      "/api/sandbox/v1/apps/%FF",
+      "/console/%FF",
+      "/invite/%FF",
+      "/api/auth/%FF",
+      "/api/sandbox/v1/apps/%zz",
+    ]) {
+      const res = await raw(port, get(path));
+      expect(res.status, path).toBe(400);
+      expect(res.headers["x-content-type-options"], path).toBe("nosniff");
+      expect(res.headers["x-request-id"], path).toMatch(/^req_/);
+      const body = JSON.parse(res.body);
+      expect(body.error, path).toMatchObject({
+        code: "VALIDATION_ERROR",
+        requestId: res.headers["x-request-id"],
+      });
+      expect(body.error.details, path).toEqual([{ path: "(path)", message: "invalid percent-encoding" }]);
+    }
+    // the OP's pages answer with their error page
+    const op = await raw(port, get("/oidc/sandbox/resume/%FF"));
+    expect(op.status).toBe(400);
+    expect(op.headers["content-type"]).toContain("text/html");
+    expect(op.headers["x-content-type-options"]).toBe("nosniff");
+    expect(op.body).toContain("data-error=");
+    // well-formed escapes go on
+    expect((await raw(port, get("/verify/caf%C3%A9"))).status).toBe(200);
+    expect(seen.map((s) => s.url)).toEqual(["/verify/caf%C3%A9"]);
+  });
+
+  it("answers TRACE and other methods no route serves with 405 and Allow", async () => {
+    const { port, seen } = await serveListener({ fast: true });
+    for (const [method, path] of [
+      ["TRACE", "/"],
+      ["TRACE", "/api/sandbox/v1/apps"],
+      ["TRACE", "/api/auth/session"],
+      ["PROPFIND", "/console/sandbox/dashboard"],
+    ]) {
+      const res = await raw(port, [`${method} ${path} HTTP/1.1`, "Host: 127.0.0.1"]);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.allow).toBe("DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(JSON.parse(res.body).error.code).toBe("METHOD_NOT_ALLOWED");
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("refuses a declared body over the path's limit at once, before a byte of it is sent", async () => {
+    const { port, seen } = await serveListener({ fast: true });
+    const eightMb = String(8 * 1024 * 1024);
+    for (const path of [
+      "/api/auth/callback/credentials",
+      "/verify/x",
+      "/no/such/page",
+      "/api/sandbox/v1/apps",
+    ]) {
+      const res = await raw(port, [
+        `POST ${path} HTTP/1.1`,
+        "Host: 127.0.0.1",
+        "Content-Type: application/x-www-form-urlencoded",
+        `Content-Length: ${eightMb}`,
+      ]);
+      expect(res.status, path).toBe(413);
+      expect(res.headers["x-content-type-options"], path).toBe("nosniff");
+      expect(JSON.parse(res.body).error.code, path).toBe("PAYLOAD_TOO_LARGE");
+    }
+    // the limits are per surface: 16 KB for next-auth and pages, 1 MB for the API and hosted pages
+    const at = (path, bytes) =>
+      raw(port, [`POST ${path} HTTP/1.1`, "Host: 127.0.0.1", `Content-Length: ${bytes}`], {
+        parts: [Buffer.alloc(bytes, 0x61)],
+      });
+    expect((await at("/api/auth/callback/credentials", 16 * 1024 + 1)).status).toBe(413);
+    expect((await at("/api/auth/callback/credentials", 16 * 1024)).status).toBe(200);
+    expect((await at("/verify/x", 1024 * 1024)).status).toBe(200);
+    expect(seen.map((s) => [s.by, s.url, s.body.length])).toEqual([
+      ["next", "/api/auth/callback/credentials", 16 * 1024],
+      ["next", "/verify/x", 1024 * 1024],
+    ]);
+  });
+
+  it("cuts a chunked body at the limit; a chunked body within it reaches Next.js and the fast path whole", async () => {
+    const { port, seen } = await serveListener({ fast: true });
+    const chunked = (path, parts) =>
+      raw(port, [`POST ${path} HTTP/1.1`, "Host: 127.0.0.1", "Transfer-Encoding: chunked"], {
+        parts: [...parts.map((p) => `${p.length.toString(16)}\r\n${p}\r\n`), "0\r\n\r\n"],
+        gapMs: 5,
+      });
+    const kb = "k".repeat(1024);
+    const over = await chunked("/api/auth/signin", Array(20).fill(kb));
+    expect(over.status).toBe(413);
+    expect(JSON.parse(over.body).error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(seen).toEqual([]);
+
+    const toNext = await chunked("/api/auth/signin", ["email=a", "&password=b"]);
+    expect(toNext.status).toBe(200);
+    expect(toNext.body).toBe("next:email=a&password=b");
+    const toFast = await chunked("/api/sandbox/v1/apps", ['{"name":', '"x"}']);
+    expect(toFast.body).toBe('fast:{"name":"x"}');
+  });
+
+  it("answers 408 when a body does not arrive within the body timeout", async () => {
+    const { port, seen } = await serveListener({ bodyTimeoutMs: 400 });
+    const res = await raw(port, [`POST /verify/x/push HTTP/1.1`, "Host: 127.0.0.1", "Content-Length: 5000"], {
+      parts: ["a", "b", "c"],
+      gapMs: 50,
+    });
+    expect(res.status).toBe(408);
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(JSON.parse(res.body).error.code).toBe("REQUEST_TIMEOUT");
+    // answered within the bound, not after the rest of the body
+    expect(res.ms).toBeLessThan(3_000);
+    expect(seen).toEqual([]);
+  });
+
+  it("hands nothing on when the client goes away mid-body", async () => {
+    const { port, seen } = await serveListener();
+    await new Promise((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.write("POST /verify/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc");
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 100);
+      });
+    });
+    // the server is still there
+    const res = await raw(port, [`POST /verify/x HTTP/1.1`, "Host: 127.0.0.1", "Content-Length: 2"], {
+      parts: ["ok"],
+    });
+    expect(res.body).toBe("next:ok");
+    expect(seen.map((s) => s.body)).toEqual(["ok"]);
   });
 });

@@ -23,14 +23,23 @@ export default async function SignInPage({ searchParams }: Props) {
   if (session && !expired) redirect(safeCallback(callbackUrl, homeFor(session)));
   const notice = first(params.passwordChanged)
     ? "Your password was changed. Sign in with the new password."
-    : first(params.joined)
-      ? "You joined the workspace. Sign in to continue."
-      : expired
-        ? "Your session has ended. Sign in again."
-        : undefined;
+    : first(params.passwordReset)
+      ? "Your password was reset and every session signed out. Sign in with the new password."
+      : first(params.signedOutEverywhere)
+        ? "You signed out of all sessions, on every device. Sign in again."
+        : first(params.joined)
+          ? "You joined the workspace. Sign in to continue."
+          : expired
+            ? "Your session has ended. Sign in again."
+            : undefined;
   return (
     <AuthFrame title="Sign in to the console">
       <SignInForm callbackUrl={callbackUrl} notice={notice} />
+      <p className="text-center text-sm text-gray-700">
+        <Link href="/forgot-password" className="font-semibold text-blue-800 underline">
+          Forgot password?
+        </Link>
+      </p>
       {signupEnabled() ? (
         <p className="text-center text-sm text-gray-700">
           New here?{" "}

@@ -34,8 +34,7 @@ export async function requireConsoleMember(
   const back = `/?callbackUrl=${encodeURIComponent(returnTo)}`;
   if (!claims) redirect(back);
   const member = await loadConsoleMember(getDb(), {
-    userId: claims.userId,
-    issuedAt: claims.issuedAt,
+    session: claims,
     workspaceId: (await cookies()).get(WORKSPACE_COOKIE)?.value,
     environment,
   });

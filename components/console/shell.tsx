@@ -3,6 +3,11 @@
  * The console frame: workspace name, navigation, the environment switch (part of the URL, so
  * links and reloads keep it), an unmistakable sandbox banner, and the user menu. From 360 px
  * the navigation folds behind a Menu button.
+ *
+ * Everything below the frame belongs to one workspace: the query keys of the areas do not name
+ * it, so the frame is keyed by the workspace and holds its own query client. Switching workspace
+ * (the user menu) mounts the pages afresh on an empty cache: nothing the previous workspace
+ * loaded can show under the new workspace's name, and every page asks the API at once.
  */
 import {
   Activity,
@@ -15,10 +20,12 @@ import {
   ShieldCheck,
   Users,
 } from "lucide-react";
-import type { ReactNode } from "react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useState, type ReactNode } from "react";
 import { AreaShell } from "@/components/ui/area-shell";
 import { setApiWorkspace } from "./api";
 import { ConsoleContextProvider, type ConsoleInfo } from "./context";
+import { newConsoleQueryClient } from "./providers";
 import { UserMenu } from "./user-menu";
 
 const NAV = [
@@ -32,29 +39,41 @@ const NAV = [
   { label: "Settings", path: "/settings", icon: Settings },
 ] as const;
 
+/**
+ * One workspace's queries: a client of its own. Once unmounted, nothing reads it and its provider
+ * has stopped its focus and reconnect refetches; it goes with its last garbage-collection timer.
+ */
+function WorkspaceQueries({ children }: { children: ReactNode }) {
+  const [client] = useState(newConsoleQueryClient);
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
 export function ConsoleShell({ info, children }: { info: ConsoleInfo; children: ReactNode }) {
+  // before any page below renders: their first requests carry this workspace
   setApiWorkspace(info.workspace.id);
   return (
-    <ConsoleContextProvider value={info}>
-      <AreaShell
-        area="console"
-        env={info.env}
-        homeSection="dashboard"
-        navLabel="Console"
-        nav={NAV}
-        banner={{ sandbox: "Sandbox: test data", production: "Production: live data" }}
-        brand={
-          <>
-            <ScrollText aria-hidden className="h-5 w-5 shrink-0 text-blue-700" />
-            <span className="truncate" data-testid="workspace-name">
-              {info.workspace.name}
-            </span>
-          </>
-        }
-        accountMenu={<UserMenu />}
-      >
-        {children}
-      </AreaShell>
-    </ConsoleContextProvider>
+    <WorkspaceQueries key={info.workspace.id}>
+      <ConsoleContextProvider value={info}>
+        <AreaShell
+          area="console"
+          env={info.env}
+          homeSection="dashboard"
+          navLabel="Console"
+          nav={NAV}
+          banner={{ sandbox: "Sandbox: test data", production: "Production: live data" }}
+          brand={
+            <>
+              <ScrollText aria-hidden className="h-5 w-5 shrink-0 text-blue-700" />
+              <span className="truncate" data-testid="workspace-name">
+                {info.workspace.name}
+              </span>
+            </>
+          }
+          accountMenu={<UserMenu />}
+        >
+          {children}
+        </AreaShell>
+      </ConsoleContextProvider>
+    </WorkspaceQueries>
   );
 }

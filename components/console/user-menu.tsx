@@ -9,6 +9,7 @@ import { Form, Input } from "@/components/ui/field";
 import { api, ApiRequestError, formErrorMessage } from "./api";
 import { signOut } from "./auth-client";
 import { useConsole } from "./context";
+import { SignOutEverywhereButton, SignOutEverywhereDialog } from "./sign-out-everywhere";
 
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { env } = useConsole();
@@ -62,6 +63,7 @@ export function UserMenu() {
   const info = useConsole();
   const router = useRouter();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [everywhereOpen, setEverywhereOpen] = useState(false);
   return (
     <AccountMenu
       id="user-menu"
@@ -95,18 +97,36 @@ export function UserMenu() {
         ) : null
       }
       actions={(close) => (
-        <Button
-          variant="ghost"
-          className="justify-start"
-          onClick={() => {
-            close();
-            setPasswordOpen(true);
-          }}
-        >
-          Change password
-        </Button>
+        <>
+          <Button
+            variant="ghost"
+            className="justify-start"
+            onClick={() => {
+              close();
+              setPasswordOpen(true);
+            }}
+          >
+            Change password
+          </Button>
+          <SignOutEverywhereButton
+            onClick={() => {
+              close();
+              setEverywhereOpen(true);
+            }}
+          />
+        </>
       )}
-      after={<ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />}
+      after={
+        <>
+          <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+          <SignOutEverywhereDialog
+            env={info.env}
+            path="/v1/me/sign-out-everywhere"
+            open={everywhereOpen}
+            onClose={() => setEverywhereOpen(false)}
+          />
+        </>
+      }
     />
   );
 }

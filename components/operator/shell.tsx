@@ -10,9 +10,10 @@ import { FileSignature, Inbox, ShieldCheck } from "lucide-react";
 import { Building2, ScrollText } from "lucide-react";
 // the production-test and custom-domain pages' icons
 import { FlaskConical, Globe } from "lucide-react";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { setApiWorkspace } from "@/components/console/api";
 import { signOut } from "@/components/console/auth-client";
+import { SignOutEverywhereButton, SignOutEverywhereDialog } from "@/components/console/sign-out-everywhere";
 import { AccountMenu, AreaShell } from "@/components/ui/area-shell";
 import { OperatorContextProvider, useOperator, type OperatorInfo } from "./context";
 
@@ -28,6 +29,7 @@ const NAV = [
 
 function OperatorUserMenu() {
   const info = useOperator();
+  const [everywhereOpen, setEverywhereOpen] = useState(false);
   return (
     <AccountMenu
       id="operator-user-menu"
@@ -36,6 +38,22 @@ function OperatorUserMenu() {
       summary="Operator · sessions last 2 hours"
       switchTo={info.hasWorkspace ? { href: `/console/${info.env}/dashboard`, label: "Console" } : undefined}
       onSignOut={() => signOut()}
+      actions={(close) => (
+        <SignOutEverywhereButton
+          onClick={() => {
+            close();
+            setEverywhereOpen(true);
+          }}
+        />
+      )}
+      after={
+        <SignOutEverywhereDialog
+          env={info.env}
+          path="/v1/operator/me/sign-out-everywhere"
+          open={everywhereOpen}
+          onClose={() => setEverywhereOpen(false)}
+        />
+      }
     />
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 /**
- * Invitations: a single-use link per invited email, shown once (there is no email delivery: the
- * inviter passes it on), and the pending ones with their revocation.
+ * Invitations: a single-use link per invited email, shown once, and emailed to the address when the
+ * service sends mail (`emailed`; otherwise the inviter passes it on), and the pending ones with
+ * their revocation.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
@@ -54,14 +55,22 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
       description={
         created ? undefined : (
           <>
-            You get a link to send yourself: no email is sent. Whoever opens it joins {workspace.name} with
-            the role you choose.
+            You get a single-use link, also emailed to the address when this service sends mail. Whoever opens
+            it joins {workspace.name} with the role you choose.
           </>
         )
       }
     >
       {created ? (
         <SecretShown ref={linkRef} onDone={close}>
+          {created.emailed ? (
+            <p
+              role="status"
+              className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900"
+            >
+              We emailed the link to <span className="font-semibold break-all">{created.email}</span>.
+            </p>
+          ) : null}
           <p className="text-sm text-gray-800">
             <span className="font-semibold break-all">{created.email}</span> joins as{" "}
             {withArticle(created.role)} with this link. It works once and expires on{" "}
@@ -73,7 +82,11 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
           <SecretOnce
             label="Link"
             value={created.url}
-            explanation={`Send it to ${created.email} privately (a direct message, not a shared channel): anyone who has it can join as ${withArticle(created.role)}. Revoke it below if it reached the wrong person.`}
+            explanation={
+              created.emailed
+                ? `No need to send it yourself; if you do, send it privately: anyone who has it can join as ${withArticle(created.role)}. Revoke it below if it reached the wrong person.`
+                : `This service sends no mail: send it to ${created.email} privately (a direct message, not a shared channel): anyone who has it can join as ${withArticle(created.role)}. Revoke it below if it reached the wrong person.`
+            }
           />
         </SecretShown>
       ) : (

@@ -55,7 +55,7 @@ export function deliveriesPath(clientId: string): string {
 }
 
 /**
- * Drops the signing secret the API returns to writers: the cache (and so the page) holds the
+ * Drops the signing secret the API returns to roles with `credentials`: the cache (and so the page) holds the
  * settings only; the secret is fetched on Reveal and lives in that component while shown.
  */
 export function toCachedConfig(config: TWebhookConfigWithSecret): TWebhookConfig {
@@ -66,6 +66,7 @@ export function toCachedConfig(config: TWebhookConfigWithSecret): TWebhookConfig
     timeoutSeconds: config.timeoutSeconds,
     events: config.events,
     signed: config.signed,
+    secretReadable: config.secretReadable,
   };
 }
 

@@ -2,8 +2,9 @@
 /**
  * The webhook signing secret: hidden until revealed (fetched then, kept only while shown), and
  * rotated after a confirmation. Without a secret deliveries go out unsigned; the first rotation
- * turns signing on. Reveal and rotate are for roles that may change the webhook: the API shows
- * the secret to no one else.
+ * turns signing on. The secret is a credential: reveal and rotate are for roles with the
+ * `credentials` permission in this environment (the API's `secretReadable`; developers in the
+ * sandbox only), and the API shows the secret to no one else.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Eye, EyeOff, RotateCw, ShieldAlert, ShieldCheck } from "lucide-react";
@@ -78,8 +79,8 @@ function RotateSecretDialog({
           <CopyField label="Signing secret" value={mutation.data.secret} copyLabel="Copy signing secret" />
           <p className="text-sm text-gray-700">
             Put it in your receiver&apos;s configuration, for example as the environment variable{" "}
-            <code className="font-mono text-xs">{SECRET_ENV_VAR}</code>. Members who can change webhooks can
-            reveal it again on this page.
+            <code className="font-mono text-xs">{SECRET_ENV_VAR}</code>. Members who may manage credentials
+            here can reveal it again on this page.
           </p>
         </SecretShown>
       ) : (
@@ -98,7 +99,7 @@ function RotateSecretDialog({
 }
 
 export function SigningSecret({ clientId, config }: { clientId: string; config: TWebhookConfig }) {
-  const { env, role, permissions } = useConsole();
+  const { env, role } = useConsole();
   const [rotating, setRotating] = useState(false);
   // a GET, but as a mutation: fetched on demand, never cached, gone once hidden or unmounted
   const reveal = useMutation({
@@ -133,9 +134,11 @@ export function SigningSecret({ clientId, config }: { clientId: string; config: 
           </p>
         )}
 
-        {!permissions.write ? (
+        {!config.secretReadable ? (
           <p className="text-sm text-gray-700">
-            Your role ({role}) may not see or rotate the signing secret. Owners, admins and developers can.
+            The signing secret is a credential: your role ({role}) may not see or rotate it
+            {env === "production" ? " in production" : ""}. Owners and admins can
+            {env === "production" ? "" : ", and developers"}.
           </p>
         ) : (
           <>

@@ -2,11 +2,13 @@
  * The console as a new integrator meets it: sign-up, sign-in (and its brute-force limit),
  * the environment switch, apps with secrets shown once, redirect URIs validated by the API,
  * a logo, the quick start, deleting an app, renaming the workspace; CSRF refusals of the
- * session API. axe and 360 px screenshots on every page.
+ * session API; "sign out of all sessions" ending another browser's session. axe and 360 px
+ * screenshots on every page.
  */
 import { Buffer } from "node:buffer";
 import { expect, test } from "@playwright/test";
 import { checkLayouts, consoleUser, expectAxeClean, formAlert, signIn } from "./support";
+import { linkOf, mailTo } from "../support/mail";
 
 // a real 2×2 PNG (the API checks the image's structure)
 const PNG_2X2 = Buffer.from(
@@ -36,6 +38,16 @@ test("sign up, land in the sandbox, switch environments, rename the workspace, s
   await expect(page).toHaveURL(/\/signup$/);
   await page.getByLabel("Password").fill("a long enough password");
   await page.getByRole("button", { name: "Create workspace" }).click();
+  // the answer is the same for any address: the rest happens by email
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await expect(page.locator("main").getByRole("status")).toContainText(`signup-${unique}@example.test`);
+  await checkLayouts(page, testInfo, "sign-up-check-email");
+  const mail = await mailTo(`signup-${unique}@example.test`, "Confirm your email to create your workspace");
+  await page.goto(linkOf(mail, "/signup/confirm/"));
+  await expect(page.getByRole("heading", { name: "Confirm your sign-up" })).toBeVisible();
+  await checkLayouts(page, testInfo, "sign-up-confirm");
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.keyboard.press("Enter");
 
   await expect(page).toHaveURL(/\/console\/sandbox\/dashboard$/);
   await page.goto("/console/sandbox/apps");
@@ -59,7 +71,7 @@ test("sign up, land in the sandbox, switch environments, rename the workspace, s
   await checkLayouts(page, testInfo, "settings");
 
   await page.getByRole("button", { name: /Account menu/ }).click();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
   await page.goto("/console/sandbox/apps");
   await expect(page).toHaveURL(/\/\?callbackUrl=/);
@@ -224,6 +236,41 @@ test("the session API refuses cross-site writes (no Origin, foreign Origin) and 
   expect(own.status()).toBe(201);
   // reads need no Origin
   expect((await page.request.get("/api/sandbox/v1/apps?limit=5&offset=0")).status()).toBe(200);
+});
+
+test("sign out of all sessions from the account menu: another browser's session ends too", async ({
+  page,
+  browser,
+}, testInfo) => {
+  const user = await consoleUser("everywhere");
+  await signIn(page, user.email, user.password);
+  const otherBrowser = await browser.newContext();
+  try {
+    const other = await otherBrowser.newPage();
+    await signIn(other, user.email, user.password);
+    expect((await other.request.get("/api/sandbox/v1/me")).status()).toBe(200);
+
+    await page.getByRole("button", { name: /Account menu/ }).click();
+    await page.getByRole("button", { name: "Sign out of all sessions" }).click();
+    const dialog = page.getByRole("dialog", { name: "Sign out of all sessions" });
+    await expect(dialog.getByText("on every device")).toBeVisible();
+    await checkLayouts(page, testInfo, "sign-out-everywhere");
+    await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
+    await expect(page.getByText("You signed out of all sessions")).toBeVisible();
+
+    // the other browser kept its cookie, but the session behind it has ended: the API refuses
+    // it, and the console sends that browser to the sign-in page
+    const refused = await other.request.get("/api/sandbox/v1/me");
+    expect(refused.status()).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("INVALID_SESSION");
+    await other.getByRole("link", { name: "Apps" }).first().click();
+    await expect(other).toHaveURL(/\/\?.*expired=1/);
+    await expect(other.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
+    await expect(other.getByText("Your session has ended")).toBeVisible();
+  } finally {
+    await otherBrowser.close();
+  }
 });
 
 test("keyboard only: sign in and open an app from the list", async ({ page, request }) => {

@@ -6,6 +6,7 @@
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { checkLayouts, consoleUser, expectAxeClean, signIn } from "./support";
+import { linkOf, mailTo } from "../support/mail";
 
 /** Presses Tab until `target` has focus: it is reachable by keyboard, in a sensible number of steps. */
 async function tabTo(page: Page, target: Locator, maxSteps = 40): Promise<void> {
@@ -128,6 +129,10 @@ test("team: invite a viewer by link, who joins with a password and can only read
   const link = (await dialog.locator("code").first().textContent())?.trim() ?? "";
   expect(link).toMatch(/^https?:\/\/[^/]+\/invite\/[A-Za-z0-9]{43}$/);
   await expect(dialog.getByRole("button", { name: "Copy link" })).toBeFocused();
+  // the e2e server sends mail: the same link went to the invited address
+  await expect(dialog.getByRole("status")).toHaveText(`We emailed the link to ${viewerEmail}.`);
+  const invitationMail = await mailTo(viewerEmail, /^Join .+ on the Identity verification broker$/);
+  expect(linkOf(invitationMail, "/invite/")).toBe(new URL(link).pathname);
   await checkLayouts(page, testInfo, "team-invite-link");
   await dialog.getByRole("button", { name: "Done" }).click();
   const invitationRow = page.getByRole("row", { name: new RegExp(viewerEmail) });

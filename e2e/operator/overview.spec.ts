@@ -5,7 +5,8 @@
  * ticket of the registration (linked to the ticket page). An operator action taken through the
  * Operator API with the operator's key (start review) is in the Audit log, filtered by operator
  * and by action (exact and prefix), its ticket linked. A workspace user gets the 403 page on both
- * pages and a 403 from their endpoints. axe and 360 px on every page.
+ * pages and a 403 from their endpoints. "Sign out of all sessions" in the back-office's account
+ * menu ends the operator's session in another browser too. axe and 360 px on every page.
  */
 import { expect, test } from "@playwright/test";
 import { createWorkspace } from "../support/cli";
@@ -148,4 +149,28 @@ test("back-office overview: workspaces searched by member email, a workspace's a
   await expect(page.getByRole("heading", { name: "403 · Operators only" })).toBeVisible();
   expect((await page.request.get("/api/sandbox/v1/operator/workspaces")).status()).toBe(403);
   expect((await page.request.get("/api/sandbox/v1/operator/audit-events")).status()).toBe(403);
+});
+
+test("back-office: sign out of all sessions from the account menu ends the operator's other sessions", async ({
+  browser,
+}, testInfo) => {
+  const operator = await makeOperator("e2e-everywhere");
+  const page = await operatorPage(browser, operator);
+  const other = await operatorPage(browser, operator);
+  const activations = "/api/sandbox/v1/operator/activations?limit=1&offset=0";
+  expect((await other.request.get(activations)).status()).toBe(200);
+
+  await page.getByRole("button", { name: /Account menu/ }).click();
+  await page.getByRole("button", { name: "Sign out of all sessions" }).click();
+  const dialog = page.getByRole("dialog", { name: "Sign out of all sessions" });
+  await expect(dialog).toBeVisible();
+  await checkLayouts(page, testInfo, "operator-sign-out-everywhere");
+  await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page.getByText("You signed out of all sessions")).toBeVisible();
+
+  const refused = await other.request.get(activations);
+  expect(refused.status()).toBe(401);
+  await other.reload();
+  await expect(other).toHaveURL(/expired=1/);
+  await expect(other.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import { newId } from "../ids";
 import { refusalOf } from "../testing/api-error";
-import { makeWorkspace } from "../testing/factories";
+import { makeWorkspace, sessionHeaders } from "../testing/factories";
 import { bearer, call } from "../testing/router";
 import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "../testing/workflows";
 import { readOwnedApp } from "./read";
@@ -90,5 +90,25 @@ describe("readOwnedApp", () => {
       (await call("GET", `/api/production/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.production) }))
         .status,
     ).toBe(404);
+  });
+
+  it("words the 403 for who asks: an API key's caller, or a person signed in to the console", async () => {
+    const { app, base } = await makeWorkflowsApp();
+    const other = await makeWorkspace();
+    const asKey = await call("GET", base, { headers: bearer(other.keys.sandbox) });
+    expect(asKey.status).toBe(403);
+    expect(asKey.body.error.message).toBe(`The API key's workspace does not own app "${app.clientId}"`);
+
+    // the console's member of another workspace holds no API key: the answer speaks of the workspace shown
+    const session = await sessionHeaders(other.userId);
+    const forConsole = `This app belongs to another workspace: app "${app.clientId}" is not in the workspace you have open`;
+    const read = await call("GET", base, { headers: session });
+    expect(read.status).toBe(403);
+    expect(read.body.error).toMatchObject({ code: "RESOURCE_FORBIDDEN", message: forConsole });
+    // writes load the app with getOwnedApp: the same words
+    const write = await call("PATCH", base, { headers: session, body: { name: "Not mine" } });
+    expect(write.status).toBe(403);
+    expect(write.body.error.message).toBe(forConsole);
+    expect(JSON.stringify([read.body, write.body])).not.toContain("API key");
   });
 });

@@ -4,11 +4,11 @@
  * deleted or other-environment app, 403 RESOURCE_FORBIDDEN for another workspace's. Writes and
  * everything inside a transaction keep loading the app with getOwnedApp (lib/apps/service.ts).
  */
-import type { WorkspaceAuth } from "../auth/workspace-keys";
 import type { Tx } from "../db/client";
 import { column, defineStatement, queryOne, type TRow } from "../db/sql";
 import { parseEnvironment, type TEnvironment } from "../environments";
-import { ApiError, notFound } from "../errors";
+import { notFound } from "../errors";
+import { foreignAppError, type TAppAsker } from "./ownership";
 import type { TAppSource, TWorkflowSource } from "./serialize";
 
 const APP_WITH_RELATIONS = defineStatement<[clientId: string], TAppSource & { deleted: boolean }>({
@@ -74,15 +74,11 @@ function workflowOf(w: TRow): TWorkflowSource {
 }
 
 /** The app the caller may read, for toAppJson; 404 / 403 as getOwnedApp. */
-export async function readOwnedApp(
-  db: Tx,
-  auth: Pick<WorkspaceAuth, "workspaceId" | "environment">,
-  clientId: string,
-): Promise<TAppSource> {
+export async function readOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Promise<TAppSource> {
   const app = await queryOne(db, APP_WITH_RELATIONS, [clientId]);
   if (!app || app.deleted || app.environment !== auth.environment) throw notFound(`App "${clientId}"`);
   if (app.workspaceId !== auth.workspaceId) {
-    throw new ApiError("RESOURCE_FORBIDDEN", `The API key's workspace does not own app "${clientId}"`);
+    throw foreignAppError(auth, clientId);
   }
   return app;
 }

@@ -2,7 +2,8 @@
  * Apps: the integrator's integrations.
  * Rules:
  * - an app belongs to one workspace and one environment; a key of another workspace gets 403
- *   RESOURCE_FORBIDDEN, an unknown (or deleted, or other-environment) app 404 RESOURCE_NOT_FOUND;
+ *   RESOURCE_FORBIDDEN (worded for a key or a console session: ownership.ts), an unknown (or
+ *   deleted, or other-environment) app 404 RESOURCE_NOT_FOUND;
  * - creating an app provisions the starter workflow with `passport` enabled (its default);
  * - the client secret is shown once (create, rotate) and stored as SHA-256 only;
  * - rotating the client secret revokes the app's outstanding OpenID Provider access tokens (a
@@ -21,13 +22,14 @@ import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { ApiError, invalidField, notFound } from "../errors";
+import { invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
 import { recordWorkflowVersion, versionAuthor } from "../workflows/versions";
 import { checkLogoDataUrl } from "./logo";
+import { foreignAppError, type TAppAsker } from "./ownership";
 import type { TUpdateApp } from "./schema";
 import { toAppJson, type AppRow, type TAppJson } from "./serialize";
 import { checkRedirectUri, MAX_REDIRECT_URIS } from "./uris";
@@ -42,16 +44,12 @@ export interface Actor {
 }
 
 /** Loads an app the caller may act on, or throws 404 / 403 as the spec orders. */
-export async function getOwnedApp(
-  db: Tx,
-  auth: Pick<WorkspaceAuth, "workspaceId" | "environment">,
-  clientId: string,
-): Promise<AppRow> {
+export async function getOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Promise<AppRow> {
   const app = await db.app.findUnique({ where: { id: clientId }, include: withRelations });
   if (!app || app.deletedAt !== null || app.environment !== auth.environment)
     throw notFound(`App "${clientId}"`);
   if (app.workspaceId !== auth.workspaceId) {
-    throw new ApiError("RESOURCE_FORBIDDEN", `The API key's workspace does not own app "${clientId}"`);
+    throw foreignAppError(auth, clientId);
   }
   return app;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { publicUrl } from "../config";
 import { addMember, makeWorkspace, sessionHeaders } from "../testing/factories";
 import { call } from "../testing/router";
 
@@ -40,6 +41,31 @@ describe("console session as a workspace credential", () => {
       headers: await sessionHeaders(ws.userId, { origin: null }),
     });
     expect(list.body.total).toBe(0);
+  });
+
+  it("compares the Origin with PUBLIC_URL's only: neither another name of the service nor a forged Host", async () => {
+    const ws = await makeWorkspace();
+    const own = new URL(publicUrl()).origin; // http://localhost:3000 under the tests
+    const other = own.replace("localhost", "127.0.0.1");
+    const cases = [
+      // the same service under another name: its Host agrees with the Origin, PUBLIC_URL does not
+      { origin: other, host: new URL(other).host },
+      // an attacker's page sending a Host header equal to its own Origin
+      { origin: "https://evil.example", host: "evil.example" },
+    ];
+    for (const { origin, host } of cases) {
+      const res = await call("POST", "/api/sandbox/v1/apps", {
+        headers: { ...(await sessionHeaders(ws.userId, { origin })), host },
+        body: { name: "x" },
+      });
+      expect(res.status, origin).toBe(403);
+      expect(res.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
+    }
+    const allowed = await call("POST", "/api/sandbox/v1/apps", {
+      headers: await sessionHeaders(ws.userId, { origin: own }),
+      body: { name: "Mine" },
+    });
+    expect(allowed.status).toBe(201);
   });
 
   it("refuses a forged or stale cookie and a non-member", async () => {

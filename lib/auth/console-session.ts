@@ -4,12 +4,14 @@
  * - the cookie is next-auth's encrypted JWT (`idv.session`, `__Secure-idv.session` on https),
  *   HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https; its key derives from IDV_MASTER_KEY,
  *   so no extra secret needs configuring;
- * - a session is refused once the user's `sessionsValidFrom` is later than its issue time
- *   (password change signs out everywhere) and when the user is no longer a member;
+ * - a session is refused once it has ended (lib/auth/sessions.ts: signed out, all sessions ended,
+ *   past its absolute lifetime, user gone; its claims: session-claims.ts) and when the user is no
+ *   longer a member; the user, the membership and the revocation are one statement per request;
  * - the workspace is the one named in `X-Workspace-Id`, else the user's oldest membership;
- * - cookie-authenticated writes need a same-origin `Origin` header (CSRF): a missing or foreign
- *   Origin is 403 CSRF_ORIGIN_MISMATCH. Reads need none (SameSite=Lax and CORS keep their
- *   answers from other sites);
+ * - cookie-authenticated writes need an `Origin` header equal to PUBLIC_URL's origin (CSRF): a
+ *   missing or any other Origin is 403 CSRF_ORIGIN_MISMATCH, whatever the request's Host says
+ *   (the console is served on PUBLIC_URL only: custom domains serve hosted pages and the OP, never
+ *   the console). Reads need none (SameSite=Lax and CORS keep their answers from other sites);
  * - a session issued to an operator carries `operatorExpiresAt` (sign-in + 2 hours) and ends
  *   there, for the back-office and the console alike (next-auth renews a JWT's own `exp`, never
  *   this claim). Only such a session is an operator credential, and only while the user still has
@@ -20,17 +22,13 @@ import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { config } from "../config";
 import type { Tx } from "../db/client";
+import { column, defineStatement, queryOne } from "../db/sql";
 import type { TEnvironment } from "../environments";
 import { getMasterKey } from "../crypto/master-key";
 import { ApiError } from "../errors";
 import { parseRole, type TRole } from "./roles";
-
-/** Console sessions last 12 hours. */
-export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
-/** Sessions of operators last 2 hours from sign-in. */
-export const OPERATOR_SESSION_MAX_AGE_SECONDS = 2 * 60 * 60;
-/** The JWT claim holding an operator session's end (seconds since the epoch). */
-export const OPERATOR_EXPIRY_CLAIM = "operatorExpiresAt";
+import { sessionClaimsOf, type SessionClaims } from "./session-claims";
+import { SESSION_USER, sessionEndedBy, type SessionUserState } from "./sessions";
 
 export function secureCookies(): boolean {
   return config().https;
@@ -47,14 +45,6 @@ export function sessionSecret(): string {
   return secret;
 }
 
-export interface SessionClaims {
-  userId: string;
-  email: string;
-  issuedAt: number;
-  /** operator sessions only: the end of the session (seconds since the epoch) */
-  operatorExpiresAt?: number;
-}
-
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(";")) {
@@ -65,7 +55,10 @@ function readCookie(header: string | null, name: string): string | undefined {
   return undefined;
 }
 
-/** The session cookie's claims, or undefined when there is no valid session cookie. */
+/**
+ * The session cookie's claims, or undefined when there is no valid session cookie (none, forged,
+ * expired, without the sign-in claims, or past its absolute lifetime).
+ */
 export async function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | undefined> {
   const token = readCookie(cookieHeader, sessionCookieName());
   if (!token) return undefined;
@@ -75,47 +68,30 @@ export async function readSessionCookie(cookieHeader: string | null): Promise<Se
   } catch {
     return undefined;
   }
-  if (!jwt || typeof jwt.sub !== "string" || typeof jwt.iat !== "number") return undefined;
-  const operatorExpiresAt = jwt[OPERATOR_EXPIRY_CLAIM];
-  const claims: SessionClaims = {
-    userId: jwt.sub,
-    email: typeof jwt.email === "string" ? jwt.email : "",
-    issuedAt: jwt.iat,
-  };
-  if (typeof operatorExpiresAt === "number") {
-    if (operatorExpiresAt * 1000 <= Date.now()) return undefined;
-    claims.operatorExpiresAt = operatorExpiresAt;
-  }
-  return claims;
-}
-
-/** The claims next-auth puts in the JWT at sign-in beside sub/email/name. */
-export function signInClaims(user: { isOperator?: boolean }, now = Date.now()): Record<string, number> {
-  return user.isOperator
-    ? { [OPERATOR_EXPIRY_CLAIM]: Math.floor(now / 1000) + OPERATOR_SESSION_MAX_AGE_SECONDS }
-    : {};
+  return jwt ? sessionClaimsOf(jwt) : undefined;
 }
 
 export function hasSessionCookie(cookieHeader: string | null): boolean {
   return readCookie(cookieHeader, sessionCookieName()) !== undefined;
 }
 
-/** Same-origin check of a cookie-authenticated write (CSRF). */
+/**
+ * Same-origin check of a cookie-authenticated write (CSRF): the Origin must be PUBLIC_URL's. The
+ * request's own URL and Host are not trusted (a forged Host would vouch for itself).
+ */
 export function checkSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
+  const own = new URL(config().publicUrl).origin;
   if (!origin) {
     throw new ApiError(
       "CSRF_ORIGIN_MISMATCH",
       "A console session can change data only from the console: the Origin header is missing",
     );
   }
-  const allowed = new Set([new URL(config().publicUrl).origin, new URL(request.url).origin]);
-  const host = request.headers.get("host");
-  if (host) allowed.add(`${new URL(request.url).protocol}//${host}`);
-  if (!allowed.has(origin)) {
+  if (origin !== own) {
     throw new ApiError(
       "CSRF_ORIGIN_MISMATCH",
-      `A console session can change data only from the console: Origin ${origin} is not this service`,
+      `A console session can change data only from the console (${own}): Origin ${origin} is not it`,
     );
   }
 }
@@ -128,24 +104,11 @@ export interface SessionMember {
   role: TRole;
 }
 
-/**
- * Whether a password change ended a session issued at `issuedAt` (JWT `iat`, seconds): the
- * change sets `sessionsValidFrom` to the start of the next second (lib/team/me.ts), so every
- * session issued before that second is refused.
- */
-export function endedByPasswordChange(sessionsValidFrom: Date | null, issuedAt: number): boolean {
-  return sessionsValidFrom !== null && sessionsValidFrom.getTime() > issuedAt * 1000 + 999;
-}
-
-/** The session's user, or 401 INVALID_SESSION when the user is gone or changed the password since. */
-function liveSessionUser<T extends { sessionsValidFrom: Date | null }>(
-  claims: SessionClaims,
-  user: T | null,
-): T {
+/** The session's user, or 401 INVALID_SESSION when the user is gone or the session has ended. */
+function liveSessionUser<T extends SessionUserState>(claims: SessionClaims, user: T | null): T {
   if (!user) throw invalidSession();
-  if (endedByPasswordChange(user.sessionsValidFrom, claims.issuedAt)) {
-    throw invalidSession("Your password was changed: sign in again");
-  }
+  const ended = sessionEndedBy(claims, user);
+  if (ended) throw invalidSession(ended);
   return user;
 }
 
@@ -153,7 +116,43 @@ function invalidSession(message = "Your console session has ended. Sign in again
   return new ApiError("INVALID_SESSION", message);
 }
 
-/** Resolves the session's user and membership (one query), or throws 401/403. */
+/**
+ * The API's per-request read of a session: the user, whether the session's sid is revoked, and
+ * the membership (the workspace named, else the oldest), in one statement.
+ */
+const SESSION_MEMBER = defineStatement<
+  [userId: string, sid: string, workspaceId: string | null],
+  SessionUserState & {
+    id: string;
+    email: string;
+    name: string | null;
+    membership: { workspaceId: string; role: TRole } | null;
+  }
+>({
+  name: "auth_console_session_member",
+  text: `SELECT u.id, u.email, u.name, u.sessions_valid_from,
+                EXISTS (SELECT 1 FROM revoked_sessions r WHERE r.sid = $2) AS revoked,
+                m.workspace_id, m.role
+           FROM users u
+           LEFT JOIN LATERAL (
+                SELECT workspace_id, role FROM memberships
+                 WHERE user_id = u.id AND ($3::text IS NULL OR workspace_id = $3::text)
+                 ORDER BY created_at ASC LIMIT 1) m ON true
+          WHERE u.id = $1`,
+  parse: (row) => {
+    const workspaceId = column.textOrNull(row, "workspace_id");
+    return {
+      id: column.text(row, "id"),
+      email: column.text(row, "email"),
+      name: column.textOrNull(row, "name"),
+      sessionsValidFrom: column.timestampOrNull(row, "sessions_valid_from"),
+      revoked: column.boolean(row, "revoked"),
+      membership: workspaceId === null ? null : { workspaceId, role: parseRole(column.text(row, "role")) },
+    };
+  },
+});
+
+/** Resolves the session's user and membership (one statement), or throws 401/403. */
 export async function resolveSessionMember(
   db: Tx,
   claims: SessionClaims,
@@ -161,23 +160,9 @@ export async function resolveSessionMember(
 ): Promise<SessionMember> {
   const user = liveSessionUser(
     claims,
-    await db.user.findUnique({
-      where: { id: claims.userId },
-      select: {
-        id: true,
-        email: true,
-        name: true,
-        sessionsValidFrom: true,
-        memberships: {
-          where: workspaceId ? { workspaceId } : undefined,
-          orderBy: { createdAt: "asc" },
-          take: 1,
-          select: { workspaceId: true, role: true },
-        },
-      },
-    }),
+    await queryOne(db, SESSION_MEMBER, [claims.userId, claims.sessionId, workspaceId || null]),
   );
-  const membership = user.memberships[0];
+  const membership = user.membership;
   if (!membership) {
     throw new ApiError(
       "RESOURCE_FORBIDDEN",
@@ -191,7 +176,7 @@ export async function resolveSessionMember(
     email: user.email,
     name: user.name,
     workspaceId: membership.workspaceId,
-    role: parseRole(membership.role),
+    role: membership.role,
   };
 }
 
@@ -204,24 +189,11 @@ export interface SessionOperator {
 }
 
 /**
- * Resolves an operator session (one query): 401 INVALID_SESSION when the user is gone or signed
- * out by a password change, 403 RESOURCE_FORBIDDEN when the session is not an operator's.
+ * Resolves an operator session (one statement): 401 INVALID_SESSION when the user is gone or the
+ * session has ended, 403 RESOURCE_FORBIDDEN when the session is not an operator's.
  */
 export async function resolveSessionOperator(db: Tx, claims: SessionClaims): Promise<SessionOperator> {
-  const user = liveSessionUser(
-    claims,
-    await db.user.findUnique({
-      where: { id: claims.userId },
-      select: {
-        id: true,
-        email: true,
-        name: true,
-        isOperator: true,
-        sessionsValidFrom: true,
-        _count: { select: { memberships: true } },
-      },
-    }),
-  );
+  const user = liveSessionUser(claims, await queryOne(db, SESSION_USER, [claims.userId, claims.sessionId]));
   if (!user.isOperator) {
     throw new ApiError("RESOURCE_FORBIDDEN", "Operators only: this session is not an operator's");
   }
@@ -231,7 +203,7 @@ export async function resolveSessionOperator(db: Tx, claims: SessionClaims): Pro
       "This session began before you became an operator: sign in again to use the back-office",
     );
   }
-  return { userId: user.id, email: user.email, name: user.name, memberships: user._count.memberships };
+  return { userId: user.id, email: user.email, name: user.name, memberships: user.memberships };
 }
 
 export function sessionEnvironmentLabel(environment: TEnvironment): string {

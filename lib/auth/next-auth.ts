@@ -1,23 +1,24 @@
 /**
  * next-auth configuration of the console: a Credentials provider over our scrypt hashes, a JWT
- * session in one HttpOnly cookie (SameSite=Lax; Secure and `__Secure-` on https), 12 hours; an
- * operator's session carries its own end, 2 hours after sign-in (console-session.ts).
+ * session in one HttpOnly cookie (SameSite=Lax; Secure and `__Secure-` on https), 12 hours from
+ * its last renewal and at most IDV_CONSOLE_SESSION_MAX_HOURS from sign-in; an operator's session
+ * carries its own end, 2 hours after sign-in (session-claims.ts).
  * The REST API reads the same cookie (lib/auth/console-session.ts), so a page and the API agree
- * on who is signed in.
+ * on who is signed in. Renewal (`GET /api/auth/session` runs the jwt callback) checks the session
+ * first (lib/auth/sessions.ts `checkSessionRenewal`): an ended one is refused, and next-auth then
+ * answers an empty session and clears the cookie. Sign-out records the session's id as revoked
+ * (the signOut event) before next-auth clears the cookie.
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { config } from "../config";
 import { getDb } from "../db/client";
 import { ApiError } from "../errors";
+import { logger } from "../log";
 import { clientIp } from "../rate-limit";
-import {
-  secureCookies,
-  sessionCookieName,
-  sessionSecret,
-  SESSION_MAX_AGE_SECONDS,
-  signInClaims,
-} from "./console-session";
+import { secureCookies, sessionCookieName, sessionSecret } from "./console-session";
+import { SESSION_MAX_AGE_SECONDS, signInClaims } from "./session-claims";
+import { checkSessionRenewal, revokeSession, SessionEndedError } from "./sessions";
 import { signInWithPassword } from "./sign-in";
 
 /** next-auth reads NEXTAUTH_URL (its own variable) for its absolute URLs; ours is PUBLIC_URL. */
@@ -74,18 +75,40 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
           token.email = user.email;
           token.name = user.name;
           Object.assign(token, signInClaims(user as { isOperator?: boolean }));
+          return token;
         }
+        // a renewal: throwing makes next-auth answer an empty session and clear the cookie
+        await checkSessionRenewal(getDb(), token);
         return token;
       },
       session({ session, token }) {
         return { ...session, user: { ...session.user, id: token.sub } };
       },
+    },
+    events: {
+      async signOut({ token }) {
+        await revokeSession(getDb(), token);
+      },
+    },
+    logger: {
+      error(code, metadata) {
+        // an ended session refused at renewal is the rule working, not a fault
+        if (metadata instanceof SessionEndedError) {
+          logger.info({ code, reason: metadata.message }, "console session not renewed");
+          return;
+        }
+        logger.error({ code, err: metadata }, "next-auth error");
+      },
+      warn(code) {
+        logger.warn({ code }, "next-auth warning");
+      },
+      debug() {},
     },
   };
 }

@@ -13,8 +13,9 @@
  * | team              | yes   | yes   | no                     | no     |
  * | team_owner        | yes   | no    | no                     | no     |
  *
- * `credentials` covers API keys, client-secret rotation and app deletion: in production they
- * are what a developer must not hold. `team_owner` covers granting or taking the owner role.
+ * `credentials` covers API keys, client-secret rotation, app deletion and the webhook signing
+ * secret (reading and rotating it): in production they are what a developer must not hold.
+ * `team_owner` covers granting or taking the owner role.
  */
 import type { TEnvironment } from "../environments";
 import { memberGuard } from "../state-machine";
@@ -61,6 +62,6 @@ export const ROLE_DESCRIPTIONS: Record<TRole, string> = {
   owner: "Everything, including granting the owner role.",
   admin: "Everything except the owner role: team, credentials, personal data.",
   developer:
-    "Builds the integration: apps, workflows, webhooks, domains; sandbox keys and secrets. No production credentials, team or personal data.",
+    "Builds the integration: apps, workflows, webhooks, domains; sandbox keys and secrets. No production credentials (API keys, client and webhook signing secrets), team or personal data.",
   viewer: "Reads everything except personal data; changes nothing.",
 };

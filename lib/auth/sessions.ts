@@ -1,14 +1,32 @@
 /**
- * Ending console sessions on the server. Every session issued before a user's
- * `sessionsValidFrom` is refused by the API and never renewed (console-session.ts); this module
- * is the one place that moves it.
+ * Ending console sessions on the server, and the rule that says whether one has ended.
+ * Rules:
+ * - a session (next-auth JWT) carries its sign-in time `signedInAt` and a random id `sid`, both
+ *   set once at sign-in; renewal changes neither (session-claims.ts `signInClaims`);
+ * - it has ended when the user is gone, when it began before the user's `sessionsValidFrom`
+ *   (password change, password reset, "sign out of all sessions": `endAllSessions`), when its
+ *   own sign-out recorded its `sid` in `revoked_sessions` (`revokeSession`), or when its absolute
+ *   lifetime (IDV_CONSOLE_SESSION_MAX_HOURS from sign-in; an operator's 2 hours) is over;
+ * - an ended session is refused by the API (console-session.ts) and never renewed: the jwt
+ *   callback of next-auth (next-auth.ts) runs `checkSessionRenewal`, one statement;
+ * - renewal also needs a workspace: a user removed from their last workspace keeps no session
+ *   (an operator's session, which the back-office needs, excepted);
+ * - a revoked `sid` is kept until the session's absolute end, when it could not be used anyway;
+ *   every revocation deletes such rows first (a batch at a time).
  */
 import type { Tx } from "../db/client";
+import { column, defineCommand, defineStatement, execute, queryOne, utcParam } from "../db/sql";
+import { sessionClaimsOf, sessionEndsAt, type SessionClaims } from "./session-claims";
+
+/** A session that has ended, refused by renewal (next-auth answers an empty session and clears the cookie). */
+export class SessionEndedError extends Error {
+  override readonly name = "SessionEndedError";
+}
 
 /**
  * Ends every console session of the user (password change, password reset, "sign out of all
- * sessions"): `sessionsValidFrom` becomes the start of the next second, because session issue
- * times are whole seconds.
+ * sessions"): `sessionsValidFrom` becomes the start of the next second, because sign-in times
+ * are whole seconds and a session signed in during this very second must end too.
  */
 export async function endAllSessions(db: Tx, userId: string, extra: { passwordHash?: string } = {}) {
   const nextSecond = new Date((Math.floor(Date.now() / 1000) + 1) * 1000);
@@ -17,4 +35,96 @@ export async function endAllSessions(db: Tx, userId: string, extra: { passwordHa
     data: { ...extra, sessionsValidFrom: nextSecond },
     select: { id: true },
   });
+}
+
+/**
+ * Whether `endAllSessions` ended a session signed in at `signedInAt` (seconds): it sets
+ * `sessionsValidFrom` to the start of the next second, so every session signed in before that
+ * second is refused.
+ */
+export function endedForAllSessions(sessionsValidFrom: Date | null, signedInAt: number): boolean {
+  return sessionsValidFrom !== null && sessionsValidFrom.getTime() > signedInAt * 1000 + 999;
+}
+
+/** What the database says about a session's user and the session itself. */
+export interface SessionUserState {
+  sessionsValidFrom: Date | null;
+  /** the session's own sign-out recorded its sid */
+  revoked: boolean;
+}
+
+/** Why the session has ended (a message for the user), or undefined while it is live. */
+export function sessionEndedBy(claims: SessionClaims, state: SessionUserState): string | undefined {
+  if (state.revoked) return "You signed out of this session: sign in again";
+  if (endedForAllSessions(state.sessionsValidFrom, claims.signedInAt)) {
+    return "Your sessions were ended (password change or sign-out of all sessions): sign in again";
+  }
+  return undefined;
+}
+
+/** The session's user, whether its sid is revoked, and how many workspaces the user is in. */
+export const SESSION_USER = defineStatement<
+  [userId: string, sid: string],
+  SessionUserState & {
+    id: string;
+    email: string;
+    name: string | null;
+    isOperator: boolean;
+    memberships: number;
+  }
+>({
+  name: "auth_console_session_user",
+  text: `SELECT u.id, u.email, u.name, u.is_operator, u.sessions_valid_from,
+                EXISTS (SELECT 1 FROM revoked_sessions r WHERE r.sid = $2) AS revoked,
+                (SELECT count(*)::int FROM memberships m WHERE m.user_id = u.id) AS memberships
+           FROM users u WHERE u.id = $1`,
+  parse: (row) => ({
+    id: column.text(row, "id"),
+    email: column.text(row, "email"),
+    name: column.textOrNull(row, "name"),
+    isOperator: column.boolean(row, "is_operator"),
+    sessionsValidFrom: column.timestampOrNull(row, "sessions_valid_from"),
+    revoked: column.boolean(row, "revoked"),
+    memberships: column.int(row, "memberships"),
+  }),
+});
+
+/**
+ * The renewal check of next-auth's jwt callback (every `GET /api/auth/session`): throws
+ * `SessionEndedError` when the session in `token` has ended or has no workspace left. One statement.
+ */
+export async function checkSessionRenewal(db: Tx, token: Record<string, unknown>): Promise<void> {
+  const claims = sessionClaimsOf(token);
+  if (!claims) throw new SessionEndedError("no live session claims (signed in before issue 23, or too old)");
+  const user = await queryOne(db, SESSION_USER, [claims.userId, claims.sessionId]);
+  if (!user) throw new SessionEndedError("the user is gone");
+  const ended = sessionEndedBy(claims, user);
+  if (ended) throw new SessionEndedError(ended);
+  const operatorSession = user.isOperator && claims.operatorExpiresAt !== undefined;
+  if (user.memberships === 0 && !operatorSession) throw new SessionEndedError("no workspace left");
+}
+
+// expired revocations go first, a bounded batch per sign-out (sign-outs are rare, the rows few)
+const REVOKE_SESSION = defineCommand<[sid: string, userId: string, expiresAt: Date]>({
+  name: "auth_revoke_console_session",
+  text: `WITH purged AS (
+           DELETE FROM revoked_sessions WHERE sid IN (
+             SELECT sid FROM revoked_sessions
+              WHERE expires_at < (now() AT TIME ZONE 'UTC') LIMIT 1000))
+         INSERT INTO revoked_sessions (sid, user_id, expires_at) VALUES ($1, $2, ${utcParam(3)})
+         ON CONFLICT (sid) DO NOTHING`,
+});
+
+/**
+ * Ends the one session of `token` (its sign-out, next-auth's signOut event): its sid is refused
+ * until the session's absolute end. A token without live claims has nothing left to end.
+ */
+export async function revokeSession(db: Tx, token: Record<string, unknown> | null): Promise<void> {
+  const claims = token ? sessionClaimsOf(token) : undefined;
+  if (!claims) return;
+  await execute(db, REVOKE_SESSION, [
+    claims.sessionId,
+    claims.userId,
+    new Date(sessionEndsAt(claims) * 1000),
+  ]);
 }

@@ -3,6 +3,9 @@
  * Resolves the database (embedded when DATABASE_URL is unset), applies migrations, seeds the
  * demo workspace in development, prints where things are, then runs Next.js (`next dev`, or the
  * production server of server/production.mjs) and stops the embedded database when it exits.
+ * Mail: in development without SMTP_URL a local catcher (lib/mail/catcher.ts) receives every mail
+ * and the development mailbox page (/dev/mailbox) shows it; in production without SMTP_URL a
+ * warning says what works differently (lib/config/startup.ts mailWarning).
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -12,7 +15,9 @@ import { ensureDatabase, migrateDatabase } from "../db/database";
 import { ensureDevMasterKey } from "../crypto/master-key";
 import { config, setVariable } from "../config";
 import { projectRoot } from "../config/paths";
-import { checkConfiguration } from "../config/startup";
+import { checkConfiguration, mailWarning } from "../config/startup";
+import { startMailCatcher, type TMailCatcher } from "../mail/catcher";
+import { devMailboxDir } from "../mail/mailbox";
 import { seedDemo } from "../seed/demo";
 import { parseCommand } from "./args";
 
@@ -53,6 +58,14 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   await migrateDatabase(db.url, { quiet: true });
   const demo = options.dev ? await seedDemo() : undefined;
 
+  // development without a mail server: catch mail locally, shown on /dev/mailbox
+  let catcher: TMailCatcher | undefined;
+  if (options.dev && !config().smtpUrl) {
+    catcher = await startMailCatcher({ dir: devMailboxDir() });
+    setVariable("SMTP_URL", catcher.url);
+    setVariable("IDV_DEV_MAILBOX", "1");
+  }
+
   const { publicUrl, embeddedPgName } = config();
   const lines = [
     "",
@@ -68,7 +81,11 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
       `  Try:          curl -H "Authorization: Bearer ${demo.sandboxKey ?? "<key>"}" ${publicUrl}/api/sandbox/v1/apps`,
     );
   }
+  if (config().devMailbox)
+    lines.push(`  Mailbox:      ${publicUrl}/dev/mailbox (mail caught locally, never sent)`);
   console.log(lines.join("\n") + "\n");
+  const noMail = options.dev ? undefined : mailWarning(config());
+  if (noMail) console.warn(`  Warning: ${noMail}\n`);
 
   // development: `next dev`; production: server/production.mjs (Next.js's handler for pages, the
   // fast path for /api/… and /oidc/… unless IDV_FAST_PATH=off)
@@ -101,6 +118,7 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   process.on("SIGINT", forward("SIGINT"));
   process.on("SIGTERM", forward("SIGTERM"));
   const code = await new Promise<number>((resolve) => child.on("exit", (c, s) => resolve(c ?? (s ? 0 : 1))));
+  await catcher?.close();
   await db.stop();
   return code;
 }

@@ -59,6 +59,8 @@ export interface TConfig {
   readonly jobs: boolean;
   /** `idv serve`: /api/… and /oidc/… go straight to their route handlers (server/production.mjs) */
   readonly fastPath: boolean;
+  /** `idv serve`: time a request body may take to arrive, in ms (408 after it; server/production.mjs) */
+  readonly bodyTimeoutMs: number;
   /** `idv serve`: the production server's V8 old-space limit (--max-old-space-size), in MB */
   readonly maxHeapMb: number;
   readonly jobConcurrency: number;
@@ -86,16 +88,28 @@ export interface TConfig {
   readonly dnsTries: number;
   readonly domainClaimDays: number;
   readonly signup: boolean;
+  /** IDV_CONSOLE_SESSION_MAX_HOURS: a console session ends this long after its sign-in, however often renewed */
+  readonly consoleSessionMaxHours: number;
+  /** SMTP_URL: where mail goes (nodemailer); unset: no mail (lib/mail/transport.ts mailConfigured) */
+  readonly smtpUrl: string | undefined;
+  /** MAIL_FROM; default no-reply@<host of PUBLIC_URL> */
+  readonly mailFrom: string;
+  /** IDV_DEV_MAILBOX: the development mailbox page (/dev/mailbox) shows the caught mail */
+  readonly devMailbox: boolean;
   /** points of the abuse limits (lib/rate-limit, lib/team/limits.ts) */
   readonly limits: {
     readonly signUpIp: number;
     readonly invitationIp: number;
     readonly passwordChange: number;
+    readonly passwordResetIp: number;
+    readonly mailEmail: number;
     readonly signInEmail: number;
     readonly signInIp: number;
     readonly credentialIp: number;
     readonly credentialClient: number;
     readonly oidcAuthIp: number;
+    /** untouched OpenID Provider sessions per app and hour (lib/oidc/provider/untouched.ts) */
+    readonly oidcUntouched: number;
     readonly hostedIp: number;
     readonly hostedSession: number;
   };
@@ -126,6 +140,7 @@ function toConfig(env: TEnvironmentValues): TConfig {
     hosts: env.IDV_HOSTS ?? new Map<string, string>(),
     jobs: env.IDV_JOBS,
     fastPath: env.IDV_FAST_PATH,
+    bodyTimeoutMs: env.IDV_BODY_TIMEOUT_MS,
     maxHeapMb: env.IDV_MAX_HEAP_MB,
     jobConcurrency: env.JOB_CONCURRENCY,
     expirySweepMs: env.IDV_EXPIRY_SWEEP_MS,
@@ -147,15 +162,22 @@ function toConfig(env: TEnvironmentValues): TConfig {
     dnsTries: env.IDV_DNS_TRIES,
     domainClaimDays: env.IDV_DOMAIN_CLAIM_DAYS,
     signup: env.IDV_SIGNUP,
+    consoleSessionMaxHours: env.IDV_CONSOLE_SESSION_MAX_HOURS,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? `no-reply@${new URL(publicUrl).hostname}`,
+    devMailbox: env.IDV_DEV_MAILBOX ?? false,
     limits: Object.freeze({
       signUpIp: env.IDV_SIGNUP_LIMIT_IP,
       invitationIp: env.IDV_INVITATION_LIMIT_IP,
       passwordChange: env.IDV_PASSWORD_CHANGE_LIMIT,
+      passwordResetIp: env.IDV_PASSWORD_RESET_LIMIT_IP,
+      mailEmail: env.IDV_MAIL_LIMIT_EMAIL,
       signInEmail: env.IDV_SIGNIN_LIMIT_EMAIL,
       signInIp: env.IDV_SIGNIN_LIMIT_IP,
       credentialIp: env.IDV_CREDENTIAL_LIMIT_IP,
       credentialClient: env.IDV_CREDENTIAL_LIMIT_CLIENT,
       oidcAuthIp: env.IDV_OIDC_AUTH_LIMIT_IP,
+      oidcUntouched: env.IDV_OIDC_UNTOUCHED_LIMIT,
       hostedIp: env.IDV_HOSTED_LIMIT_IP,
       hostedSession: env.IDV_HOSTED_LIMIT_SESSION,
     }),
@@ -197,7 +219,14 @@ function problemsOf(error: z.ZodError, env: Readonly<Record<string, string | und
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): TConfig {
   const parsed = ZEnvironment.safeParse(env);
   if (!parsed.success) throw new ConfigError(problemsOf(parsed.error, env));
-  return toConfig(parsed.data);
+  const settings = toConfig(parsed.data);
+  // the mailbox shows every caught mail, links included, to whoever opens the page
+  if (settings.devMailbox && settings.production && settings.https) {
+    throw new ConfigError([
+      "IDV_DEV_MAILBOX must be off in production on https: the development mailbox shows every mail to anyone",
+    ]);
+  }
+  return settings;
 }
 
 /**

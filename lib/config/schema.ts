@@ -184,6 +184,16 @@ const hostMap = variable(
     .optional(),
 );
 
+const SMTP_URL = "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465";
+/** nodemailer's connection URL: smtp:// (STARTTLS when offered) or smtps:// (TLS from the start) */
+const smtpUrl = variable(
+  z
+    .string()
+    .trim()
+    .pipe(z.url({ protocol: /^smtps?$/, error: SMTP_URL }))
+    .optional(),
+);
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** The environment as the service reads it: one entry per variable. */
@@ -213,15 +223,24 @@ export const ZEnvironment = z.object({
   IDV_DNS_TIMEOUT_MS: positiveInteger(2000),
   IDV_DNS_TRIES: positiveInteger(2),
   IDV_DOMAIN_CLAIM_DAYS: positiveInteger(7),
+  SMTP_URL: smtpUrl,
+  MAIL_FROM: variable(
+    z.string().trim().min(3, "must be an address such as IDV <no-reply@example.com>").optional(),
+  ),
+  IDV_DEV_MAILBOX: flag(),
   IDV_SIGNUP: onOff("on"),
   IDV_SIGNUP_LIMIT_IP: positiveInteger(20),
   IDV_INVITATION_LIMIT_IP: positiveInteger(30),
   IDV_PASSWORD_CHANGE_LIMIT: positiveInteger(10),
+  IDV_CONSOLE_SESSION_MAX_HOURS: positiveNumber(168),
+  IDV_PASSWORD_RESET_LIMIT_IP: positiveInteger(20),
+  IDV_MAIL_LIMIT_EMAIL: positiveInteger(5),
   IDV_SIGNIN_LIMIT_EMAIL: positiveInteger(10),
   IDV_SIGNIN_LIMIT_IP: positiveInteger(100),
   IDV_CREDENTIAL_LIMIT_IP: positiveInteger(300),
   IDV_CREDENTIAL_LIMIT_CLIENT: positiveInteger(30),
   IDV_OIDC_AUTH_LIMIT_IP: positiveInteger(300),
+  IDV_OIDC_UNTOUCHED_LIMIT: positiveInteger(300),
   IDV_HOSTED_LIMIT_IP: positiveInteger(300),
   IDV_HOSTED_LIMIT_SESSION: positiveInteger(60),
   IDV_TRUST_PROXY_HOPS: wholeNumber(0),
@@ -229,6 +248,7 @@ export const ZEnvironment = z.object({
   IDV_REQUEST_LOG: onOff("on"),
   IDV_JOBS: onOff("on"),
   IDV_FAST_PATH: onOff("on"),
+  IDV_BODY_TIMEOUT_MS: between(1000, 600_000, 30_000),
   IDV_MAX_HEAP_MB: positiveInteger(256),
   JOB_CONCURRENCY: positiveInteger(5),
   IDV_EXPIRY_SWEEP_MS: between(100, 60_000, 5000),
@@ -292,15 +312,22 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   IDV_DNS_TIMEOUT_MS: { default: "`2000`" },
   IDV_DNS_TRIES: { default: "`2`" },
   IDV_DOMAIN_CLAIM_DAYS: { default: "`7`" },
+  SMTP_URL: { default: "unset: no mail (`npm run dev` catches it)", secret: true },
+  MAIL_FROM: { default: "`no-reply@` and the host of `PUBLIC_URL`" },
+  IDV_DEV_MAILBOX: { default: "on under `npm run dev` without `SMTP_URL`" },
   IDV_SIGNUP: { default: "on" },
   IDV_SIGNUP_LIMIT_IP: { default: "`20`" },
   IDV_INVITATION_LIMIT_IP: { default: "`30`" },
   IDV_PASSWORD_CHANGE_LIMIT: { default: "`10`" },
+  IDV_CONSOLE_SESSION_MAX_HOURS: { default: "`168`" },
+  IDV_PASSWORD_RESET_LIMIT_IP: { default: "`20`" },
+  IDV_MAIL_LIMIT_EMAIL: { default: "`5`" },
   IDV_SIGNIN_LIMIT_EMAIL: { default: "`10`" },
   IDV_SIGNIN_LIMIT_IP: { default: "`100`" },
   IDV_CREDENTIAL_LIMIT_IP: { default: "`300`" },
   IDV_CREDENTIAL_LIMIT_CLIENT: { default: "`30`" },
   IDV_OIDC_AUTH_LIMIT_IP: { default: "`300`" },
+  IDV_OIDC_UNTOUCHED_LIMIT: { default: "`300`" },
   IDV_HOSTED_LIMIT_IP: { default: "`300`" },
   IDV_HOSTED_LIMIT_SESSION: { default: "`60`" },
   IDV_TRUST_PROXY_HOPS: { default: "`0`" },
@@ -308,6 +335,7 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   IDV_REQUEST_LOG: { default: "on" },
   IDV_JOBS: { default: "on" },
   IDV_FAST_PATH: { default: "on" },
+  IDV_BODY_TIMEOUT_MS: { default: "`30000`" },
   IDV_MAX_HEAP_MB: { default: "`256`" },
   JOB_CONCURRENCY: { default: "`5`" },
   IDV_EXPIRY_SWEEP_MS: { default: "`5000`" },

@@ -19,3 +19,17 @@ export async function checkConfiguration(): Promise<TConfig> {
   walletTrustConfigs();
   return settings;
 }
+
+/**
+ * The start-up warning of a service that sends no mail (SMTP_URL unset, outside `npm run dev`,
+ * which catches mail locally): what works differently, so the operator decides knowingly.
+ */
+export function mailWarning(settings: Pick<TConfig, "smtpUrl">): string | undefined {
+  if (settings.smtpUrl) return undefined;
+  return [
+    "SMTP_URL is not set, so this service sends no mail:",
+    "invitation links are only shown to copy, password reset is unavailable (people must ask a workspace owner),",
+    "and sign-up creates workspaces at once, which tells whoever signs up whether an email already has an account.",
+    "Set SMTP_URL (and MAIL_FROM) to send invitations, sign-up confirmations, password resets and role-change notices.",
+  ].join(" ");
+}

@@ -3,8 +3,9 @@
  * components call this with the session's user id (from next-auth) and the workspace cookie;
  * every later read and write goes through the REST API.
  */
-import { endedByPasswordChange } from "../auth/console-session";
 import { can, parseRole, type TRole } from "../auth/roles";
+import type { SessionClaims } from "../auth/session-claims";
+import { sessionEndedBy } from "../auth/sessions";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 
@@ -26,13 +27,9 @@ export interface ConsoleMember {
   isOperator: boolean;
 }
 
-/** undefined when the user is gone, signed out by a password change, or in no workspace. */
-export async function loadConsoleMember(
-  db: Tx,
-  input: { userId: string; issuedAt: number; workspaceId?: string; environment: TEnvironment },
-): Promise<ConsoleMember | undefined> {
-  const user = await db.user.findUnique({
-    where: { id: input.userId },
+function loadUser(db: Tx, userId: string) {
+  return db.user.findUnique({
+    where: { id: userId },
     select: {
       id: true,
       email: true,
@@ -45,8 +42,20 @@ export async function loadConsoleMember(
       },
     },
   });
+}
+
+/** undefined when the user is gone, the session has ended (lib/auth/sessions.ts), or in no workspace. */
+export async function loadConsoleMember(
+  db: Tx,
+  input: { session: SessionClaims; workspaceId?: string; environment: TEnvironment },
+): Promise<ConsoleMember | undefined> {
+  const [user, revoked] = await Promise.all([
+    loadUser(db, input.session.userId),
+    db.revokedSession.findUnique({ where: { sid: input.session.sessionId }, select: { sid: true } }),
+  ]);
   if (!user) return undefined;
-  if (endedByPasswordChange(user.sessionsValidFrom, input.issuedAt)) return undefined;
+  if (sessionEndedBy(input.session, { sessionsValidFrom: user.sessionsValidFrom, revoked: revoked !== null }))
+    return undefined;
   const memberships = user.memberships.map((m) => ({
     workspaceId: m.workspace.id,
     name: m.workspace.name,

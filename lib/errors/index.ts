@@ -27,6 +27,11 @@ export const ERROR_STATUS = {
   CSRF_ORIGIN_MISMATCH: 403,
   SIGNUP_DISABLED: 403,
   INVITATION_INVALID: 410,
+  // a password-reset or sign-up confirmation link that is unknown, used or expired (issue 23)
+  RESET_LINK_INVALID: 410,
+  SIGNUP_LINK_INVALID: 410,
+  // the service sends no mail (SMTP_URL unset): password reset cannot work
+  PASSWORD_RESET_UNAVAILABLE: 403,
   LAST_OWNER: 409,
   ALREADY_MEMBER: 409,
   INVITATION_NOT_PENDING: 409,
@@ -35,6 +40,8 @@ export const ERROR_STATUS = {
   RESOURCE_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  // the request body did not arrive within IDV_BODY_TIMEOUT_MS (lib/http/early-refusals.ts)
+  REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_KEY_CONFLICT: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   VERIFICATION_NOT_COMPLETED: 409,

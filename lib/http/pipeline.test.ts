@@ -11,7 +11,8 @@ import { OAuthError } from "../oidc/errors";
 import { MAX_BODY_BYTES } from "./body";
 import { ApiError } from "../errors";
 import { currentRequestId, pipeline, type TOutcome, type TSurface } from "./pipeline";
-import { HOSTED, OAUTH, REST, refuseOversizedBody, surfaceForPath } from "./surfaces";
+import { HOSTED, OAUTH, REST, surfaceForPath } from "./surfaces";
+import { refuseEarly } from "./early-refusals";
 // the OP's page surface renders React, so it lives with the app
 import { OP_PAGE } from "@/app/oidc/_lib/op-page";
 import { isDatabaseUnavailable } from "./unavailable";
@@ -217,18 +218,16 @@ describe("surfaces by path and the proxy's early 413", () => {
     expect(surfaceForPath("/api/auth/callback/credentials", OP_PAGE)).toBe(REST);
   });
 
-  it("refuses a declared body over 1 MB in the target's shape, accepts one at the limit", () => {
-    const at = request("/api/sandbox/token", {
+  it("refuses a declared body over 1 MB in the target's shape, accepts one at the limit", async () => {
+    const head = (bytes: number) => ({
       method: "POST",
-      headers: { "content-length": String(MAX_BODY_BYTES) },
+      pathname: "/api/sandbox/token",
+      contentLength: String(bytes),
     });
-    expect(refuseOversizedBody(at, "/api/sandbox/token", OP_PAGE)).toBeUndefined();
-    const over = request("/api/sandbox/token", {
-      method: "POST",
-      headers: { "content-length": String(10 * 1024 * 1024) },
-    });
-    const res = refuseOversizedBody(over, "/api/sandbox/token", OP_PAGE)!;
+    expect(refuseEarly(head(MAX_BODY_BYTES), OP_PAGE)).toBeUndefined();
+    const res = refuseEarly(head(10 * 1024 * 1024), OP_PAGE)!;
     expect(res.status).toBe(413);
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(await res.json()).toMatchObject({ error: "invalid_request" });
   });
 });

@@ -7,15 +7,25 @@
  *   cannot be looked up, 503 (`unavailableResponse`);
  * - SERVED_APP_HEADER is dropped from every request and set only for an active custom domain's
  *   app (`applyServedApp`; lib/domains/served-app.ts);
- * - a declared body over every limit is refused with 413 before anything reads it
- *   (refuseOversizedBody, lib/http/surfaces.ts);
+ * - a method no route serves (TRACE …), a path whose percent-encoding does not decode, and a
+ *   declared body over its surface's limit are refused (405, 400, 413) before anything reads it
+ *   (refuseEarly, lib/http/early-refusals.ts); the production server also cuts a body that passes
+ *   the limit unannounced or does not arrive in time (IDV_BODY_TIMEOUT_MS);
  * - every answer carries the security headers (securityHeaders, lib/http/pipeline.ts).
  * Hosted pages' CSP nonces stay with proxy.ts: the fast path never serves a page.
  */
+import { config } from "../config";
 import { SERVED_APP_HEADER } from "../domains/served-app";
+import {
+  bodyLimitFor,
+  earlyRefusal,
+  refuseEarly,
+  type TEarlyRefusal,
+  type TRequestHead,
+} from "./early-refusals";
+import { MAX_BODY_BYTES } from "./body";
 import { RETRY_AFTER_SECONDS, securityHeaders, type TSurface } from "./pipeline";
 import { routeByHost, type THostRoute } from "./host-routing";
-import { refuseOversizedBody } from "./surfaces";
 
 /**
  * Drops any copy of SERVED_APP_HEADER the client sent and sets the served app (a custom domain's
@@ -40,7 +50,14 @@ export function unavailableResponse(): Response {
 export interface TFastPathHooks {
   route(host: string | null, pathname: string): Promise<THostRoute>;
   applyServedApp(headers: Headers, servedApp: string | undefined): boolean;
-  refuseOversizedBody(request: Request, pathname: string): Response | undefined;
+  /** 405 / 400 / 413 before anything is read (lib/http/early-refusals.ts) */
+  refuseEarly(head: TRequestHead): Response | undefined;
+  /** a body cut while it is read: too large unannounced, or too slow */
+  earlyRefusal(kind: TEarlyRefusal, head: TRequestHead): Response;
+  bodyLimit(pathname: string): number;
+  /** the largest bodyLimit of any path */
+  maxBodyLimit: number;
+  bodyTimeoutMs(): number;
   unavailableResponse(): Response;
   securityHeaders(): Record<string, string>;
 }
@@ -51,12 +68,16 @@ export interface TFastPathHooks {
  */
 export const FAST_PATH_HOOKS = Symbol.for("idv.fast-path");
 
-/** `opPage`: the OP's page surface (app/oidc/_lib/op-page.ts), for its early 413. */
+/** `opPage`: the OP's page surface (app/oidc/_lib/op-page.ts), for its early answers. */
 export function fastPathHooks(opPage: TSurface): TFastPathHooks {
   return {
     route: (host, pathname) => routeByHost(host, pathname),
     applyServedApp,
-    refuseOversizedBody: (request, pathname) => refuseOversizedBody(request, pathname, opPage),
+    refuseEarly: (head) => refuseEarly(head, opPage),
+    earlyRefusal: (kind, head) => earlyRefusal(kind, head, opPage),
+    bodyLimit: bodyLimitFor,
+    maxBodyLimit: MAX_BODY_BYTES,
+    bodyTimeoutMs: () => config().bodyTimeoutMs,
     unavailableResponse,
     securityHeaders,
   };

@@ -16,11 +16,8 @@
  */
 import { HOSTED_HEADERS } from "../hosted/headers";
 import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "../oidc/errors";
-import { newId } from "../ids";
-import { logger } from "../log";
-import { declaresMoreThan, MAX_BODY_BYTES, payloadTooLarge } from "./body";
 import { errorBody } from "../errors";
-import { securityHeaders, type TSurface, withHeaders } from "./pipeline";
+import type { TSurface } from "./pipeline";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -70,7 +67,7 @@ export const HOSTED: TSurface = {
 
 /**
  * The surface that serves a path (after host rewriting): for answers given before any route
- * runs, such as the proxy's early 413. `opPage` is the OP's page surface (app/oidc/_lib/op-page.ts).
+ * runs (lib/http/early-refusals.ts). `opPage` is the OP's page surface (app/oidc/_lib/op-page.ts).
  */
 export function surfaceForPath(pathname: string, opPage: TSurface): TSurface {
   if (/^\/api\/[^/]+\/token\/?$/.test(pathname)) return OAUTH;
@@ -78,28 +75,4 @@ export function surfaceForPath(pathname: string, opPage: TSurface): TSurface {
   if (pathname.startsWith("/oidc/")) return opPage;
   if (/^\/(verify|sandbox)(\/|$)/.test(pathname)) return HOSTED;
   return REST;
-}
-
-/**
- * The early 413 (proxy.ts, and the fast path of server/production.mjs before it reads anything): a
- * request declaring a body over the largest limit of any surface (1 MB) never reaches a route; it is
- * answered in the shape of the surface it was for;
- * undefined otherwise. Bodies without Content-Length are counted by the routes' reader.
- */
-export function refuseOversizedBody(
-  request: Request,
-  pathname: string,
-  opPage: TSurface,
-): Response | undefined {
-  if (!declaresMoreThan(request.headers, MAX_BODY_BYTES)) return undefined;
-  const requestId = newId("req");
-  const surface = surfaceForPath(pathname, opPage);
-  logger.info(
-    { requestId, surface: surface.name, method: request.method, path: pathname, status: 413, ms: 0 },
-    "request",
-  );
-  return withHeaders(surface.error(payloadTooLarge(MAX_BODY_BYTES), requestId, request), {
-    ...securityHeaders(),
-    "X-Request-Id": requestId,
-  });
 }

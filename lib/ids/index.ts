@@ -36,7 +36,9 @@ export type IdPrefix =
   | "ptp"
   | "oar"
   | "inv"
-  | "wfc";
+  | "wfc"
+  | "pwr"
+  | "sup";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

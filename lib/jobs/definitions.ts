@@ -154,6 +154,33 @@ export const sweepWebhookDeliveriesJob = defineJob({
   schedule: "* * * * *",
 });
 
+// ---------------------------------------------------------------------------------------------
+// Mail (lib/mail/queue.ts)
+
+export const ZSendMailPayload = z.object({
+  /** the template, for logs */
+  kind: z.string(),
+  /** the rendered mail, sealed with the master key: it holds single-use links */
+  sealed: z.string().min(1),
+});
+export type TSendMailPayload = z.output<typeof ZSendMailPayload>;
+
+/** Sends one queued mail over SMTP_URL; an SMTP failure is retried with graphile-worker's backoff. */
+export const sendMailJob = defineJob({
+  name: "mail_send",
+  payload: ZSendMailPayload,
+  handler: async () => (await import("../mail/queue")).sendMailTask,
+  maxAttempts: 12,
+});
+
+/** Deletes password-reset links and pending sign-ups a day after they expired (lib/team/link-purge.ts). */
+export const mailLinkPurgeJob = defineJob({
+  name: "mail_link_purge",
+  payload: ZNoPayload,
+  handler: async () => (await import("../team/link-purge")).purgeExpiredMailLinksTask,
+  schedule: "25 * * * *",
+});
+
 /** All jobs: the worker registers exactly these. */
 export const JOBS: readonly TRegisteredJob[] = [
   idempotencyPurgeJob,
@@ -170,6 +197,8 @@ export const JOBS: readonly TRegisteredJob[] = [
   recheckCustomDomainsJob,
   deliverWebhookJob,
   sweepWebhookDeliveriesJob,
+  sendMailJob,
+  mailLinkPurgeJob,
 ];
 
 /** The periodic jobs (graphile-worker crontab lines: minute hour day month weekday task). */

@@ -17,8 +17,11 @@ export async function purgeIdempotencyRecords(): Promise<void> {
 
 export async function purgeOidcRowsTask(): Promise<void> {
   const counts = await purgeExpiredOidcRows(getDb());
-  if (counts.codes + counts.accessTokens + counts.authorizationRequests > 0) {
-    logger.info(counts, "expired authorization codes, access tokens and authorization requests deleted");
+  if (counts.codes + counts.accessTokens + counts.authorizationRequests + counts.untouchedSessions > 0) {
+    logger.info(
+      counts,
+      "expired authorization codes, access tokens, authorization requests and untouched sessions deleted",
+    );
   }
 }
 

@@ -6,6 +6,9 @@
  * reused while the access tokens issued from it live (at most the code's lifetime plus
  * ACCESS_TOKEN_TTL_SECONDS), and an expired token or request is answered "expired" / "already
  * answered" rather than "unknown" for a while. After that they only take room.
+ * Sessions /auth started that no end-user ever acted on (`untouched`, lib/verifications/create.ts)
+ * go the same way a day after they ended: they are in no list or statistic, have no event and
+ * no personal data, and would otherwise stay for IDV_SESSION_DELETE_DAYS.
  */
 import { Prisma, type Db } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
@@ -40,13 +43,35 @@ export const purgeExpiredAuthorizationCodes = purgeExpired("authorization_codes"
 export const purgeExpiredAccessTokens = purgeExpired("oidc_access_tokens", "token_hash");
 export const purgeExpiredAuthorizationRequests = purgeExpired("oidc_authorization_requests", "id");
 
+/** Deletes the sessions nobody acted on that ended more than the grace period ago, in batches. */
+export function purgeEndedUntouchedSessions(
+  db: TRawDb,
+  { now = new Date(), batchSize }: TPurgeOptions = {},
+): Promise<number> {
+  const before = cutoff(now);
+  // the partial index of untouched rows (migration 20261129030000) holds only these
+  return deleteInBatches(
+    (limit) => db.$executeRaw`
+      DELETE FROM verifications
+       WHERE id IN (SELECT id FROM verifications
+                     WHERE untouched AND ended_at < ${before}::timestamp LIMIT ${limit})`,
+    batchSize,
+  );
+}
+
 export async function purgeExpiredOidcRows(
   db: TRawDb,
   options: TPurgeOptions = {},
-): Promise<{ codes: number; accessTokens: number; authorizationRequests: number }> {
+): Promise<{
+  codes: number;
+  accessTokens: number;
+  authorizationRequests: number;
+  untouchedSessions: number;
+}> {
   return {
     codes: await purgeExpiredAuthorizationCodes(db, options),
     accessTokens: await purgeExpiredAccessTokens(db, options),
     authorizationRequests: await purgeExpiredAuthorizationRequests(db, options),
+    untouchedSessions: await purgeEndedUntouchedSessions(db, options),
   };
 }

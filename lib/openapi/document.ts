@@ -286,7 +286,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Audit log": "Who did what in the workspace.",
   "Request log": "The API requests the workspace made.",
   Invitations: "Read and accept an invitation link (no credentials: the link's token is the proof).",
-  Account: "The signed-in user: who am I, change the password; and self-service sign-up.",
+  Account:
+    "The signed-in user: who am I, change the password; self-service sign-up with its email confirmation, and password reset by email.",
   Team: "Members of the workspace, their roles, and pending invitations.",
   "API keys": "The workspace's API keys: create, list, revoke.",
   Meta: "This description of the API.",

@@ -88,6 +88,7 @@ async function summaryRows(
     CROSS JOIN LATERAL (
       SELECT count(*)::int AS sessions FROM verifications v
       WHERE v.workspace_id = p.id AND v.environment = ${env}::"Environment" AND v.created_at >= ${since}
+        AND NOT v.untouched
     ) ses
     CROSS JOIN LATERAL (
       SELECT count(*)::int AS deliveries, count(*) FILTER (WHERE d.status = 'dead')::int AS dead

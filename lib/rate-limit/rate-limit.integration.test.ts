@@ -182,6 +182,19 @@ describe("request rates of unauthenticated writes", () => {
     expect(other.status).toBe(400);
   });
 
+  it("counts the peer's address, not the client-written left of X-Forwarded-For: a new first entry each time still reaches 429", async () => {
+    setEnv({ IDV_OIDC_AUTH_LIMIT_IP: "5" });
+    const ip = address();
+    const url = "/oidc/sandbox/auth?client_id=app_01ARZ3NDEKTSV4RRFFQ69G5FAV&response_type=code&scope=openid";
+    const forged = (i: number) => `192.0.2.${i}, ${ip}`;
+    for (let i = 0; i < 5; i++) {
+      expect((await call("GET", url, { headers: from(forged(i)) })).status).toBe(400);
+    }
+    const flooded = await call("GET", url, { headers: from(forged(99)) });
+    expect(flooded.status).toBe(429);
+    expect(flooded.text).toContain('data-error="temporarily_unavailable"');
+  });
+
   it("limits hosted-page actions per address and per session, in the hosted JSON envelope", async () => {
     setEnv({ IDV_HOSTED_LIMIT_SESSION: "3" });
     const t = await makeVerifyingApp(["passport"]);

@@ -16,6 +16,8 @@
  *   recently rolled first), at most `maxDays` days in all; a day's scopes (workspace,
  *   environment) are replaced in one transaction. The job enqueues a follow-up run while days
  *   without rows remain, so a backlog (first deployment, an outage) clears in minutes;
+ * - sessions no end-user acted on (`untouched`) are neither counted nor make a day active, as in
+ *   the live query (a day of them alone would otherwise stay "missing" for ever);
  * - finding the work is cheap: per (workspace, environment), the days with sessions come from a
  *   skip scan of the (workspace_id, environment, created_at) index (one probe per active day),
  *   not from reading the sessions; rows older than the 30-day window are deleted.
@@ -81,7 +83,8 @@ async function pendingScopes(
 ): Promise<PendingRow[]> {
   const next = (after: Prisma.Sql) => Prisma.sql`(SELECT min(v.created_at) FROM verifications v
            WHERE v.workspace_id = s.workspace_id AND v.environment = s.environment
-             AND v.created_at >= ${after} AND v.created_at < ${end}::date::timestamp)::date`;
+             AND v.created_at >= ${after} AND v.created_at < ${end}::date::timestamp
+             AND NOT v.untouched)::date`;
   return db.$queryRaw<PendingRow[]>`
     WITH RECURSIVE scopes AS (
       SELECT w.id AS workspace_id, e.environment
@@ -137,6 +140,7 @@ async function rollupDay(db: Db, day: string, scopes: { workspaceId: string; env
           WHERE v.workspace_id = p.workspace_id AND v.environment = p.environment
             AND v.created_at >= ${day}::date::timestamp
             AND v.created_at < (${day}::date + 1)::timestamp
+            AND NOT v.untouched
           GROUP BY 1, 2, 3) per
        GROUP BY p.workspace_id, p.environment, per.app_id, per.provider_id
       ON CONFLICT (workspace_id, environment, day, app_id, provider_id) DO UPDATE SET

@@ -3,6 +3,8 @@
  * Rules:
  * - computed by PostgreSQL in one statement over the sessions created in the period (index
  *   ranges of verifications(workspace_id, environment, created_at)); no session rows are loaded;
+ * - OpenID Provider sessions no end-user has acted on (`untouched`, lib/verifications/create.ts)
+ *   are not counted: anonymous /auth requests change no figure;
  * - every figure counts the sessions created in the period (a cohort), by their status now:
  *   a bucket's `completed` is the sessions created in that bucket that have completed since;
  * - buckets are UTC: 24h → 24 hours ending with the current one ("YYYY-MM-DDTHH:00"),
@@ -169,6 +171,7 @@ export function verificationStatsSql(
          AND v.environment = ${scope.environment}::"Environment"
          AND v.created_at >= ${ts(window.from)} + b.n * ${step}::interval
          AND v.created_at < ${ts(window.from)} + (b.n + 1) * ${step}::interval
+         AND NOT v.untouched
          ${byApp(Prisma.sql`v.app_id`)}
        ${rollup ? Prisma.sql`WHERE b.n NOT IN (SELECT bucket FROM rolled)` : Prisma.empty}
        GROUP BY 1, 2, 3

@@ -12,8 +12,12 @@ import {
   ZChangePassword,
   ZCreateInvitation,
   ZInvitationLookup,
+  ZPasswordResetComplete,
+  ZPasswordResetLookup,
+  ZPasswordResetRequest,
   ZRole,
   ZSignUp,
+  ZSignUpConfirm,
   ZTeamListQuery,
   ZUpdateMember,
 } from "./schema";
@@ -81,6 +85,9 @@ export const ZCreatedInvitationJson = z.object({
   url: z
     .string()
     .describe("The invitation link ({PUBLIC_URL}/invite/{token}). Shown only in this response; single use"),
+  emailed: z
+    .boolean()
+    .describe("true when the link was also emailed to the invited address (the service has SMTP_URL)"),
 });
 export type TCreatedInvitationJson = z.infer<typeof ZCreatedInvitationJson>;
 
@@ -130,18 +137,128 @@ export const changePassword = endpoint({
   errors: [403, 429],
 });
 
+const ZSignedOutJson = z.object({ signedOut: z.literal(true) });
+
+export const signOutEverywhere = endpoint({
+  method: "POST",
+  path: "/v1/me/sign-out-everywhere",
+  operationId: "signOutEverywhere",
+  summary: "Sign out of all your sessions",
+  description:
+    "Permission `read` (every member, for their own account); console session only: an API key is no session (403 RESOURCE_FORBIDDEN). Ends every console and back-office session of the signed-in user on the server, this one included, on every device: their next request is 401 INVALID_SESSION and none is renewed. Audited as `user.signed_out_everywhere`. Answers the same under /api/sandbox and /api/production.",
+  tag: "Account",
+  auth: "workspace",
+  permission: "read",
+  responses: { 200: { description: "Every session of the user has ended", schema: ZSignedOutJson } },
+});
+
+export const signOutEverywhereAsOperator = endpoint({
+  method: "POST",
+  path: "/v1/operator/me/sign-out-everywhere",
+  operationId: "signOutEverywhereAsOperator",
+  summary: "Sign out of all your sessions (Operator API)",
+  description:
+    'The back-office\'s "Sign out of all sessions", for an operator without a workspace too. Operator session only: an operator key is no session (403 RESOURCE_FORBIDDEN). Ends every console and back-office session of the operator on the server, this one included: their next request is 401 INVALID_SESSION and none is renewed. Audited as `user.signed_out_everywhere`.',
+  tag: "Operator",
+  auth: "operator",
+  responses: { 200: { description: "Every session of the operator has ended", schema: ZSignedOutJson } },
+});
+
+export const ZSignUpPendingJson = z.object({
+  status: z
+    .literal("confirmation_sent")
+    .describe("The same answer for a new and an already registered address: the rest happens by email"),
+});
+export type TSignUpPendingJson = z.infer<typeof ZSignUpPendingJson>;
+
 export const signUp = endpoint({
   method: "POST",
   path: "/v1/signup",
   operationId: "signUp",
   summary: "Create a workspace (self-service sign-up)",
   description:
-    "No authentication. Creates a workspace owned by the given account, with the rules of `idv workspace create` (name 1–100 characters, a valid email, a password of at least 8 characters). No API keys are created: create them on the API keys page. An email that already has an account works only with that account's password (the workspace is added to it); otherwise 400 VALIDATION_ERROR on `email`. 403 SIGNUP_DISABLED when the operator turned sign-up off (IDV_SIGNUP=off). At most 20 attempts per client address and hour (IDV_SIGNUP_LIMIT_IP): 429 RATE_LIMITED with Retry-After. Answers the same under /api/sandbox and /api/production.",
+    "No authentication. Asks for a workspace owned by the given account, with the rules of `idv workspace create` (name 1–100 characters, a valid email, a password of at least 8 characters). No API keys are created: create them on the API keys page. When the service sends mail (SMTP_URL) the answer is 202 `confirmation_sent` whether or not the email has an account: a new address gets a link (24 hours, single use) that creates the workspace and its owner through POST /v1/signup/confirm; an address with an account is told by email that someone tried to sign up with it. Without mail the workspace is created at once (201); an email that already has an account then works only with that account's password (the workspace is added to it), otherwise 400 VALIDATION_ERROR on `email`. 403 SIGNUP_DISABLED when the operator turned sign-up off (IDV_SIGNUP=off). At most 20 attempts per client address and hour (IDV_SIGNUP_LIMIT_IP) and, with mail, 5 per email and hour (IDV_MAIL_LIMIT_EMAIL): 429 RATE_LIMITED with Retry-After. Answers the same under /api/sandbox and /api/production.",
   tag: "Account",
   auth: "none",
   body: ZSignUp,
-  responses: { 201: { description: "The workspace and its owner", schema: ZJoinedJson } },
+  responses: {
+    201: { description: "Without mail: the workspace and its owner", schema: ZJoinedJson },
+    202: { description: "With mail: the rest happens by email", schema: ZSignUpPendingJson },
+  },
   errors: [403, 429],
+});
+
+export const confirmSignUp = endpoint({
+  method: "POST",
+  path: "/v1/signup/confirm",
+  operationId: "confirmSignUp",
+  summary: "Confirm a sign-up (the emailed link)",
+  description:
+    "No authentication: the emailed link's token is the credential, and `password` must be the one given at sign-up (400 on `password` otherwise). Creates the account, the workspace and its ownership; then sign in as usual. Single use, valid for 24 hours: afterwards, for unknown tokens, and when the address got an account meanwhile (sign in instead), 410 SIGNUP_LINK_INVALID; 20 failures per client address and hour (IDV_SIGNUP_LIMIT_IP) are 429 RATE_LIMITED with Retry-After.",
+  tag: "Account",
+  auth: "none",
+  body: ZSignUpConfirm,
+  responses: { 201: { description: "The workspace and its owner", schema: ZJoinedJson } },
+  errors: [403, 410, 429],
+});
+
+// ---- password reset (no authentication: the emailed link's token is the credential) ----
+
+export const requestPasswordReset = endpoint({
+  method: "POST",
+  path: "/v1/password-reset",
+  operationId: "requestPasswordReset",
+  summary: "Ask for a password-reset link",
+  description:
+    "No authentication. Emails a single-use link, valid for 30 minutes, to the address if it has an account; the answer is the same either way. A newer request replaces the unused link. Every request counts: IDV_PASSWORD_RESET_LIMIT_IP per client address and hour (default 20) and IDV_MAIL_LIMIT_EMAIL per email and hour (default 5), then 429 RATE_LIMITED with Retry-After. 403 PASSWORD_RESET_UNAVAILABLE when the service sends no mail (SMTP_URL unset): ask a workspace owner.",
+  tag: "Account",
+  auth: "none",
+  body: ZPasswordResetRequest,
+  responses: {
+    202: {
+      description: "Sent if the address has an account",
+      schema: z.object({ status: z.literal("sent_if_account_exists") }),
+    },
+  },
+  errors: [403, 429],
+});
+
+export const lookupPasswordReset = endpoint({
+  method: "POST",
+  path: "/v1/password-reset/lookup",
+  operationId: "lookupPasswordReset",
+  summary: "Read a password-reset link",
+  description:
+    "No authentication: the link's token is the credential (in the body, so it stays out of logs). An unknown, used or expired token is 410 RESET_LINK_INVALID and counts towards the client address's limit (IDV_PASSWORD_RESET_LIMIT_IP per hour; 429 once over it).",
+  tag: "Account",
+  auth: "none",
+  body: ZPasswordResetLookup,
+  responses: {
+    200: {
+      description: "The link's account",
+      schema: z.object({ email: z.string(), expiresAt: iso }),
+    },
+  },
+  errors: [403, 410, 429],
+});
+
+export const completePasswordReset = endpoint({
+  method: "POST",
+  path: "/v1/password-reset/complete",
+  operationId: "completePasswordReset",
+  summary: "Set a new password with a reset link",
+  description:
+    "No authentication: the link's token is the credential. `newPassword`: at least 8 characters. Single use: afterwards, and for unknown or expired tokens, 410 RESET_LINK_INVALID (counted as for the lookup). Every console session of the account ends; sign in with the new password.",
+  tag: "Account",
+  auth: "none",
+  body: ZPasswordResetComplete,
+  responses: {
+    200: {
+      description: "The password is set; every session is signed out",
+      schema: z.object({ reset: z.literal(true), email: z.string() }),
+    },
+  },
+  errors: [403, 410, 429],
 });
 
 // ---- team ----
@@ -207,7 +324,7 @@ export const createInvitation = endpoint({
   operationId: "createInvitation",
   summary: "Invite someone to the workspace",
   description:
-    "Permission `team` (owner, admin; API keys act as admin); inviting an owner needs `team_owner` (owner). Returns a single-use link valid for 7 days, shown only in this response (there is no email delivery: pass it on yourself). A new invitation to the same email replaces the pending one. An email that is already a member: 409 ALREADY_MEMBER.",
+    "Permission `team` (owner, admin; API keys act as admin); inviting an owner needs `team_owner` (owner). Returns a single-use link valid for 7 days, shown only in this response; when the service sends mail (SMTP_URL) the link is also emailed to the invited address (`emailed: true`), otherwise pass it on yourself. A new invitation to the same email replaces the pending one. An email that is already a member: 409 ALREADY_MEMBER.",
   tag: "Team",
   auth: "workspace",
   permission: "team",

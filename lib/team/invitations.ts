@@ -15,6 +15,8 @@
  *   must give its own password (a field error on `password` otherwise, counted like a failed
  *   sign-in of that email, whose limit is checked first);
  * - an existing member keeps their membership and role (no duplicate);
+ * - with mail configured (lib/mail) the link is also emailed to the invited address, queued in
+ *   the same transaction (`emailed: true`); without it the link is only in the answer, to pass on;
  * - every change is audited: invitation.created / invitation.revoked / invitation.accepted.
  */
 import { checkSignInLimits, normalizeEmail } from "../auth/sign-in";
@@ -37,6 +39,9 @@ import type {
   TJoinedJson,
 } from "./endpoints";
 import { checkLimit, invitationLimit } from "./limits";
+import { queueMail } from "../mail/queue";
+import { invitationMail } from "../mail/templates";
+import { mailConfigured } from "../mail/transport";
 import { forbidden, type TeamActor } from "./members";
 import type { TAcceptInvitation, TCreateInvitation } from "./schema";
 
@@ -83,12 +88,31 @@ export async function createInvitation(
       expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
     },
   });
+  const emailed = mailConfigured();
+  if (emailed) {
+    const workspace = await db.workspace.findUniqueOrThrow({
+      where: { id: auth.workspaceId },
+      select: { name: true },
+    });
+    await queueMail(
+      db,
+      "invitation",
+      invitationMail({
+        to: email,
+        workspaceName: workspace.name,
+        role: input.role,
+        invitedBy: auth.actor.type === "user" ? auth.actor.name : null,
+        url: invitationUrl(token),
+        expiresAt: invitation.expiresAt,
+      }),
+    );
+  }
   await recordAudit(db, {
     ...workspaceWideAudit(actor),
     action: "invitation.created",
     targetType: "invitation",
     targetId: invitation.id,
-    data: { email, role: input.role, replaced: replaced.count },
+    data: { email, role: input.role, replaced: replaced.count, emailed },
   });
   return {
     invitationId: invitation.id,
@@ -97,6 +121,7 @@ export async function createInvitation(
     expiresAt: invitation.expiresAt.toISOString(),
     createdAt: invitation.createdAt.toISOString(),
     url: invitationUrl(token),
+    emailed,
   };
 }
 

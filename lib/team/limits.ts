@@ -7,6 +7,10 @@
  *   (IDV_INVITATION_LIMIT_IP per 15 minutes, default 30);
  * - password change: wrong current passwords per user (IDV_PASSWORD_CHANGE_LIMIT per
  *   15 minutes, default 10).
+ * - password reset: every request and every bad link per client address
+ *   (IDV_PASSWORD_RESET_LIMIT_IP per hour, default 20);
+ * - mail to one address: password-reset and sign-up requests per email, whether or not it has an
+ *   account (IDV_MAIL_LIMIT_EMAIL per hour, default 5), so nobody can flood a mailbox.
  * The points come from lib/config (IDV_… variables, parsed once at start-up).
  */
 import { config } from "../config";
@@ -22,6 +26,14 @@ export function invitationLimit(): LimitSpec {
 
 export function passwordChangeLimit(): LimitSpec {
   return { name: "password_change_user", points: config().limits.passwordChange, durationSeconds: 900 };
+}
+
+export function passwordResetIpLimit(): LimitSpec {
+  return { name: "password_reset_ip", points: config().limits.passwordResetIp, durationSeconds: 3600 };
+}
+
+export function mailEmailLimit(): LimitSpec {
+  return { name: "mail_email", points: config().limits.mailEmail, durationSeconds: 3600 };
 }
 
 /** Throws 429 RATE_LIMITED (with Retry-After) when `key` is over `spec`. */

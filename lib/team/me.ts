@@ -7,13 +7,15 @@
  * - a wrong current password is a field error on `currentPassword` and counts towards a per-user
  *   limit (429 once over it, checked before the password); a right one clears the counter;
  * - the new password must differ from the current one;
- * - a change signs out every console session of the user, the one that made it included:
- *   `sessionsValidFrom` becomes the start of the next second, because session issue times
- *   (JWT `iat`) have one-second resolution and a session of this very second must end too.
+ * - a change signs out every console session of the user, the one that made it included
+ *   (lib/auth/sessions.ts `endAllSessions`);
+ * - "sign out of all sessions" ends them the same way, for the console user or the operator of
+ *   the session that asks (an API or operator key is no session: 403); both are audited.
  */
+import type { OperatorAuth } from "../auth/operator-keys";
 import { can, parseRole, PERMISSIONS, type TPermission } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { recordAudit, workspaceWideAudit } from "../audit";
+import { operatorAudit, recordAudit, workspaceWideAudit } from "../audit";
 import { endAllSessions } from "../auth/sessions";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import type { Tx } from "../db/client";
@@ -102,6 +104,52 @@ export async function changePassword(
     action: "user.password_changed",
     targetType: "user",
     targetId: userId,
+  });
+  return { signedOut: true };
+}
+
+const SIGNED_OUT_EVERYWHERE = "user.signed_out_everywhere";
+
+/** "Sign out of all sessions" from the console: every session of the signed-in user ends. */
+export async function signOutEverywhere(
+  db: Tx,
+  auth: WorkspaceAuth,
+  requestId: string,
+): Promise<{ signedOut: true }> {
+  if (auth.actor.type !== "user") {
+    throw new ApiError(
+      "RESOURCE_FORBIDDEN",
+      "An API key is no session: sign in to the console to sign out of your sessions",
+    );
+  }
+  await endAllSessions(db, auth.actor.id);
+  await recordAudit(db, {
+    ...workspaceWideAudit({ auth, requestId }),
+    action: SIGNED_OUT_EVERYWHERE,
+    targetType: "user",
+    targetId: auth.actor.id,
+  });
+  return { signedOut: true };
+}
+
+/** "Sign out of all sessions" from the back-office: every session of the operator ends. */
+export async function signOutEverywhereAsOperator(
+  db: Tx,
+  auth: OperatorAuth,
+  requestId: string,
+): Promise<{ signedOut: true }> {
+  if (auth.via !== "session") {
+    throw new ApiError(
+      "RESOURCE_FORBIDDEN",
+      "An operator key is no session: sign in to the back-office to sign out of your sessions",
+    );
+  }
+  await endAllSessions(db, auth.userId);
+  await recordAudit(db, {
+    ...operatorAudit({ auth, requestId }),
+    action: SIGNED_OUT_EVERYWHERE,
+    targetType: "user",
+    targetId: auth.userId,
   });
   return { signedOut: true };
 }

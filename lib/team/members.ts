@@ -8,7 +8,8 @@
  * - a workspace always keeps an owner: the last owner can neither be demoted, removed nor leave
  *   (409 LAST_OWNER). Changes lock the workspace row first, so two owners demoting each other at
  *   the same moment cannot both succeed;
- * - a user who is not a member of the caller's workspace is 404, like any unknown record.
+ * - a user who is not a member of the caller's workspace is 404, like any unknown record;
+ * - a role change is mailed to the workspace's other owners (./role-notice.ts).
  */
 import { can, parseRole, PERMISSION_LABEL, type TPermission, type TRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
@@ -17,6 +18,7 @@ import type { Tx } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import type { TTeamMemberJson } from "./endpoints";
+import { notifyOwnersOfRoleChange } from "./role-notice";
 
 export interface TeamActor {
   auth: WorkspaceAuth;
@@ -132,6 +134,7 @@ export async function changeMemberRole(
     targetId: userId,
     data: { email: member.user.email, from, to: role },
   });
+  await notifyOwnersOfRoleChange(db, auth, { memberEmail: member.user.email, from, to: role });
   return toMemberJson(updated, auth);
 }
 

@@ -51,5 +51,24 @@ export const ZAcceptInvitation = z.strictObject({
 });
 export type TAcceptInvitation = z.infer<typeof ZAcceptInvitation>;
 
+/** Password-reset and sign-up confirmation tokens: 43 characters; anything else is unknown. */
+const ZLinkToken = ZInvitationToken;
+
+export const ZPasswordResetRequest = z.strictObject({ email: ZEmailFlag });
+
+export const ZPasswordResetLookup = z.strictObject({ token: ZLinkToken });
+
+export const ZPasswordResetComplete = z.strictObject({
+  token: ZLinkToken,
+  newPassword: ZPasswordFlag.max(1024, "must be at most 1024 characters"),
+});
+
+export const ZSignUpConfirm = z.strictObject({
+  token: ZLinkToken,
+  // the password given at sign-up: whoever holds only the link cannot use it
+  password: ZAnyPassword,
+});
+export type TSignUpConfirm = z.infer<typeof ZSignUpConfirm>;
+
 /** Team lists are short: one page of up to 100 is the whole team in practice. */
 export const ZTeamListQuery = z.object({ ...paginationFields(100) });

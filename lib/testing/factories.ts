@@ -29,7 +29,8 @@ export async function makeOperator() {
 
 /**
  * A console session for `userId`, as the browser would send it: the Cookie header, plus the
- * same-origin Origin header that writes need (pass `{ origin: null }` to leave it out).
+ * same-origin Origin header that writes need (pass `{ origin: null }` to leave it out). Its JWT
+ * has the claims of a sign-in just now (`signedInAt`, a fresh `sid`); `claims` adds or replaces.
  */
 export async function sessionHeaders(
   userId: string,
@@ -37,8 +38,12 @@ export async function sessionHeaders(
 ): Promise<Record<string, string>> {
   const { encode } = await import("next-auth/jwt");
   const { sessionCookieName, sessionSecret } = await import("../auth/console-session");
+  const { signInClaims } = await import("../auth/session-claims");
   const { publicUrl } = await import("../config");
-  const token = await encode({ token: { sub: userId, ...options.claims }, secret: sessionSecret() });
+  const token = await encode({
+    token: { sub: userId, ...signInClaims({}), ...options.claims },
+    secret: sessionSecret(),
+  });
   const headers: Record<string, string> = { cookie: `${sessionCookieName()}=${token}` };
   const origin = options.origin === undefined ? new URL(publicUrl()).origin : options.origin;
   if (origin) headers.origin = origin;
@@ -54,7 +59,7 @@ export async function operatorSessionHeaders(
   userId: string,
   options: { origin?: string | null; expiresInSeconds?: number } = {},
 ): Promise<Record<string, string>> {
-  const { OPERATOR_EXPIRY_CLAIM, signInClaims } = await import("../auth/console-session");
+  const { OPERATOR_EXPIRY_CLAIM, signInClaims } = await import("../auth/session-claims");
   const claims =
     options.expiresInSeconds === undefined
       ? signInClaims({ isOperator: true })

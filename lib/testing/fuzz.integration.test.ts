@@ -7,6 +7,12 @@
  * methods — and sends them through the in-process router (lib/testing/router.ts `dispatch`), so
  * they run the very wrappers and handlers the server runs.
  *
+ * next-auth's routes get its forms and query with broken values, callbackUrl above all (issue 23:
+ * `http://x:y` was a 500), and a `next-auth.callback-url` cookie. Raw requests — any method Node.js
+ * parses, percent-escapes of any byte in any segment, declared and chunked bodies — go through the
+ * production server's request listener (server/production.mjs) on a real socket, in front of the
+ * same router.
+ *
  * Every response must be below 500, and every 4xx must carry its surface's error shape: the REST
  * envelope `{error: {code, message, requestId}}`, an OAuth error body, the OP's error page, the
  * hosted pages' JSON envelope or plain text. Finally every request that went through the REST
@@ -17,6 +23,8 @@
  * every case and its status, FUZZ_STATS=1 for the statuses per route and method).
  */
 import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
@@ -28,6 +36,9 @@ import { getDb } from "../db/client";
 import { ApiError } from "../errors";
 import type { EndpointDef } from "../http/endpoint";
 import { isMethodNotAllowed } from "../http/pipeline";
+import { registerFastPathHooks } from "../http/request-shaping";
+import { OP_PAGE } from "../../app/oidc/_lib/op-page";
+import { requestListener, serverOptions, writeResponse } from "../../server/production.mjs";
 import { newId, type IdPrefix } from "../ids";
 import { ALL_ENDPOINTS } from "../openapi/registry";
 import { clientIp } from "../rate-limit";
@@ -576,6 +587,20 @@ const OP_PARAMS = [
 ];
 const OP_REQUIRED = ["client_id", "redirect_uri", "response_type", "scope", "provider"];
 const HOSTED_PARAMS = ["identifier", "outcome", "identity", "flow"];
+const NEXTAUTH_PARAMS = ["email", "password", "csrfToken", "callbackUrl", "json"];
+/** callbackUrl values next-auth cannot parse, or that lead elsewhere */
+const CALLBACK_URLS = [
+  "http://x:y",
+  "http://127.0.0.1:3917.evil.example/",
+  "//evil.example/",
+  "/\\evil.example",
+  "https://evil.example/console",
+  "javascript:alert(1)",
+  "http://[::1",
+  "/%FF",
+  "/console/sandbox/dashboard",
+  ORIGIN,
+];
 
 function goodParam(name: string): string {
   const values: Record<string, string> = {
@@ -600,6 +625,9 @@ function goodParam(name: string): string {
     domain: "fuzz.example.test",
     email: "fuzz@example.test",
     password: "wrong password",
+    csrfToken: "x",
+    callbackUrl: "/console/sandbox/dashboard",
+    json: "true",
   };
   return values[name] ?? "x";
 }
@@ -764,7 +792,17 @@ function bodyArb(
         ])
       : formBody(paramsArb(HOSTED_PARAMS, ["outcome"], mutate));
   }
-  if (route.surface === "tls" || route.surface === "next-auth") return fc.constant<TBody>(["", undefined]);
+  if (route.surface === "next-auth") {
+    return fc
+      .tuple(formBody(paramsArb(NEXTAUTH_PARAMS, [], mutate)), fc.option(fc.constantFrom(...CALLBACK_URLS)))
+      .map(([[type, text], callbackUrl]): TBody => {
+        if (callbackUrl === null || !mutate) return [type, text];
+        const form = new URLSearchParams(text);
+        form.set("callbackUrl", callbackUrl);
+        return [type, form.toString()];
+      });
+  }
+  if (route.surface === "tls") return fc.constant<TBody>(["", undefined]);
   const schema = jsonSchemaOf(def?.body);
   if (!schema) return mutate ? oddBody : fc.constant<TBody>(["", undefined]);
   return withOneBroken(schemaArb(schema, schema, 0), mutate).map((v): TBody => [
@@ -786,6 +824,14 @@ function queryArb(
   // the hosted pages' own parameters (QR frame, bind hand-off) and the resume proof
   if (route.surface === "hosted") return paramsArb(["f", "h", "flow", "done", "error"], [], mutate);
   if (route.surface === "op-page") return paramsArb(["p"], [], mutate);
+  if (route.surface === "next-auth") {
+    return mutate
+      ? fc.oneof(
+          paramsArb(["callbackUrl", "error"], [], true),
+          fc.constantFrom(...CALLBACK_URLS).map((v): [string, string][] => [["callbackUrl", v]]),
+        )
+      : fc.constant([]);
+  }
   const schema = jsonSchemaOf(def?.query);
   if (!schema) {
     return mutate
@@ -828,7 +874,12 @@ const extraHeaders = fc.record(
     "sec-fetch-site": fc.constantFrom("same-origin", "cross-site", "none"),
     origin: fc.constantFrom(ORIGIN, "https://evil.invalid", "null"),
     "x-workspace-id": headerValue,
-    cookie: fc.oneof(headerValue, fc.constant("idv.session=x; next-auth.session-token=%00")),
+    cookie: fc.oneof(
+      headerValue,
+      fc.constant("idv.session=x; next-auth.session-token=%00"),
+      fc.constantFrom(...CALLBACK_URLS).map((v) => `next-auth.callback-url=${encodeURIComponent(v)}`),
+      fc.constantFrom(...CALLBACK_URLS).map((v) => `__Secure-next-auth.callback-url=${v}`),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -947,9 +998,8 @@ async function send(route: TRoute, c: TCase): Promise<void> {
 }
 
 /**
- * next-auth's own handlers need Next.js's request scope (cookies()), which only a running server
- * has (the end-to-end tests sign in through it). What the route adds before them is ours: the
- * sign-in rate limit check on the form's email and the client address. It gets the nasty input.
+ * The sign-in rate limit check the next-auth route runs on the form's email and the client address,
+ * on its own, with the nasty input.
  */
 async function fuzzSignInCheck(): Promise<void> {
   await fc.assert(
@@ -972,6 +1022,201 @@ async function fuzzSignInCheck(): Promise<void> {
     ),
     { seed: SEED, numRuns: RUNS },
   );
+}
+
+// ---- raw requests through the production server's listener --------------------------------------
+
+/** Methods Node.js's parser accepts: the served ones and some no route serves. */
+const RAW_METHODS = [
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+  "TRACE",
+  "PROPFIND",
+  "MKCOL",
+  "LOCK",
+  "PURGE",
+  "SEARCH",
+  "REPORT",
+];
+
+/** A path segment as raw bytes of a request line: percent-escapes of any byte, broken escapes, URL characters. */
+const rawSegment = fc
+  .array(
+    fc.oneof(
+      fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`),
+      fc.constantFrom(
+        "%",
+        "%z",
+        "%zz",
+        "%C3",
+        "%E2%82",
+        "%ED%A0%80",
+        "%C0%AF",
+        "%2e%2e",
+        "a",
+        "-",
+        ".",
+        "..",
+        "~",
+        "!",
+        "$",
+        "'",
+        "(",
+        "*",
+        "+",
+        ",",
+        ";",
+        "=",
+        ":",
+        "@",
+      ),
+    ),
+    { minLength: 1, maxLength: 6 },
+  )
+  .map((parts) => parts.join(""));
+
+type TRawBody = "none" | "small" | "declared-huge" | "chunked";
+
+interface TRawCase {
+  method: string;
+  path: string;
+  query: string;
+  body: TRawBody;
+  cookie?: string;
+}
+
+function rawCaseArb(): fc.Arbitrary<TRawCase> {
+  return fc
+    .record({
+      route: fc.constantFrom(...routes),
+      method: fc.constantFrom(...RAW_METHODS),
+      broken: fc.nat(),
+      segment: rawSegment,
+      query: fc.oneof(
+        fc.constant(""),
+        fc.constantFrom(...CALLBACK_URLS).map((v) => `?callbackUrl=${encodeURIComponent(v)}`),
+        rawSegment.map((v) => `?${v}=${v}`),
+      ),
+      body: fc.constantFrom<TRawBody>("none", "small", "declared-huge", "chunked"),
+      cookie: fc.option(
+        fc.constantFrom(...CALLBACK_URLS).map((v) => `next-auth.callback-url=${encodeURIComponent(v)}`),
+        { nil: undefined },
+      ),
+    })
+    .chain(({ route, broken, segment, ...rest }) =>
+      pathArb(route, false).map((good): TRawCase => {
+        const parts = good.split("/");
+        // one segment (never the first, empty one) replaced by the raw one, or the raw one appended
+        const at = 1 + (broken % parts.length);
+        parts[at] = segment;
+        return { ...rest, path: parts.join("/") };
+      }),
+    );
+}
+
+/** The production server's listener in front of the in-process router, Next.js's part played by `dispatch`. */
+async function startRawServer(): Promise<{ port: number; close(): Promise<void> }> {
+  registerFastPathHooks(OP_PAGE);
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (["connection", "transfer-encoding", "keep-alive"].includes(name) || value === undefined) continue;
+        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+      }
+      const method = req.method ?? "GET";
+      let response: Response;
+      try {
+        response = await dispatch(
+          new Request(`${ORIGIN}${req.url}`, {
+            method,
+            headers,
+            ...(method === "GET" || method === "HEAD" ? {} : { body: Buffer.concat(chunks) }),
+          }),
+        );
+      } catch (err) {
+        response = new Response(`the handler threw: ${(err as Error).stack}`, { status: 599 });
+      }
+      // next.config.mjs gives every answer nosniff
+      await writeResponse(res, response, { "X-Content-Type-Options": "nosniff" });
+    })();
+  const server = http.createServer(serverOptions(2_000), requestListener({ port: 3000, handle }));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** One raw exchange (`Connection: close`): the answer's status, headers and body as text. */
+function sendRaw(port: number, c: TRawCase): Promise<{ status: number; head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const head = [`${c.method} ${c.path}${c.query} HTTP/1.1`, "Host: localhost:3000", "Connection: close"];
+    if (c.cookie) head.push(`Cookie: ${c.cookie}`);
+    if (c.body === "small") head.push("Content-Type: application/x-www-form-urlencoded", "Content-Length: 7");
+    if (c.body === "declared-huge")
+      head.push("Content-Type: application/json", `Content-Length: ${64 * 1024 * 1024}`);
+    if (c.body === "chunked") head.push("Content-Type: application/json", "Transfer-Encoding: chunked");
+    let text = "";
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(`${head.join("\r\n")}\r\n\r\n`);
+      if (c.body === "small") socket.write("a=1&b=2");
+      if (c.body === "chunked") socket.write("2\r\n{}\r\n0\r\n\r\n");
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer in 10 s to ${head[0]}`));
+    }, 10_000);
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      const end = text.indexOf("\r\n\r\n");
+      if (end < 0) return reject(new Error(`no answer to ${head[0]}: ${JSON.stringify(text)}`));
+      resolve({
+        status: Number(text.slice(9, 12)),
+        head: text.slice(0, end).toLowerCase(),
+        body: text.slice(end + 4),
+      });
+    });
+  });
+}
+
+async function fuzzRawRequests(): Promise<void> {
+  const server = await startRawServer();
+  try {
+    await fc.assert(
+      fc.asyncProperty(rawCaseArb(), async (c) => {
+        cases++;
+        const what = `${c.method} ${c.path}${c.query} body=${c.body} cookie=${c.cookie ?? ""}`;
+        const res = await sendRaw(server.port, c);
+        if (process.env.FUZZ_VERBOSE) console.log(`${res.status} ${what}`);
+        if (res.status >= 500 || !res.status)
+          throw new Error(`server error: ${res.status} ${res.body.slice(0, 600)}\n${what}`);
+        if (!res.head.includes("x-content-type-options: nosniff"))
+          throw new Error(`no nosniff: ${res.head}\n${what}`);
+        // the listener's own refusals: the REST or hosted envelope, an OAuth body or the OP's page
+        if (
+          [400, 405, 408, 413].includes(res.status) &&
+          res.head.includes("application/json") &&
+          c.method !== "HEAD"
+        ) {
+          const body = JSON.parse(res.body) as { error?: unknown };
+          if (body.error === undefined) throw new Error(`no error body: ${res.body}\n${what}`);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS * 4 },
+    );
+  } finally {
+    await server.close();
+  }
 }
 
 /** One seed per route and method (derived from SEED), so routes do not share a random stream. */
@@ -1031,10 +1276,8 @@ describe("fuzz campaign over every route", () => {
         await ensureWorld();
         for (const method of METHODS) {
           const exported = route.methods.includes(method);
-          if (route.surface === "next-auth" && exported) {
-            await fuzzSignInCheck();
-            continue;
-          }
+          // what the route checks before next-auth, on its own
+          if (route.surface === "next-auth" && exported) await fuzzSignInCheck();
           await fc.assert(
             fc.asyncProperty(caseArb(route, method), (c) => send(route, c)),
             { seed: seedFor(template, method), numRuns: exported ? RUNS : WRONG_METHOD_RUNS },
@@ -1044,6 +1287,15 @@ describe("fuzz campaign over every route", () => {
       300_000,
     );
   }
+
+  it.skipIf(process.env.FUZZ_ONLY !== undefined)(
+    "raw request lines through the production server's listener: any method, any escape, any body",
+    async () => {
+      await ensureWorld();
+      await fuzzRawRequests();
+    },
+    300_000,
+  );
 
   it.skipIf(process.env.FUZZ_ONLY !== undefined)(
     `ran ${RUNS} cases per method (seed ${SEED}), and every REST request reached the request log`,

@@ -3,6 +3,8 @@
  * Rules:
  * - only the caller's workspace and the URL's environment: another workspace's or environment's
  *   session is 404, never 403 (its existence is not disclosed);
+ * - the list leaves out OpenID Provider sessions no end-user has acted on (`untouched`,
+ *   lib/verifications/create.ts): anonymous /auth requests add nothing to it;
  * - the list and the activity carry no personal data; revealing the claims needs permission
  *   `personal_data` (checked by withApi) and is audited without any personal value;
  * - cancel and test sessions reuse the App API's code (lib/verifications/create.ts, transitions.ts), so events,
@@ -71,6 +73,8 @@ export async function listWorkspaceVerifications(
   const where = {
     workspaceId: scope.workspaceId,
     environment: scope.environment,
+    // an OpenID Provider session no end-user acted on is nobody's session yet (create.ts)
+    untouched: false,
     ...(query.status ? { status: { in: query.status } } : {}),
     ...(query.providerId ? { providerId: query.providerId } : {}),
     ...(query.appId ? { appId: query.appId } : {}),

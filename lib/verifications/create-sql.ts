@@ -146,15 +146,16 @@ export type TNewVerification = Pick<
 
 const SESSION_PARAMS = 21;
 
+// `untouched` ($19, as via_oidc_provider): an OpenID Provider session starts as nobody's act (create.ts)
 const INSERT_VERIFICATION = defineStatement<TSqlValue[], number>({
   name: "verifications_create",
   text: `WITH inserted_verification AS (
     INSERT INTO verifications (id, app_id, workspace_id, environment, provider_id, workflow_id, workflow_version,
       verification_node_id, flow_type, channel, status, redirect_uri, state, locale, device_type, country_code,
-      challenge_id, match_data_encrypted, via_oidc_provider, created_at, updated_at, expires_at)
+      challenge_id, match_data_encrypted, via_oidc_provider, untouched, created_at, updated_at, expires_at)
     VALUES ($1::text, $2::text, $3::text, $4::text::"Environment", $5::text, $6::text, $7::int, $8::text, $9::text,
       $10::text, $11::text, $12::text, $13::text, $14::text, $15::text, $16::text, $17::text, $18::text, $19::boolean,
-      ${utcParam(20)}, ${utcParam(20)}, ${utcParam(21)})
+      $19::boolean, ${utcParam(20)}, ${utcParam(20)}, ${utcParam(21)})
   ),
   ${outboxCtes(SESSION_PARAMS + 1)}
   SELECT count(*)::int AS deliveries FROM outbox_deliveries`,

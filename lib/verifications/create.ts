@@ -9,9 +9,16 @@
  * - events in order at creation: created, requested, workflow.started; the session, its events
  *   and their deliveries are one statement (create-sql.ts), inside the caller's transaction when
  *   it has one; no job: the expiry sweep ends it at expiresAt (expiry-sweep.ts);
- * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: their
- *   three creation events are written at the end-user's first action instead (`announcement`,
- *   by transitions.ts; still first, in the same order), and one nobody acted on expires silently.
+ * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: they
+ *   start `untouched` and their three creation events are written at the end-user's first action
+ *   instead (`announcement`, by transitions.ts; still first, in the same order), and one nobody
+ *   acted on expires silently;
+ * - "acted on" is the session's first move other than expiry (transitions.ts `move`): the
+ *   end-user reaching the provider, cancelling on the hosted page, an outcome the provider or
+ *   simulator reports (or the integrator's cancel). Loading /auth, the picker or the hosted page
+ *   is no act. Until then the session is in no list, statistic or webhook of its workspace
+ *   (lib/verification-log, lib/stats), counts toward its app's cap (lib/oidc/provider/untouched.ts)
+ *   and, once ended, is deleted by the OpenID Provider's purge (lib/oidc/purge.ts).
  */
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
@@ -163,8 +170,8 @@ function creationEvents(
 }
 
 /** An OpenID Provider session nobody has acted on yet: its creation events are still to come. */
-export function unannounced(v: Verification): boolean {
-  return v.viaOidcProvider && v.status === INITIAL_STATE;
+export function unannounced(v: Pick<Verification, "untouched">): boolean {
+  return v.untouched;
 }
 
 /**

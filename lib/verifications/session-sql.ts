@@ -80,6 +80,7 @@ function verificationOf(row: TRow): Verification {
     browserBindingHash: column.textOrNull(row, "browser_binding_hash"),
     returnedAt: instantOrNull(row, "returned_at"),
     viaOidcProvider: column.boolean(row, "via_oidc_provider"),
+    untouched: column.boolean(row, "untouched"),
   };
 }
 
@@ -101,7 +102,7 @@ const LOCKED_SESSION_COLUMNS = `v.id, v.app_id, v.workspace_id, v.environment::t
       v.redirect_uri, v.state, v.locale, v.device_type, v.country_code, v.challenge_id, v.loa, v.subject,
       v.match_data_encrypted, v.result_encrypted, v.evidence_encrypted, v.upstream_encrypted, v.created_at,
       v.updated_at, v.expires_at, v.verified_at, v.started_at, v.authenticated_at, v.ended_at,
-      v.personal_data_deleted_at, v.browser_binding_hash, v.returned_at, v.via_oidc_provider,
+      v.personal_data_deleted_at, v.browser_binding_hash, v.returned_at, v.via_oidc_provider, v.untouched,
       w.version AS workflow_current_version,
       CASE WHEN v.workflow_version IS NULL OR v.workflow_version = w.version OR NOT EXISTS (
           SELECT 1 FROM workflow_versions k WHERE k.workflow_id = w.id AND k.version = v.workflow_version)
@@ -205,10 +206,11 @@ export type TSessionUpdate = Partial<
     | "startedAt"
     | "authenticatedAt"
     | "personalDataDeletedAt"
+    | "untouched"
   >
 >;
 
-const SESSION_PARAMS = 15;
+const SESSION_PARAMS = 16;
 const DECISION = SESSION_PARAMS + OUTBOX_PARAMS;
 const d = (i: number) => `$${DECISION + i}`;
 
@@ -218,7 +220,8 @@ const SAVE_SESSION = defineStatement<TSqlValue[], { updated: number; decisions: 
     UPDATE verifications SET status = $2::text, status_reason = $3::text, loa = $4::int, subject = $5::text,
       match_data_encrypted = $6::text, result_encrypted = $7::text, evidence_encrypted = $8::text,
       upstream_encrypted = $9::text, updated_at = ${utcParam(10)}, verified_at = ${utcParam(11)}, started_at = ${utcParam(12)},
-      authenticated_at = ${utcParam(13)}, ended_at = ${utcParam(14)}, personal_data_deleted_at = ${utcParam(15)}
+      authenticated_at = ${utcParam(13)}, ended_at = ${utcParam(14)}, personal_data_deleted_at = ${utcParam(15)},
+      untouched = $16::boolean
     WHERE id = $1::text
     RETURNING id
   ),
@@ -288,6 +291,7 @@ export async function saveSession(
     v.authenticatedAt,
     v.endedAt,
     v.personalDataDeletedAt,
+    v.untouched,
     ...outbox.values,
     ...decisionValues(decision),
   ]);

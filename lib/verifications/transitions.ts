@@ -13,7 +13,8 @@
  *   statements, however many moves it makes; `inSessionTransaction` gives a change a
  *   transaction of its own without Prisma (a production-test session's, which records its
  *   participation with Prisma, excepted);
- * - the end-user's first act on an OpenID Provider session announces it first (create.ts);
+ * - the end-user's first act on an OpenID Provider session announces it first and ends its
+ *   `untouched` (create.ts);
  * - events: user.authentication_started when the end-user reaches the provider (idempotent while
  *   authenticating), workflow.cancelled on cancel, session.timed_out on expiry (none for an
  *   OpenID Provider session nobody acted on); the outcomes are in outcome.ts;
@@ -138,11 +139,19 @@ export async function move(
 ): Promise<Verification> {
   const v = change.row;
   const to = transition(VERIFICATION_TRANSITIONS, v.status, event, refuseMove(v));
-  // the end-user acted on an OpenID Provider session: it is announced first (an expiry is no act)
-  if (unannounced(v) && event !== "expire")
-    change.events.push(...announcement(v, await plannedWorkflowOf(db, change)));
+  // the end-user acted on an OpenID Provider session: it is announced first, and from now on
+  // listed and counted (an expiry is no act)
+  const acted = unannounced(v) && event !== "expire";
+  if (acted) change.events.push(...announcement(v, await plannedWorkflowOf(db, change)));
   const now = new Date();
-  change.row = { ...v, ...data, ...(isTerminal(to) ? { endedAt: now } : {}), status: to, updatedAt: now };
+  change.row = {
+    ...v,
+    ...data,
+    ...(isTerminal(to) ? { endedAt: now } : {}),
+    ...(acted ? { untouched: false } : {}),
+    status: to,
+    updatedAt: now,
+  };
   return change.row;
 }
 

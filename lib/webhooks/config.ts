@@ -10,9 +10,12 @@
  *   `whsec_<random>` and stores it encrypted with IDV_MASTER_KEY. An app has no secret until its
  *   first rotation, and deliveries carry X-Service-Signature only once a secret exists; a rotation
  *   invalidates signatures made with the previous secret at once;
- * - the webhook-config resource says whether deliveries are signed (`signed`) to every reader, but
- *   shows the secret itself only to roles that may change the webhook (write): who may rotate it
- *   may read it; a viewer may not (the secret forges deliveries the integrator trusts).
+ * - the signing secret is a credential (the `credentials` permission, lib/auth/roles.ts): only
+ *   roles that hold it in this environment read it (GET/PATCH webhook-config) or rotate it
+ *   (rotate-secret, checked by withApi). Owners, admins and workspace API keys hold it everywhere,
+ *   developers in the sandbox only, viewers nowhere: the secret forges deliveries the integrator
+ *   trusts. Every reader sees `signed` (whether a secret exists) and `secretReadable` (whether
+ *   this caller gets it); the rest of the configuration stays readable to all.
  * The same rules serve PATCH /v1/apps/{client_id} (webhookConfig, fields named
  * `webhookConfig.…`) and PATCH /v1/apps/{client_id}/webhook-config (fields named as they are).
  * Callers load the app with getOwnedApp first, so ownership is checked before anything here.
@@ -98,12 +101,16 @@ export function generateWebhookSecret(): string {
   return `${WEBHOOK_SECRET_PREFIX}${randomToken(43)}`;
 }
 
-/** The webhook-config resource: whether it is signed, and the secret for roles that may write. */
+/** The webhook-config resource: whether it is signed, and the secret for roles with `credentials`. */
 export type TWebhookConfigResourceJson = z.infer<typeof ZWebhookConfigResourceJson>;
 
 function toWebhookConfigResourceJson(app: App, auth: WorkspaceAuth): TWebhookConfigResourceJson {
-  const withSecret = can(auth.role, "write", auth.environment);
-  return { ...toWebhookConfigJson(app, withSecret), signed: app.webhookSecretEncrypted !== null };
+  const secretReadable = can(auth.role, "credentials", auth.environment);
+  return {
+    ...toWebhookConfigJson(app, secretReadable),
+    signed: app.webhookSecretEncrypted !== null,
+    secretReadable,
+  };
 }
 
 /** GET webhook-config: the configuration, with the stored secret once one exists (see rules). */

@@ -13,7 +13,13 @@ import type { TEventType } from "./event-types";
 import { emitVerificationEvent } from "./events";
 import { deliverWebhookTask } from "./delivery";
 import { APPLICATION_NAME, WebhookDispatcher } from "./delivery-dispatcher";
-import { claimDueDeliveries, recordAndClaim } from "./delivery-queue";
+import {
+  claimDueDeliveries,
+  queueDeliveryAttempt,
+  recordAndClaim,
+  recordAttempts,
+  type TAttemptRecord,
+} from "./delivery-queue";
 
 // each dispatcher holds at most 4 deliveries, so that both of them take part below
 process.env.WEBHOOK_CONCURRENCY = "4";
@@ -299,6 +305,103 @@ describe("claimDueDeliveries", () => {
       expect(await claimedIds()).toEqual([]);
     } finally {
       await db().webhookDelivery.updateMany({ where: { id: { in: chain } }, data: { status: "dead" } });
+    }
+  });
+});
+
+/** The outcome a dispatcher records for the claim that set `leaseUntil`: one successful attempt. */
+function succeeded(deliveryId: string, leaseUntil: Date, url: string): TAttemptRecord {
+  const startedAt = new Date();
+  return {
+    deliveryId,
+    leaseUntil,
+    attempt: {
+      id: randomUUID(),
+      number: 1,
+      trigger: "automatic",
+      result: {
+        startedAt,
+        durationMs: 3,
+        responseStatus: 200,
+        error: null,
+        success: true,
+        requestHeaders: { "Content-Type": "application/json" },
+        responseHeaders: {},
+        responseBody: "",
+        responseBodyTruncated: false,
+      },
+    },
+    status: "succeeded",
+    lastError: null,
+    url,
+    nextAttemptAt: null,
+    queuedTrigger: null,
+  };
+}
+
+describe("leases", () => {
+  it("a claim passes over a delivery queued again while another dispatcher holds its lease, and leaves the lease alone", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url, enabled: false });
+    const [id] = await queuedLater(app.clientId, receiver.url, [null]);
+    const later = new Date(Date.now() + 2 * HOUR);
+    const held = new Date(later.getTime() + 20_000);
+    // a dispatcher holds it (lease until `held`) and the sweeper has queued it again meanwhile
+    await db().webhookDelivery.update({
+      where: { id: id! },
+      data: { leaseUntil: held, queuedTrigger: "automatic", nextAttemptAt: later },
+    });
+    try {
+      const batch = await claimDueDeliveries(db(), 10, later);
+      expect(batch.deliveries.map((d) => d.id)).not.toContain(id);
+      expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+        leaseUntil: held,
+        queuedTrigger: "automatic",
+        status: "pending",
+      });
+      // once that lease has run out, the queued attempt is claimed
+      const after = await claimDueDeliveries(db(), 10, new Date(held.getTime() + 1000));
+      expect(after.deliveries.map((d) => d.id)).toContain(id);
+    } finally {
+      await db().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
+    }
+  });
+
+  it("an outcome recorded after the lease was lost to another claim changes nothing", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url, enabled: false });
+    const [id] = await queuedLater(app.clientId, receiver.url, [null]);
+    const later = new Date(Date.now() + 2 * HOUR);
+    try {
+      const first = (await claimDueDeliveries(db(), 10, later)).deliveries.find((d) => d.id === id)!;
+      expect(first).toBeDefined();
+      // its dispatcher stalls past the lease; the sweeper queues it again and another claims it
+      const expired = new Date(first.leaseUntil.getTime() + 1000);
+      expect(await queueDeliveryAttempt(db(), id!, "automatic", expired)).toBe(1);
+      const second = (await claimDueDeliveries(db(), 10, expired)).deliveries.find((d) => d.id === id)!;
+      expect(second.leaseUntil.getTime()).toBeGreaterThan(first.leaseUntil.getTime());
+      const held = await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
+
+      // the first dispatcher comes back and records its outcome under the lease it lost
+      const late = await recordAttempts(db(), [succeeded(id!, first.leaseUntil, receiver.url)], expired);
+      expect([...late]).toEqual([]);
+      const after = await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
+      expect(after).toEqual(held);
+      expect(after).toMatchObject({
+        status: "pending",
+        attemptCount: 0,
+        deliveredAt: null,
+        leaseUntil: second.leaseUntil,
+      });
+
+      // the holder of the live lease records its own
+      const current = await recordAttempts(db(), [succeeded(id!, second.leaseUntil, receiver.url)], expired);
+      expect([...current]).toEqual([id]);
+      expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+        status: "succeeded",
+        attemptCount: 1,
+        leaseUntil: null,
+      });
+    } finally {
+      await db().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
     }
   });
 });

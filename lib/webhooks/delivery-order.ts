@@ -8,10 +8,9 @@
  *   redeliveries and test events neither wait nor hold anyone up;
  * - the dispatcher's claim passes over a waiting delivery (`waitsForEarlierSql`, evaluated in the
  *   claiming statement, so a delivery and the earlier one it waits for are never claimed
- *   together); the statement that records the earlier one's attempt claims it.
+ *   together); the statement that records the earlier one's attempt claims it. The claim is the
+ *   only way to an attempt, so this condition is the rule's only form.
  */
-import type { Tx } from "../db/client";
-import type { WebhookDelivery } from "../db/generated/client";
 
 /**
  * SQL condition, true while the delivery row `d` (an alias of webhook_deliveries with its
@@ -32,26 +31,4 @@ export function waitsForEarlierSql(d: string, finished?: string): string {
          AND CASE WHEN p.status = 'pending' THEN p.attempt_count = 0 ELSE false END${
            finished ? `\n         AND p.id NOT IN (SELECT id FROM ${finished})` : ""
          }))`;
-}
-
-/**
- * Whether `delivery`, on its first automatic attempt, must wait for an earlier event of its
- * session (the rule of `waitsForEarlierSql`, on the chain columns the delivery row carries; test
- * events stand alone).
- */
-export async function waitsForEarlier(
-  db: Tx,
-  delivery: Pick<WebhookDelivery, "verificationId" | "eventSeq">,
-): Promise<boolean> {
-  if (delivery.verificationId === null || delivery.eventSeq === null) return false;
-  const earlier = await db.webhookDelivery.findFirst({
-    where: {
-      verificationId: delivery.verificationId,
-      eventSeq: { lt: delivery.eventSeq },
-      status: "pending",
-      attemptCount: 0,
-    },
-    select: { id: true },
-  });
-  return earlier !== null;
 }

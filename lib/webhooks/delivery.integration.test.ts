@@ -13,7 +13,8 @@ import {
   setUpWebhookDeliveryTests,
 } from "@/lib/testing/webhooks";
 import { newId } from "@/lib/ids";
-import { claimDelivery, deliverWebhook, TEST_EVENT_TYPE } from "./delivery";
+import { TEST_EVENT_TYPE } from "./delivery";
+import { LEASE_SECONDS, queueDeliveryAttempt } from "./delivery-queue";
 import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./delivery-errors";
 import { sweepWebhookDeliveries } from "./delivery-sweep";
 import { verifyWebhook, WebhookVerificationError } from "./receiver";
@@ -479,14 +480,15 @@ describe("attempt errors stored before issue 12 (migration 20261126010000)", () 
   });
 });
 
-describe("deliverWebhook", () => {
+describe("attempts the dispatcher abandons", () => {
   it("abandons automatic attempts for a disabled webhook or a deleted app, without a request", async () => {
     const { app, key, base } = await makeWebhookApp({ url: receiver.url });
-    const event = await insertDelivery(app.clientId, receiver.url, { eventType: "verification.created" });
     await call("PATCH", `${base}/webhook-config`, { headers: bearer(key), body: { enabled: false } });
-    expect(await deliverWebhook(db(), event.id)).toEqual({ outcome: "dead" });
-    expect(await delivery(event.id)).toMatchObject({
-      status: "dead",
+    const event = await insertDelivery(app.clientId, receiver.url, {
+      eventType: "verification.created",
+      queuedTrigger: "automatic",
+    });
+    expect(await settled(event.id, "dead")).toMatchObject({
       attemptCount: 0,
       lastError: "the app's webhook is disabled; delivery abandoned",
       leaseUntil: null,
@@ -494,45 +496,32 @@ describe("deliverWebhook", () => {
     });
 
     // explicit requests still go out while disabled: test events and manual redeliveries
-    const test = await insertDelivery(app.clientId, receiver.url);
-    expect((await deliverWebhook(db(), test.id)).outcome).toBe("succeeded");
+    const test = await insertDelivery(app.clientId, receiver.url, { queuedTrigger: "automatic" });
+    await settled(test.id, "succeeded");
     await db().webhookDelivery.update({ where: { id: event.id }, data: { status: "pending" } });
-    expect((await deliverWebhook(db(), event.id, { trigger: "manual" })).outcome).toBe("succeeded");
+    expect(await queueDeliveryAttempt(db(), event.id, "manual")).toBe(1);
+    await settled(event.id, "succeeded");
     expect(receiver.requests).toHaveLength(2);
 
     const later = await insertDelivery(app.clientId, receiver.url);
     await call("DELETE", base, { headers: bearer(key) });
-    expect(await deliverWebhook(db(), later.id, { trigger: "manual" })).toEqual({ outcome: "dead" });
-    expect((await delivery(later.id)).lastError).toBe("the app was deleted; delivery abandoned");
+    expect(await queueDeliveryAttempt(db(), later.id, "manual")).toBe(1);
+    expect((await settled(later.id, "dead")).lastError).toBe("the app was deleted; delivery abandoned");
     expect(receiver.requests).toHaveLength(2);
   });
 
-  it("sends to the app's current URL and leaves finished deliveries alone", async () => {
+  it("sends to the app's current URL, not the one the delivery was queued with", async () => {
     const moved = await startWebhookReceiver();
     try {
       const { app, key, base } = await makeWebhookApp({ url: receiver.url });
-      const row = await insertDelivery(app.clientId, receiver.url);
       await call("PATCH", `${base}/webhook-config`, { headers: bearer(key), body: { url: moved.url } });
-      expect((await deliverWebhook(db(), row.id)).outcome).toBe("succeeded");
-      expect((await delivery(row.id)).url).toBe(moved.url);
-      // a duplicate job (e.g. after a sweep) finds nothing to do
-      expect(await deliverWebhook(db(), row.id)).toEqual({ outcome: "skipped" });
+      const row = await insertDelivery(app.clientId, receiver.url, { queuedTrigger: "automatic" });
+      expect((await settled(row.id, "succeeded")).url).toBe(moved.url);
       expect(moved.requests).toHaveLength(1);
       expect(receiver.requests).toHaveLength(0);
     } finally {
       await moved.close();
     }
-  });
-
-  it("lets exactly one of two concurrent workers claim an attempt", async () => {
-    const { app } = await makeWebhookApp({ url: receiver.url });
-    const row = await insertDelivery(app.clientId, receiver.url);
-    const claims = await Promise.all([claimDelivery(db(), row.id), claimDelivery(db(), row.id)]);
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await deliverWebhook(db(), row.id)).toEqual({ outcome: "skipped" });
-    // once the lease has run out, another worker may take over
-    expect(await claimDelivery(db(), row.id, new Date(Date.now() + 31_000))).toBeDefined();
-    expect(receiver.requests).toHaveLength(0);
   });
 });
 
@@ -540,8 +529,11 @@ describe("sweepWebhookDeliveries", () => {
   it("re-queues the delivery of a worker that died mid-attempt, and the event arrives", async () => {
     const { app } = await makeWebhookApp({ url: receiver.url });
     const row = await insertDelivery(app.clientId, receiver.url, { eventType: "verification.created" });
-    // a worker claimed it and died before recording anything; its job died with it
-    expect(await claimDelivery(db(), row.id)).toBeDefined();
+    // a dispatcher claimed it (its lease, off the queue) and died before recording anything
+    await db().webhookDelivery.update({
+      where: { id: row.id },
+      data: { leaseUntil: new Date(Date.now() + LEASE_SECONDS * 1000), queuedTrigger: null },
+    });
     expect(await sweepWebhookDeliveries(db())).not.toContain(row.id);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests).toHaveLength(0);

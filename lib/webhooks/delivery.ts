@@ -1,6 +1,7 @@
 /**
- * Webhook delivery: one attempt of a claimed delivery, sent and recorded (DESIGN.md §5; spec,
- * Events). The queue is delivery-queue.ts, the dispatcher that claims and sends batches
+ * Webhook delivery: one attempt of a claimed delivery, sent, and what to record of it (DESIGN.md
+ * §5; spec, Events); the dispatcher records it. Every attempt goes through the queue: there is no
+ * path that claims and sends a single delivery on its own (docs/decisions.md, issue 23 item 15). The queue is delivery-queue.ts, the dispatcher that claims and sends batches
  * delivery-dispatcher.ts, the HTTP request delivery-request.ts, the order of a session's events
  * delivery-order.ts, the sweeper delivery-sweep.ts, the settings (WEBHOOK_RETRY_SCHEDULE,
  * WEBHOOK_TIMEOUT_MS, WEBHOOK_CONCURRENCY, WEBHOOK_SWEEP_GRACE_SECONDS) lib/config.
@@ -25,20 +26,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { decryptSecret } from "../crypto/encryption";
-import type { Db } from "../db/client";
-import type { WebhookDelivery } from "../db/generated/client";
 import type { TDeliverWebhookPayload } from "../jobs/definitions";
 import { getDb } from "../db/client";
-import { logger } from "../log";
 import { config } from "../config";
-import { waitsForEarlier } from "./delivery-order";
-import {
-  LEASE_SECONDS,
-  recordAttempts,
-  type TAttemptRecord,
-  type TClaimedDelivery,
-  type TDeliveryTrigger,
-} from "./delivery-queue";
+import type { TAttemptRecord, TClaimedDelivery } from "./delivery-queue";
 import { sendWebhookRequest, type TAttemptResult } from "./delivery-request";
 import { SIGNATURE_HEADER, signPayload } from "./signature";
 
@@ -50,37 +41,10 @@ export const TEST_EVENT_TYPE = "webhook.test";
 const USER_AGENT = "idv-broker-webhooks/1.0";
 
 /**
- * Takes the lease of a pending delivery (and takes it off the queue); undefined when it is not
- * pending or another worker holds a live lease. PostgreSQL re-checks the WHERE clause on the row
- * it locks, so of two concurrent claims exactly one wins.
+ * What became of one attempt; failed: a manual attempt failed and the delivery stays succeeded
+ * from an earlier attempt.
  */
-export async function claimDelivery(
-  db: Db,
-  deliveryId: string,
-  now = new Date(),
-): Promise<WebhookDelivery | undefined> {
-  const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
-  const { count } = await db.webhookDelivery.updateMany({
-    where: { id: deliveryId, status: "pending", OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
-    data: { leaseUntil, queuedTrigger: null },
-  });
-  if (count === 0) return undefined;
-  return (await db.webhookDelivery.findUnique({ where: { id: deliveryId } })) ?? undefined;
-}
-
-export type TDeliverOutcomeName = "skipped" | "waiting" | "succeeded" | "failed" | "retrying" | "dead";
-
-export interface TDeliverOutcome {
-  /**
-   * skipped: not claimed (not pending, or another worker is on it), or the lease was lost before
-   * the outcome was recorded; waiting: an earlier event of the session has not finished its first
-   * attempt, the delivery stays queued; failed: a manual attempt failed and the delivery stays
-   * succeeded from an earlier attempt
-   */
-  outcome: TDeliverOutcomeName;
-  attempt?: TAttemptResult;
-  nextAttemptAt?: Date;
-}
+export type TDeliverOutcomeName = "succeeded" | "failed" | "retrying" | "dead";
 
 /** Why an attempt must not be made, or undefined when it may. */
 function refusalReason(app: TClaimedDelivery["app"], explicit: boolean): string | undefined {
@@ -173,69 +137,6 @@ export async function attemptClaimed(
     queuedTrigger: nextAttemptAt ? "automatic" : null,
   };
   return { record, outcome, attempt };
-}
-
-/**
- * Claims one delivery, sends one attempt and records it: the dispatcher's work for a single
- * delivery, outside the queue (the webhook_deliver job of before, tests). A first automatic
- * attempt whose session has an earlier event still on its first attempt is put back on the queue.
- */
-export async function deliverWebhook(
-  db: Db,
-  deliveryId: string,
-  { trigger = "automatic" }: { trigger?: TDeliveryTrigger } = {},
-): Promise<TDeliverOutcome> {
-  const row = await claimDelivery(db, deliveryId);
-  if (!row?.leaseUntil) return { outcome: "skipped" };
-  const leaseUntil = row.leaseUntil;
-
-  // only a first automatic attempt takes part in the session's order
-  if (trigger === "automatic" && row.attemptCount === 0) {
-    if (await waitsForEarlier(db, row)) {
-      // back on the queue: the dispatcher sends it once the earlier event has finished
-      await db.webhookDelivery.updateMany({
-        where: { id: row.id, leaseUntil },
-        data: { leaseUntil: null, queuedTrigger: "automatic" },
-      });
-      return { outcome: "waiting" };
-    }
-  }
-
-  const [app, automaticAttempts] = await Promise.all([
-    db.app.findUnique({
-      where: { id: row.appId },
-      select: { deletedAt: true, webhookEnabled: true, webhookUrl: true, webhookSecretEncrypted: true },
-    }),
-    db.webhookDeliveryAttempt.count({ where: { deliveryId: row.id, trigger: "automatic" } }),
-  ]);
-  const claimed: TClaimedDelivery = {
-    id: row.id,
-    appId: row.appId,
-    eventType: row.eventType,
-    body: row.body,
-    attemptCount: row.attemptCount,
-    delivered: row.deliveredAt !== null,
-    trigger,
-    automaticAttempts,
-    leaseUntil,
-    app: {
-      live: app !== null && app.deletedAt === null,
-      webhookEnabled: app?.webhookEnabled ?? false,
-      webhookUrl: app?.webhookUrl ?? null,
-      webhookSecretEncrypted: app?.webhookSecretEncrypted ?? null,
-    },
-  };
-  const { record, outcome, attempt } = await attemptClaimed(claimed);
-  const written = await recordAttempts(db, [record]);
-  if (!written.has(row.id)) {
-    logger.warn({ deliveryId: row.id }, "webhook delivery lease lost; attempt logged only");
-    return { outcome: "skipped", ...(attempt ? { attempt } : {}) };
-  }
-  return {
-    outcome,
-    ...(attempt ? { attempt } : {}),
-    ...(record.nextAttemptAt ? { nextAttemptAt: record.nextAttemptAt } : {}),
-  };
 }
 
 /**

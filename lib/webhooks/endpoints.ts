@@ -10,11 +10,16 @@ export const ZWebhookConfigResourceJson = ZWebhookConfigJson.extend({
     .string()
     .optional()
     .describe(
-      "The whsec_… signing secret, once the secret was rotated; only for roles that may change the webhook (not viewers)",
+      "The whsec_… signing secret, once the secret was rotated; only when `secretReadable` (a credential: owners, admins and API keys; developers in the sandbox only)",
     ),
   signed: z
     .boolean()
     .describe("true once a signing secret exists: every delivery carries X-Service-Signature"),
+  secretReadable: z
+    .boolean()
+    .describe(
+      "Whether this caller may read and rotate the signing secret (permission `credentials` in this environment). When false, `secret` is left out even if `signed` is true.",
+    ),
 });
 
 const CONFIG_FIELDS =
@@ -26,7 +31,7 @@ export const getWebhookConfig = endpoint({
   operationId: "getWebhookConfig",
   summary: "Get the webhook configuration",
   description:
-    "The app's webhook configuration. `signed` says whether deliveries are signed: false until the secret has been rotated once. `secret` (the stored `whsec_…` signing secret) appears once it exists, to roles that may change the webhook (owner, admin, developer, workspace API keys); a viewer's session reads the configuration without it.",
+    "The app's webhook configuration, for every role. `signed` says whether deliveries are signed: false until the secret has been rotated once. The signing secret is a credential: `secret` (the stored `whsec_…` secret) appears once it exists, and `secretReadable` is true, only for callers with permission `credentials` in this environment (owner, admin, workspace API keys; developer in the sandbox only). A viewer's session, or a developer's in production, reads the configuration without it.",
   tag: "Webhooks",
   auth: "workspace",
   responses: { 200: { description: "The webhook configuration", schema: ZWebhookConfigResourceJson } },
@@ -55,9 +60,10 @@ export const rotateWebhookSecret = endpoint({
   operationId: "rotateWebhookSecret",
   summary: "Rotate the webhook signing secret",
   description:
-    'Generates a new `whsec_…` signing secret, stores it encrypted and returns it. The first rotation turns signing on: from then on every delivery carries `X-Service-Signature: t=<unix-seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Signatures made with the previous secret stop verifying at once. Empty body. Honours `Idempotency-Key`: a replay returns the same secret with `Idempotency-Replayed: true`.',
+    'Generates a new `whsec_…` signing secret, stores it encrypted and returns it. The first rotation turns signing on: from then on every delivery carries `X-Service-Signature: t=<unix-seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Signatures made with the previous secret stop verifying at once. Empty body. Honours `Idempotency-Key`: a replay returns the same secret with `Idempotency-Replayed: true`. Permission `credentials` (owner, admin, API keys; developer in the sandbox only): 403 RESOURCE_FORBIDDEN otherwise.',
   tag: "Webhooks",
   auth: "workspace",
+  permission: "credentials",
   idempotent: true,
   responses: {
     200: {

@@ -9,6 +9,8 @@
  *   pkceRequired, on for new apps), prompt, max_age, acr_values, provider: failures go back to the
  *   redirect_uri as RFC 6749 errors with state and iss;
  * - without `provider` the end-user picks one on the picker page (which comes back here with it);
+ * - an app with IDV_OIDC_UNTOUCHED_LIMIT sessions of the last hour that no end-user acted on gets
+ *   temporarily_unavailable instead of a new one (./untouched.ts);
  * - the session and its OidcAuthorizationRequest are written in one transaction, so a failure
  *   leaves neither; the session's creation events wait for the end-user's first action
  *   (lib/verifications/create.ts), so anonymous repetition wakes no webhook;
@@ -42,6 +44,7 @@ import { checkResponseType } from "./check-response-type";
 import { checkScope } from "./check-scope";
 import { checkUnsupportedParams } from "./check-unsupported";
 import { single, type TAuthorizationParams } from "./params";
+import { checkUntouchedCap } from "./untouched";
 
 export type TAuthorizeOutcome =
   | { kind: "error_page"; error: AuthorizationError }
@@ -96,6 +99,8 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
       }
       return { kind: "picker", app, providers, ...(locale ? { locale } : {}) };
     }
+    // an app's sign-ins nobody continues are capped: a flood of anonymous requests stops here
+    await checkUntouchedCap(db, app.id);
     let verificationId: string;
     try {
       const created = await createVerification(

@@ -1,10 +1,18 @@
 import { randomInt } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/crypto/password";
 import { getDb } from "@/lib/db/client";
 import { randomToken } from "@/lib/ids";
+import { sha256Hex } from "@/lib/crypto/hash";
 import { makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
+import { startJobWorkerForTests } from "@/lib/testing/jobs";
+import { linkIn, mailsTo, tokenOf, waitForMail } from "@/lib/testing/mail";
 import { call } from "@/lib/testing/router";
+
+startJobWorkerForTests();
+
+const SMTP_URL = process.env.SMTP_URL!;
+const PUBLIC_URL = process.env.PUBLIC_URL!;
 
 /** Each test signs up from its own address, so the per-address limit of one never meets another's. */
 function fromAddress(): Record<string, string> {
@@ -16,11 +24,17 @@ function newEmail(): string {
 }
 
 afterEach(() => {
+  process.env.SMTP_URL = SMTP_URL;
   delete process.env.IDV_SIGNUP;
   delete process.env.IDV_SIGNUP_LIMIT_IP;
+  delete process.env.IDV_MAIL_LIMIT_EMAIL;
 });
 
-describe("POST /v1/signup", () => {
+describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once", () => {
+  beforeEach(() => {
+    delete process.env.SMTP_URL;
+  });
+
   it("creates a workspace and its owner, without API keys, audited", async () => {
     const email = newEmail();
     const res = await call("POST", "/api/sandbox/v1/signup", {
@@ -162,5 +176,138 @@ describe("POST /v1/signup", () => {
       body: { workspaceName: "Elsewhere", email, password: "a long enough password" },
     });
     expect(elsewhere.status).toBe(201);
+  });
+});
+
+describe("POST /v1/signup with mail: the same answer for every address, finished by email", () => {
+  const PASSWORD = "a long enough password";
+
+  async function signUpWith(email: string, password = PASSWORD, workspaceName = "Mailed Co") {
+    return call("POST", "/api/sandbox/v1/signup", {
+      headers: fromAddress(),
+      body: { workspaceName, name: "Ada", email, password },
+    });
+  }
+
+  it("answers a new and an existing address identically (status and body), creating nothing", async () => {
+    const existing = await makeWorkspace("Existing");
+    const email = newEmail();
+    const fresh = await signUpWith(email);
+    const known = await signUpWith(existing.email);
+    const knownRightPassword = await signUpWith(existing.email, "correct horse battery staple");
+    for (const res of [fresh, known, knownRightPassword]) {
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ status: "confirmation_sent" });
+    }
+    expect(known.text).toBe(fresh.text);
+    expect(await getDb().user.count({ where: { email } })).toBe(0);
+    expect(await getDb().membership.count({ where: { userId: existing.userId } })).toBe(1);
+    expect(await getDb().workspace.count({ where: { name: "Mailed Co" } })).toBe(0);
+
+    // the existing account's owner is told, twice (once per attempt), with no link that acts
+    const notice = await waitForMail(existing.email, 2);
+    expect(notice.subject).toBe("Someone tried to sign up with your address");
+    expect(notice.to).toEqual([existing.email]);
+    expect(notice.links).toEqual([`${PUBLIC_URL}/`, `${PUBLIC_URL}/forgot-password`]);
+    const confirmation = await waitForMail(email);
+    expect(confirmation.subject).toBe("Confirm your email to create your workspace");
+  });
+
+  it("creates the workspace and its owner from the emailed link with the sign-up's password, once", async () => {
+    const email = newEmail();
+    expect((await signUpWith(email.toUpperCase(), PASSWORD, "Confirmed Co")).status).toBe(202);
+    const mail = await waitForMail(email);
+    expect(mail.to).toEqual([email]);
+    expect(mail.text).toContain('"Confirmed Co"');
+    const token = tokenOf(linkIn(mail, `${PUBLIC_URL}/signup/confirm/`));
+    const pending = await getDb().signupRequest.findUniqueOrThrow({ where: { tokenHash: sha256Hex(token) } });
+    expect(pending.expiresAt.getTime() - pending.createdAt.getTime()).toBe(24 * 60 * 60 * 1000);
+
+    const wrong = await call("POST", "/api/sandbox/v1/signup/confirm", {
+      headers: fromAddress(),
+      body: { token, password: "not the password" },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([
+      { path: "password", message: "is not the password you chose when signing up" },
+    ]);
+
+    const res = await call("POST", "/api/sandbox/v1/signup/confirm", {
+      headers: fromAddress(),
+      body: { token, password: PASSWORD },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      workspaceId: expect.stringMatching(/^ws_/),
+      userId: expect.stringMatching(/^usr_/),
+      email,
+    });
+    const user = await getDb().user.findUniqueOrThrow({ where: { id: res.body.userId } });
+    expect(user).toMatchObject({ email, name: "Ada" });
+    expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
+    const me = await call("GET", "/api/sandbox/v1/me", { headers: await sessionHeaders(res.body.userId) });
+    expect(me.body).toMatchObject({ role: "owner", workspace: { name: "Confirmed Co" } });
+    const audit = await getDb().auditEvent.findMany({ where: { workspaceId: res.body.workspaceId } });
+    expect(audit).toEqual([
+      expect.objectContaining({ action: "workspace.created", actorId: res.body.userId }),
+    ]);
+
+    const again = await call("POST", "/api/sandbox/v1/signup/confirm", {
+      headers: fromAddress(),
+      body: { token, password: PASSWORD },
+    });
+    expect(again.status).toBe(410);
+    expect(again.body.error.code).toBe("SIGNUP_LINK_INVALID");
+  });
+
+  it("refuses an expired link, and a link whose address got an account meanwhile", async () => {
+    const email = newEmail();
+    await signUpWith(email);
+    const token = tokenOf(linkIn(await waitForMail(email), `${PUBLIC_URL}/signup/confirm/`));
+    await getDb().signupRequest.updateMany({
+      where: { tokenHash: sha256Hex(token) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const expired = await call("POST", "/api/sandbox/v1/signup/confirm", {
+      headers: fromAddress(),
+      body: { token, password: PASSWORD },
+    });
+    expect(expired.status).toBe(410);
+    expect(expired.body.error.message).toMatch(/expired/);
+
+    const existing = await makeWorkspace();
+    // a pending sign-up for an address that has an account by now (e.g. invited meanwhile)
+    const taken = randomToken(43);
+    await getDb().signupRequest.create({
+      data: {
+        id: `sup_${randomToken(26).toUpperCase()}`,
+        email: existing.email,
+        workspaceName: "Late",
+        passwordHash: (await getDb().user.findUniqueOrThrow({ where: { id: existing.userId } })).passwordHash,
+        tokenHash: sha256Hex(taken),
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+    });
+    const late = await call("POST", "/api/sandbox/v1/signup/confirm", {
+      headers: fromAddress(),
+      body: { token: taken, password: "correct horse battery staple" },
+    });
+    expect(late.status).toBe(410);
+    expect(late.body.error.message).toMatch(/has an account/);
+    expect(await getDb().workspace.count({ where: { name: "Late" } })).toBe(0);
+  });
+
+  it("limits sign-ups per email, whether or not it has an account", async () => {
+    process.env.IDV_MAIL_LIMIT_EMAIL = "1";
+    const existing = await makeWorkspace();
+    const email = newEmail();
+    for (const address of [email, existing.email]) {
+      expect((await signUpWith(address)).status).toBe(202);
+      const over = await signUpWith(address);
+      expect(over.status).toBe(429);
+      expect(over.body.error.code).toBe("RATE_LIMITED");
+    }
+    await waitForMail(email);
+    expect(mailsTo(email)).toHaveLength(1);
   });
 });

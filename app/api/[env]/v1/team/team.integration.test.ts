@@ -376,6 +376,8 @@ describe("invitations", () => {
       expiresAt: expect.any(String),
       createdAt: expect.any(String),
       url: expect.stringMatching(/^http:\/\/localhost:3000\/invite\/[A-Za-z0-9]{32,}$/),
+      // the run's SMTP server is configured (team-mail.integration.test.ts reads the mail)
+      emailed: true,
     });
     const ttl = Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt);
     expect(ttl).toBe(7 * 24 * 60 * 60 * 1000);

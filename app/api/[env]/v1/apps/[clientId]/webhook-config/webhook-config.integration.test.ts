@@ -36,10 +36,11 @@ describe("GET /v1/apps/{client_id}/webhook-config", () => {
       timeoutSeconds: 10,
       events: [],
       signed: false,
+      secretReadable: true,
     });
   });
 
-  it("shows the secret to roles that may change the webhook, and only whether it is signed to viewers", async () => {
+  it("shows the secret to roles with the credentials permission, and only whether it is signed to viewers", async () => {
     const { ws, get, rotate, patch } = await setup();
     const { secret } = (await rotate()).body as { secret: string };
     const viewer = await addMember(ws.workspaceId, "viewer");
@@ -49,7 +50,7 @@ describe("GET /v1/apps/{client_id}/webhook-config", () => {
 
     const seenByViewer = await get(asViewer);
     expect(seenByViewer.status).toBe(200);
-    expect(seenByViewer.body).toMatchObject({ signed: true, url: null });
+    expect(seenByViewer.body).toMatchObject({ signed: true, secretReadable: false, url: null });
     expect(seenByViewer.body).not.toHaveProperty("secret");
     expect(seenByViewer.text).not.toContain(secret);
     // nor may a viewer change or rotate it
@@ -57,10 +58,55 @@ describe("GET /v1/apps/{client_id}/webhook-config", () => {
     expect((await rotate(asViewer)).status).toBe(403);
     expect((await get()).body.secret).toBe(secret);
 
-    expect((await get(asDeveloper)).body).toMatchObject({ signed: true, secret });
+    // in the sandbox a developer holds credentials: reads and rotates it
+    expect((await get(asDeveloper)).body).toMatchObject({ signed: true, secretReadable: true, secret });
     const rotatedByDeveloper = await rotate(asDeveloper);
     expect(rotatedByDeveloper.status).toBe(200);
     expect((await get(asDeveloper)).body.secret).toBe(rotatedByDeveloper.body.secret);
+  });
+
+  it("keeps the production secret from a developer, who still reads the rest and cannot rotate it", async () => {
+    const { ws, app, get, rotate, patch } = await setup("production");
+    await patch({ url: "https://receiver.example.test/hooks", events: ["verification.completed"] });
+    const { secret } = (await rotate()).body as { secret: string };
+    const developer = await addMember(ws.workspaceId, "developer");
+    const admin = await addMember(ws.workspaceId, "admin");
+    const asDeveloper = await sessionHeaders(developer.userId);
+    const asAdmin = await sessionHeaders(admin.userId);
+
+    const seen = await get(asDeveloper);
+    expect(seen.status).toBe(200);
+    expect(seen.body).toEqual({
+      url: "https://receiver.example.test/hooks",
+      enabled: false,
+      retryAttempts: 3,
+      timeoutSeconds: 10,
+      events: ["verification.completed"],
+      signed: true,
+      secretReadable: false,
+    });
+    expect(seen.text).not.toContain(secret);
+    // a change of the settings is still theirs, and its answer carries no secret either
+    const patched = await patch({ enabled: true }, asDeveloper);
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ enabled: true, signed: true, secretReadable: false });
+    expect(patched.text).not.toContain(secret);
+
+    const before = await row(app.clientId);
+    const refused = await rotate(asDeveloper);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: "RESOURCE_FORBIDDEN",
+      message: "Your role (developer) may not manage credentials in this environment (production)",
+    });
+    expect((await row(app.clientId)).webhookSecretEncrypted).toBe(before.webhookSecretEncrypted);
+
+    // an admin's session (and the production key) read it and may rotate it
+    expect((await get(asAdmin)).body).toMatchObject({ signed: true, secretReadable: true, secret });
+    expect((await get()).body.secret).toBe(secret);
+    const rotatedByAdmin = await rotate(asAdmin);
+    expect(rotatedByAdmin.status).toBe(200);
+    expect((await get(asAdmin)).body.secret).toBe(rotatedByAdmin.body.secret);
   });
 });
 
@@ -82,11 +128,17 @@ describe("PATCH /v1/apps/{client_id}/webhook-config", () => {
       timeoutSeconds: 20,
       events: ["verification.completed", "verification.failed"],
     };
-    expect(res.body).toEqual({ ...expected, signed: false });
-    expect((await get()).body).toEqual({ ...expected, signed: false });
+    expect(res.body).toEqual({ ...expected, signed: false, secretReadable: true });
+    expect((await get()).body).toEqual({ ...expected, signed: false, secretReadable: true });
 
     const partial = await patch({ timeoutSeconds: 1, retryAttempts: 0 });
-    expect(partial.body).toEqual({ ...expected, timeoutSeconds: 1, retryAttempts: 0, signed: false });
+    expect(partial.body).toEqual({
+      ...expected,
+      timeoutSeconds: 1,
+      retryAttempts: 0,
+      signed: false,
+      secretReadable: true,
+    });
     const empty = await patch({ events: [] });
     expect(empty.body.events).toEqual([]);
     // the same configuration shows on the app

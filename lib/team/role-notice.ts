@@ -1,0 +1,51 @@
+/**
+ * The owners' notice of a role change: when a member's role changes, every owner of the
+ * workspace but the one who made the change gets a mail naming who changed whose role, from what
+ * to what (a second pair of eyes on who holds which power). Queued in the change's transaction
+ * (lib/mail/queue.ts); nothing when the service sends no mail.
+ */
+import type { WorkspaceAuth } from "../auth/workspace-keys";
+import { publicUrl } from "../config";
+import type { Tx } from "../db/client";
+import { queueMail } from "../mail/queue";
+import { roleChangedMail } from "../mail/templates";
+import { mailConfigured } from "../mail/transport";
+
+export async function notifyOwnersOfRoleChange(
+  db: Tx,
+  auth: Pick<WorkspaceAuth, "workspaceId" | "actor">,
+  change: { memberEmail: string; from: string; to: string },
+): Promise<void> {
+  if (!mailConfigured()) return;
+  const workspace = await db.workspace.findUniqueOrThrow({
+    where: { id: auth.workspaceId },
+    select: {
+      name: true,
+      memberships: { where: { role: "owner" }, select: { userId: true, user: { select: { email: true } } } },
+    },
+  });
+  let changedBy = `the API key "${auth.actor.name}"`;
+  if (auth.actor.type === "user") {
+    const user = await db.user.findUnique({
+      where: { id: auth.actor.id },
+      select: { email: true, name: true },
+    });
+    changedBy = user ? (user.name ? `${user.name} (${user.email})` : user.email) : auth.actor.name;
+  }
+  for (const owner of workspace.memberships) {
+    if (auth.actor.type === "user" && owner.userId === auth.actor.id) continue;
+    await queueMail(
+      db,
+      "role_changed",
+      roleChangedMail({
+        to: owner.user.email,
+        workspaceName: workspace.name,
+        changedBy,
+        member: change.memberEmail,
+        from: change.from,
+        role: change.to,
+        teamUrl: `${publicUrl()}/console/sandbox/team`,
+      }),
+    );
+  }
+}
