@@ -135,17 +135,20 @@ describe("POST /v1/apps/{client_id}/activation", () => {
         const mine = entries.filter((p) => p.id === "nl_digid" || p.id === "se_bankid");
         return mine.length === 2 && mine.every((p) => p.status === "activated") ? mine : undefined;
       },
-      3000,
+      // the delay is the job's run_at; how soon after it a worker runs depends on the machine
+      10_000,
       50,
     );
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(900);
-    expect(elapsed).toBeLessThan(3000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     for (const p of activated) {
       expect(p).toMatchObject({ isActive: true, enabled: true, needAction: false });
       expect(p.activation.activatedAt).toEqual(expect.any(String));
     }
     const tickets = await getDb().activationTicket.findMany({ where: { appId: app.clientId } });
+    for (const t of tickets) {
+      // activated by the job about a second after the request, never at once
+      expect(t.activatedAt!.getTime() - started).toBeGreaterThanOrEqual(900);
+    }
     expect(tickets.map((t) => [t.providerId, t.status, t.demo]).sort()).toEqual([
       ["nl_digid", "activated", true],
       ["se_bankid", "activated", true],
