@@ -11,6 +11,8 @@ export const CACHE_TOPICS = {
    * OpenID Provider's issuer on a custom domain
    */
   customDomains: "custom_domains",
+  /** provider_connections (key: "<environment> <providerId>"): the adapters' runtime settings */
+  connections: "provider_connections",
 } as const;
 
 export type TCacheTopic = (typeof CACHE_TOPICS)[keyof typeof CACHE_TOPICS];

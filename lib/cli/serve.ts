@@ -57,6 +57,9 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   const db = await ensureDatabase();
   await migrateDatabase(db.url, { quiet: true });
   const demo = options.dev ? await seedDemo() : undefined;
+  // IDV_UPSTREAM_OIDC / IDV_WALLET_TRUSTED_ISSUERS: imported into connections that do not exist yet
+  const { importEnvironmentConnections } = await import("../connections/runtime");
+  const connectionWarnings = await importEnvironmentConnections();
 
   // development without a mail server: catch mail locally, shown on /dev/mailbox
   let catcher: TMailCatcher | undefined;
@@ -86,6 +89,7 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   console.log(lines.join("\n") + "\n");
   const noMail = options.dev ? undefined : mailWarning(config());
   if (noMail) console.warn(`  Warning: ${noMail}\n`);
+  for (const warning of connectionWarnings) console.warn(`  Warning: ${warning}\n`);
 
   // development: `next dev`; production: server/production.mjs (Next.js's handler for pages, the
   // fast path for /api/… and /oidc/… unless IDV_FAST_PATH=off)

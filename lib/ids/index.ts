@@ -38,7 +38,8 @@ export type IdPrefix =
   | "inv"
   | "wfc"
   | "pwr"
-  | "sup";
+  | "sup"
+  | "con";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

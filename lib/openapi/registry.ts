@@ -6,6 +6,7 @@ import * as activation from "../activation/endpoints";
 import * as apiKeys from "../api-keys/endpoints";
 import * as apps from "../apps/endpoints";
 import * as auditEvents from "../audit/endpoints";
+import * as connections from "../connections/endpoints";
 import * as domains from "../domains/endpoints";
 import type { EndpointDef } from "../http/endpoint";
 import * as oidc from "../oidc/endpoints";
@@ -60,5 +61,6 @@ export const ALL_ENDPOINTS: EndpointDef[] = defs(
   apiKeys,
   oidc,
   operators,
+  connections,
   openapi,
 );

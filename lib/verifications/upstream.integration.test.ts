@@ -1,11 +1,20 @@
 /**
  * A production session run by a real upstream OpenID Provider (oidc-provider on loopback),
- * configured through IDV_UPSTREAM_OIDC: the broker's own flow from session creation to userinfo.
+ * connected through the Operator API (PUT /v1/operator/connections/{providerId}): the broker's own
+ * flow from session creation to userinfo, and what a disabled, changed or deleted connection does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../errors";
+import { opSettings, putTestConnection, testOperatorKey } from "../testing/connections";
+import { bearer, call } from "../testing/router";
 import { startUpstreamOp, type TUpstreamOp } from "../testing/upstream-oidc";
 import { eventTypes, makeVerifyingApp } from "../testing/verifications";
-import { beginUpstreamAuthentication, completeUpstreamAuthentication, upstreamCallbackUrl } from "./upstream";
+import {
+  beginUpstreamAuthentication,
+  completeUpstreamAuthentication,
+  upstreamCallbackUrl,
+  usesUpstream,
+} from "./upstream";
 
 let op: TUpstreamOp;
 
@@ -19,20 +28,13 @@ beforeAll(async () => {
       },
     },
   });
-  process.env.IDV_UPSTREAM_OIDC = JSON.stringify({
-    de_eid: {
-      issuer: op.issuer,
-      clientId: op.clientId,
-      clientSecret: op.clientSecret,
-      scopes: ["openid", "profile"],
-      acrToLoa: { "http://eidas.europa.eu/LoA/high": 3 },
-      allowInsecureRequests: true,
-    },
+  await putTestConnection("production", "de_eid", {
+    adapter: "oidc",
+    settings: opSettings(op, { acrToLoa: { "http://eidas.europa.eu/LoA/high": 3 } }),
   });
 });
 
 afterAll(async () => {
-  delete process.env.IDV_UPSTREAM_OIDC;
   await op.close();
 });
 
@@ -76,5 +78,63 @@ describe("a production session through a real OIDC upstream", () => {
     const done = await completeUpstreamAuthentication(id, callback);
     expect(done.status).toBe("cancelled");
     expect((await eventTypes(id)).at(-1)).toBe("verification.workflow.cancelled");
+  });
+
+  it("follows the connection: disabled or deleted, no sign-in starts; a change applies at once", async () => {
+    const t = await makeVerifyingApp(["nl_digid"], "production");
+    const id = (await t.start({ providerId: "nl_digid", flowType: "redirect" })).body
+      .verificationId as string;
+    const session = { environment: "production" as const, providerId: "nl_digid" };
+    // not connected
+    expect(await usesUpstream(session)).toBe(false);
+    await expect(beginUpstreamAuthentication(id)).rejects.toMatchObject({ code: "PROVIDER_NOT_AVAILABLE" });
+
+    // connected, but disabled
+    await putTestConnection("production", "nl_digid", {
+      adapter: "oidc",
+      enabled: false,
+      settings: opSettings(op),
+    });
+    expect(await usesUpstream(session)).toBe(false);
+    // the same provider connected in the sandbox runs nothing in production
+    await putTestConnection("sandbox", "nl_digid", { adapter: "oidc", settings: opSettings(op) });
+    expect(await usesUpstream(session)).toBe(false);
+
+    // enabled, with another client id: the next authorization request carries it
+    await putTestConnection("production", "nl_digid", {
+      adapter: "oidc",
+      settings: opSettings(op, { clientId: "someone-else", clientSecret: undefined }),
+    });
+    expect(await usesUpstream(session)).toBe(true);
+    const first = new URL((await beginUpstreamAuthentication(id)).url);
+    expect(first.searchParams.get("client_id")).toBe("someone-else");
+
+    await putTestConnection("production", "nl_digid", { adapter: "oidc", settings: opSettings(op) });
+    const second = new URL((await beginUpstreamAuthentication(id)).url);
+    expect(second.searchParams.get("client_id")).toBe(op.clientId);
+
+    const deleted = await call("DELETE", "/api/production/v1/operator/connections/nl_digid", {
+      headers: bearer(await testOperatorKey()),
+    });
+    expect(deleted.status).toBe(204);
+    expect(await usesUpstream(session)).toBe(false);
+    const refused = await beginUpstreamAuthentication(id).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe("PROVIDER_NOT_AVAILABLE");
+  });
+
+  it("ends a sign-in in progress failed (provider_unavailable) when its connection is deleted meanwhile", async () => {
+    await putTestConnection("production", "at_id_austria", { adapter: "oidc", settings: opSettings(op) });
+    const t = await makeVerifyingApp(["at_id_austria"], "production");
+    const id = (await t.start({ providerId: "at_id_austria", flowType: "redirect" })).body
+      .verificationId as string;
+    const { url } = await beginUpstreamAuthentication(id);
+    const deleted = await call("DELETE", "/api/production/v1/operator/connections/at_id_austria", {
+      headers: bearer(await testOperatorKey()),
+    });
+    expect(deleted.status).toBe(204);
+    const callback = await op.signIn(url, "erika-4711");
+    const done = await completeUpstreamAuthentication(id, callback);
+    expect(done).toMatchObject({ status: "failed", statusReason: "provider_unavailable" });
   });
 });

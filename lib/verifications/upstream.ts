@@ -1,17 +1,20 @@
 /**
  * Real upstream identity providers for production sessions, through the generic OIDC adapter.
  * Rules:
- * - the broker is the relying party of each upstream eID: its client registration is deployment
- *   configuration (IDV_UPSTREAM_OIDC: JSON {providerId: {issuer, clientId, clientSecret, scopes,
- *   claimMapping, acrToLoa}}), checked when the server starts; sandbox sessions always use the simulator;
+ * - the broker is the relying party of each upstream eID: its client registration is the
+ *   provider's enabled `oidc` connection in production (lib/connections, managed through the
+ *   Operator API; IDV_UPSTREAM_OIDC is only imported into connections at start-up); sandbox
+ *   sessions always use the simulator;
  * - one callback URL for every upstream: {PUBLIC_URL}/verify/callback (register it upstream);
  *   the hosted page keeps the session id in a cookie across the round trip, the adapter checks
  *   state, nonce and PKCE;
+ * - a sign-in in progress when its connection is deleted or disabled ends failed with reason
+ *   provider_unavailable at the callback;
  * - network calls happen outside database transactions; the hand-off secrets (state, nonce,
  *   PKCE verifier) are sealed in the session and cleared when it ends.
  */
-import { z } from "zod";
-import { config, parseSetting, publicUrl } from "../config";
+import { connectionSettings } from "../connections/runtime";
+import { publicUrl } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import type { Verification } from "../db/generated/client";
@@ -19,10 +22,10 @@ import { ApiError } from "../errors";
 import {
   beginOidcAuthorization,
   completeOidcAuthorization,
-  ZOidcUpstreamConfig,
   ZOidcSavedState,
   type TOidcUpstreamConfig,
 } from "../providers/adapters/oidc";
+import type { TAdapterOutcome } from "../providers/adapters/types";
 import { findProvider } from "../providers/catalog";
 import { applyAdapterOutcome } from "./outcome";
 import { startAuthentication } from "./transitions";
@@ -31,30 +34,27 @@ import { jsonParser } from "../state-machine";
 
 const parseSavedState = jsonParser(ZOidcSavedState, "verifications.upstream_encrypted");
 
-const ZUpstreams = z.record(z.string(), ZOidcUpstreamConfig);
-let cache: { source: object; configs: Record<string, TOidcUpstreamConfig> } | undefined;
-
-/** IDV_UPSTREAM_OIDC checked against the adapter's schema (at start-up, lib/config/startup.ts). */
-export function upstreamConfigs(): Record<string, TOidcUpstreamConfig> {
-  const source = config().upstreamOidc;
-  if (cache?.source !== source)
-    cache = { source, configs: parseSetting("IDV_UPSTREAM_OIDC", ZUpstreams, source) };
-  return cache.configs;
-}
-
 export function upstreamCallbackUrl(): string {
   return `${publicUrl()}/verify/callback`;
 }
 
-/** Whether a session is run by a real upstream (production, provider configured). */
-export function usesUpstream(v: Pick<Verification, "environment" | "providerId">): boolean {
-  return v.environment === "production" && Boolean(upstreamConfigs()[v.providerId]);
+/** The upstream configuration of a production session's provider: its enabled oidc connection. */
+async function upstreamConfigOf(
+  v: Pick<Verification, "environment" | "providerId">,
+): Promise<TOidcUpstreamConfig | null> {
+  if (v.environment !== "production") return null;
+  return connectionSettings(v.environment, v.providerId, "oidc");
 }
 
-function configFor(v: Verification): TOidcUpstreamConfig {
-  const config = upstreamConfigs()[v.providerId];
-  if (v.environment !== "production" || !config) {
-    throw new ApiError("PROVIDER_NOT_AVAILABLE", `No upstream is configured for provider "${v.providerId}"`);
+/** Whether a session is run by a real upstream (production, provider connected through oidc). */
+export async function usesUpstream(v: Pick<Verification, "environment" | "providerId">): Promise<boolean> {
+  return (await upstreamConfigOf(v)) !== null;
+}
+
+async function configFor(v: Verification): Promise<TOidcUpstreamConfig> {
+  const config = await upstreamConfigOf(v);
+  if (!config) {
+    throw new ApiError("PROVIDER_NOT_AVAILABLE", `No upstream is connected for provider "${v.providerId}"`);
   }
   return config;
 }
@@ -67,7 +67,7 @@ export async function beginUpstreamAuthentication(verificationId: string): Promi
   if (isTerminal(v.status))
     throw new ApiError("VERIFICATION_TERMINAL", `Verification "${v.id}" is already ${v.status}`);
   if (!findProvider(v.providerId)) throw new Error(`provider ${v.providerId} is not in the catalog`);
-  const { url, saved } = await beginOidcAuthorization(configFor(v), upstreamCallbackUrl());
+  const { url, saved } = await beginOidcAuthorization(await configFor(v), upstreamCallbackUrl());
   await db.$transaction(async (tx) => {
     await startAuthentication(tx, v.id);
     await tx.verification.update({
@@ -95,6 +95,10 @@ export async function completeUpstreamAuthentication(
     );
   }
   const saved = parseSavedState(JSON.parse(decryptSecret(v.upstreamEncrypted)));
-  const outcome = await completeOidcAuthorization(configFor(v), upstreamCallbackUrl(), callbackUrl, saved);
+  const config = await upstreamConfigOf(v);
+  // disconnected (or disabled) while the end-user was at the upstream: the session fails cleanly
+  const outcome: TAdapterOutcome = config
+    ? await completeOidcAuthorization(config, upstreamCallbackUrl(), callbackUrl, saved)
+    : { kind: "failure", reason: "provider_unavailable", message: "the provider is no longer connected" };
   return db.$transaction((tx) => applyAdapterOutcome(tx, v.id, outcome));
 }

@@ -3,9 +3,10 @@
  * API (the session glue around lib/providers/adapters/wallet.ts).
  * Rules:
  * - only production sessions with flow type dc whose provider's production adapter is "wallet"
- *   and which the deployment trusts issuers for (IDV_WALLET_TRUSTED_ISSUERS: JSON {providerId:
- *   {issuers: {iss: JWKS}, vct: [...], loa?}}, checked at start-up); anything else is not
- *   found, sandbox sessions always use the simulator;
+ *   and which have an enabled `wallet` connection in production (lib/connections: {issuers:
+ *   {iss: JWKS}, vct: [...], loa?}, managed through the Operator API; IDV_WALLET_TRUSTED_ISSUERS
+ *   is only imported into connections at start-up); anything else is not found, sandbox
+ *   sessions always use the simulator;
  * - asking for the request marks the session authenticating and seals a fresh nonce and the
  *   expected origin in it (a new request replaces the previous one, so only the latest
  *   presentation can answer); the claims asked for are the workflow plan's sourceClaims;
@@ -15,8 +16,8 @@
  * - claims are never logged.
  */
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
-import { config, parseSetting, publicUrl } from "../config";
+import { connectionSettings } from "../connections/runtime";
+import { publicUrl } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import type { Verification } from "../db/generated/client";
@@ -25,7 +26,6 @@ import {
   buildWalletRequest,
   readWalletResponse,
   verifyWalletPresentation,
-  ZWalletTrustConfig,
   type TWalletRequest,
   type TWalletTrustConfig,
 } from "../providers/adapters/wallet";
@@ -35,17 +35,6 @@ import { runnableWorkflow } from "../workflows/row";
 import { applyAdapterOutcome } from "./outcome";
 import { lockVerification, startAuthentication } from "./transitions";
 import { isTerminal } from "./state-machine";
-
-const ZTrustConfigs = z.record(z.string(), ZWalletTrustConfig);
-let cache: { source: object; configs: Record<string, TWalletTrustConfig> } | undefined;
-
-/** IDV_WALLET_TRUSTED_ISSUERS checked against the adapter's schema (at start-up, lib/config/startup.ts). */
-export function walletTrustConfigs(): Record<string, TWalletTrustConfig> {
-  const source = config().walletTrustedIssuers;
-  if (cache?.source !== source)
-    cache = { source, configs: parseSetting("IDV_WALLET_TRUSTED_ISSUERS", ZTrustConfigs, source) };
-  return cache.configs;
-}
 
 /** The `aud` a wallet puts in its Key Binding JWT for an unsigned DC API request from our page. */
 export function walletAudience(): string {
@@ -58,24 +47,30 @@ interface TSealedWalletState {
   expectedOrigin: string;
 }
 
-/** Whether a session is answered by a wallet over the Digital Credentials API. */
-export function usesWallet(v: Pick<Verification, "environment" | "providerId" | "flowType">): boolean {
-  return (
-    v.environment === "production" &&
-    v.flowType === "dc" &&
-    findProvider(v.providerId)?.adapters.production === "wallet" &&
-    Boolean(walletTrustConfigs()[v.providerId])
-  );
+/** The trust of a session answered by a wallet over the Digital Credentials API; else null. */
+async function walletTrustOf(
+  v: Pick<Verification, "environment" | "providerId" | "flowType">,
+): Promise<TWalletTrustConfig | null> {
+  if (
+    v.environment !== "production" ||
+    v.flowType !== "dc" ||
+    findProvider(v.providerId)?.adapters.production !== "wallet"
+  )
+    return null;
+  return connectionSettings(v.environment, v.providerId, "wallet");
 }
 
-async function loadWalletSession(verificationId: string): Promise<Verification> {
+async function loadWalletSession(
+  verificationId: string,
+): Promise<{ v: Verification; config: TWalletTrustConfig }> {
   const v = await getDb().verification.findUnique({ where: { id: verificationId } });
-  if (!v || !usesWallet(v)) {
+  const config = v ? await walletTrustOf(v) : null;
+  if (!v || !config) {
     throw new ApiError("RESOURCE_NOT_FOUND", `No wallet request for verification "${verificationId}"`);
   }
   if (isTerminal(v.status))
     throw new ApiError("VERIFICATION_TERMINAL", `Verification "${v.id}" is already ${v.status}`);
-  return v;
+  return { v, config };
 }
 
 /** The claims to ask the wallet for: the plan's sourceClaims, the catalog's on a broken plan. */
@@ -106,8 +101,7 @@ async function claimsToRequest(v: Verification): Promise<string[]> {
 
 /** GET /verify/{id}/wallet: the Digital Credentials API request for this session. */
 export async function beginWalletPresentation(verificationId: string): Promise<TWalletRequest> {
-  const v = await loadWalletSession(verificationId);
-  const config = walletTrustConfigs()[v.providerId]!;
+  const { v, config } = await loadWalletSession(verificationId);
   const nonce = randomBytes(24).toString("base64url");
   const request = buildWalletRequest({ nonce, vct: config.vct, claims: await claimsToRequest(v) });
   const sealed: TSealedWalletState = { kind: "wallet", nonce, expectedOrigin: walletAudience() };
@@ -126,7 +120,7 @@ export async function completeWalletPresentation(
   verificationId: string,
   body: unknown,
 ): Promise<Verification> {
-  const v = await loadWalletSession(verificationId);
+  const { v, config } = await loadWalletSession(verificationId);
   const response = readWalletResponse(body);
   if (!response.ok) throw invalidField(response.field, response.message);
   const state = v.upstreamEncrypted
@@ -138,7 +132,6 @@ export async function completeWalletPresentation(
       `Verification "${v.id}" has no wallet request in progress`,
     );
   }
-  const config = walletTrustConfigs()[v.providerId]!;
   // one credential query ("pid") with one presentation; several would be several credentials
   const outcome =
     response.presentations.length === 1

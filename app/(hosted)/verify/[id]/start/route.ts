@@ -26,7 +26,7 @@ export const GET = hostedAction({ formPost: false }, async (request, id) => {
     await leaveForProvider(db, id);
     return seeOther(`/sandbox/verify/${id}?flow=${v.flowType}`);
   }
-  if (!usesUpstream(v)) return seeOther(`/verify/${id}`);
+  if (!(await usesUpstream(v))) return seeOther(`/verify/${id}`);
   try {
     const { url } = await beginUpstreamAuthentication(id);
     return seeOther(url, {

@@ -1,8 +1,9 @@
 // The production dc flow: GET /verify/{id}/wallet (the OpenID4VP request) and POST (a real
 // SD-JWT VC presentation built with jose), against the real database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
 import { getDb } from "@/lib/db/client";
+import { putTestConnection } from "@/lib/testing/connections";
 import { call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
 import {
@@ -30,14 +31,17 @@ let holder: TTestHolder;
 beforeAll(async () => {
   issuer = await makeTestIssuer("https://pid-provider.example");
   holder = await makeTestHolder();
-  process.env.IDV_WALLET_TRUSTED_ISSUERS = JSON.stringify({
-    eudi_wallet: { issuers: { [issuer.iss]: issuer.jwks }, vct: ["urn:eudi:pid:1"], loa: 3 },
-  });
+  await connectWallet(true);
 });
 
-afterAll(() => {
-  delete process.env.IDV_WALLET_TRUSTED_ISSUERS;
-});
+/** The wallet connection of production (lib/connections), trusting the test issuer. */
+function connectWallet(enabled: boolean) {
+  return putTestConnection("production", "eudi_wallet", {
+    adapter: "wallet",
+    enabled,
+    settings: { issuers: { [issuer.iss]: issuer.jwks }, vct: ["urn:eudi:pid:1"], loa: 3 },
+  });
+}
 
 async function dcSession(env: "sandbox" | "production" = "production", flowType = "dc") {
   const t = await makeVerifyingApp(["eudi_wallet"], env);
@@ -104,14 +108,13 @@ describe("GET /verify/{id}/wallet", () => {
     expect((await call("GET", "/verify/not-an-id/wallet")).status).toBe(404);
   });
 
-  it("is 404 when the deployment trusts no issuer for the provider", async () => {
+  it("is 404 when the provider's wallet connection is disabled", async () => {
     const { id } = await dcSession();
-    const saved = process.env.IDV_WALLET_TRUSTED_ISSUERS;
-    process.env.IDV_WALLET_TRUSTED_ISSUERS = JSON.stringify({});
+    await connectWallet(false);
     try {
       expect((await call("GET", `/verify/${id}/wallet`)).status).toBe(404);
     } finally {
-      process.env.IDV_WALLET_TRUSTED_ISSUERS = saved;
+      await connectWallet(true);
     }
     expect((await row(id)).status).toBe("awaiting_user_action");
   });

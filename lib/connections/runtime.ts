@@ -1,0 +1,188 @@
+/**
+ * What the adapters read at run time (issue 24): the enabled connection of a provider in an
+ * environment, as its adapter's configuration; and the one-time import of the two former
+ * environment variables into connections.
+ * Rules:
+ * - cached per process (lib/cache/derived-cache.ts) under "<environment> <providerId>", dropped
+ *   by the `provider_connections` invalidation every change publishes (service.ts), so every
+ *   instance sees a PUT or DELETE as soon as it commits;
+ * - no connection, a disabled one, or another adapter's → null (the caller refuses cleanly); a
+ *   stored connection the adapter no longer accepts is logged and treated as absent, never a 500;
+ * - IDV_UPSTREAM_OIDC / IDV_WALLET_TRUSTED_ISSUERS, when set, are imported once at start-up
+ *   (lib/cli/serve.ts) into production connections that do not exist yet (audited, system actor),
+ *   with a warning telling the operator to manage them through the Operator API; an existing
+ *   connection is never overwritten.
+ */
+import { z } from "zod";
+import { recordAudit } from "../audit";
+import { SYSTEM_ACTOR } from "../auth/actor";
+import { DerivedCache } from "../cache/derived-cache";
+import { publishInvalidation } from "../cache/publish";
+import { CACHE_TOPICS } from "../cache/topics";
+import { config, parseSetting } from "../config";
+import { encryptSecret } from "../crypto/encryption";
+import { getDb } from "../db/client";
+import type { TEnvironment } from "../environments";
+import { newId } from "../ids";
+import { logger } from "../log";
+import { ZOidcUpstreamConfig } from "../providers/adapters/oidc";
+import { ZWalletTrustConfig } from "../providers/adapters/wallet";
+import { findProvider } from "../providers/catalog";
+import { adapterSettings, SECRET_FIELDS, type TAdapterSettings, type TConnectionAdapter } from "./schema";
+import { connectionCacheKey, unsealSecrets } from "./service";
+
+type TRuntimeConnection = {
+  [A in TConnectionAdapter]: { adapter: A; settings: TAdapterSettings[A] };
+}[TConnectionAdapter];
+
+let cache: DerivedCache<TRuntimeConnection | null> | undefined;
+function connections(): DerivedCache<TRuntimeConnection | null> {
+  return (cache ??= new DerivedCache({
+    topic: CACHE_TOPICS.connections,
+    ttlMs: 5 * 60_000,
+    maxEntries: 1000,
+  }));
+}
+
+async function load(env: TEnvironment, providerId: string): Promise<TRuntimeConnection | null> {
+  const row = await getDb().providerConnection.findUnique({
+    where: { environment_providerId: { environment: env, providerId } },
+  });
+  if (!row || !row.enabled) return null;
+  const adapter = row.adapter as TConnectionAdapter;
+  try {
+    return {
+      adapter,
+      settings: adapterSettings(adapter, row.settings, unsealSecrets(row)),
+    } as TRuntimeConnection;
+  } catch (err) {
+    // the zod issue list names fields, never values
+    logger.warn(
+      { environment: env, providerId, error: err instanceof Error ? err.message.slice(0, 500) : "error" },
+      "stored connection refused by its adapter; treated as not connected",
+    );
+    return null;
+  }
+}
+
+/** The enabled connection of `providerId` in `env` for `adapter`, as the adapter's settings; else null. */
+export async function connectionSettings<A extends TConnectionAdapter>(
+  env: TEnvironment,
+  providerId: string,
+  adapter: A,
+): Promise<TAdapterSettings[A] | null> {
+  const key = connectionCacheKey(env, providerId);
+  const found = await connections().get(key, async () => ({ value: await load(env, providerId) }));
+  return found?.adapter === adapter ? (found.settings as TAdapterSettings[A]) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The former environment variables
+
+const IMPORTS = [
+  { variable: "IDV_UPSTREAM_OIDC", adapter: "oidc", schema: z.record(z.string(), ZOidcUpstreamConfig) },
+  {
+    variable: "IDV_WALLET_TRUSTED_ISSUERS",
+    adapter: "wallet",
+    schema: z.record(z.string(), ZWalletTrustConfig),
+  },
+] as const;
+
+/** The entries of both variables, checked against their adapter's schema (ConfigError when bad). */
+export function environmentConnections(): {
+  variable: string;
+  adapter: TConnectionAdapter;
+  entries: Record<string, Record<string, unknown>>;
+}[] {
+  const sources = {
+    IDV_UPSTREAM_OIDC: config().upstreamOidc,
+    IDV_WALLET_TRUSTED_ISSUERS: config().walletTrustedIssuers,
+  };
+  return IMPORTS.map(({ variable, adapter, schema }) => ({
+    variable,
+    adapter,
+    entries: parseSetting(
+      variable,
+      schema as z.ZodType<Record<string, Record<string, unknown>>>,
+      sources[variable],
+    ),
+  }));
+}
+
+/**
+ * Imports the variables' entries into production connections that do not exist yet. Returns the
+ * start-up warnings (none when both variables are unset).
+ */
+export async function importEnvironmentConnections(): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const { variable, adapter, entries } of environmentConnections()) {
+    const ids = Object.keys(entries);
+    if (ids.length === 0) continue;
+    const imported: string[] = [];
+    const skipped: string[] = [];
+    for (const providerId of ids) {
+      const provider = findProvider(providerId);
+      if (!provider || (adapter === "wallet" && provider.adapters.production !== "wallet")) {
+        skipped.push(providerId);
+        continue;
+      }
+      const entry = entries[providerId]!;
+      const settings = Object.fromEntries(
+        Object.entries(entry).filter(([k]) => !SECRET_FIELDS[adapter].includes(k)),
+      );
+      const secrets = Object.fromEntries(
+        Object.entries(entry).filter(([k]) => SECRET_FIELDS[adapter].includes(k)),
+      );
+      const id = newId("con");
+      // one transaction per connection; the insert skips a connection that exists (another
+      // instance starting at the same time, or an operator's), so nothing is imported twice
+      const created = await getDb().$transaction(async (tx) => {
+        const inserted = await tx.providerConnection.createMany({
+          data: [
+            {
+              id,
+              environment: "production",
+              providerId,
+              adapter,
+              enabled: true,
+              settings: settings as object,
+              secretsEncrypted: SECRET_FIELDS[adapter].length ? encryptSecret(JSON.stringify(secrets)) : null,
+            },
+          ],
+          skipDuplicates: true,
+        });
+        if (inserted.count === 0) return false;
+        await recordAudit(tx, {
+          actor: SYSTEM_ACTOR,
+          environment: "production",
+          action: "connection.created",
+          targetType: "provider_connection",
+          targetId: id,
+          data: {
+            providerId,
+            adapter,
+            enabled: true,
+            importedFrom: variable,
+            changed: ["adapter", "enabled", ...Object.keys(entry).map((k) => `settings.${k}`)],
+          },
+        });
+        await publishInvalidation(tx, CACHE_TOPICS.connections, connectionCacheKey("production", providerId));
+        return true;
+      });
+      if (!created) {
+        skipped.push(providerId);
+        continue;
+      }
+      imported.push(providerId);
+    }
+    warnings.push(
+      `${variable} is deprecated: connections are managed through the Operator API (/api/production/v1/operator/connections, see docs/connections.md).` +
+        (imported.length ? ` Imported into production connections: ${imported.join(", ")}.` : "") +
+        (skipped.length
+          ? ` Not imported (a connection exists, or not a catalog provider for this adapter): ${skipped.join(", ")}.`
+          : "") +
+        ` Remove ${variable} once the connections are as you want them; it is read only at start-up and never overwrites a connection.`,
+    );
+  }
+  return warnings;
+}

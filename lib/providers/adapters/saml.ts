@@ -1,0 +1,208 @@
+/**
+ * The SAML 2.0 service-provider adapter: a provider's production path through a SAML identity
+ * provider (an eIDAS node, SPID, CIE, Cl@ve, DigiD …), on @node-saml/node-saml
+ * (docs/decisions.md "SAML adapter").
+ * Rules:
+ * - the AuthnRequest goes by HTTP-Redirect, always signed (RSA-SHA256) with the SP signing key,
+ *   with a fresh ID saved with the session and, when configured, the requested LoA as
+ *   RequestedAuthnContext (comparison minimum); the response comes back by HTTP-POST;
+ * - nothing of a response is read before its signature is checked against the IdP metadata's
+ *   signing certificates: the assertion must be signed (unless wantAssertionsSigned is off, then
+ *   the response must be), only one assertion may be present, and claims are read from the signed
+ *   (or decrypted and signed) assertion only, never from the document around it;
+ * - the signed assertion must come from the metadata's entityID, be addressed to our entityID
+ *   (Audience), our ACS URL (Recipient; the response's Destination too) and answer this session's
+ *   request (InResponseTo on the response and the subject confirmation), within its validity
+ *   window (60 s clock skew); its ID is recorded until it expires and a second use is a replay;
+ * - every refusal is an outcome with a reason code (TSamlRefusal), never an exception; only
+ *   programming errors (an invalid configuration) throw;
+ * - claims: attributes renamed by attributeMapping ("sub" is the upstream subject; without it
+ *   the NameID), LoA from AuthnContextClassRef through loaMapping (unknown → null).
+ */
+import { randomBytes } from "node:crypto";
+import {
+  generateServiceProviderMetadata,
+  SAML,
+  SamlStatusError,
+  ValidateInResponseTo,
+} from "@node-saml/node-saml";
+import { z } from "zod";
+import type { TSourceIdentity } from "./types";
+import type { TSamlReplayCache } from "./saml-replay";
+import { mapSamlAssertion, responseEnvelope } from "./saml-assertion";
+import { idpOf, type TSamlUpstreamConfig } from "./saml-settings";
+
+/** Why a SAML response was refused (the session's failure reason). */
+export type TSamlRefusal =
+  | "invalid_response"
+  | "bad_signature"
+  | "signature_wrapping"
+  | "unsigned_assertion"
+  | "replayed_assertion"
+  | "wrong_issuer"
+  | "wrong_audience"
+  | "wrong_recipient"
+  | "wrong_destination"
+  | "wrong_in_response_to"
+  | "wrong_relay_state"
+  | "expired"
+  | "not_yet_valid"
+  | "missing_subject"
+  | "idp_refused";
+
+export type TSamlOutcome =
+  { kind: "success"; identity: TSourceIdentity } | { kind: "failure"; reason: TSamlRefusal; message: string };
+
+/** What a session keeps between the redirect to the IdP and the POST to the ACS. */
+export const ZSamlSavedState = z.object({
+  requestId: z.string(),
+  acsUrl: z.string(),
+  relayState: z.string(),
+  issuedAt: z.string(),
+});
+export type TSamlSavedState = z.infer<typeof ZSamlSavedState>;
+
+const SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
+const CLOCK_SKEW_MS = 60_000;
+/** how long a request may wait for its response (the session's own expiry is shorter) */
+const REQUEST_LIFETIME_MS = 60 * 60_000;
+
+function samlFor(
+  config: TSamlUpstreamConfig,
+  acsUrl: string,
+  saved?: TSamlSavedState,
+  requestId?: string,
+): SAML {
+  const idp = idpOf(config);
+  return new SAML({
+    entryPoint: idp.ssoRedirectUrl,
+    issuer: config.spEntityId,
+    audience: config.spEntityId,
+    callbackUrl: acsUrl,
+    idpCert: idp.signingCertificates,
+    privateKey: config.spSigningKeyPair.privateKey,
+    publicCert: config.spSigningKeyPair.certificate,
+    signatureAlgorithm: "sha256",
+    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
+    decryptionPvk: config.spEncryptionKeyPair?.privateKey,
+    identifierFormat: null,
+    authnContext: config.requestedLoa ? [config.requestedLoa] : [],
+    disableRequestedAuthnContext: !config.requestedLoa,
+    racComparison: "minimum",
+    wantAssertionsSigned: config.wantAssertionsSigned,
+    // an assertion-only signature is the eIDAS norm; without wantAssertionsSigned the response
+    // signature is what is checked (node-saml requires one of the two in any case)
+    wantAuthnResponseSigned: !config.wantAssertionsSigned,
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: REQUEST_LIFETIME_MS,
+    generateUniqueId: () => requestId ?? `_${randomBytes(20).toString("hex")}`,
+    // the only request this session may be answering: the one it saved
+    cacheProvider: {
+      saveAsync: async (key, value) => ({ value, createdAt: Date.now() }),
+      getAsync: async (key) => (saved && key === saved.requestId ? saved.issuedAt : null),
+      removeAsync: async () => null,
+    },
+  });
+}
+
+/** The SP metadata an operator hands to the IdP (one document per connection). */
+export function samlServiceProviderMetadata(config: TSamlUpstreamConfig, urls: { acsUrl: string }): string {
+  return generateServiceProviderMetadata({
+    issuer: config.spEntityId,
+    callbackUrl: urls.acsUrl,
+    identifierFormat: null,
+    wantAssertionsSigned: config.wantAssertionsSigned,
+    privateKey: config.spSigningKeyPair.privateKey,
+    publicCerts: config.spSigningKeyPair.certificate,
+    decryptionPvk: config.spEncryptionKeyPair?.privateKey,
+    decryptionCert: config.spEncryptionKeyPair?.certificate,
+    signatureAlgorithm: "sha256",
+  });
+}
+
+/** Starts a sign-in: the IdP URL with the signed AuthnRequest, and what the session keeps. */
+export async function beginSamlAuthentication(
+  config: TSamlUpstreamConfig,
+  { acsUrl, relayState }: { acsUrl: string; relayState: string },
+): Promise<{ url: string; saved: TSamlSavedState }> {
+  const requestId = `_${randomBytes(20).toString("hex")}`;
+  const url = await samlFor(config, acsUrl, undefined, requestId).getAuthorizeUrlAsync(
+    relayState,
+    undefined,
+    {},
+  );
+  return { url, saved: { requestId, acsUrl, relayState, issuedAt: new Date().toISOString() } };
+}
+
+function refused(reason: TSamlRefusal, message: string): TSamlOutcome {
+  return { kind: "failure", reason, message: message.slice(0, 300) };
+}
+
+/** node-saml's refusals by their messages (it has no error codes). */
+function refusalOf(error: unknown): TSamlOutcome {
+  if (error instanceof SamlStatusError) return refused("idp_refused", error.message);
+  if (!(error instanceof Error)) return refused("invalid_response", "unreadable response");
+  const message = error.message;
+  const rules: [RegExp, TSamlRefusal][] = [
+    [/multiple assertions/i, "signature_wrapping"],
+    [/signature/i, "bad_signature"],
+    [/InResponseTo/i, "wrong_in_response_to"],
+    [/not yet valid/i, "not_yet_valid"],
+    [/expired|no valid subject confirmation/i, "expired"],
+    [/audience/i, "wrong_audience"],
+  ];
+  for (const [pattern, reason] of rules) if (pattern.test(message)) return refused(reason, message);
+  return refused("invalid_response", message);
+}
+
+/**
+ * Finishes a sign-in from the POST to the ACS URL: checks the response and returns the mapped
+ * identity or the refusal.
+ */
+export async function completeSamlAuthentication(
+  config: TSamlUpstreamConfig,
+  saved: TSamlSavedState,
+  form: { SAMLResponse?: string; RelayState?: string },
+  replayCache: TSamlReplayCache,
+): Promise<TSamlOutcome> {
+  if (!form.SAMLResponse) return refused("invalid_response", "SAMLResponse missing");
+  if ((form.RelayState ?? "") !== saved.relayState) return refused("wrong_relay_state", "RelayState differs");
+  const idp = idpOf(config);
+  const envelope = responseEnvelope(form.SAMLResponse);
+  if (typeof envelope === "string") return refused("invalid_response", envelope);
+  // node-saml reads an assertion whatever the status says: a refusal with an assertion is one
+  if (envelope.status !== SUCCESS) return refused("idp_refused", `status ${envelope.status || "missing"}`);
+  if (envelope.destination !== null && envelope.destination !== saved.acsUrl)
+    return refused("wrong_destination", `Destination ${envelope.destination}`);
+  // an assertion inside another element, or two of them: the shapes of signature wrapping
+  if (envelope.nestedAssertions > 0 || envelope.plainAssertions > 1)
+    return refused("signature_wrapping", "the response holds more than one assertion");
+  if (config.wantAssertionsSigned && envelope.plainAssertions === 1 && !envelope.assertionSigned)
+    return refused("unsigned_assertion", "the assertion is not signed");
+
+  let assertionXml: string;
+  try {
+    const { profile } = await samlFor(config, saved.acsUrl, saved).validatePostResponseAsync({
+      SAMLResponse: form.SAMLResponse,
+    });
+    if (!profile?.getAssertionXml) return refused("invalid_response", "no assertion");
+    assertionXml = profile.getAssertionXml();
+  } catch (error) {
+    return refusalOf(error);
+  }
+
+  const mapped = mapSamlAssertion(config, assertionXml);
+  if (!mapped) return refused("invalid_response", "the signed element is not an assertion");
+  if (mapped.issuer !== idp.entityId) return refused("wrong_issuer", `Issuer ${mapped.issuer}`);
+  const toUs = mapped.confirmations.filter((c) => c.recipient === saved.acsUrl);
+  if (!toUs.length) return refused("wrong_recipient", "no bearer confirmation for our ACS URL");
+  if (!toUs.some((c) => c.inResponseTo === saved.requestId))
+    return refused("wrong_in_response_to", "the assertion answers another request");
+  if (!mapped.assertionId) return refused("invalid_response", "the assertion has no ID");
+  if (!mapped.identity) return refused("missing_subject", "no subject identifier in the assertion");
+  const expiresAt = new Date((mapped.notOnOrAfter ?? Date.now() + REQUEST_LIFETIME_MS) + CLOCK_SKEW_MS);
+  if (!(await replayCache.remember(idp.entityId, mapped.assertionId, expiresAt)))
+    return refused("replayed_assertion", "the assertion was already used");
+  return { kind: "success", identity: mapped.identity };
+}
