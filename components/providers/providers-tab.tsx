@@ -5,7 +5,8 @@
  * Activated providers can be switched on and off; the others can be activated, one at a time or
  * several in one submission. Contract providers show whom to contact and, in the sandbox, offer a
  * demo activation. The list refreshes while an activation is under way, so a review or a demo
- * activation shows up by itself.
+ * activation shows up by itself. In production a provider without a working connection says so
+ * ("Activated — waiting for the operator to connect it"): activation works, sessions are refused.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Puzzle, Zap } from "lucide-react";
@@ -177,6 +178,18 @@ function ProviderCard({
           fail. Contact support to update it.
         </p>
       ) : null}
+      {p.available ? null : (
+        <p
+          className="rounded-md border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900"
+          data-testid={`provider-${p.id}-unavailable`}
+        >
+          {p.status === "activated"
+            ? "Activated — waiting for the operator to connect it"
+            : "Not connected in this deployment yet: you can activate it now"}
+          {p.unavailableReason === "not_connected" ? "" : ` (its connection is ${p.unavailableReason})`}.
+          Sessions with it are refused until then.
+        </p>
+      )}
       {p.status === "activation_requested" ? (
         <p className="text-sm text-gray-700">Waiting for our review; this page updates when it moves.</p>
       ) : p.status === "activation_processing" ? (

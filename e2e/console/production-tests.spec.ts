@@ -16,6 +16,7 @@ import {
   type Locator,
   type Page,
 } from "@playwright/test";
+import { connectProductionProvider } from "../operator/support";
 import { idv } from "../support/cli";
 import { checkLayouts, consoleUser, signIn } from "./support";
 
@@ -124,6 +125,8 @@ test("production: request a test, an operator schedules it, start a challenge se
   test.setTimeout(120_000);
   const user = await consoleUser("production tests");
   const operatorKey = await makeOperator();
+  // a production session needs a connected provider (issue 24)
+  await connectProductionProvider(request, operatorKey, "passport");
   const clientId = await createApp(request, "production", user.keys.production, "Live Shop");
 
   await signIn(page, user.email, user.password);

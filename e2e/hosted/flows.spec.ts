@@ -5,6 +5,7 @@
  * violations. Each page's screenshot is attached to the test.
  */
 import { expect } from "@playwright/test";
+import { connectProductionProvider, makeOperator } from "../operator/support";
 import {
   eventsOf,
   expectNoCriticalA11yViolations,
@@ -320,6 +321,8 @@ test("unknown sessions are 404 on both surfaces; the simulator does not exist fo
 }) => {
   expect((await page.goto("/verify/ver_00000000000000000000000000"))!.status()).toBe(404);
   expect((await page.goto("/sandbox/verify/ver_00000000000000000000000000"))!.status()).toBe(404);
+  // a production session needs a connected provider (issue 24)
+  await connectProductionProvider(request, (await makeOperator("flows")).operatorKey, "passport");
   const app = await makeApp(request, workspace.keys.production, integrator, {
     providers: ["passport"],
     env: "production",

@@ -53,3 +53,33 @@ export async function createApp(
     basic: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`,
   };
 }
+
+/**
+ * Connects `providerId` in production through the Operator API (PUT, an oidc upstream nothing
+ * answers): production sessions of a provider without a connection are refused (issue 24), and
+ * these specs test something other than the upstream. Keeps an existing connection.
+ */
+export async function connectProductionProvider(
+  request: APIRequestContext,
+  operatorKey: string,
+  providerId: string,
+): Promise<void> {
+  const path = `/api/production/v1/operator/connections/${providerId}`;
+  const current = await request.get(path, { headers: bearer(operatorKey) });
+  expect(current.status(), await current.text()).toBe(200);
+  if (((await current.json()) as { state: string }).state !== "not_connected") return;
+  const res = await request.put(path, {
+    headers: bearer(operatorKey),
+    data: {
+      adapter: "oidc",
+      enabled: true,
+      settings: {
+        issuer: "http://127.0.0.1:9/unreachable-upstream",
+        clientId: "e2e-broker",
+        clientSecret: "e2e-broker-secret",
+        allowInsecureRequests: true,
+      },
+    },
+  });
+  expect([200, 201], await res.text()).toContain(res.status());
+}

@@ -8,6 +8,10 @@
  *   instance sees a PUT or DELETE as soon as it commits;
  * - no connection, a disabled one, or another adapter's → null (the caller refuses cleanly); a
  *   stored connection the adapter no longer accepts is logged and treated as absent, never a 500;
+ * - availability (the honest catalog, issue 24 §2): a production provider is available only while
+ *   its connection is enabled, accepted by its adapter and not `failing` (its last check or outcome
+ *   failed after its last success); the sandbox always is (every provider runs on the simulator).
+ *   A failing connection comes back when a check succeeds (POST …/check);
  * - IDV_UPSTREAM_OIDC / IDV_WALLET_TRUSTED_ISSUERS, when set, are imported once at start-up
  *   (lib/cli/serve.ts) into production connections that do not exist yet (audited, system actor),
  *   with a warning telling the operator to manage them through the Operator API; an existing
@@ -21,22 +25,37 @@ import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { config, parseSetting } from "../config";
 import { encryptSecret } from "../crypto/encryption";
-import { getDb } from "../db/client";
+import { getDb, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 import { logger } from "../log";
 import { ZOidcUpstreamConfig } from "../providers/adapters/oidc";
 import { ZWalletTrustConfig } from "../providers/adapters/wallet";
 import { findProvider } from "../providers/catalog";
-import { adapterSettings, SECRET_FIELDS, type TAdapterSettings, type TConnectionAdapter } from "./schema";
-import { connectionCacheKey, unsealSecrets } from "./service";
+import {
+  adapterSettings,
+  SECRET_FIELDS,
+  type TAdapterSettings,
+  type TConnectionAdapter,
+  type TUnavailableReason,
+} from "./schema";
+import { connectionCacheKey, connectionState, unsealSecrets } from "./service";
 
 type TRuntimeConnection = {
   [A in TConnectionAdapter]: { adapter: A; settings: TAdapterSettings[A] };
 }[TConnectionAdapter];
 
-let cache: DerivedCache<TRuntimeConnection | null> | undefined;
-function connections(): DerivedCache<TRuntimeConnection | null> {
+export type TConnectionAvailability =
+  { available: true } | { available: false; reason: TUnavailableReason; message: string };
+
+interface TCachedConnection {
+  /** the enabled connection as its adapter's settings (null: none, disabled, or refused) */
+  connection: TRuntimeConnection | null;
+  availability: TConnectionAvailability;
+}
+
+let cache: DerivedCache<TCachedConnection> | undefined;
+function connections(): DerivedCache<TCachedConnection> {
   return (cache ??= new DerivedCache({
     topic: CACHE_TOPICS.connections,
     ttlMs: 5 * 60_000,
@@ -44,14 +63,30 @@ function connections(): DerivedCache<TRuntimeConnection | null> {
   }));
 }
 
-async function load(env: TEnvironment, providerId: string): Promise<TRuntimeConnection | null> {
-  const row = await getDb().providerConnection.findUnique({
+function unavailable(reason: TUnavailableReason, providerId: string): TConnectionAvailability {
+  const what =
+    reason === "disabled"
+      ? "its connection is disabled"
+      : reason === "failing"
+        ? "its connection is failing"
+        : "no connection to its identity provider";
+  return {
+    available: false,
+    reason,
+    message: `Provider "${providerId}" is not connected in this deployment (${what}); ask the operator to connect it`,
+  };
+}
+
+async function load(db: Tx, env: TEnvironment, providerId: string): Promise<TCachedConnection> {
+  const row = await db.providerConnection.findUnique({
     where: { environment_providerId: { environment: env, providerId } },
   });
-  if (!row || !row.enabled) return null;
+  if (!row) return { connection: null, availability: unavailable("not_connected", providerId) };
+  if (!row.enabled) return { connection: null, availability: unavailable("disabled", providerId) };
   const adapter = row.adapter as TConnectionAdapter;
+  let connection: TRuntimeConnection;
   try {
-    return {
+    connection = {
       adapter,
       settings: adapterSettings(adapter, row.settings, unsealSecrets(row)),
     } as TRuntimeConnection;
@@ -61,8 +96,19 @@ async function load(env: TEnvironment, providerId: string): Promise<TRuntimeConn
       { environment: env, providerId, error: err instanceof Error ? err.message.slice(0, 500) : "error" },
       "stored connection refused by its adapter; treated as not connected",
     );
-    return null;
+    return { connection: null, availability: unavailable("not_connected", providerId) };
   }
+  return {
+    connection,
+    availability:
+      connectionState(row) === "failing" ? unavailable("failing", providerId) : { available: true },
+  };
+}
+
+function cached(env: TEnvironment, providerId: string, db?: Tx): Promise<TCachedConnection> {
+  return connections().get(connectionCacheKey(env, providerId), async () => ({
+    value: await load(db ?? getDb(), env, providerId),
+  }));
 }
 
 /** The enabled connection of `providerId` in `env` for `adapter`, as the adapter's settings; else null. */
@@ -71,9 +117,42 @@ export async function connectionSettings<A extends TConnectionAdapter>(
   providerId: string,
   adapter: A,
 ): Promise<TAdapterSettings[A] | null> {
-  const key = connectionCacheKey(env, providerId);
-  const found = await connections().get(key, async () => ({ value: await load(env, providerId) }));
+  const found = (await cached(env, providerId)).connection;
   return found?.adapter === adapter ? (found.settings as TAdapterSettings[A]) : null;
+}
+
+/**
+ * Whether sessions of `providerId` can start in `env`: always in the sandbox (the simulator);
+ * in production only with an enabled, accepted, not failing connection. `db` (the caller's
+ * transaction) loads it on a cache miss, so a request never waits for a second connection.
+ */
+export async function connectionAvailability(
+  env: TEnvironment,
+  providerId: string,
+  db?: Tx,
+): Promise<TConnectionAvailability> {
+  if (env === "sandbox") return { available: true };
+  return (await cached(env, providerId, db)).availability;
+}
+
+/** connectionAvailability of several providers, by provider id. */
+export async function connectionAvailabilities(
+  env: TEnvironment,
+  providerIds: readonly string[],
+  db?: Tx,
+): Promise<Map<string, TConnectionAvailability>> {
+  const found = await Promise.all(providerIds.map((id) => connectionAvailability(env, id, db)));
+  return new Map(providerIds.map((id, i) => [id, found[i]!]));
+}
+
+/** The `available` and `unavailableReason` fields of a provider entry. */
+export function availabilityFields(a: TConnectionAvailability): {
+  available: boolean;
+  unavailableReason: TUnavailableReason | null;
+} {
+  return a.available
+    ? { available: true, unavailableReason: null }
+    : { available: false, unavailableReason: a.reason };
 }
 
 // ---------------------------------------------------------------------------------------------

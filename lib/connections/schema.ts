@@ -23,6 +23,13 @@ export type TConnectionAdapter = (typeof CONNECTION_ADAPTERS)[number];
 export const CONNECTION_STATES = ["not_connected", "connected", "failing", "disabled"] as const;
 export type TConnectionState = (typeof CONNECTION_STATES)[number];
 
+/**
+ * Why a production provider is not offered (issue 24 §2): no connection (or one its adapter no
+ * longer accepts), a disabled one, or a failing one (its last check failed after its last success).
+ */
+export const UNAVAILABLE_REASONS = ["not_connected", "disabled", "failing"] as const;
+export type TUnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
 /** The secrets of each adapter: names of settings that are sealed and never returned. */
 export const SECRET_FIELDS: Record<TConnectionAdapter, readonly string[]> = {
   oidc: ["clientSecret"],

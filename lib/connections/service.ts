@@ -197,7 +197,11 @@ export async function deleteConnection(db: Tx, actor: OperatorActor, providerId:
   await publishInvalidation(db, CACHE_TOPICS.connections, connectionCacheKey(actor.env, providerId));
 }
 
-/** Records the outcome of a check (or a sign-in): no personal data, only the error's text. */
+/**
+ * Records the outcome of a check (or a sign-in): no personal data, only the error's text. A change
+ * of state (connected ↔ failing) publishes the invalidation: a failing connection is not offered
+ * (runtime.ts connectionAvailability).
+ */
 export async function recordConnectionOutcome(
   db: Tx,
   env: TEnvironment,
@@ -205,8 +209,14 @@ export async function recordConnectionOutcome(
   error: string | null,
 ): Promise<void> {
   const now = new Date();
-  await db.providerConnection.updateMany({
-    where: { environment: env, providerId },
+  const where = { environment_providerId: { environment: env, providerId } };
+  const before = await db.providerConnection.findUnique({ where });
+  if (!before) return;
+  const after = await db.providerConnection.update({
+    where,
     data: error === null ? { lastSuccessAt: now } : { lastError: error.slice(0, 500), lastErrorAt: now },
   });
+  if (connectionState(before) !== connectionState(after)) {
+    await publishInvalidation(db, CACHE_TOPICS.connections, connectionCacheKey(env, providerId));
+  }
 }

@@ -2,10 +2,13 @@
  * The App API provider listing (GET /v1/providers): every catalog provider with the calling
  * app's status — `action_required` (activated, but its stored configuration fails the
  * provider's current requirements: the Workspace API's needAction), `activated` (activated and
- * enabled), `deactivated` (everything else: not activated, under review, rejected, disabled).
+ * enabled), `deactivated` (everything else: not activated, under review, rejected, disabled);
+ * and `available`: whether a session can start (production: a working, enabled connection,
+ * lib/connections/runtime.ts; sandbox: always), with the reason when not.
  */
 import type { z } from "zod";
 import type { AppAuth } from "../auth/app-credentials";
+import { availabilityFields, connectionAvailabilities } from "../connections/runtime";
 import type { Tx } from "../db/client";
 import { providerNeedsAction } from "./app-providers";
 import { PROVIDERS } from "./catalog";
@@ -23,6 +26,11 @@ export async function listProvidersForApp(
 ): Promise<TAppProviderEntry[]> {
   const rows = await db.appProvider.findMany({ where: { appId: auth.clientId } });
   const byId = new Map(rows.map((r) => [r.providerId, r]));
+  const availability = await connectionAvailabilities(
+    auth.environment,
+    PROVIDERS.map((p) => p.id),
+    db,
+  );
   const entries = PROVIDERS.map((p): TAppProviderEntry => {
     const row = byId.get(p.id);
     const state: TAppProviderStatus = providerNeedsAction(p, row)
@@ -37,6 +45,7 @@ export async function listProvidersForApp(
       description: p.description,
       countries: p.countries,
       status: state,
+      ...availabilityFields(availability.get(p.id)!),
     };
   });
   return status ? entries.filter((e) => e.status === status) : entries;

@@ -10,9 +10,16 @@
  *   and the activation object: requirements prefilled from the app's company information, the
  *   latest ticket's values and timestamps;
  * - only an activated provider can be enabled or disabled; that is the App's
- *   `providers[id].enabled` and drives the App API listing.
+ *   `providers[id].enabled` and drives the App API listing;
+ * - `available` (with `unavailableReason`): whether sessions can start — in production only with
+ *   a working, enabled connection (lib/connections/runtime.ts); activation works either way.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
+import {
+  availabilityFields,
+  connectionAvailabilities,
+  type TConnectionAvailability,
+} from "../connections/runtime";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { ActivationTicket, AppProvider } from "../db/generated/client";
@@ -114,6 +121,7 @@ export function toProviderJson(
     ticket?: ActivationTicket;
     companyInfo?: Record<string, unknown>;
     withActivation: boolean;
+    availability: TConnectionAvailability;
   },
 ): TProviderJson {
   const { row, ticket, withActivation } = state;
@@ -135,6 +143,7 @@ export function toProviderJson(
     enabled: status === "activated" && row!.enabled,
     isActive: status === "activated",
     needAction: providerNeedsAction(provider, row),
+    ...availabilityFields(state.availability),
     ...(withActivation
       ? { status, activation: activationJson(provider, row, ticket, state.companyInfo ?? {}) }
       : {}),
@@ -169,6 +178,11 @@ export async function loadProviderEntries(
     : [];
   const ticketById = new Map(tickets.map((t) => [t.id, t]));
   const companyInfo = options.withActivation ? parseCompanyInfo(app.companyInfo) : {};
+  const availability = await connectionAvailabilities(
+    app.environment,
+    providers.map((p) => p.id),
+    db,
+  );
   return providers.map((provider) => {
     const row = rowById.get(provider.id);
     return toProviderJson(provider, {
@@ -176,6 +190,7 @@ export async function loadProviderEntries(
       ticket: row?.currentTicketId ? ticketById.get(row.currentTicketId) : undefined,
       companyInfo,
       withActivation: options.withActivation,
+      availability: availability.get(provider.id)!,
     });
   });
 }

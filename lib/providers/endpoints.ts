@@ -1,6 +1,7 @@
 /** Endpoint definitions of the provider resources (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
+import { UNAVAILABLE_REASONS } from "../connections/schema";
 import { APP_PROVIDER_STATUSES } from "./app-listing";
 import {
   ZListAppProvidersQuery,
@@ -22,6 +23,17 @@ export const ZAppProviderEntryJson = z.object({
   description: z.string(),
   countries: z.array(z.string()),
   status: z.enum(APP_PROVIDER_STATUSES),
+  available: z
+    .boolean()
+    .describe(
+      "Whether sessions of this provider can start in this environment: always in the sandbox (simulator); in production only while the provider has a working, enabled connection (operator-managed). An unavailable provider can still be activated; POST /v1/verifications refuses it with 400 PROVIDER_NOT_AVAILABLE.",
+    ),
+  unavailableReason: z
+    .enum(UNAVAILABLE_REASONS)
+    .nullable()
+    .describe(
+      "Why `available` is false: `not_connected` (no connection in this deployment), `disabled` (its connection is switched off) or `failing` (its connection's last check failed); null when available",
+    ),
 });
 
 export const listAppApiProviders = endpoint({
@@ -30,7 +42,7 @@ export const listAppApiProviders = endpoint({
   operationId: "listProvidersForApp",
   summary: "List providers for the calling app (App API)",
   description:
-    "Every catalog provider with the calling app's status: `activated` (activated and enabled), `action_required` (activated, but its stored configuration fails the provider's current requirements) or `deactivated` (anything else). Filter with `status`; other values are 400.",
+    "Every catalog provider with the calling app's status: `activated` (activated and enabled), `action_required` (activated, but its stored configuration fails the provider's current requirements) or `deactivated` (anything else). Filter with `status`; other values are 400. `available` says whether a session can start: in production a provider without a working, enabled connection is listed with `available: false` and an `unavailableReason`, and cannot be used in POST /v1/verifications (400 PROVIDER_NOT_AVAILABLE).",
   tag: "App API",
   auth: "app",
   query: ZAppProvidersQuery,

@@ -1,6 +1,7 @@
 /** Request and response shapes of the provider endpoints (response types are inferred from these). */
 import { z } from "zod";
 import { ACTIVATION_STATUSES } from "../activation/state-machine";
+import { UNAVAILABLE_REASONS } from "../connections/schema";
 import { FLOW_TYPES } from "./catalog";
 import { REQUIREMENT_TYPES } from "./requirements";
 
@@ -61,6 +62,15 @@ export const ZProviderJson = z.object({
     .describe("Whether the app uses the provider (only activated providers can be enabled)"),
   isActive: z.boolean().describe("True iff the status is activated"),
   needAction: z.boolean().describe("Activated, but the stored configuration fails the current requirements"),
+  available: z
+    .boolean()
+    .describe(
+      "Whether sessions can start in the app's environment: always in the sandbox; in production only while the provider has a working, enabled connection (operator-managed). Activation works either way.",
+    ),
+  unavailableReason: z
+    .enum(UNAVAILABLE_REASONS)
+    .nullable()
+    .describe("Why `available` is false (`not_connected`, `disabled`, `failing`); null when available"),
   status: z.enum(ACTIVATION_STATUSES).optional().describe("With include=activation"),
   activation: ZActivationJson.optional().describe("With include=activation"),
 });

@@ -2,6 +2,7 @@
  * Connections for tests, made the way an operator makes them: PUT through the Operator API with
  * an operator key (lib/connections).
  */
+import { getDb } from "../db/client";
 import type { TOidcUpstreamConfig } from "../providers/adapters/oidc";
 import type { TUpstreamOp } from "./upstream-oidc";
 import { makeOperator } from "./factories";
@@ -41,4 +42,35 @@ export function opSettings(
     allowInsecureRequests: true,
     ...extra,
   };
+}
+
+/**
+ * Oidc settings of an upstream nothing answers (loopback port 9 refuses at once): enough for
+ * production sessions to be created, for tests about something other than the upstream.
+ */
+export const UNREACHABLE_OIDC_SETTINGS = {
+  issuer: "http://127.0.0.1:9/unreachable-upstream",
+  clientId: "test-broker",
+  clientSecret: "test-broker-secret",
+  allowInsecureRequests: true,
+} as const;
+
+/**
+ * Connects each provider in production, as an operator would (PUT, oidc to an unreachable
+ * upstream), unless it has a production connection already: production sessions of these
+ * providers can then be created (issue 24: a provider without a connection is refused).
+ */
+export async function connectTestProviders(providerIds: readonly string[]): Promise<void> {
+  const existing = await getDb().providerConnection.findMany({
+    where: { environment: "production", providerId: { in: [...providerIds] } },
+    select: { providerId: true },
+  });
+  const connected = new Set(existing.map((c) => c.providerId));
+  for (const providerId of providerIds) {
+    if (connected.has(providerId)) continue;
+    await putTestConnection("production", providerId, {
+      adapter: "oidc",
+      settings: UNREACHABLE_OIDC_SETTINGS,
+    });
+  }
 }

@@ -1,12 +1,23 @@
 /** Test helpers for verification sessions: apps with providers activated, sessions, their events. */
 import { getDb } from "../db/client";
+import { connectTestProviders } from "./connections";
 import { makeApp, makeWorkspace } from "./factories";
 import { basic, call } from "./router";
 
 export type TEnv = "sandbox" | "production";
 
-/** Marks providers activated and enabled for an app (as a finished activation would). */
-export async function activateProviders(clientId: string, providerIds: string[]): Promise<void> {
+/**
+ * Marks providers activated and enabled for an app (as a finished activation would); for a
+ * production app, also connects those without a production connection (connectTestProviders), so
+ * that its sessions can start — `{ connect: false }` leaves them not connected.
+ */
+export async function activateProviders(
+  clientId: string,
+  providerIds: string[],
+  options: { connect?: boolean } = {},
+): Promise<void> {
+  const app = await getDb().app.findUniqueOrThrow({ where: { id: clientId }, select: { environment: true } });
+  if (app.environment === "production" && options.connect !== false) await connectTestProviders(providerIds);
   for (const providerId of providerIds) {
     await getDb().appProvider.upsert({
       where: { appId_providerId: { appId: clientId, providerId } },
@@ -16,11 +27,18 @@ export async function activateProviders(clientId: string, providerIds: string[])
   }
 }
 
-/** A workspace with one app whose listed providers are usable, and App API helpers for it. */
-export async function makeVerifyingApp(providerIds: string[] = [], env: TEnv = "sandbox") {
+/**
+ * A workspace with one app whose listed providers are usable (in production: connected, unless
+ * `{ connect: false }`), and App API helpers for it.
+ */
+export async function makeVerifyingApp(
+  providerIds: string[] = [],
+  env: TEnv = "sandbox",
+  options: { connect?: boolean } = {},
+) {
   const ws = await makeWorkspace();
   const app = await makeApp(ws.keys[env], env);
-  await activateProviders(app.clientId, providerIds);
+  await activateProviders(app.clientId, providerIds, options);
   const creds = basic(app.clientId, app.clientSecret);
   const base = `/api/${env}/v1`;
   return {

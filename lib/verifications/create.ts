@@ -4,6 +4,8 @@
  * - a session runs one provider that is activated and enabled for the app, with the app's chosen
  *   (or default) workflow; the workflow is planned at creation (which verification node runs) and
  *   the session keeps the version it was planned on;
+ * - in production the provider must also have a working, enabled connection (lib/connections
+ *   runtime.ts connectionAvailability): else 400 PROVIDER_NOT_AVAILABLE, nothing written;
  * - redirect_uri is one of the app's; matchData is required by match providers and refused by
  *   the others; flowType is one the provider supports; a challengeId is the app's own;
  * - events in order at creation: created, requested, workflow.started; the session, its events
@@ -21,6 +23,7 @@
  *   and, once ended, is deleted by the OpenID Provider's purge (lib/oidc/purge.ts).
  */
 import type { AppAuth } from "../auth/app-credentials";
+import { connectionAvailability } from "../connections/runtime";
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, invalidField } from "../errors";
@@ -68,6 +71,10 @@ export async function createVerification(
     throw providerUnavailable(`Provider "${provider.id}" is not activated for this app`);
   }
   if (!appProvider.enabled) throw providerUnavailable(`Provider "${provider.id}" is disabled for this app`);
+  // the honest catalog: a production session needs a connection that can answer it (the
+  // workflow, the OpenID Provider and production tests all start sessions here)
+  const availability = await connectionAvailability(auth.environment, provider.id, db);
+  if (!availability.available) throw providerUnavailable(availability.message);
 
   const workflow = app.workflow ? await plannableWorkflow(db, app.workflow) : null;
   if (!workflow) {

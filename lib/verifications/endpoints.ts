@@ -59,7 +59,7 @@ export const createVerification = endpoint({
   operationId: "createVerification",
   summary: "Start a verification",
   description:
-    "Starts a session with a provider activated and enabled for the app, running `workflowId` or the app's default workflow. `redirect_uri` must be one of the app's redirectUris; `state` is echoed back on redirect; `matchData` (OIDC-normalized keys) is required by match providers and refused by the others.",
+    "Starts a session with a provider activated and enabled for the app, running `workflowId` or the app's default workflow. `redirect_uri` must be one of the app's redirectUris; `state` is echoed back on redirect; `matchData` (OIDC-normalized keys) is required by match providers and refused by the others. In production the provider must also be connected in this deployment (`available: true` in GET /v1/providers); otherwise `400 PROVIDER_NOT_AVAILABLE` and nothing is created. The sandbox runs every provider on the simulator.",
   tag: "Verifications",
   auth: "app",
   body: ZCreateVerification,

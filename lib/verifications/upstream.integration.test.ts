@@ -15,6 +15,11 @@ import {
   upstreamCallbackUrl,
   usesUpstream,
 } from "./upstream";
+import { isolateWebhookTestDatabase } from "../testing/webhooks";
+
+// connections are environment-wide and other files connect production providers as they run
+// (lib/testing/verifications.ts activateProviders): this file keeps its own database
+isolateWebhookTestDatabase();
 
 let op: TUpstreamOp;
 
@@ -85,7 +90,11 @@ describe("a production session through a real OIDC upstream", () => {
     const id = (await t.start({ providerId: "nl_digid", flowType: "redirect" })).body
       .verificationId as string;
     const session = { environment: "production" as const, providerId: "nl_digid" };
-    // not connected
+    // created while connected (makeVerifyingApp connects it), then disconnected
+    const disconnected = await call("DELETE", "/api/production/v1/operator/connections/nl_digid", {
+      headers: bearer(await testOperatorKey()),
+    });
+    expect(disconnected.status).toBe(204);
     expect(await usesUpstream(session)).toBe(false);
     await expect(beginUpstreamAuthentication(id)).rejects.toMatchObject({ code: "PROVIDER_NOT_AVAILABLE" });
 

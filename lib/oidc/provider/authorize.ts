@@ -19,6 +19,7 @@
  *   {issuer path}/resume/{resumeToken}), which the OP's resume requires, and the one-time
  *   hand-off the browser carries to the hosted page (/verify/{id}/bind?h=…), which binds it there.
  */
+import { connectionAvailabilities } from "../../connections/runtime";
 import type { Tx } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { ApiError } from "../../errors";
@@ -38,7 +39,7 @@ import { checkAcrValues } from "./check-acr-values";
 import { checkClient, type TClientApp } from "./check-client";
 import { checkPkce } from "./check-pkce";
 import { checkMaxAge, checkPrompt, checkUiLocales } from "./check-prompt";
-import { checkProvider, selectableProviders } from "./check-provider";
+import { checkProvider, selectableProviders, type TAvailableProviders } from "./check-provider";
 import { checkRedirectUri } from "./check-redirect-uri";
 import { checkResponseType } from "./check-response-type";
 import { checkScope } from "./check-scope";
@@ -91,9 +92,10 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
     const { uiLocales, locale } = checkUiLocales(params);
     single(params, "state");
     const nonce = single(params, "nonce");
-    const provider = checkProvider(app, params, minLoa);
+    const available = await availableProviders(db, environment, app);
+    const provider = checkProvider(app, params, available, minLoa);
     if (!provider) {
-      const providers = selectableProviders(app, minLoa);
+      const providers = selectableProviders(app, available, minLoa);
       if (providers.length === 0) {
         throw new AuthorizationError("access_denied", "No identity provider is available for this client");
       }
@@ -161,4 +163,15 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
     }
     throw err;
   }
+}
+
+/** The app's activated providers whose sessions can start in `environment` (the honest catalog). */
+async function availableProviders(
+  db: Tx,
+  environment: TEnvironment,
+  app: TClientApp,
+): Promise<TAvailableProviders> {
+  const ids = app.providers.filter((p) => p.enabled && p.status === "activated").map((p) => p.providerId);
+  const availability = await connectionAvailabilities(environment, ids, db);
+  return new Set(ids.filter((id) => availability.get(id)!.available));
 }

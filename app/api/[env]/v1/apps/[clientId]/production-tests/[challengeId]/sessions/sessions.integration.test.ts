@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeOperator, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
+import { connectTestProviders } from "@/lib/testing/connections";
 import { requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { activateProviders, eventTypes } from "@/lib/testing/verifications";
@@ -98,6 +99,8 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
 
   it("works in production with the real provider's hosted page", async () => {
     const s = await setup("production");
+    // a production session needs a connected provider (issue 24)
+    await connectTestProviders(["passport"]);
     const res = await call("POST", s.path(), { headers: bearer(s.key), body: { providerId: "passport" } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ providerId: "passport", challengeId: s.challenge.id });
