@@ -8,7 +8,7 @@ describe("signInClaims", () => {
   it("sets the sign-in time and a random session id, and an operator's end", () => {
     const a = signInClaims({}, NOW);
     const b = signInClaims({ isOperator: true }, NOW);
-    expect(a).toMatchObject({ signedInAt: NOW / 1000 });
+    expect(a).toMatchObject({ signedInAt: NOW / 1000, signedInAtMs: NOW });
     expect(a.sid).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(b.sid).not.toBe(a.sid);
     expect(a.operatorExpiresAt).toBeUndefined();

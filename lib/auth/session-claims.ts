@@ -20,6 +20,12 @@ export const OPERATOR_SESSION_MAX_AGE_SECONDS = 2 * 60 * 60;
 export const OPERATOR_EXPIRY_CLAIM = "operatorExpiresAt";
 /** The JWT claim holding the sign-in time (seconds since the epoch), never renewed. */
 export const SIGNED_IN_AT_CLAIM = "signedInAt";
+/**
+ * The JWT claim holding the sign-in time in milliseconds, never renewed: compared with
+ * `sessionsValidFrom`, so that a sign-in right after a password reset or "sign out of all
+ * sessions", within the same second, is not taken for one that began before it.
+ */
+export const SIGNED_IN_AT_MS_CLAIM = "signedInAtMs";
 /** The JWT claim holding the session's random id (its own sign-out revokes it). */
 export const SESSION_ID_CLAIM = "sid";
 
@@ -28,6 +34,8 @@ export interface SessionClaims {
   email: string;
   /** sign-in time, seconds since the epoch */
   signedInAt: number;
+  /** sign-in time, milliseconds since the epoch (sessions signed in before it existed have none) */
+  signedInAtMs?: number;
   /** the session's random id */
   sessionId: string;
   /** operator sessions only: the end of the session (seconds since the epoch) */
@@ -62,6 +70,8 @@ export function sessionClaimsOf(jwt: Record<string, unknown>, now = Date.now()):
     signedInAt,
     sessionId,
   };
+  const signedInAtMs = jwt[SIGNED_IN_AT_MS_CLAIM];
+  if (typeof signedInAtMs === "number" && Number.isInteger(signedInAtMs)) claims.signedInAtMs = signedInAtMs;
   if (typeof operatorExpiresAt === "number") claims.operatorExpiresAt = operatorExpiresAt;
   if (sessionEndsAt(claims) * 1000 <= now) return undefined;
   return claims;
@@ -75,6 +85,7 @@ export function signInClaims(
   const signedInAt = Math.floor(now / 1000);
   return {
     [SIGNED_IN_AT_CLAIM]: signedInAt,
+    [SIGNED_IN_AT_MS_CLAIM]: now,
     [SESSION_ID_CLAIM]: randomToken(32),
     ...(user.isOperator ? { [OPERATOR_EXPIRY_CLAIM]: signedInAt + OPERATOR_SESSION_MAX_AGE_SECONDS } : {}),
   };

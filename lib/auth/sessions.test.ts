@@ -21,6 +21,21 @@ describe("endedForAllSessions", () => {
   });
 });
 
+describe("endedForAllSessions with the sign-in time in milliseconds", () => {
+  const signedInAtMs = 1_700_000_000_400;
+  const signedInAt = Math.floor(signedInAtMs / 1000);
+
+  it("ends a session signed in before the change, in the same second too", () => {
+    expect(endedForAllSessions(new Date(signedInAtMs + 1), signedInAt, signedInAtMs)).toBe(true);
+    expect(endedForAllSessions(new Date(signedInAtMs), signedInAt, signedInAtMs)).toBe(true);
+  });
+
+  it("keeps a session signed in right after the change, in the same second (a sign-in after a reset)", () => {
+    expect(endedForAllSessions(new Date(signedInAtMs - 1), signedInAt, signedInAtMs)).toBe(false);
+    expect(endedForAllSessions(new Date(signedInAt * 1000), signedInAt, signedInAtMs)).toBe(false);
+  });
+});
+
 describe("sessionEndedBy", () => {
   const claims = { userId: "usr_1", email: "a@example.test", signedInAt: 1_700_000_000, sessionId: "s" };
 

@@ -25,25 +25,31 @@ export class SessionEndedError extends Error {
 
 /**
  * Ends every console session of the user (password change, password reset, "sign out of all
- * sessions"): `sessionsValidFrom` becomes the start of the next second, because sign-in times
- * are whole seconds and a session signed in during this very second must end too.
+ * sessions"): `sessionsValidFrom` becomes now, to the millisecond; every session signed in
+ * before it (sign-in time in milliseconds, `signedInAtMs`) is refused, and a sign-in right after
+ * it is not.
  */
 export async function endAllSessions(db: Tx, userId: string, extra: { passwordHash?: string } = {}) {
-  const nextSecond = new Date((Math.floor(Date.now() / 1000) + 1) * 1000);
   await db.user.update({
     where: { id: userId },
-    data: { ...extra, sessionsValidFrom: nextSecond },
+    data: { ...extra, sessionsValidFrom: new Date() },
     select: { id: true },
   });
 }
 
 /**
- * Whether `endAllSessions` ended a session signed in at `signedInAt` (seconds): it sets
- * `sessionsValidFrom` to the start of the next second, so every session signed in before that
- * second is refused.
+ * Whether `endAllSessions` ended a session: one signed in (milliseconds) at or before
+ * `sessionsValidFrom`. A session from before the millisecond claim existed knows only its second
+ * (`signedInAt`): it has ended when `sessionsValidFrom` is later than the start of that second.
  */
-export function endedForAllSessions(sessionsValidFrom: Date | null, signedInAt: number): boolean {
-  return sessionsValidFrom !== null && sessionsValidFrom.getTime() > signedInAt * 1000 + 999;
+export function endedForAllSessions(
+  sessionsValidFrom: Date | null,
+  signedInAt: number,
+  signedInAtMs?: number,
+): boolean {
+  if (sessionsValidFrom === null) return false;
+  if (signedInAtMs !== undefined) return sessionsValidFrom.getTime() >= signedInAtMs;
+  return sessionsValidFrom.getTime() > signedInAt * 1000;
 }
 
 /** What the database says about a session's user and the session itself. */
@@ -56,7 +62,7 @@ export interface SessionUserState {
 /** Why the session has ended (a message for the user), or undefined while it is live. */
 export function sessionEndedBy(claims: SessionClaims, state: SessionUserState): string | undefined {
   if (state.revoked) return "You signed out of this session: sign in again";
-  if (endedForAllSessions(state.sessionsValidFrom, claims.signedInAt)) {
+  if (endedForAllSessions(state.sessionsValidFrom, claims.signedInAt, claims.signedInAtMs)) {
     return "Your sessions were ended (password change or sign-out of all sessions): sign in again";
   }
   return undefined;
