@@ -38,6 +38,31 @@ export const FAST_PATH_HOOKS = Symbol.for("idv.fast-path");
 
 const BODYLESS = new Set(["GET", "HEAD"]);
 
+/**
+ * Methods node:http passes on that the Fetch API refuses to build a Request for (`new Request(url,
+ * { method: "TRACE" })` throws; CONNECT never reaches a request listener, TRACK is not parsed):
+ * Next.js turns such a request into a 500 before proxy.ts or a route sees it. Answered 405 here
+ * even before the request-shaping hooks exist (the development server's first request).
+ */
+const FETCH_FORBIDDEN_METHODS = new Set(["TRACE"]);
+const SERVED_METHODS_ALLOW = "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT";
+
+function methodNotAllowed(res, method) {
+  const body = JSON.stringify({
+    error: {
+      code: "METHOD_NOT_ALLOWED",
+      message: `${method.slice(0, 32)} is not allowed. Allowed: ${SERVED_METHODS_ALLOW}`,
+    },
+  });
+  res.writeHead(405, {
+    allow: SERVED_METHODS_ALLOW,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "x-content-type-options": "nosniff",
+  });
+  res.end(body);
+}
+
 /** lib/config IDV_BODY_TIMEOUT_MS's default, for a server started without the hooks */
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
@@ -267,7 +292,10 @@ export function requestListener({ port, serveFast, handle }) {
   return async (req, res) => {
     forwardedHeaders(req, port);
     const hooks = globalThis[FAST_PATH_HOOKS];
-    if (!hooks) return handle(req, res);
+    if (!hooks) {
+      if (FETCH_FORBIDDEN_METHODS.has(req.method ?? "")) return methodNotAllowed(res, req.method);
+      return handle(req, res);
+    }
     // at once: a body that came with the headers is already being pushed (limited to the largest
     // limit of any surface until the target is known)
     const hold = hasBody(req) ? holdBody(req, hooks.maxBodyLimit, hooks.bodyTimeoutMs()) : undefined;
@@ -323,8 +351,12 @@ export function requestListener({ port, serveFast, handle }) {
   };
 }
 
-/** Starts the server; resolves once it listens. */
-export async function startServer({ dir, port, hostname, fast }) {
+/**
+ * Starts the server; resolves once it listens. `dev`: Next.js's development server (`idv serve
+ * --dev`, `npm run dev`: compiled on demand, hot reload) behind the same listener, so that
+ * development refuses what production refuses (TRACE is 405, not Next.js's 500); no fast path.
+ */
+export async function startServer({ dir, port, hostname, fast, dev = false }) {
   const requireFromApp = createRequire(path.join(dir, "package.json"));
   const next = requireFromApp("next");
   // Next.js's host name is only used to build URLs, never to listen: "localhost" whatever we
@@ -332,7 +364,7 @@ export async function startServer({ dir, port, hostname, fast }) {
   // URLs from different names (`opts.hostname` vs its server's `fetchHostname || "localhost"`), so
   // every rewrite of proxy.ts looks like one to another origin and is proxied over HTTP back to
   // this server, losing the Host header the OP's issuer depends on (e2e/fast-path.spec.ts).
-  const app = next({ dev: false, dir, hostname: "localhost", port });
+  const app = next({ dev, dir, hostname: "localhost", port });
   const handle = app.getRequestHandler();
   await app.prepare();
   // Next.js prepares its server — and runs instrumentation.ts: the job worker, the request-shaping
@@ -343,7 +375,7 @@ export async function startServer({ dir, port, hostname, fast }) {
     console.error("fast path: no request-shaping hooks yet (instrumentation.ts)");
   // request.url of a route handler, as Next.js builds it
   const origin = `http://localhost:${port}`;
-  const serveFast = fast ? fastPath({ distDir: path.join(dir, ".next"), origin }) : undefined;
+  const serveFast = fast && !dev ? fastPath({ distDir: path.join(dir, ".next"), origin }) : undefined;
 
   const server = http.createServer(
     serverOptions(globalThis[FAST_PATH_HOOKS]?.bodyTimeoutMs() ?? DEFAULT_BODY_TIMEOUT_MS),
@@ -362,6 +394,7 @@ async function main() {
       port: { type: "string", short: "p", default: "3000" },
       hostname: { type: "string", short: "H", default: "127.0.0.1" },
       "no-fast-path": { type: "boolean", default: false },
+      dev: { type: "boolean", default: false },
     },
   });
   const port = Number(values.port);
@@ -370,8 +403,10 @@ async function main() {
     port,
     hostname: values.hostname,
     fast: !values["no-fast-path"],
+    dev: values.dev,
   });
-  console.log(`  ✓ Ready on http://${values.hostname}:${port}${fast ? "" : " (fast path off)"}`);
+  const mode = values.dev ? " (development)" : fast ? "" : " (fast path off)";
+  console.log(`  ✓ Ready on http://${values.hostname}:${port}${mode}`);
   const stop = () => process.exit(0);
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -243,6 +243,32 @@ describe("requestListener", () => {
     expect(seen).toEqual([]);
   });
 
+  it("answers TRACE 405 even before the hooks exist (development's first request), never handing it to Next.js", async () => {
+    // Next.js builds a Fetch Request for its proxy; for TRACE the constructor throws, and Next.js
+    // answers 500 (what `next dev` did). `handle` does the same here.
+    const seen = [];
+    const handle = (req, res) => {
+      try {
+        new Request(`http://localhost${req.url}`, { method: req.method });
+        seen.push(req.method);
+        res.end("next");
+      } catch {
+        res.statusCode = 500;
+        res.end("Internal Server Error");
+      }
+    };
+    server = http.createServer(serverOptions(30_000), requestListener({ port: 3000, handle }));
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = server.address().port;
+    const res = await raw(port, ["TRACE /api/sandbox/v1/apps HTTP/1.1", "Host: 127.0.0.1"]);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe("DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(JSON.parse(res.body).error.code).toBe("METHOD_NOT_ALLOWED");
+    expect((await raw(port, get("/api/sandbox/v1/apps"))).status).toBe(200);
+    expect(seen).toEqual(["GET"]);
+  });
+
   it("refuses a declared body over the path's limit at once, before a byte of it is sent", async () => {
     const { port, seen } = await serveListener({ fast: true });
     const eightMb = String(8 * 1024 * 1024);

@@ -10,6 +10,8 @@ import { FileSignature, Inbox, ShieldCheck } from "lucide-react";
 import { Building2, ScrollText } from "lucide-react";
 // the production-test and custom-domain pages' icons
 import { FlaskConical, Globe } from "lucide-react";
+// the connections page's icon
+import { Plug } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { setApiWorkspace } from "@/components/console/api";
 import { signOut } from "@/components/console/auth-client";
@@ -23,6 +25,7 @@ const NAV = [
   { label: "Contracts", path: "/contracts", icon: FileSignature },
   { label: "Production tests", path: "/production-tests", icon: FlaskConical },
   { label: "Custom domains", path: "/custom-domains", icon: Globe },
+  { label: "Connections", path: "/connections", icon: Plug },
   { label: "Workspaces", path: "/workspaces", icon: Building2 },
   { label: "Audit log", path: "/audit-log", icon: ScrollText },
 ] as const;

@@ -36,6 +36,8 @@ async function submitDigid(request: APIRequestContext, key: string, clientId: st
 async function openFromQueue(page: Page, ticketId: string): Promise<void> {
   await page.goto("/operator/sandbox/activations");
   await page.getByLabel("Provider").selectOption({ label: "DigiD" });
+  // the filter goes into the URL first: a click before that replace lands would be undone by it
+  await expect(page).toHaveURL(/providerId=nl_digid/);
   await page.getByRole("link", { name: ticketId }).click();
   await expect(page).toHaveURL(new RegExp(`/operator/sandbox/activations/${ticketId}`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText("DigiD for");

@@ -42,10 +42,24 @@ function optionName(message: string): string | undefined {
 
 /** Splits `args` into flags; throws a usage error for anything `spec` does not allow. */
 export function parseFlags(args: string[], spec: FlagSpec): RawFlags {
+  return splitArgs(args, spec, 0).values;
+}
+
+/** Flags and up to `maxPositionals` plain arguments (a file name); more is a usage error. */
+function splitArgs(
+  args: string[],
+  spec: FlagSpec,
+  maxPositionals: number,
+): { values: RawFlags; positionals: string[] } {
   const options = Object.fromEntries(Object.entries(spec).map(([name, type]) => [name, { type }]));
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as RawFlags;
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: maxPositionals > 0 });
+    if (parsed.positionals.length > maxPositionals) {
+      throw usageError(`unexpected argument; at most ${maxPositionals} may follow the command`);
+    }
+    return { values: parsed.values as RawFlags, positionals: parsed.positionals };
   } catch (error) {
+    if (error instanceof CliError) throw error;
     const code = (error as { code?: string }).code;
     const message = error instanceof Error ? error.message : String(error);
     const flag = optionName(message);
@@ -74,13 +88,23 @@ export function parseCommand<S extends z.ZodObject>(
   schema: S,
   booleans: string[] = [],
 ): z.infer<S> {
+  return parseCommandWithArguments(args, schema, booleans, 0).flags;
+}
+
+/** As `parseCommand`, also taking up to `maxPositionals` plain arguments (`idv connections import FILE`). */
+export function parseCommandWithArguments<S extends z.ZodObject>(
+  args: string[],
+  schema: S,
+  booleans: string[],
+  maxPositionals: number,
+): { flags: z.infer<S>; positionals: string[] } {
   const spec: FlagSpec = {};
   for (const name of Object.keys(schema.shape)) {
     spec[name] = booleans.includes(name) ? "boolean" : "string";
   }
-  const raw = parseFlags(args, spec);
+  const { values: raw, positionals } = splitArgs(args, spec, maxPositionals);
   const result = schema.safeParse(raw);
-  if (result.success) return result.data;
+  if (result.success) return { flags: result.data, positionals };
   const problems = result.error.issues.map((issue) => {
     const flag = String(issue.path[0] ?? "");
     return raw[flag] === undefined ? `--${flag} is required` : `--${flag} ${issue.message}`;

@@ -27,6 +27,16 @@ Commands:
   keys create --workspace W --env sandbox|production [--name N] [--json]
       Create another workspace API key for one environment.
 
+  connections export [--env sandbox|production] [FILE] [--json]
+      Write the provider connections (both environments, or --env's) as JSON to FILE, or to
+      stdout. Secrets are never written: each entry's storedSecrets names those stored.
+
+  connections import FILE [--prune] [--json]
+      Apply a connections file in one transaction (all or nothing): creates and changes
+      connections, leaves equal ones alone (a second import changes nothing). A secret is a
+      string or {"env": "NAME"} (read from the environment); omitted, the stored one is kept.
+      --prune deletes the connections of the file's environments that it does not list.
+
   db migrate [--json]
       Apply pending database migrations.
 
@@ -51,6 +61,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   operator: () => import("./operator"),
   keys: () => import("./keys"),
   db: () => import("./db"),
+  connections: () => import("./connections"),
 };
 
 /** Replaces the password of DATABASE_URL wherever a driver message repeats it. */

@@ -1,14 +1,14 @@
 /**
  * `idv serve [--dev] [--port N]`: the launcher behind `npm run dev` and `npm start`.
  * Resolves the database (embedded when DATABASE_URL is unset), applies migrations, seeds the
- * demo workspace in development, prints where things are, then runs Next.js (`next dev`, or the
- * production server of server/production.mjs) and stops the embedded database when it exits.
+ * demo workspace in development, prints where things are, then runs server/production.mjs (Next.js's
+ * development server behind it with --dev, else the production build) and stops the embedded
+ * database when it exits.
  * Mail: in development without SMTP_URL a local catcher (lib/mail/catcher.ts) receives every mail
  * and the development mailbox page (/dev/mailbox) shows it; in production without SMTP_URL a
  * warning says what works differently (lib/config/startup.ts mailWarning).
  */
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";
 import { ensureDatabase, migrateDatabase } from "../db/database";
@@ -35,6 +35,27 @@ const ZServeFlags = z.object({
 export async function run(args: string[]): Promise<number> {
   const flags = parseCommand(args, ZServeFlags, ["dev"]);
   return serve({ dev: flags.dev, port: flags.port });
+}
+
+/**
+ * The server process's arguments: server/production.mjs in both modes (production: Next.js's
+ * handler for pages, the fast path for /api/… and /oidc/… unless IDV_FAST_PATH=off). Development
+ * runs Next.js's development server behind the same listener (`--dev`) rather than `next dev`, so
+ * what Next.js cannot take (TRACE: its Request constructor throws, a 500) is refused as in
+ * production (405).
+ */
+export function serverCommand(options: { dev: boolean; port: number; hostname: string }): string[] {
+  const server = path.join(projectRoot, "server", "production.mjs");
+  const where = ["--port", String(options.port), "--hostname", options.hostname];
+  if (options.dev) return [server, "--dev", ...where];
+  return [
+    // a bounded heap: without it V8 lets the heap grow to hundreds of MB under load before it
+    // collects (538 MB resident in the benchmark, 252 MB with 256)
+    `--max-old-space-size=${config().maxHeapMb}`,
+    server,
+    ...where,
+    ...(config().fastPath ? [] : ["--no-fast-path"]),
+  ];
 }
 
 export async function serve(options: { dev: boolean; port?: number }): Promise<number> {
@@ -91,23 +112,7 @@ export async function serve(options: { dev: boolean; port?: number }): Promise<n
   if (noMail) console.warn(`  Warning: ${noMail}\n`);
   for (const warning of connectionWarnings) console.warn(`  Warning: ${warning}\n`);
 
-  // development: `next dev`; production: server/production.mjs (Next.js's handler for pages, the
-  // fast path for /api/… and /oidc/… unless IDV_FAST_PATH=off)
-  const require = createRequire(import.meta.url);
-  const command = options.dev
-    ? [require.resolve("next/dist/bin/next"), "dev", "-p", String(port), "-H", hostname]
-    : [
-        // a bounded heap: without it V8 lets the heap grow to hundreds of MB under load before it
-        // collects (538 MB resident in the benchmark, 252 MB with 256)
-        `--max-old-space-size=${config().maxHeapMb}`,
-        path.join(projectRoot, "server", "production.mjs"),
-        "--port",
-        String(port),
-        "--hostname",
-        hostname,
-        ...(config().fastPath ? [] : ["--no-fast-path"]),
-      ];
-  const child = spawn(process.execPath, command, {
+  const child = spawn(process.execPath, serverCommand({ dev: options.dev, port, hostname }), {
     cwd: projectRoot,
     stdio: "inherit",
     // the child reads the same environment (PORT, DATABASE_URL, the master key) through lib/config

@@ -1,9 +1,11 @@
 /**
  * The honest catalog (issue 24 §2): in production a provider is offered only while it has a
- * working, enabled connection. Walks the whole catalog against a real OpenID Provider
- * (oidc-provider on loopback), connected through the Operator API: without a connection every
- * provider is refused at creation (400 PROVIDER_NOT_AVAILABLE, nothing written) and listed
- * `available: false`; with one, every provider's session is created and its sign-in completes.
+ * working, enabled connection. Walks the whole catalog: without a connection every provider is
+ * refused at creation (400 PROVIDER_NOT_AVAILABLE, nothing written) and listed `available: false`;
+ * then each is connected through the Operator API as its scheme is (WALK: oidc against
+ * oidc-provider, saml against a samlify IdP, wallet with SD-JWT VC presentations, or not at all)
+ * and either completes a production sign-in through the hosted routes with the mapped claims or
+ * is still refused: no third outcome.
  * Also: disabled and failing connections, the console listing, the OpenID Provider's picker, and
  * the sandbox (unchanged: every provider on the simulator).
  */
@@ -13,14 +15,20 @@ import { PROVIDERS, type TProviderDefinition } from "../providers/catalog";
 import { opSettings, putTestConnection, testOperatorKey } from "../testing/connections";
 import { authorizationPath } from "../testing/oidc-requests";
 import { bearer, call } from "../testing/router";
+import { samlConnectionSettings, startSamlIdp, type TSamlAnswer, type TSamlIdp } from "../testing/saml-idp";
 import { startUpstreamOp, type TUpstreamOp } from "../testing/upstream-oidc";
 import { makeVerifyingApp } from "../testing/verifications";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
 import {
-  beginUpstreamAuthentication,
-  completeUpstreamAuthentication,
-  upstreamCallbackUrl,
-} from "../verifications/upstream";
+  issueTestCredential,
+  makeTestHolder,
+  makeTestIssuer,
+  presentTestCredential,
+  type TTestHolder,
+  type TTestIssuer,
+} from "../testing/wallet";
+import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { upstreamCallbackUrl } from "../verifications/upstream";
+import { walletAudience } from "../verifications/wallet";
 
 // the check reaches the loopback OP through the SSRF guard (as check.integration.test.ts)
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
@@ -44,11 +52,224 @@ afterAll(async () => {
   await op.close();
 });
 
+/**
+ * How each catalog provider is connected in the walk (issue 24 §2): through the adapter its
+ * scheme really uses where this deployment has one, or not at all (refused at creation).
+ * - `oidc`: oidc-provider on loopback (the scheme's own OpenID Provider or a broker's front door),
+ *   through the hosted routes: /verify/{id}/start → the OP → /verify/callback;
+ * - `saml`: a samlify identity provider (lib/testing/saml-idp.ts), through the hosted routes:
+ *   /verify/{id}/start → the IdP (signed AuthnRequest) → its form posted to the ACS;
+ * - `wallet`: an SD-JWT VC presentation through the Digital Credentials flow (dc);
+ * - `none`: no adapter can answer it here (a passport's chip, a match verifier's API, a wallet
+ *   without a dc flow): it stays unconnected, refused with PROVIDER_NOT_AVAILABLE.
+ * Every catalog provider has an entry (checked), so a new provider needs a decision here. Sessions
+ * use a flow the connection can answer: dc for a wallet, else redirect (or qr, whose code opens
+ * the same /verify/{id}/start on the phone). docs/connections.md "Scheme by scheme" says why each
+ * scheme is connected as it is here.
+ */
+const WALK: Record<string, "oidc" | "saml" | "wallet" | "none"> = {
+  passport: "none",
+  de_eid: "oidc",
+  nl_digid: "oidc",
+  se_bankid: "oidc",
+  no_bankid: "oidc",
+  dk_mitid: "oidc",
+  fi_ftn: "oidc",
+  be_itsme: "oidc",
+  it_spid: "saml",
+  it_cie: "saml",
+  fr_franceconnect: "oidc",
+  es_clave: "saml",
+  es_dnie: "saml",
+  ee_smart_id: "oidc",
+  ee_id_card: "oidc",
+  pl_mobywatel: "none",
+  at_id_austria: "oidc",
+  ch_swissid: "oidc",
+  uk_gov_one_login: "oidc",
+  eudi_wallet: "wallet",
+  digital_id_app: "none",
+  in_aadhaar_match: "none",
+  bank_data_match: "none",
+  mno_kyc_match: "none",
+};
+
+const FORM = "application/x-www-form-urlencoded";
+const EIDAS = "http://eidas.europa.eu/attributes/naturalperson/";
+const SPID_LOA = (level: number) => `https://www.spid.gov.it/SpidL${level}`;
+const GIULIA = {
+  personIdentifier: "IT/IT/TINIT-RSSGLI90B54H501X",
+  familyName: "Rossi",
+  firstName: "Giulia",
+  dateOfBirth: "1990-02-14",
+};
+
+/** A SAML attribute of the SPID profile (basic name format, AgID's attribute names). */
+function spidAttribute(name: string, value: string): string {
+  return (
+    `<saml:Attribute Name="${name}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">` +
+    `<saml:AttributeValue xsi:type="xs:string">${value}</saml:AttributeValue></saml:Attribute>`
+  );
+}
+
+/**
+ * The saml connection of each SAML scheme of the walk, as an operator would make it, and what its
+ * identity provider answers: SPID's own attribute names and levels for it_spid; the eIDAS
+ * natural-person profile (with an encrypted assertion) for es_clave, es_dnie (through Cl@ve) and
+ * it_cie.
+ */
+const SAML_SCHEMES: Record<
+  string,
+  { settings: Record<string, unknown>; answer: Omit<TSamlAnswer, "person"> }
+> = {
+  it_spid: {
+    settings: {
+      attributeMapping: {
+        fiscalNumber: "sub",
+        name: "given_name",
+        familyName: "family_name",
+        dateOfBirth: "birthdate",
+      },
+      loaMapping: { [SPID_LOA(1)]: 1, [SPID_LOA(2)]: 2, [SPID_LOA(3)]: 3 },
+      requestedLoa: SPID_LOA(2),
+    },
+    answer: {
+      loa: SPID_LOA(2),
+      overrides: {
+        AttributeStatement:
+          "<saml:AttributeStatement>" +
+          spidAttribute("fiscalNumber", "TINIT-RSSGLI90B54H501X") +
+          spidAttribute("name", "Giulia") +
+          spidAttribute("familyName", "Rossi") +
+          spidAttribute("dateOfBirth", "1990-02-14") +
+          "</saml:AttributeStatement>",
+      },
+    },
+  },
+  es_clave: {
+    settings: {
+      requestedLoa: "http://eidas.europa.eu/LoA/substantial",
+      eidas: {
+        spType: "public",
+        requestedAttributes: { [`${EIDAS}PersonIdentifier`]: true, [`${EIDAS}FamilyName`]: true },
+      },
+    },
+    answer: { loa: "http://eidas.europa.eu/LoA/substantial", encrypt: true },
+  },
+  es_dnie: {
+    settings: { requestedLoa: "http://eidas.europa.eu/LoA/high", eidas: { spType: "public" } },
+    answer: { loa: "http://eidas.europa.eu/LoA/high", encrypt: true },
+  },
+  it_cie: {
+    settings: { requestedLoa: "http://eidas.europa.eu/LoA/high" },
+    answer: { loa: "http://eidas.europa.eu/LoA/high", encrypt: true },
+  },
+};
+
+const samlIdps = new Map<string, TSamlIdp>();
+
+/** PUT the provider's saml connection from its IdP's metadata; the IdP then knows our SP metadata. */
+async function connectSaml(providerId: string): Promise<void> {
+  const scheme = SAML_SCHEMES[providerId];
+  if (!scheme) throw new Error(`no SAML scheme for ${providerId}`);
+  const entityId = `https://idp.${providerId}.example-eid.test/metadata`;
+  const ssoUrl = `https://idp.${providerId}.example-eid.test/sso`;
+  const bootstrap = startSamlIdp("", entityId, { ssoUrl });
+  await putTestConnection("production", providerId, {
+    adapter: "saml",
+    settings: samlConnectionSettings(bootstrap.metadataXml, scheme.settings),
+  });
+  const metadata = await call("GET", `/verify/saml/production/${providerId}/metadata`);
+  expect(metadata.status, providerId).toBe(200);
+  samlIdps.set(providerId, startSamlIdp(metadata.text, entityId, { ssoUrl }));
+}
+
+/** Connects the provider as WALK says (nothing for `none`). */
+async function connectForWalk(providerId: string, wallet: TTestIssuer): Promise<void> {
+  const plan = WALK[providerId];
+  if (plan === "oidc") {
+    await putTestConnection("production", providerId, { adapter: "oidc", settings: opSettings(op) });
+  } else if (plan === "saml") {
+    await connectSaml(providerId);
+  } else if (plan === "wallet") {
+    await putTestConnection("production", providerId, {
+      adapter: "wallet",
+      settings: { issuers: { [wallet.iss]: wallet.jwks }, vct: ["urn:eudi:pid:1"], loa: 3 },
+    });
+  }
+}
+
+/**
+ * Runs a created production session's sign-in the way its connection runs it and answers the
+ * session's status afterwards (anything but "completed" is a third outcome).
+ */
+async function signIn(
+  t: Awaited<ReturnType<typeof makeVerifyingApp>>,
+  providerId: string,
+  id: string,
+  wallet: { issuer: TTestIssuer; holder: TTestHolder },
+): Promise<string> {
+  const plan = WALK[providerId];
+  if (plan === "oidc") {
+    // the hosted page's "Continue" → the OP → back to the one callback, with the session's cookie
+    const start = await call("GET", `/verify/${id}/start`);
+    expect(start.status, providerId).toBe(303);
+    expect(start.headers.get("set-cookie"), providerId).toContain(`idv_verification=${id}`);
+    const back = await op.signIn(start.headers.get("location")!, "erika-4711");
+    const callback = await call("GET", `/verify/callback${back.search}`, {
+      headers: { cookie: `idv_verification=${id}` },
+    });
+    expect(callback.status, providerId).toBe(303);
+  } else if (plan === "saml") {
+    // the hosted page's "Continue" → the IdP (signed AuthnRequest) → its form posted to our ACS
+    const start = await call("GET", `/verify/${id}/start`);
+    expect(start.status, providerId).toBe(303);
+    const idp = samlIdps.get(providerId)!;
+    const form = await idp.answer(start.headers.get("location")!, {
+      person: GIULIA,
+      ...SAML_SCHEMES[providerId]!.answer,
+    });
+    const acs = await call("POST", `/verify/saml/production/${providerId}/acs`, {
+      headers: { "content-type": FORM },
+      rawBody: new URLSearchParams(form).toString(),
+    });
+    expect(acs.status, providerId).toBe(303);
+    expect(acs.headers.get("location"), providerId).toBe(`/verify/${id}`);
+  } else if (plan === "wallet") {
+    const request = await call("GET", `/verify/${id}/wallet`);
+    expect(request.status, providerId).toBe(200);
+    const credential = await issueTestCredential(
+      wallet.issuer,
+      { given_name: "Erika", family_name: "Mustermann", birthdate: "1964-08-12" },
+      { holder: wallet.holder },
+    );
+    const vp = await presentTestCredential(credential, wallet.holder, {
+      nonce: (request.body as { data: { nonce: string } }).data.nonce,
+      aud: walletAudience(),
+    });
+    const posted = await call("POST", `/verify/${id}/wallet`, {
+      headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+      body: { data: { vp_token: { pid: [vp] } } },
+    });
+    expect(posted.status, providerId).toBe(200);
+  }
+  return (await t.status(id)).body.status as string;
+}
+
 /** A creation body the provider accepts (match providers compare submitted data). */
 function body(p: TProviderDefinition): Record<string, unknown> {
   if (p.verificationModel !== "match") return { providerId: p.id };
   const field = p.claims.includes("family_name") ? "family_name" : p.claims[0]!;
   return { providerId: p.id, matchData: { [field]: "Mustermann" } };
+}
+
+/** The creation body of the walk's connected phase: a flow the provider's connection answers. */
+function walkBody(p: TProviderDefinition): Record<string, unknown> {
+  const flowType =
+    WALK[p.id] === "wallet"
+      ? "dc"
+      : ((["redirect", "qr"] as const).find((f) => p.flowTypes.includes(f)) ?? p.flowTypes[0]);
+  return { ...body(p), flowType };
 }
 
 type TListed = { id: string; available: boolean; unavailableReason: string | null };
@@ -72,8 +293,9 @@ async function disconnect(...providerIds: string[]) {
 }
 
 describe("the production catalog walked provider by provider", () => {
-  it("refuses every provider without a connection, and runs every one once connected", async () => {
+  it("every provider is refused without a connection; connected through oidc, saml or wallet it completes a sign-in, else it stays refused: no third outcome", async () => {
     const ids = PROVIDERS.map((p) => p.id);
+    expect(Object.keys(WALK).sort()).toEqual([...ids].sort());
     const t = await makeVerifyingApp(ids, "production", { connect: false });
 
     // not connected: listed unavailable, refused at creation, nothing written
@@ -87,32 +309,63 @@ describe("the production catalog walked provider by provider", () => {
     }
     expect(await sessionsOf(t.app.clientId)).toBe(0);
 
-    // connected through the Operator API: listed available, created, and the sign-in completes
-    for (const p of PROVIDERS) {
-      await putTestConnection("production", p.id, { adapter: "oidc", settings: opSettings(op) });
-    }
+    // connected through the Operator API as each scheme is: every provider completes or is refused
+    const wallet = {
+      issuer: await makeTestIssuer("https://pid-provider.example"),
+      holder: await makeTestHolder(),
+    };
+    for (const p of PROVIDERS) await connectForWalk(p.id, wallet.issuer);
     const after = await listed(t, "production");
+    const outcomes: Record<string, string> = {};
     for (const p of PROVIDERS) {
-      expect(after.get(p.id), p.id).toMatchObject({ available: true, unavailableReason: null });
-      const created = await t.start(body(p));
+      const created = await t.start(walkBody(p));
+      if (created.status === 400 && created.body.error?.code === "PROVIDER_NOT_AVAILABLE") {
+        expect(after.get(p.id), p.id).toMatchObject({ available: false, unavailableReason: "not_connected" });
+        outcomes[p.id] = "refused";
+        continue;
+      }
       expect(created.status, `${p.id}: ${created.text}`).toBe(201);
-      const id = created.body.verificationId as string;
-      const { url } = await beginUpstreamAuthentication(id);
-      const done = await completeUpstreamAuthentication(id, await op.signIn(url, "erika-4711"));
-      expect(done.status, p.id).toBe("completed");
+      expect(after.get(p.id), p.id).toMatchObject({ available: true, unavailableReason: null });
+      const status = await signIn(t, p.id, created.body.verificationId as string, wallet);
+      outcomes[p.id] = status === "completed" ? `completed (${WALK[p.id]})` : `third outcome: ${status}`;
     }
-    const info = await t.userinfo(
-      (
-        await getDb().verification.findFirstOrThrow({
-          where: { appId: t.app.clientId, providerId: "de_eid" },
-        })
-      ).id,
+    expect(outcomes).toEqual(
+      Object.fromEntries(ids.map((id) => [id, WALK[id] === "none" ? "refused" : `completed (${WALK[id]})`])),
     );
-    expect(info.body).toMatchObject({
+    // each kind of connection is walked
+    expect(new Set(Object.values(outcomes))).toEqual(
+      new Set(["refused", "completed (oidc)", "completed (saml)", "completed (wallet)"]),
+    );
+
+    // the mapped claims reach the app, per adapter
+    const userinfoOf = async (providerId: string) =>
+      (
+        await t.userinfo(
+          (await getDb().verification.findFirstOrThrow({ where: { appId: t.app.clientId, providerId } })).id,
+        )
+      ).body;
+    expect(await userinfoOf("de_eid")).toMatchObject({
       provider_id: "de_eid",
       user: { given_name: "Erika", family_name: "Mustermann" },
     });
-  });
+    // SPID's own attribute names and level, through the connection's attributeMapping and loaMapping
+    expect(await userinfoOf("it_spid")).toMatchObject({
+      provider_id: "it_spid",
+      service_loa: 2,
+      user: { given_name: "Giulia", family_name: "Rossi", birthdate: "1990-02-14" },
+    });
+    // the eIDAS natural-person profile (encrypted assertion), substantial
+    expect(await userinfoOf("es_clave")).toMatchObject({
+      provider_id: "es_clave",
+      service_loa: 2,
+      user: { given_name: "Giulia", family_name: "Rossi", birthdate: "1990-02-14" },
+    });
+    expect(await userinfoOf("eudi_wallet")).toMatchObject({
+      provider_id: "eudi_wallet",
+      service_loa: 3,
+      user: { given_name: "Erika", family_name: "Mustermann", birthdate: "1964-08-12" },
+    });
+  }, 120_000);
 });
 
 describe("what counts as available", () => {

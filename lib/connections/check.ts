@@ -1,6 +1,7 @@
 /**
- * "Check connection" for an `oidc` connection (issue 24): fetches the issuer's discovery document
- * and JWKS and answers what it found — issuer match, endpoints, algorithms, key count, warnings.
+ * "Check connection" (issue 24) for an `oidc` connection (`saml` ones: ./saml-check.ts): fetches
+ * the issuer's discovery document and JWKS and answers what it found — issuer match, endpoints,
+ * algorithms, key count, warnings.
  * Rules:
  * - every request goes through the webhooks' SSRF guard (lib/webhooks/ssrf.ts: the addresses
  *   actually connected to are checked; private, loopback and reserved ranges refused unless
@@ -10,14 +11,14 @@
  *   fields (last success, or last error and when), in the caller's transaction;
  * - a failure is an answer (`ok: false`, `error`), never an exception.
  */
-import http from "node:http";
-import https from "node:https";
 import type { Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
-import type { TOidcUpstreamConfig } from "../providers/adapters/oidc";
+import { describeFetchError, guardedFetch } from "../http/guarded-fetch";
+import { clientAuthMethodOf, type TOidcUpstreamConfig } from "../providers/adapters/oidc";
+import { signingAlgOf } from "../providers/adapters/oidc-keys";
 import { findProvider } from "../providers/catalog";
-import { assertAllowedHost, guardedLookup } from "../webhooks/ssrf";
+import { checkSamlConnection } from "./saml-check";
 import { adapterSettings, type TConnectionCheckJson } from "./schema";
 import { recordConnectionOutcome, unsealSecrets } from "./service";
 
@@ -25,59 +26,25 @@ const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 512 * 1024;
 
 /** GET `url` through the SSRF guard; the parsed JSON body of a 200, or an Error saying why not. */
-export function guardedGetJson(url: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-      if (target.protocol !== "https:" && target.protocol !== "http:") throw new Error(`unsupported scheme`);
-      assertAllowedHost(target.hostname);
-    } catch (err) {
-      return reject(err instanceof Error ? err : new Error(String(err)));
-    }
-    const transport = target.protocol === "https:" ? https : http;
-    const request = transport.request(
-      {
-        protocol: target.protocol,
-        hostname: target.hostname.replace(/^\[|\]$/g, ""),
-        port: target.port || undefined,
-        path: `${target.pathname}${target.search}`,
-        method: "GET",
-        headers: { Accept: "application/json" },
-        agent: false,
-        lookup: guardedLookup as never,
-        timeout: TIMEOUT_MS,
-      },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        if (status !== 200) {
-          response.resume();
-          return reject(new Error(`${url} answered HTTP ${status}`));
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_BYTES) {
-            request.destroy(new Error(`${url}: answer larger than ${MAX_BYTES} bytes`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on("end", () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-          } catch {
-            reject(new Error(`${url}: the answer is not JSON`));
-          }
-        });
-        response.on("error", reject);
-      },
-    );
-    request.on("timeout", () => request.destroy(new Error(`${url}: timed out after ${TIMEOUT_MS} ms`)));
-    request.on("error", reject);
-    request.end();
-  });
+export async function guardedGetJson(url: string): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await guardedFetch(url, {
+      headers: { Accept: "application/json" },
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_BYTES,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "TimeoutError")
+      throw new Error(`${url}: timed out after ${TIMEOUT_MS} ms`);
+    throw new Error(`${url}: ${describeFetchError(err)}`);
+  }
+  if (response.status !== 200) throw new Error(`${url} answered HTTP ${response.status}`);
+  try {
+    return JSON.parse(await response.text());
+  } catch {
+    throw new Error(`${url}: the answer is not JSON`);
+  }
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
@@ -136,8 +103,19 @@ export async function checkOidcIssuer(
     if (!strings(d.code_challenge_methods_supported).includes("S256"))
       warn("code_challenge_methods_supported does not list S256 (PKCE is always sent)");
     const methods = answer.tokenEndpointAuthMethods;
-    if (methods.length && !methods.includes("client_secret_basic") && !methods.includes("client_secret_post"))
-      warn("the token endpoint offers neither client_secret_basic nor client_secret_post");
+    const method = clientAuthMethodOf(config, { token_endpoint_auth_methods_supported: methods });
+    if (methods.length && !methods.includes(method))
+      warn(`the token endpoint does not list ${method} (token_endpoint_auth_methods_supported)`);
+    if (config.pushedAuthorizationRequests && !str(d.pushed_authorization_request_endpoint))
+      warn("pushedAuthorizationRequests is set but the issuer has no pushed_authorization_request_endpoint");
+    const requestAlgs = strings(d.request_object_signing_alg_values_supported);
+    if (config.requestObject && config.privateKeyJwk) {
+      const alg = signingAlgOf(config.privateKeyJwk, config.requestObject.signingAlg);
+      if (!requestAlgs.includes(alg))
+        warn(`request_object_signing_alg_values_supported does not list ${alg} (requestObject)`);
+    }
+    if (config.idTokenDecryptionKey && strings(d.id_token_encryption_alg_values_supported).length === 0)
+      warn("idTokenDecryptionKey is set but the issuer lists no id_token_encryption_alg_values_supported");
     if (answer.idTokenSigningAlgorithms.includes("none"))
       warn('the issuer offers unsigned ID tokens ("none")');
     if (config.allowInsecureRequests) warn("allowInsecureRequests is set: for local testing only");
@@ -172,17 +150,19 @@ export async function checkConnection(
     where: { environment_providerId: { environment: env, providerId } },
   });
   if (!row) throw notFound(`Connection of provider "${providerId}"`);
-  if (row.adapter !== "oidc") {
+  if (row.adapter !== "oidc" && row.adapter !== "saml") {
     throw new ApiError(
       "VALIDATION_ERROR",
-      `Only oidc connections can be checked (this one is ${row.adapter})`,
+      `Only oidc and saml connections can be checked (this one is ${row.adapter})`,
       {
-        details: [{ path: "adapter", message: "only oidc connections can be checked" }],
+        details: [{ path: "adapter", message: "only oidc and saml connections can be checked" }],
       },
     );
   }
-  const config = adapterSettings("oidc", row.settings, unsealSecrets(row));
-  const answer = await checkOidcIssuer(providerId, config);
+  const answer =
+    row.adapter === "saml"
+      ? await checkSamlConnection(providerId, adapterSettings("saml", row.settings, unsealSecrets(row)))
+      : await checkOidcIssuer(providerId, adapterSettings("oidc", row.settings, unsealSecrets(row)));
   await recordConnectionOutcome(db, env, providerId, answer.ok ? null : answer.error);
   return answer;
 }

@@ -93,6 +93,34 @@ describe("importing the environment variables into connections", () => {
     );
   });
 
+  it("turns IDV_UPSTREAM_OIDC's claimMapping (OIDC claim → upstream name) around on import", async () => {
+    process.env.IDV_UPSTREAM_OIDC = JSON.stringify({
+      fi_ftn: {
+        issuer: "https://ftn.example",
+        clientId: "broker",
+        clientSecret: SECRET,
+        claimMapping: { given_name: "prenom", birthdate: "/person/birth/0" },
+      },
+    });
+    await importEnvironmentConnections();
+    expect(((await row("fi_ftn"))!.settings as { claimMapping: unknown }).claimMapping).toEqual({
+      prenom: "given_name",
+      "/person/birth/0": "birthdate",
+    });
+    // the variable's direction is checked as it was: a value that is not an OIDC claim is refused
+    process.env.IDV_UPSTREAM_OIDC = JSON.stringify({
+      fi_ftn: {
+        issuer: "https://ftn.example",
+        clientId: "b",
+        clientSecret: "c",
+        claimMapping: { sn: "surname" },
+      },
+    });
+    await expect(checkConfiguration()).rejects.toThrow(
+      /IDV_UPSTREAM_OIDC at "fi_ftn\.claimMapping\.surname"/,
+    );
+  });
+
   it("warns about nothing when both variables are unset", async () => {
     expect(await importEnvironmentConnections()).toEqual([]);
   });

@@ -11,11 +11,13 @@
  * - availability (the honest catalog, issue 24 §2): a production provider is available only while
  *   its connection is enabled, accepted by its adapter and not `failing` (its last check or outcome
  *   failed after its last success); the sandbox always is (every provider runs on the simulator).
- *   A failing connection comes back when a check succeeds (POST …/check);
+ *   A failing connection comes back when a check succeeds (POST …/check, or the
+ *   `connection_recheck` job every 5 minutes: recheck.ts);
  * - IDV_UPSTREAM_OIDC / IDV_WALLET_TRUSTED_ISSUERS, when set, are imported once at start-up
  *   (lib/cli/serve.ts) into production connections that do not exist yet (audited, system actor),
  *   with a warning telling the operator to manage them through the Operator API; an existing
- *   connection is never overwritten.
+ *   connection is never overwritten. IDV_UPSTREAM_OIDC's claimMapping keeps its former direction
+ *   (OIDC claim → upstream name) and is turned around on import.
  */
 import { z } from "zod";
 import { recordAudit } from "../audit";
@@ -29,7 +31,7 @@ import { getDb, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 import { logger } from "../log";
-import { ZOidcUpstreamConfig } from "../providers/adapters/oidc";
+import { invertLegacyClaimMapping, ZOidcUpstreamConfig } from "../providers/adapters/oidc";
 import { ZWalletTrustConfig } from "../providers/adapters/wallet";
 import { findProvider } from "../providers/catalog";
 import {
@@ -39,7 +41,7 @@ import {
   type TConnectionAdapter,
   type TUnavailableReason,
 } from "./schema";
-import { connectionCacheKey, connectionState, unsealSecrets } from "./service";
+import { connectionCacheKey, connectionState, parseConnectionAdapter, unsealSecrets } from "./service";
 
 type TRuntimeConnection = {
   [A in TConnectionAdapter]: { adapter: A; settings: TAdapterSettings[A] };
@@ -83,7 +85,8 @@ async function load(db: Tx, env: TEnvironment, providerId: string): Promise<TCac
   });
   if (!row) return { connection: null, availability: unavailable("not_connected", providerId) };
   if (!row.enabled) return { connection: null, availability: unavailable("disabled", providerId) };
-  const adapter = row.adapter as TConnectionAdapter;
+  // an adapter outside the list is a corrupt row (a clear error), not a connection its adapter refuses
+  const adapter = parseConnectionAdapter(row.adapter);
   let connection: TRuntimeConnection;
   try {
     connection = {
@@ -159,7 +162,22 @@ export function availabilityFields(a: TConnectionAvailability): {
 // The former environment variables
 
 const IMPORTS = [
-  { variable: "IDV_UPSTREAM_OIDC", adapter: "oidc", schema: z.record(z.string(), ZOidcUpstreamConfig) },
+  {
+    variable: "IDV_UPSTREAM_OIDC",
+    adapter: "oidc",
+    // the variable's claimMapping keeps its former direction (OIDC claim → upstream name): turned
+    // around on import into the connections' (upstream name → OIDC claim)
+    schema: z.record(
+      z.string(),
+      z.preprocess(
+        (entry) =>
+          entry && typeof entry === "object" && !Array.isArray(entry) && "claimMapping" in entry
+            ? { ...entry, claimMapping: invertLegacyClaimMapping(entry.claimMapping) }
+            : entry,
+        ZOidcUpstreamConfig,
+      ),
+    ),
+  },
   {
     variable: "IDV_WALLET_TRUSTED_ISSUERS",
     adapter: "wallet",

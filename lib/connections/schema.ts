@@ -3,8 +3,9 @@
  * the Operator API. Pure: no database.
  * Rules:
  * - a connection binds one catalog provider in one environment to an adapter: `oidc` (an OpenID
- *   Provider upstream, settings of lib/providers/adapters/oidc.ts) or `wallet` (the Digital
- *   Credentials path, trust of lib/providers/adapters/wallet.ts); `saml` and vendor APIs come later;
+ *   Provider upstream, settings of lib/providers/adapters/oidc.ts), `saml` (a SAML 2.0 identity
+ *   provider, settings of ./saml.ts) or `wallet` (the Digital Credentials path, trust of
+ *   lib/providers/adapters/wallet.ts); vendor APIs come later;
  * - each adapter splits its settings into non-secret ones (stored as JSON, returned) and secrets
  *   (sealed with the master key, never returned: the API answers `clientSecretSet: true`);
  * - on the way in a secret may be omitted when the connection already has one (it is kept); the
@@ -15,9 +16,11 @@
 import { z } from "zod";
 import { validationError, zodDetails } from "../errors/validation";
 import { ZOidcUpstreamConfig, type TOidcUpstreamConfig } from "../providers/adapters/oidc";
+import type { TSamlUpstreamConfig } from "../providers/adapters/saml-settings";
 import { ZWalletTrustConfig, type TWalletTrustConfig } from "../providers/adapters/wallet";
+import { flatSamlKeyPairs, SAML_SECRET_FIELDS, ZSamlConnectionConfig, ZSamlSettingsInput } from "./saml";
 
-export const CONNECTION_ADAPTERS = ["oidc", "wallet"] as const;
+export const CONNECTION_ADAPTERS = ["oidc", "saml", "wallet"] as const;
 export type TConnectionAdapter = (typeof CONNECTION_ADAPTERS)[number];
 
 export const CONNECTION_STATES = ["not_connected", "connected", "failing", "disabled"] as const;
@@ -32,8 +35,17 @@ export type TUnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 
 /** The secrets of each adapter: names of settings that are sealed and never returned. */
 export const SECRET_FIELDS: Record<TConnectionAdapter, readonly string[]> = {
-  oidc: ["clientSecret"],
+  oidc: ["clientSecret", "privateKeyJwk", "idTokenDecryptionKey"],
+  saml: SAML_SECRET_FIELDS,
   wallet: [],
+};
+
+/**
+ * A stored secret kept (when a PUT omits it) only while the setting it belongs to is still sent:
+ * a saml encryption private key goes with its certificate.
+ */
+const SECRET_BELONGS_TO: Partial<Record<TConnectionAdapter, Record<string, string>>> = {
+  saml: { spEncryptionPrivateKey: "spEncryptionCertificate" },
 };
 
 /** The OIDC settings as a PUT may send them: the adapter's, with the client secret optional. */
@@ -49,13 +61,27 @@ const ZOidcSettingsInput = z
 const ZWalletSettingsInput = ZWalletTrustConfig.strict();
 
 /** What each adapter's runtime receives: the settings and secrets together. */
-export type TAdapterSettings = { oidc: TOidcUpstreamConfig; wallet: TWalletTrustConfig };
+export type TAdapterSettings = {
+  oidc: TOidcUpstreamConfig;
+  saml: TSamlUpstreamConfig;
+  wallet: TWalletTrustConfig;
+};
 
 const INPUT: Record<TConnectionAdapter, z.ZodType> = {
   oidc: ZOidcSettingsInput,
+  saml: ZSamlSettingsInput,
   wallet: ZWalletSettingsInput,
 };
-const FULL: Record<TConnectionAdapter, z.ZodType> = { oidc: ZOidcUpstreamConfig, wallet: ZWalletTrustConfig };
+const FULL: Record<TConnectionAdapter, z.ZodType> = {
+  oidc: ZOidcUpstreamConfig,
+  saml: ZSamlConnectionConfig,
+  wallet: ZWalletTrustConfig,
+};
+
+/** The schema a PUT's settings for `adapter` are checked with (secrets optional): the back-office form. */
+export function settingsInputSchema(adapter: TConnectionAdapter): z.ZodType {
+  return INPUT[adapter];
+}
 
 function parseOrRefuse<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
@@ -80,18 +106,24 @@ export function checkSettings(
   input: unknown,
   kept: Record<string, string>,
 ): TSplitSettings {
-  const parsed = parseOrRefuse(INPUT[adapter], input) as Record<string, unknown>;
+  const parsed = parseOrRefuse(
+    INPUT[adapter],
+    adapter === "saml" ? flatSamlKeyPairs(input) : input,
+  ) as Record<string, unknown>;
   const settings: Record<string, unknown> = {};
   const secrets: Record<string, string> = {};
   const secretsSet: string[] = [];
   for (const [key, value] of Object.entries(parsed)) {
     if (value === undefined) continue;
     if (SECRET_FIELDS[adapter].includes(key)) {
-      secrets[key] = value as string;
+      // a private JWK is sealed as its JSON text (the adapter's schema reads either)
+      secrets[key] = typeof value === "string" ? value : JSON.stringify(value);
       secretsSet.push(key);
     } else settings[key] = value;
   }
   for (const name of SECRET_FIELDS[adapter]) {
+    const belongsTo = SECRET_BELONGS_TO[adapter]?.[name];
+    if (belongsTo !== undefined && settings[belongsTo] === undefined) continue;
     if (secrets[name] === undefined && kept[name] !== undefined) secrets[name] = kept[name];
   }
   // the whole configuration, as the adapter will read it (a missing secret is named here)
@@ -117,16 +149,43 @@ export const ZPutConnection = z
   .object({
     adapter: z
       .enum(CONNECTION_ADAPTERS, { error: `must be one of: ${CONNECTION_ADAPTERS.join(", ")}` })
-      .describe("The production adapter: `oidc` (an OpenID Provider) or `wallet` (Digital Credentials)"),
+      .describe(
+        "The production adapter: `oidc` (an OpenID Provider), `saml` (a SAML 2.0 identity provider: eIDAS nodes, SPID, CIE, Cl@ve, DigiD …; not for wallet providers) or `wallet` (Digital Credentials)",
+      ),
     enabled: z.boolean().describe("A disabled connection is kept but runs nothing"),
     settings: z
       .record(z.string(), z.unknown())
       .describe(
-        "The adapter's settings, secrets included on the way in (`clientSecret` for oidc; omitted: the stored one is kept). oidc: issuer, clientId, clientSecret, scopes, claimMapping (OIDC claim → upstream claim or JSON pointer), acrToLoa, allowInsecureRequests. wallet: issuers (iss → JWKS), vct, loa.",
+        "The adapter's settings, secrets included on the way in (oidc: `clientSecret`, `privateKeyJwk`, `idTokenDecryptionKey`; omitted: the stored one is kept). oidc: issuer, clientId, clientAuthMethod (client_secret_basic | client_secret_post | private_key_jwt), clientSecret, privateKeyJwk (a private JWK, RS256/PS256/ES256), requestObject ({signingAlg}: signed request objects), pushedAuthorizationRequests, idTokenDecryptionKey (a private JWK for encrypted ID tokens), scopes, claimMapping (upstream claim name or JSON pointer → OIDC claim name, e.g. prenom → given_name), acrToLoa, allowInsecureRequests; the public halves of the two keys are served at {PUBLIC_URL}/connections/{connectionId}/jwks.json. saml: metadataXml (the IdP's SAML 2.0 metadata) or metadataUrl (fetched at the PUT through the SSRF guard and stored with it), spEntityId, spSigningCertificate and spSigningPrivateKey (secret; PEM, RSA), optional spEncryptionCertificate and spEncryptionPrivateKey (secret; encrypted assertions), attributeMapping (SAML attribute Name → OIDC claim name or \"sub\"; default the eIDAS natural-person profile), loaMapping (AuthnContextClassRef → LoA 1–3; default the eIDAS LoA URIs), requestedLoa, wantAssertionsSigned (default true), eidas ({spType: public|private, requestedAttributes: {Name: isRequired}}), allowInsecureRequests. wallet: issuers (iss → JWKS), vct, loa.",
       ),
   })
   .strict();
 export type TPutConnection = z.infer<typeof ZPutConnection>;
+
+export const ZHealthWindow = z.object({
+  signIns: z.number().int().describe("Sign-ins that reached the upstream exchange"),
+  failures: z
+    .number()
+    .int()
+    .describe(
+      "Of those, the ones that failed for an upstream fault (provider_error, provider_unavailable, invalid_response, a timeout); a person cancelling or failing authentication is not counted",
+    ),
+  errorRate: z.number().nullable().describe("failures / signIns (0–1); null without sign-ins"),
+  medianLatencyMs: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Median upstream latency, estimated from a histogram; null without sign-ins"),
+  maxLatencyMs: z.number().int().nullable().describe("Longest upstream latency; null without sign-ins"),
+});
+export type THealthWindow = z.infer<typeof ZHealthWindow>;
+
+export const ZConnectionHealth = z
+  .object({ lastHour: ZHealthWindow, lastDay: ZHealthWindow })
+  .describe(
+    "The connection's sign-ins over the last hour and day (5-minute buckets): counts and upstream latency only, no personal data",
+  );
+export type TConnectionHealth = z.infer<typeof ZConnectionHealth>;
 
 export const ZConnectionJson = z.object({
   providerId: z.string(),
@@ -135,7 +194,7 @@ export const ZConnectionJson = z.object({
   state: z
     .enum(CONNECTION_STATES)
     .describe(
-      "not_connected (no connection), disabled (stored, switched off), failing (the last check or sign-in failed after the last success), connected",
+      "not_connected (no connection), disabled (stored, switched off), failing (after the last success, the last check failed or 3 sign-ins in a row failed for an upstream fault), connected",
     ),
   connectionId: z.string().nullable(),
   adapter: z.enum(CONNECTION_ADAPTERS).nullable(),
@@ -145,18 +204,60 @@ export const ZConnectionJson = z.object({
     .boolean()
     .optional()
     .describe("oidc: whether a client secret is stored (it is never returned)"),
+  secretsSet: z
+    .array(z.string())
+    .describe("The names of the adapter's secrets that are stored (their values are never returned)"),
+  serviceProvider: z
+    .object({
+      entityId: z.string(),
+      metadataUrl: z.string().describe("Our SP metadata for this connection (give it to the IdP)"),
+      acsUrl: z.string().describe("Our assertion consumer service (HTTP-POST)"),
+    })
+    .optional()
+    .describe("saml: what to register at the identity provider"),
   lastError: z.string().nullable(),
   lastErrorAt: iso.nullable(),
   lastSuccessAt: iso.nullable(),
+  health: ZConnectionHealth,
   createdAt: iso.nullable(),
   updatedAt: iso.nullable(),
 });
 export type TConnectionJson = z.infer<typeof ZConnectionJson>;
 
+const ZCheckedCertificate = z.object({
+  use: z.enum(["idp_signing", "sp_signing", "sp_encryption"]),
+  subject: z.string(),
+  issuer: z.string(),
+  notBefore: iso,
+  notAfter: iso,
+  fingerprintSha256: z.string(),
+});
+
+export const ZSamlCheckJson = z.object({
+  entityId: z
+    .string()
+    .nullable()
+    .describe("The IdP's entityID (the re-fetched metadata's, when metadataUrl is set)"),
+  ssoUrl: z.string().nullable().describe("Its SingleSignOnService of the HTTP-Redirect binding"),
+  metadataUrl: z.string().nullable(),
+  metadataChanged: z
+    .boolean()
+    .nullable()
+    .describe(
+      "The document at metadataUrl differs from the stored one (PUT again to take it); null without metadataUrl",
+    ),
+  certificates: z.array(ZCheckedCertificate).describe("The IdP's signing certificates and ours"),
+});
+export type TSamlCheckJson = z.infer<typeof ZSamlCheckJson>;
+
 export const ZConnectionCheckJson = z.object({
   providerId: z.string(),
-  ok: z.boolean().describe("Discovery and JWKS fetched, the issuer matches and the keys are usable"),
-  issuer: z.string().describe("The configured issuer"),
+  ok: z
+    .boolean()
+    .describe(
+      "oidc: discovery and JWKS fetched, the issuer matches and the keys are usable; saml: the IdP metadata (re-fetched from metadataUrl when set) is usable",
+    ),
+  issuer: z.string().describe("The configured issuer (saml: the stored metadata's entityID)"),
   discoveredIssuer: z.string().nullable(),
   issuerMatches: z.boolean(),
   endpoints: z.object({
@@ -167,8 +268,12 @@ export const ZConnectionCheckJson = z.object({
   }),
   idTokenSigningAlgorithms: z.array(z.string()),
   tokenEndpointAuthMethods: z.array(z.string()),
-  keyCount: z.number().int().describe("Signing keys in the issuer's JWKS"),
+  keyCount: z
+    .number()
+    .int()
+    .describe("Signing keys in the issuer's JWKS (saml: the IdP's signing certificates)"),
   warnings: z.array(z.string()),
+  saml: ZSamlCheckJson.optional().describe("saml connections: what the check found"),
   error: z.string().nullable().describe("Why the check failed; null when ok"),
   checkedAt: iso,
 });

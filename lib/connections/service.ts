@@ -4,31 +4,46 @@
  * Rules:
  * - one connection per (environment, catalog provider); a provider id outside the catalog is 404;
  * - a PUT is checked whole before anything is written (a refusal stores nothing); secrets are
- *   sealed with the master key, kept when the PUT omits them, replaced when it sends them;
+ *   sealed with the master key, kept when the PUT omits them, replaced when it sends them; the
+ *   Operator API's PUT (putConnectionFetching) first fetches what the settings point to (a saml
+ *   metadataUrl), outside any transaction, then writes in a short one;
  * - every change writes an audit entry in the same transaction, the operator as actor, naming the
  *   fields that changed (`settings.clientSecret` when a secret was set) and never a secret's value;
  * - every change publishes the `provider_connections` invalidation so that each instance's
- *   runtime cache (runtime.ts) drops the connection when the transaction commits.
+ *   runtime cache (runtime.ts) drops the connection when the transaction commits;
+ * - a DELETE, or a PUT that disables the connection or changes its adapter, fails the provider's
+ *   open sessions in the environment with reason provider_unavailable, in the same transaction
+ *   (lib/verifications/disconnect.ts); the audit entry's `failedSessions` says how many;
+ * - list and read answer each connection's health (health.ts), the list in one statement.
  */
 import { operatorAudit, recordAudit } from "../audit";
-import type { OperatorActor } from "../auth/actor";
+import { cliActor, type OperatorActor } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import type { ProviderConnection } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { invalidField, notFound } from "../errors";
 import { newId } from "../ids";
 import { findProvider, PROVIDERS, type TProviderDefinition } from "../providers/catalog";
+import { memberParser } from "../state-machine";
+import { failOpenSessionsOfProvider } from "../verifications/disconnect";
+import { connectionHealth, NO_HEALTH } from "./health";
 import {
   checkSettings,
+  CONNECTION_ADAPTERS,
   SECRET_FIELDS,
   type TConnectionAdapter,
+  type TConnectionHealth,
   type TConnectionJson,
   type TConnectionState,
   type TPutConnection,
 } from "./schema";
+import { samlServiceProviderUrls, withFetchedSamlMetadata } from "./saml";
+
+/** A stored `provider_connections.adapter`; a value outside the list is a corrupt row (throws, naming the column). */
+export const parseConnectionAdapter = memberParser(CONNECTION_ADAPTERS, "provider_connections.adapter");
 
 export function connectionCacheKey(env: TEnvironment, providerId: string): string {
   return `${env} ${providerId}`;
@@ -58,6 +73,7 @@ export function connectionState(
 export function toConnectionJson(
   provider: TProviderDefinition,
   row: ProviderConnection | null,
+  health: TConnectionHealth = NO_HEALTH,
 ): TConnectionJson {
   const base = {
     providerId: provider.id,
@@ -72,24 +88,30 @@ export function toConnectionJson(
       adapter: null,
       enabled: false,
       settings: null,
+      secretsSet: [],
       lastError: null,
       lastErrorAt: null,
       lastSuccessAt: null,
+      health: NO_HEALTH,
       createdAt: null,
       updatedAt: null,
     };
   }
-  const adapter = row.adapter as TConnectionAdapter;
+  const adapter = parseConnectionAdapter(row.adapter);
+  const secrets = unsealSecrets(row);
   return {
     ...base,
     connectionId: row.id,
     adapter,
     enabled: row.enabled,
     settings: row.settings as Record<string, unknown>,
-    ...(adapter === "oidc" ? { clientSecretSet: Boolean(unsealSecrets(row).clientSecret) } : {}),
+    ...(adapter === "oidc" ? { clientSecretSet: Boolean(secrets.clientSecret) } : {}),
+    secretsSet: (SECRET_FIELDS[adapter] ?? []).filter((name) => Boolean(secrets[name])),
+    ...(adapter === "saml" ? { serviceProvider: samlServiceProviderJson(row) } : {}),
     lastError: row.lastError,
     lastErrorAt: row.lastErrorAt?.toISOString() ?? null,
     lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
+    health,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -99,7 +121,10 @@ export function toConnectionJson(
 export async function listConnections(db: Tx, env: TEnvironment): Promise<TConnectionJson[]> {
   const rows = await db.providerConnection.findMany({ where: { environment: env } });
   const byProvider = new Map(rows.map((r) => [r.providerId, r]));
-  return PROVIDERS.map((p) => toConnectionJson(p, byProvider.get(p.id) ?? null));
+  // every connection's health in one statement
+  const ids = rows.map((r) => r.providerId);
+  const health = ids.length ? await connectionHealth(db, env, ids) : new Map<string, TConnectionHealth>();
+  return PROVIDERS.map((p) => toConnectionJson(p, byProvider.get(p.id) ?? null, health.get(p.id)));
 }
 
 export async function getConnection(db: Tx, env: TEnvironment, providerId: string): Promise<TConnectionJson> {
@@ -107,7 +132,24 @@ export async function getConnection(db: Tx, env: TEnvironment, providerId: strin
   const row = await db.providerConnection.findUnique({
     where: { environment_providerId: { environment: env, providerId } },
   });
-  return toConnectionJson(provider, row);
+  const health = row ? (await connectionHealth(db, env, [providerId])).get(providerId) : undefined;
+  return toConnectionJson(provider, row, health);
+}
+
+/** Who changes a connection: an operator's request, or `idv connections import` (lib/cli). */
+export type TConnectionActor = OperatorActor | { cli: true; env: TEnvironment };
+
+function auditScope(actor: TConnectionActor) {
+  return "auth" in actor ? operatorAudit(actor) : { actor: cliActor() };
+}
+
+/** JSON with every object's keys sorted: jsonb keeps keys in an order of its own. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 /** The names of what a change touches: adapter, enabled, settings.<key> (secrets by name only). */
@@ -121,10 +163,51 @@ function changedFields(
   if (before?.enabled !== after.enabled) changed.push("enabled");
   const old = (before?.settings ?? {}) as Record<string, unknown>;
   for (const key of [...new Set([...Object.keys(old), ...Object.keys(after.settings)])].sort()) {
-    if (JSON.stringify(old[key]) !== JSON.stringify(after.settings[key])) changed.push(`settings.${key}`);
+    if (canonicalJson(old[key]) !== canonicalJson(after.settings[key])) changed.push(`settings.${key}`);
   }
   for (const name of secretsSet) changed.push(`settings.${name}`);
   return changed;
+}
+
+/** 400 naming `adapter` when the catalog provider cannot run on it. */
+function refuseAdapter(provider: TProviderDefinition, adapter: TConnectionAdapter): void {
+  if (adapter === "wallet" && provider.adapters.production !== "wallet") {
+    throw invalidField(
+      "adapter",
+      `provider "${provider.id}" is not a wallet provider; wallet connects only those`,
+    );
+  }
+  if (adapter === "saml" && provider.adapters.production === "wallet") {
+    throw invalidField(
+      "adapter",
+      `provider "${provider.id}" is a wallet provider; saml connects providers whose sign-in is a redirect`,
+    );
+  }
+}
+
+function samlServiceProviderJson(row: ProviderConnection): TConnectionJson["serviceProvider"] {
+  const settings = row.settings as { spEntityId?: unknown };
+  return {
+    entityId: typeof settings.spEntityId === "string" ? settings.spEntityId : "",
+    ...samlServiceProviderUrls(row.environment as TEnvironment, row.providerId),
+  };
+}
+
+/**
+ * The Operator API's PUT: what the settings point to is fetched first (a saml `metadataUrl`
+ * without `metadataXml`: through the SSRF guard, outside any transaction), then putConnection in
+ * a short transaction of its own. A refusal (the fetch included) stores nothing.
+ */
+export async function putConnectionFetching(
+  db: Db,
+  actor: TConnectionActor,
+  providerId: string,
+  body: TPutConnection,
+): Promise<{ created: boolean; connection: TConnectionJson }> {
+  refuseAdapter(catalogProvider(providerId), body.adapter);
+  const resolved =
+    body.adapter === "saml" ? { ...body, settings: await withFetchedSamlMetadata(body.settings) } : body;
+  return db.$transaction((tx) => putConnection(tx, actor, providerId, resolved));
 }
 
 /**
@@ -133,17 +216,12 @@ function changedFields(
  */
 export async function putConnection(
   db: Tx,
-  actor: OperatorActor,
+  actor: TConnectionActor,
   providerId: string,
   body: TPutConnection,
 ): Promise<{ created: boolean; connection: TConnectionJson }> {
   const provider = catalogProvider(providerId);
-  if (body.adapter === "wallet" && provider.adapters.production !== "wallet") {
-    throw invalidField(
-      "adapter",
-      `provider "${providerId}" is not a wallet provider; wallet connects only those`,
-    );
-  }
+  refuseAdapter(provider, body.adapter);
   const where = { environment_providerId: { environment: actor.env, providerId } };
   const before = await db.providerConnection.findUnique({ where });
   // a secret stored for another adapter is not this one's
@@ -157,42 +235,56 @@ export async function putConnection(
     settings: settings as object,
     secretsEncrypted: sealed,
     // a new configuration has not failed yet
-    ...(changed.length ? { lastError: null, lastErrorAt: null } : {}),
+    ...(changed.length ? { lastError: null, lastErrorAt: null, failureStreak: 0 } : {}),
   };
   const row = before
     ? await db.providerConnection.update({ where, data })
     : await db.providerConnection.create({
         data: { id: newId("con"), environment: actor.env, providerId, ...data },
       });
-  if (!before || changed.length) {
+  // disabled, or another adapter: the open sessions of the provider fail (provider_unavailable)
+  const failedSessions =
+    !body.enabled || (before && before.adapter !== body.adapter)
+      ? await failOpenSessionsOfProvider(db, actor.env, providerId)
+      : undefined;
+  if (!before || changed.length || failedSessions) {
     await recordAudit(db, {
-      ...operatorAudit(actor),
+      ...auditScope(actor),
       environment: actor.env,
       action: before ? "connection.updated" : "connection.created",
       targetType: "provider_connection",
       targetId: row.id,
-      data: { providerId, adapter: body.adapter, enabled: body.enabled, changed },
+      data: {
+        providerId,
+        adapter: body.adapter,
+        enabled: body.enabled,
+        changed,
+        ...(failedSessions === undefined ? {} : { failedSessions }),
+      },
     });
     await publishInvalidation(db, CACHE_TOPICS.connections, connectionCacheKey(actor.env, providerId));
   }
-  return { created: !before, connection: toConnectionJson(provider, row) };
+  const health = before ? (await connectionHealth(db, actor.env, [providerId])).get(providerId) : undefined;
+  return { created: !before, connection: toConnectionJson(provider, row, health) };
 }
 
 /** Disconnects `providerId` in the actor's environment; nothing to do when it is not connected. */
-export async function deleteConnection(db: Tx, actor: OperatorActor, providerId: string): Promise<void> {
+export async function deleteConnection(db: Tx, actor: TConnectionActor, providerId: string): Promise<void> {
   catalogProvider(providerId);
   const row = await db.providerConnection.findUnique({
     where: { environment_providerId: { environment: actor.env, providerId } },
   });
   if (!row) return;
   await db.providerConnection.delete({ where: { id: row.id } });
+  // its open sessions fail (provider_unavailable), with their events and webhooks
+  const failedSessions = await failOpenSessionsOfProvider(db, actor.env, providerId);
   await recordAudit(db, {
-    ...operatorAudit(actor),
+    ...auditScope(actor),
     environment: actor.env,
     action: "connection.deleted",
     targetType: "provider_connection",
     targetId: row.id,
-    data: { providerId, adapter: row.adapter },
+    data: { providerId, adapter: row.adapter, failedSessions },
   });
   await publishInvalidation(db, CACHE_TOPICS.connections, connectionCacheKey(actor.env, providerId));
 }
@@ -214,7 +306,10 @@ export async function recordConnectionOutcome(
   if (!before) return;
   const after = await db.providerConnection.update({
     where,
-    data: error === null ? { lastSuccessAt: now } : { lastError: error.slice(0, 500), lastErrorAt: now },
+    data:
+      error === null
+        ? { lastSuccessAt: now, failureStreak: 0 }
+        : { lastError: error.slice(0, 500), lastErrorAt: now },
   });
   if (connectionState(before) !== connectionState(after)) {
     await publishInvalidation(db, CACHE_TOPICS.connections, connectionCacheKey(env, providerId));

@@ -25,7 +25,8 @@ export function zodDetails(error: z.ZodError, prefix = ""): ErrorDetail[] {
     const base = joinPath(issue.path);
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        const path = [prefix, base, key].filter(Boolean).join(".");
+        // an empty key is named too: `""`, never a blank path
+        const path = [prefix, base, key === "" ? '""' : key].filter(Boolean).join(".");
         details.push({ path, message: "Unknown field" });
       }
       continue;

@@ -1,8 +1,8 @@
 /**
  * What is refused before any route handler or page sees a request, on every way into the service:
- * the production server for every path (server/production.mjs, through the hooks of
- * lib/http/request-shaping.ts, before its fast path and before Next.js) and proxy.ts for the paths
- * Next.js's router serves (all of them under `npm run dev`). Rules:
+ * the server of server/production.mjs for every path (`npm start`, and `npm run dev` with Next.js's
+ * development server behind it; through the hooks of lib/http/request-shaping.ts, before its fast
+ * path and before Next.js) and proxy.ts for the paths Next.js's router serves. Rules:
  * - a method outside GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS (TRACE, CONNECT, PROPFIND …)
  *   → 405 METHOD_NOT_ALLOWED with `Allow`;
  * - a path whose percent-encoding does not decode (`/verify/%FF`, `/api/…/%zz`: not UTF-8, or not

@@ -60,6 +60,13 @@ describe("every surface: request id, nosniff, one access log line", () => {
     ],
     ["hosted wallet", "GET", `/verify/${VER}/wallet`, { headers: sameSite }],
     ["hosted callback", "GET", "/verify/callback?code=secret&state=s"],
+    ["SAML SP metadata", "GET", "/verify/saml/production/it_cie/metadata"],
+    [
+      "SAML ACS",
+      "POST",
+      "/verify/saml/production/it_cie/acs",
+      { headers: { "content-type": FORM }, rawBody: "SAMLResponse=PHg%2B&RelayState=secret" },
+    ],
     [
       "simulator",
       "POST",

@@ -49,6 +49,14 @@ export const requestLogPurgeJob = defineJob({
   schedule: "45 * * * *",
 });
 
+/** The SAML replay cache's assertion IDs past their assertion's expiry (saml-replay.ts). */
+export const samlAssertionPurgeJob = defineJob({
+  name: "saml_assertion_purge",
+  payload: ZNoPayload,
+  handler: async () => (await import("../providers/adapters/saml-replay")).purgeSamlAssertionIdsTask,
+  schedule: "40 * * * *",
+});
+
 // ---------------------------------------------------------------------------------------------
 // Verification sessions
 
@@ -125,6 +133,20 @@ export const recheckCustomDomainsJob = defineJob({
 });
 
 // ---------------------------------------------------------------------------------------------
+// Provider connections (lib/connections/recheck.ts)
+
+/**
+ * Re-checks every failing connection (a failing one gets no sign-ins that could clear it), so a
+ * recovered upstream comes back on its own; then deletes old health buckets.
+ */
+export const connectionRecheckJob = defineJob({
+  name: "connection_recheck",
+  payload: ZNoPayload,
+  handler: async () => (await import("../connections/recheck")).recheckFailingConnectionsTask,
+  schedule: "*/5 * * * *",
+});
+
+// ---------------------------------------------------------------------------------------------
 // Webhooks (lib/webhooks/delivery.ts, delivery-sweep.ts)
 
 export const ZDeliverWebhookPayload = z.object({
@@ -188,6 +210,7 @@ export const JOBS: readonly TRegisteredJob[] = [
   rateLimitPurgeJob,
   verificationPurgeJob,
   requestLogPurgeJob,
+  samlAssertionPurgeJob,
   expireVerificationJob,
   expirySweepJob,
   verificationRetentionJob,
@@ -195,6 +218,7 @@ export const JOBS: readonly TRegisteredJob[] = [
   completeDemoActivationJob,
   rotateSigningKeysJob,
   recheckCustomDomainsJob,
+  connectionRecheckJob,
   deliverWebhookJob,
   sweepWebhookDeliveriesJob,
   sendMailJob,

@@ -1,6 +1,6 @@
 /**
  * A mail catcher: an SMTP server on 127.0.0.1 (smtp-server) that accepts every message and keeps
- * it, parsed (./mime.ts), in memory and, when given a directory, as one JSON file per mail (the
+ * it, parsed (./mime.ts, mailparser), in memory and, when given a directory, as one JSON file per mail (the
  * last `keep`). `npm run dev` starts one when SMTP_URL is unset and shows its directory on the
  * development mailbox page (/dev/mailbox, ./mailbox.ts); the tests start one as their SMTP
  * server (lib/testing/smtp-receiver.ts, the e2e global setup). No authentication, no TLS: it
@@ -25,8 +25,8 @@ export interface TMailCatcher {
 
 const MAX_SIZE = 1024 * 1024;
 
-function toCaught(raw: string, envelope: { from: string; to: string[] }): TCaughtMail {
-  const parsed = parseMessage(raw);
+async function toCaught(raw: Buffer, envelope: { from: string; to: string[] }): Promise<TCaughtMail> {
+  const parsed = await parseMessage(raw);
   return {
     id: `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`,
     receivedAt: new Date().toISOString(),
@@ -70,16 +70,15 @@ export async function startMailCatcher(
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
         };
-        const mail = toCaught(Buffer.concat(chunks).toString("utf8"), envelope);
-        mails.push(mail);
-        if (mails.length > keep) mails.shift();
-        try {
-          if (options.dir) store(options.dir, mail, keep);
-        } catch (err) {
-          return callback(err instanceof Error ? err : new Error(String(err)));
-        }
-        options.onMail?.(mail);
-        callback();
+        toCaught(Buffer.concat(chunks), envelope)
+          .then((mail) => {
+            mails.push(mail);
+            if (mails.length > keep) mails.shift();
+            if (options.dir) store(options.dir, mail, keep);
+            options.onMail?.(mail);
+            callback();
+          })
+          .catch((err: unknown) => callback(err instanceof Error ? err : new Error(String(err))));
       });
     },
   });

@@ -1,7 +1,8 @@
 /**
  * The mail a real nodemailer composes from our templates, read back with lib/mail/mime.ts (what
  * the development mailbox and the tests' SMTP receiver do): subject with non-ASCII characters,
- * quoted-printable text and HTML, links; and the configuration of mail (lib/config).
+ * quoted-printable text and HTML, links; a message in another charset, as other mailers send
+ * them; and the configuration of mail (lib/config).
  */
 import MailComposer from "nodemailer/lib/mail-composer";
 import { describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ describe("templates through nodemailer and back", () => {
       url,
       expiresAt: new Date("2026-12-01T10:00:00Z"),
     });
-    const parsed = parseMessage(await composed(mail));
+    const parsed = await parseMessage(await composed(mail));
     expect(parsed.subject).toBe(mail.subject);
     expect(parsed.text).toBe(mail.text);
     expect(parsed.html).toBe(mail.html);
@@ -36,6 +37,35 @@ describe("templates through nodemailer and back", () => {
     // escaped in the HTML
     expect(parsed.html).toContain("Café &lt;Zürich&gt; &amp; Co");
     expect(parsed.html).not.toContain("<Zürich>");
+  });
+
+  it("reads a message in another charset than UTF-8 (a header word, a quoted-printable and a base64 part)", async () => {
+    const raw = [
+      "From: a@example.test",
+      "To: b@example.test",
+      "Subject: =?ISO-8859-1?Q?Caf=E9_cr=E8me?=",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/alternative; boundary="b1"',
+      "",
+      "--b1",
+      "Content-Type: text/plain; charset=ISO-8859-1",
+      "Content-Transfer-Encoding: quoted-printable",
+      "",
+      "Caf=E9 at http://localhost:3000/x",
+      "--b1",
+      "Content-Type: text/html; charset=windows-1252",
+      "Content-Transfer-Encoding: base64",
+      "",
+      // "<p>€ 5 café</p>" in windows-1252: € is 0x80, é is 0xE9
+      Buffer.from("<p>\x80 5 caf\xe9</p>", "latin1").toString("base64"),
+      "--b1--",
+      "",
+    ].join("\r\n");
+    const parsed = await parseMessage(raw);
+    expect(parsed.subject).toBe("Café crème");
+    expect(parsed.text.trim()).toBe("Café at http://localhost:3000/x");
+    expect(parsed.html.trim()).toBe("<p>€ 5 café</p>");
+    expect(linksOf(parsed.text)).toEqual(["http://localhost:3000/x"]);
   });
 
   it("names who changed whose role, from what to what", () => {

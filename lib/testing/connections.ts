@@ -19,7 +19,7 @@ export function testOperatorKey(): Promise<string> {
 export async function putTestConnection(
   env: "sandbox" | "production",
   providerId: string,
-  body: { adapter: "oidc" | "wallet"; enabled?: boolean; settings: Record<string, unknown> },
+  body: { adapter: "oidc" | "saml" | "wallet"; enabled?: boolean; settings: Record<string, unknown> },
 ): Promise<CallResult> {
   const res = await call("PUT", `/api/${env}/v1/operator/connections/${providerId}`, {
     headers: bearer(await testOperatorKey()),

@@ -18,6 +18,13 @@
  * hosted pages' JSON envelope or plain text. Finally every request that went through the REST
  * wrapper must have reached the request log (one poisoned batch drops everyone's rows).
  *
+ * Provider connections (issue 24) get a campaign of their own besides their routes': PUTs built
+ * from each adapter's valid settings with one value or key broken (or a body that is something
+ * else entirely), among DELETEs, checks and reads, in the sandbox environment: a 400 names its
+ * field, a refused change leaves the stored connection exactly as it was, and an accepted one
+ * never answers a secret it was sent. On the connection routes of the main campaign too, a
+ * VALIDATION_ERROR names its field and a refused PUT or DELETE stores nothing.
+ *
  * Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> (FUZZ_RUNS=<runs per method> for
  * a longer campaign, FUZZ_ONLY=<part of a route path> for one route, FUZZ_VERBOSE=1 to print
  * every case and its status, FUZZ_STATS=1 for the statuses per route and method).
@@ -32,6 +39,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createOperatorKey } from "../auth/operator-keys";
 import { checkSignInLimits } from "../auth/sign-in";
+import { CONNECTION_ADAPTERS, SECRET_FIELDS } from "../connections/schema";
 import { getDb } from "../db/client";
 import { ApiError } from "../errors";
 import type { EndpointDef } from "../http/endpoint";
@@ -45,6 +53,7 @@ import { clientIp } from "../rate-limit";
 import { flushRequestLog } from "../request-log/writer";
 import { validValues } from "./activation";
 import { startTestDnsServer, type TTestDnsServer } from "./dns-server";
+import { fixture, startSamlIdp } from "./saml-idp";
 import { addMember, makeApp, makeOperator, makeWorkspace, sessionHeaders } from "./factories";
 import { basic, bearer, call, dispatch } from "./router";
 import { activateProviders } from "./verifications";
@@ -178,7 +187,7 @@ async function makeWorld(): Promise<TWorld> {
     clientId: [app.clientId],
     workflowId: [app.defaultWorkflowId],
     workspaceId: [ws.workspaceId],
-    providerId: ["passport", "de_eid", "nl_digid"],
+    providerId: ["passport", "de_eid", "nl_digid", "fr_franceconnect", "eudi_wallet"],
     version: ["1", "2"],
     nextauth: ["session", "csrf", "providers", "signin", "signout", "callback"],
     rest: ["v1", "nothing", "v2"],
@@ -925,10 +934,37 @@ function describeCase(c: TCase): string {
   return `${c.method} ${c.path}${q ? `?${q}` : ""} headers=${JSON.stringify(c.headers).slice(0, 300)} body=${JSON.stringify(c.body ?? null).slice(0, 300)}`;
 }
 
+/** The stored connection a request to `pathname` may change, as JSON (null: none, or not such a path). */
+async function storedConnection(pathname: string): Promise<string | null> {
+  const m = /^\/api\/(sandbox|production)\/v1\/operator\/connections\/([A-Za-z0-9_]+)$/.exec(pathname);
+  if (!m) return null;
+  const row = await getDb().providerConnection.findUnique({
+    where: { environment_providerId: { environment: m[1] as "sandbox" | "production", providerId: m[2]! } },
+  });
+  return JSON.stringify(row);
+}
+
+/** A VALIDATION_ERROR of the connections' endpoints names the field(s) it refuses. */
+function namesItsField(body: unknown): boolean {
+  const error = (body as { error?: { code?: unknown; details?: unknown } } | undefined)?.error;
+  if (error?.code !== "VALIDATION_ERROR") return true;
+  const details = error.details;
+  return (
+    Array.isArray(details) &&
+    details.length > 0 &&
+    details.every(
+      (d) => typeof (d as { path?: unknown }).path === "string" && (d as { path: string }).path !== "",
+    )
+  );
+}
+
 async function send(route: TRoute, c: TCase): Promise<void> {
   cases++;
   const url = new URL(c.path, ORIGIN);
   for (const [k, v] of c.query) url.searchParams.append(k, v);
+  const isConnection = route.template.includes("/operator/connections");
+  const changes = isConnection && (c.method === "PUT" || c.method === "DELETE");
+  const before = changes ? await storedConnection(url.pathname) : null;
   let response: Response;
   try {
     response = await dispatch(
@@ -966,6 +1002,8 @@ async function send(route: TRoute, c: TCase): Promise<void> {
   } catch {
     body = undefined;
   }
+  if (isConnection && status === 400 && !namesItsField(body)) fail("a connection's 400 names no field");
+  if (changes && (await storedConnection(url.pathname)) !== before) fail("a refused change was stored");
   const error = (body as { error?: unknown } | undefined)?.error;
   const type = response.headers.get("content-type") ?? "";
   const isEnvelope =
@@ -1219,6 +1257,209 @@ async function fuzzRawRequests(): Promise<void> {
   }
 }
 
+// ---- provider connections: each adapter's settings, broken one value at a time -----------------
+
+const FUZZ_JWKS = {
+  keys: [
+    {
+      kty: "EC",
+      crv: "P-256",
+      x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+      y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+    },
+  ],
+};
+const FUZZ_CLIENT_SECRET = "fuzz-client-secret-0123456789";
+
+/** Settings each adapter accepts (an upstream nothing answers: a check fails fast). */
+function validSettings(): Record<string, Record<string, unknown>> {
+  const settings: Record<string, Record<string, unknown>> = {
+    oidc: {
+      issuer: "http://127.0.0.1:9/fuzz-upstream",
+      clientId: "fuzz-broker",
+      clientSecret: FUZZ_CLIENT_SECRET,
+      scopes: ["openid", "profile"],
+      // the same name on both sides: valid whichever way the mapping reads
+      claimMapping: { given_name: "given_name", family_name: "family_name" },
+      acrToLoa: { eidas1: 1, eidas2: 2 },
+      allowInsecureRequests: true,
+    },
+    wallet: {
+      issuers: { "https://pid.example.test": FUZZ_JWKS },
+      vct: ["urn:eu.europa.ec.eudi:pid:1"],
+      loa: 2,
+    },
+  };
+  if ((CONNECTION_ADAPTERS as readonly string[]).includes("saml")) {
+    settings.saml = {
+      metadataXml: startSamlIdp("<unused/>").metadataXml,
+      spEntityId: "https://broker.example.test/saml/sp",
+      spSigningCertificate: fixture("sp-signing-cert.pem"),
+      spSigningPrivateKey: fixture("sp-signing-key.pem"),
+      spEncryptionCertificate: fixture("sp-encryption-cert.pem"),
+      spEncryptionPrivateKey: fixture("sp-encryption-key.pem"),
+    };
+  }
+  return settings;
+}
+
+const CONNECTION_PROVIDERS = ["fr_franceconnect", "eudi_wallet", "nl_digid", "passport"];
+
+type TConnectionAction =
+  | { kind: "put"; providerId: string; body: string; contentType: string; adapter: string }
+  | { kind: "delete" | "check" | "get"; providerId: string }
+  | { kind: "list" };
+
+function connectionActionArb(): fc.Arbitrary<TConnectionAction> {
+  const good = validSettings();
+  const adapters = Object.keys(good);
+  const provider = fc.constantFrom(...CONNECTION_PROVIDERS);
+  const put = fc
+    .record({
+      providerId: provider,
+      adapter: fc.constantFrom(...adapters),
+      // the settings of another adapter, now and then
+      settingsOf: fc.oneof(
+        { arbitrary: fc.constant(""), weight: 5 },
+        { arbitrary: fc.constantFrom(...adapters), weight: 1 },
+      ),
+      enabled: fc.oneof(
+        { arbitrary: fc.boolean(), weight: 8 },
+        { arbitrary: fc.jsonValue({ maxDepth: 0 }), weight: 1 },
+      ),
+      // which secret to leave out (kept from the stored connection, or missing)
+      omit: fc.option(fc.nat(), { freq: 4 }),
+      mode: fc.constantFrom("valid", "valid", "valid", "leaf", "leaf", "leaf", "leaf", "settings", "raw"),
+      // mostly a provider the adapter may connect (wallet connects wallet providers only)
+      fitting: fc.boolean(),
+      leaf: withOneBroken(fc.constant(null), true),
+      settingsJunk: fc.jsonValue({ maxDepth: 2 }),
+      raw: oddBody,
+      n: fc.nat(),
+      bad: fc.oneof(nastyString, fc.jsonValue({ maxDepth: 2 })),
+      badKey: fc.option(nastyString, { freq: 3 }),
+    })
+    .map((raw): TConnectionAction => {
+      const r = {
+        ...raw,
+        providerId: raw.fitting
+          ? raw.adapter === "wallet"
+            ? "eudi_wallet"
+            : "fr_franceconnect"
+          : raw.providerId,
+      };
+      const settings: Record<string, unknown> = { ...good[r.settingsOf || r.adapter]! };
+      const secrets = SECRET_FIELDS[r.adapter as keyof typeof SECRET_FIELDS] ?? [];
+      if (r.omit !== null && secrets.length) delete settings[secrets[r.omit % secrets.length]!];
+      let body: unknown = { adapter: r.adapter, enabled: r.enabled, settings };
+      if (r.mode === "leaf") body = breakOne(body, r.n, r.bad, r.badKey ?? undefined);
+      if (r.mode === "settings") body = { adapter: r.adapter, enabled: true, settings: r.settingsJunk };
+      if (r.mode === "raw") {
+        return {
+          kind: "put",
+          providerId: r.providerId,
+          adapter: r.adapter,
+          contentType: r.raw[0],
+          body: r.raw[1] ?? "",
+        };
+      }
+      return {
+        kind: "put",
+        providerId: r.providerId,
+        adapter: r.adapter,
+        contentType: "application/json",
+        body: JSON.stringify(body),
+      };
+    });
+  return fc.oneof(
+    { arbitrary: put, weight: 12 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constantFrom<"delete" | "check" | "get">("delete", "check", "get"),
+        providerId: provider,
+      }),
+      weight: 3,
+    },
+    { arbitrary: fc.constant<TConnectionAction>({ kind: "list" }), weight: 1 },
+  );
+}
+
+/** Secrets a PUT body carries (strings long enough to find in an answer). */
+function secretsIn(body: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const settings = (parsed as { settings?: unknown } | null)?.settings;
+  if (typeof settings !== "object" || settings === null) return [];
+  const names = new Set(Object.values(SECRET_FIELDS).flat());
+  return Object.entries(settings)
+    .filter(([k, v]) => names.has(k) && typeof v === "string" && v.length >= 12)
+    .map(([, v]) =>
+      (v as string)
+        .replace(/-----[^-]+-----/g, "")
+        .trim()
+        .slice(0, 40),
+    )
+    .filter((v) => v.length >= 12);
+}
+
+async function fuzzConnections(): Promise<void> {
+  const base = `${ORIGIN}/api/sandbox/v1/operator/connections`;
+  await fc.assert(
+    fc.asyncProperty(connectionActionArb(), async (a) => {
+      cases++;
+      const path = a.kind === "list" ? "" : `/${a.providerId}${a.kind === "check" ? "/check" : ""}`;
+      const method = { put: "PUT", delete: "DELETE", check: "POST", get: "GET", list: "GET" }[a.kind];
+      const headers: Record<string, string> = { ...bearer(world.operatorKey) };
+      if (a.kind === "put" && a.contentType) headers["content-type"] = a.contentType;
+      const body = a.kind === "put" ? a.body : a.kind === "check" ? "{}" : undefined;
+      if (a.kind === "check") headers["content-type"] = "application/json";
+      const stored =
+        a.kind === "list"
+          ? null
+          : await storedConnection(`/api/sandbox/v1/operator/connections/${a.providerId}`);
+      const response = await dispatch(new Request(`${base}${path}`, { method, headers, body: body ?? null }));
+      const text = await response.text();
+      const what = `${method} ${path} ${(body ?? "").slice(0, 600)}`;
+      const fail = (why: string) => {
+        throw new Error(`${why}: ${response.status} ${text.slice(0, 600)}\n${what}`);
+      };
+      if (process.env.FUZZ_VERBOSE) console.log(`${response.status} ${what.slice(0, 200)}`);
+      if (response.status >= 500) fail("server error");
+      const key = `connections ${a.kind}${a.kind === "put" ? ` ${a.adapter}` : ""} ${response.status}`;
+      stats.set(key, (stats.get(key) ?? 0) + 1);
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        fail("not JSON");
+      }
+      if (response.status >= 400) {
+        const error = (json as { error?: { code?: unknown; requestId?: unknown } } | undefined)?.error;
+        if (typeof error?.code !== "string" || typeof error.requestId !== "string")
+          fail("not the REST error envelope");
+        if (response.status === 400 && !namesItsField(json)) fail("a 400 that names no field");
+        if (a.kind === "put" || a.kind === "delete") {
+          const after = await storedConnection(`/api/sandbox/v1/operator/connections/${a.providerId}`);
+          if (after !== stored) fail("a refused change was stored");
+        }
+        return;
+      }
+      if (a.kind === "put") {
+        for (const secret of secretsIn(a.body)) if (text.includes(secret)) fail("a secret came back");
+        const row = await getDb().providerConnection.findUnique({
+          where: { environment_providerId: { environment: "sandbox", providerId: a.providerId } },
+        });
+        if (row?.adapter !== a.adapter) fail("the accepted connection is not the one stored");
+      }
+    }),
+    { seed: seedFor("connections", "PUT"), numRuns: RUNS * 4 },
+  );
+}
+
 /** One seed per route and method (derived from SEED), so routes do not share a random stream. */
 function seedFor(template: string, method: string): number {
   let h = SEED;
@@ -1287,6 +1528,15 @@ describe("fuzz campaign over every route", () => {
       300_000,
     );
   }
+
+  it.skipIf(process.env.FUZZ_ONLY !== undefined && !"/operator/connections".includes(process.env.FUZZ_ONLY))(
+    "provider connections: each adapter's settings broken one value at a time, among deletes, checks and reads",
+    async () => {
+      await ensureWorld();
+      await fuzzConnections();
+    },
+    300_000,
+  );
 
   it.skipIf(process.env.FUZZ_ONLY !== undefined)(
     "raw request lines through the production server's listener: any method, any escape, any body",

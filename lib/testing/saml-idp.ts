@@ -73,6 +73,7 @@ function redirectRequest(redirectUrl: string) {
 export function startSamlIdp(
   spMetadataXml: string,
   entityId = "https://idp.example-eid.test/metadata",
+  { ssoUrl = "https://idp.example-eid.test/sso" }: { ssoUrl?: string } = {},
 ): TSamlIdp {
   const settings = {
     entityID: entityId,
@@ -80,9 +81,7 @@ export function startSamlIdp(
     signingCert: fixture("idp-cert.pem"),
     wantAuthnRequestsSigned: true,
     nameIDFormat: [PERSISTENT],
-    singleSignOnService: [
-      { Binding: samlify.Constants.namespace.binding.redirect, Location: "https://idp.example-eid.test/sso" },
-    ],
+    singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: ssoUrl }],
   };
   const idp = samlify.IdentityProvider(settings);
 
@@ -151,5 +150,24 @@ export function startSamlIdp(
       )) as { context: string };
       return { SAMLResponse: context, RelayState: new URL(redirectUrl).searchParams.get("RelayState") ?? "" };
     },
+  };
+}
+
+/**
+ * The settings of a `saml` connection (PUT /v1/operator/connections/{providerId}) to an IdP of
+ * these metadata, with the fixed SP keys (signing and encryption).
+ */
+export function samlConnectionSettings(
+  metadataXml: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    metadataXml,
+    spEntityId: "https://broker.example.test/saml/sp",
+    spSigningCertificate: fixture("sp-signing-cert.pem"),
+    spSigningPrivateKey: fixture("sp-signing-key.pem"),
+    spEncryptionCertificate: fixture("sp-encryption-cert.pem"),
+    spEncryptionPrivateKey: fixture("sp-encryption-key.pem"),
+    ...extra,
   };
 }

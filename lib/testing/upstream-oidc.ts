@@ -2,6 +2,10 @@
  * A real OpenID Provider (panva's node-oidc-provider) standing in for an upstream eID in tests:
  * it listens on 127.0.0.1 with a random port, has one confidential client (client_secret_basic,
  * PKCE required), signs ID tokens with a fresh RSA key and asks its accounts for their claims.
+ * `client` and `features` change the client's registration and the OP's features, to require what
+ * real eIDs require (private_key_jwt with the client's jwks, pushed authorization requests, signed
+ * request objects, encrypted ID tokens). Private networks are allowed for the process (the OP is
+ * on 127.0.0.1 and the adapter's requests go through the SSRF guard).
  * Its sign-in page is a tiny form handler (`POST /interaction/:uid/login` or `/abort`), driven by
  * `signIn`/`cancel` without a browser: they follow the redirects with a cookie jar and return the
  * callback URL the OP redirected to (code, state, iss — or error).
@@ -29,6 +33,8 @@ export interface TUpstreamOp {
   signIn(authorizationUrl: string, accountId: string): Promise<URL>;
   /** the end-user cancels at the OP's sign-in page */
   cancel(authorizationUrl: string): Promise<URL>;
+  /** while true the token endpoint answers 503 (an upstream outage behind a live front door) */
+  tokenOutage: boolean;
   close(): Promise<void>;
 }
 
@@ -84,11 +90,20 @@ export async function startUpstreamOp(options: {
   /** extra scopes and the claims they release, e.g. { eid: ["country_of_citizenship"] } */
   scopes?: Record<string, string[]>;
   redirectUri?: string;
+  /** listen on this loopback port (an upstream that comes back after an outage); default: any */
+  port?: number;
+  /** client metadata merged into the registration (`client_secret: undefined` drops the secret) */
+  client?: Record<string, unknown>;
+  /** oidc-provider features merged into the defaults (`requestObjects`, `encryption`, …) */
+  features?: Record<string, unknown>;
 }): Promise<TUpstreamOp> {
+  process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
   const clientId = "idv-broker";
   const clientSecret = "upstream-client-secret-0123456789";
   const redirectUri = options.redirectUri ?? "https://broker.example.test/verify/callback";
   const requests: string[] = [];
+  // filled in once the server listens; `tokenOutage` is read by the request handler
+  const result = { tokenOutage: false } as TUpstreamOp;
   // the OP needs its issuer (our random port) before it can be built; requests arrive only later
   const op: { provider?: Provider; handle?: (req: http.IncomingMessage, res: http.ServerResponse) => void } =
     {};
@@ -148,6 +163,10 @@ export async function startUpstreamOp(options: {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://upstream");
     requests.push(`${req.method} ${url.pathname}`);
+    if (result.tokenOutage && req.method === "POST" && url.pathname === "/token") {
+      res.writeHead(503, { "content-type": "text/plain", "retry-after": "30" }).end("maintenance");
+      return;
+    }
     const m = /^\/interaction\/[^/]+\/(login|abort)$/.exec(url.pathname);
     if (m && req.method === "POST") {
       interact(req, res, m[1]!).catch((error: unknown) => {
@@ -158,7 +177,10 @@ export async function startUpstreamOp(options: {
     }
     op.handle!(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -175,6 +197,7 @@ export async function startUpstreamOp(options: {
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
+        ...options.client,
       },
     ],
     jwks: { keys: [jwk] },
@@ -188,7 +211,10 @@ export async function startUpstreamOp(options: {
       Interaction: 600,
       Session: 3600,
     },
-    features: { devInteractions: { enabled: false } },
+    features: { devInteractions: { enabled: false }, ...options.features },
+    // the client's jwks_uri is the broker on 127.0.0.1: without oidc-provider's own SSRF dispatcher
+    fetch: (url: string, init: RequestInit & { dispatcher?: unknown }) =>
+      globalThis.fetch(url, { ...init, dispatcher: undefined } as RequestInit),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     claims: { ...scopes, sid: null },
     scopes: Object.keys(scopes),
@@ -232,18 +258,19 @@ export async function startUpstreamOp(options: {
     throw new Error("upstream OP: too many redirects");
   }
 
-  return {
+  Object.assign(result, {
     issuer,
     clientId,
     clientSecret,
     redirectUri,
     requests,
-    signIn: (url, accountId) => drive(url, "login", accountId),
-    cancel: (url) => drive(url, "abort"),
+    signIn: (url: string, accountId: string) => drive(url, "login", accountId),
+    cancel: (url: string) => drive(url, "abort"),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
-  };
+  });
+  return result;
 }

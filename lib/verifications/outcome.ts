@@ -5,7 +5,8 @@
  * - success: user.authentication_succeeded, then the workflow's checks run on the version the
  *   session was planned on; they pass → completed (userinfo and evidence sealed), they fail →
  *   failed with the check's reason; a deleted workflow fails the session;
- * - failure: user.authentication_failed, then failed; cancel and expiry as in transitions.ts;
+ * - failure: user.authentication_failed, then failed; cancel and expiry as in transitions.ts; the
+ *   reason of an upstream fault in production is provider_unavailable (upstream-faults.ts);
  * - an outcome's events (authentication succeeded or failed, then completed or failed) are
  *   written in this order with the session row and its decision record, in one statement
  *   (transitions.ts `saveChange`), after the events of earlier moves of the same change;
@@ -29,6 +30,7 @@ import { decisionRow } from "./decisions";
 import type { TEvidence, TUserinfo } from "./endpoints";
 import { acrFor, loaLabel } from "./loa";
 import { seal } from "./personal-data";
+import { integratorReason } from "./upstream-faults";
 import {
   applyCancel,
   applyExpiry,
@@ -139,8 +141,10 @@ async function fail(
   db: TSqlDb,
   change: TSessionChange,
   provider: TProviderDefinition,
-  reason: string,
+  adapterReason: string,
 ): Promise<void> {
+  // an upstream fault of a production session is provider_unavailable for the integrator
+  const reason = integratorReason(change.row.environment, adapterReason);
   const failed = await move(db, change, "authentication_failed", {
     statusReason: reason,
     upstreamEncrypted: null,

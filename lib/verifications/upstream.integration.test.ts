@@ -85,18 +85,34 @@ describe("a production session through a real OIDC upstream", () => {
     expect((await eventTypes(id)).at(-1)).toBe("verification.workflow.cancelled");
   });
 
+  it("refuses a callback carrying another state and leaves the session as it was; the real one still completes", async () => {
+    const t = await makeVerifyingApp(["de_eid"], "production");
+    const id = (await t.start({ providerId: "de_eid", flowType: "redirect" })).body.verificationId as string;
+    const { url } = await beginUpstreamAuthentication(id);
+    const callback = await op.signIn(url, "erika-4711");
+    // an older tab's answer, or a request forged by someone who knows the session id
+    const foreign = new URL(upstreamCallbackUrl());
+    foreign.search = new URLSearchParams({ error: "server_error", state: "someone-elses-state" }).toString();
+    const refused = await completeUpstreamAuthentication(id, foreign).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe("VERIFICATION_STATE_CONFLICT");
+    expect((await t.status(id)).body.status).toBe("authenticating");
+    expect((await completeUpstreamAuthentication(id, callback)).status).toBe("completed");
+  });
+
   it("follows the connection: disabled or deleted, no sign-in starts; a change applies at once", async () => {
     const t = await makeVerifyingApp(["nl_digid"], "production");
     const id = (await t.start({ providerId: "nl_digid", flowType: "redirect" })).body
       .verificationId as string;
     const session = { environment: "production" as const, providerId: "nl_digid" };
-    // created while connected (makeVerifyingApp connects it), then disconnected
+    // created while connected (makeVerifyingApp connects it), then disconnected: it fails at once
     const disconnected = await call("DELETE", "/api/production/v1/operator/connections/nl_digid", {
       headers: bearer(await testOperatorKey()),
     });
     expect(disconnected.status).toBe(204);
     expect(await usesUpstream(session)).toBe(false);
-    await expect(beginUpstreamAuthentication(id)).rejects.toMatchObject({ code: "PROVIDER_NOT_AVAILABLE" });
+    expect((await t.status(id)).body).toMatchObject({ status: "failed" });
+    await expect(beginUpstreamAuthentication(id)).rejects.toMatchObject({ code: "VERIFICATION_TERMINAL" });
 
     // connected, but disabled
     await putTestConnection("production", "nl_digid", {
@@ -115,11 +131,14 @@ describe("a production session through a real OIDC upstream", () => {
       settings: opSettings(op, { clientId: "someone-else", clientSecret: undefined }),
     });
     expect(await usesUpstream(session)).toBe(true);
-    const first = new URL((await beginUpstreamAuthentication(id)).url);
+    const next = (await t.start({ providerId: "nl_digid", flowType: "redirect" })).body
+      .verificationId as string;
+    const first = new URL((await beginUpstreamAuthentication(next)).url);
     expect(first.searchParams.get("client_id")).toBe("someone-else");
 
+    // a change of settings (same adapter, enabled) leaves the session open
     await putTestConnection("production", "nl_digid", { adapter: "oidc", settings: opSettings(op) });
-    const second = new URL((await beginUpstreamAuthentication(id)).url);
+    const second = new URL((await beginUpstreamAuthentication(next)).url);
     expect(second.searchParams.get("client_id")).toBe(op.clientId);
 
     const deleted = await call("DELETE", "/api/production/v1/operator/connections/nl_digid", {
@@ -127,12 +146,12 @@ describe("a production session through a real OIDC upstream", () => {
     });
     expect(deleted.status).toBe(204);
     expect(await usesUpstream(session)).toBe(false);
-    const refused = await beginUpstreamAuthentication(id).catch((err: unknown) => err);
+    const refused = await beginUpstreamAuthentication(next).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ApiError);
-    expect((refused as ApiError).code).toBe("PROVIDER_NOT_AVAILABLE");
+    expect((refused as ApiError).code).toBe("VERIFICATION_TERMINAL");
   });
 
-  it("ends a sign-in in progress failed (provider_unavailable) when its connection is deleted meanwhile", async () => {
+  it("ends a sign-in in progress failed (provider_unavailable) when its connection is deleted meanwhile; the return changes nothing", async () => {
     await putTestConnection("production", "at_id_austria", { adapter: "oidc", settings: opSettings(op) });
     const t = await makeVerifyingApp(["at_id_austria"], "production");
     const id = (await t.start({ providerId: "at_id_austria", flowType: "redirect" })).body
@@ -142,8 +161,12 @@ describe("a production session through a real OIDC upstream", () => {
       headers: bearer(await testOperatorKey()),
     });
     expect(deleted.status).toBe(204);
+    // failed with the DELETE, before the end-user comes back
+    expect((await t.status(id)).body).toMatchObject({ status: "failed" });
     const callback = await op.signIn(url, "erika-4711");
-    const done = await completeUpstreamAuthentication(id, callback);
-    expect(done).toMatchObject({ status: "failed", statusReason: "provider_unavailable" });
+    await expect(completeUpstreamAuthentication(id, callback)).rejects.toMatchObject({
+      code: "VERIFICATION_TERMINAL",
+    });
+    expect(await eventTypes(id)).toContain("verification.failed");
   });
 });

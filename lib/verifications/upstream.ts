@@ -10,6 +10,8 @@
  *   state, nonce and PKCE;
  * - a sign-in in progress when its connection is deleted or disabled ends failed with reason
  *   provider_unavailable at the callback;
+ * - each exchange with the upstream is recorded in the connection's health, with its latency
+ *   (upstream-faults.ts); an upstream fault fails the session with provider_unavailable;
  * - network calls happen outside database transactions; the hand-off secrets (state, nonce,
  *   PKCE verifier) are sealed in the session and cleared when it ends.
  */
@@ -29,10 +31,8 @@ import type { TAdapterOutcome } from "../providers/adapters/types";
 import { findProvider } from "../providers/catalog";
 import { applyAdapterOutcome } from "./outcome";
 import { startAuthentication } from "./transitions";
+import { recordUpstreamOutcome } from "./upstream-faults";
 import { isTerminal } from "./state-machine";
-import { jsonParser } from "../state-machine";
-
-const parseSavedState = jsonParser(ZOidcSavedState, "verifications.upstream_encrypted");
 
 export function upstreamCallbackUrl(): string {
   return `${publicUrl()}/verify/callback`;
@@ -94,11 +94,35 @@ export async function completeUpstreamAuthentication(
       `Verification "${v.id}" has no upstream sign-in in progress`,
     );
   }
-  const saved = parseSavedState(JSON.parse(decryptSecret(v.upstreamEncrypted)));
+  const parsed = ZOidcSavedState.safeParse(JSON.parse(decryptSecret(v.upstreamEncrypted)));
+  // another adapter's sign-in (SAML) is in progress: this callback is not its answer
+  if (!parsed.success) {
+    throw new ApiError(
+      "VERIFICATION_STATE_CONFLICT",
+      `Verification "${v.id}" has no OpenID Connect sign-in in progress`,
+    );
+  }
+  const saved = parsed.data;
+  // a callback carrying another state (an older tab, a forged request naming this session) is
+  // refused and changes nothing: only the sign-in this session started may end it
+  if (callbackUrl.searchParams.get("state") !== saved.state) {
+    throw new ApiError(
+      "VERIFICATION_STATE_CONFLICT",
+      `The callback does not answer the sign-in of verification "${v.id}"`,
+    );
+  }
   const config = await upstreamConfigOf(v);
   // disconnected (or disabled) while the end-user was at the upstream: the session fails cleanly
-  const outcome: TAdapterOutcome = config
-    ? await completeOidcAuthorization(config, upstreamCallbackUrl(), callbackUrl, saved)
-    : { kind: "failure", reason: "provider_unavailable", message: "the provider is no longer connected" };
+  let outcome: TAdapterOutcome = {
+    kind: "failure",
+    reason: "provider_unavailable",
+    message: "the provider is no longer connected",
+  };
+  if (config) {
+    // the connection's health: the exchange (code redemption, userinfo) and how long it took
+    const started = performance.now();
+    outcome = await completeOidcAuthorization(config, upstreamCallbackUrl(), callbackUrl, saved);
+    await recordUpstreamOutcome(v, outcome, performance.now() - started);
+  }
   return db.$transaction((tx) => applyAdapterOutcome(tx, v.id, outcome));
 }

@@ -13,6 +13,7 @@
  * - the wallet's answer is verified outside any transaction, then applied in one; a shape error
  *   in the posted body changes nothing (400 naming the field), a presentation that does not
  *   verify fails the session with reason invalid_presentation;
+ * - a verified presentation is recorded in the connection's health (upstream-faults.ts);
  * - claims are never logged.
  */
 import { randomBytes } from "node:crypto";
@@ -34,6 +35,7 @@ import { planVerification } from "../workflows/engine";
 import { runnableWorkflow } from "../workflows/row";
 import { applyAdapterOutcome } from "./outcome";
 import { lockVerification, startAuthentication } from "./transitions";
+import { recordUpstreamOutcome } from "./upstream-faults";
 import { isTerminal } from "./state-machine";
 
 /** The `aud` a wallet puts in its Key Binding JWT for an unsigned DC API request from our page. */
@@ -133,6 +135,7 @@ export async function completeWalletPresentation(
     );
   }
   // one credential query ("pid") with one presentation; several would be several credentials
+  const started = performance.now();
   const outcome =
     response.presentations.length === 1
       ? await verifyWalletPresentation(
@@ -145,6 +148,8 @@ export async function completeWalletPresentation(
           reason: "invalid_presentation",
           message: "exactly one presentation was expected",
         } as const);
+  // the connection's health: a verified presentation counts (an invalid one is the wallet's)
+  await recordUpstreamOutcome(v, outcome, performance.now() - started);
   return getDb().$transaction(async (tx) => {
     // a newer request (another tab) replaced this nonce while we verified: its answer counts
     const locked = await lockVerification(tx, v.id);

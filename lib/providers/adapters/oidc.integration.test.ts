@@ -46,7 +46,7 @@ beforeAll(async () => {
     clientId: op.clientId,
     clientSecret: op.clientSecret,
     scopes: ["openid", "profile", "address", "eid"],
-    claimMapping: { nationality: "country_of_citizenship", document_number: "/document/number_last4" },
+    claimMapping: { country_of_citizenship: "nationality", "/document/number_last4": "document_number" },
     acrToLoa: { [HIGH]: 3, "http://eidas.europa.eu/LoA/substantial": 2 },
     allowInsecureRequests: true,
   };
@@ -188,6 +188,8 @@ describe("OIDC upstream adapter against a real OpenID Provider", () => {
       kind: "failure",
       reason: "provider_error",
       message: "temporarily_unavailable: maintenance",
+      // carried by the browser: never counted against the connection
+      origin: "callback",
     });
   });
 
@@ -196,7 +198,7 @@ describe("OIDC upstream adapter against a real OpenID Provider", () => {
     const tamperedCallback = await op.signIn(tampered.url, "erika-4711");
     tamperedCallback.searchParams.set("code", `${tamperedCallback.searchParams.get("code")}x`);
     const a = await completeOidcAuthorization(config, op.redirectUri, tamperedCallback, tampered.saved);
-    expect(a).toMatchObject({ kind: "failure", reason: "provider_error" });
+    expect(a).toMatchObject({ kind: "failure", reason: "provider_error", origin: "callback" });
     if (a.kind === "failure") expect(a.message).toMatch(/invalid_grant/);
 
     const pkce = await beginOidcAuthorization(config, op.redirectUri);
@@ -242,6 +244,8 @@ describe("OIDC upstream adapter against a real OpenID Provider", () => {
       reason: "provider_error",
       message: expect.stringMatching(/invalid_client/),
     });
+    // the upstream refused our credentials: the connection's fault, not the browser's
+    expect(outcome).not.toHaveProperty("origin");
   });
 
   it("refuses an unreachable issuer and plain http without allowInsecureRequests", async () => {

@@ -1,5 +1,7 @@
+import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { mapUpstreamClaims, ZOidcUpstreamConfig } from "./oidc";
+import { clientAuthMethodOf, invertLegacyClaimMapping, mapUpstreamClaims, ZOidcUpstreamConfig } from "./oidc";
+import { jwkThumbprint, publicJwk, type TPrivateJwk } from "./oidc-keys";
 
 const valid = {
   issuer: "https://login.example-eid.test",
@@ -7,11 +9,20 @@ const valid = {
   clientSecret: "s3cret",
   scopes: ["openid", "profile"],
   claimMapping: {
-    nationality: "country_of_citizenship",
-    birthdate: "/vc/credentialSubject/birthDate/0/value",
+    country_of_citizenship: "nationality",
+    "/vc/credentialSubject/birthDate/0/value": "birthdate",
   },
   acrToLoa: { "http://eidas.europa.eu/LoA/high": 3 },
 };
+
+const rsaJwk = crypto
+  .generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ format: "jwk" });
+const ecJwk = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
+const otherRsa = crypto
+  .generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ format: "jwk" });
+const publicRsa = Object.fromEntries(Object.entries(rsaJwk).filter(([k]) => ["kty", "n", "e"].includes(k)));
 
 function issuePaths(input: unknown): string[] {
   const parsed = ZOidcUpstreamConfig.safeParse(input);
@@ -33,11 +44,80 @@ describe("ZOidcUpstreamConfig", () => {
   });
 
   it("names bad mappings, levels, scopes and unknown fields", () => {
-    expect(issuePaths({ ...valid, claimMapping: { surname: "sn" } })).toEqual(["claimMapping.surname"]);
+    // keys are the upstream's names; a value that is not a known OIDC claim is named by its key
+    expect(issuePaths({ ...valid, claimMapping: { sn: "surname" } })).toEqual(["claimMapping.sn"]);
+    expect(issuePaths({ ...valid, claimMapping: { "": "given_name" } })).toEqual(["claimMapping."]);
     expect(issuePaths({ ...valid, acrToLoa: { high: 4 } })).toEqual(["acrToLoa.high"]);
     expect(issuePaths({ ...valid, scopes: ["open id"] })).toEqual(["scopes.0"]);
     expect(issuePaths({ ...valid, clientSecret: "" })).toEqual(["clientSecret"]);
     expect(issuePaths({ ...valid, tokenUrl: "https://x.test/token" })).toEqual([""]);
+  });
+
+  it("accepts private_key_jwt with a private RSA or EC key, as an object or its JSON text", () => {
+    const { clientSecret: _s, ...noSecret } = valid;
+    expect(issuePaths({ ...noSecret, clientAuthMethod: "private_key_jwt", privateKeyJwk: rsaJwk })).toEqual(
+      [],
+    );
+    expect(issuePaths({ ...noSecret, privateKeyJwk: JSON.stringify(ecJwk) })).toEqual([]);
+    const parsed = ZOidcUpstreamConfig.parse({ ...noSecret, privateKeyJwk: rsaJwk });
+    // a key without kid gets its RFC 7638 thumbprint
+    expect(parsed.privateKeyJwk!.kid).toBe(jwkThumbprint(rsaJwk as Record<string, unknown>));
+    expect(clientAuthMethodOf(parsed, {})).toBe("private_key_jwt");
+  });
+
+  it("names the missing credential and refuses public or unusable keys", () => {
+    const { clientSecret: _s, ...noSecret } = valid;
+    expect(issuePaths({ ...noSecret, clientAuthMethod: "private_key_jwt" })).toEqual(["privateKeyJwk"]);
+    expect(
+      issuePaths({ ...noSecret, clientAuthMethod: "client_secret_post", privateKeyJwk: rsaJwk }),
+    ).toEqual(["clientSecret"]);
+    expect(issuePaths(noSecret)).toEqual(["clientSecret"]);
+    expect(issuePaths({ ...valid, privateKeyJwk: publicRsa })).toEqual(["privateKeyJwk"]);
+    expect(issuePaths({ ...valid, idTokenDecryptionKey: publicRsa })).toEqual(["idTokenDecryptionKey"]);
+    expect(issuePaths({ ...valid, privateKeyJwk: "not json" })).toEqual(["privateKeyJwk"]);
+    expect(issuePaths({ ...valid, privateKeyJwk: { ...otherRsa, n: rsaJwk.n } })).toEqual(["privateKeyJwk"]);
+    expect(issuePaths({ ...valid, privateKeyJwk: { ...ecJwk, d: rsaJwk.e } })).toEqual(["privateKeyJwk"]);
+    expect(issuePaths({ ...valid, privateKeyJwk: { ...rsaJwk, use: "enc" } })).toEqual(["privateKeyJwk"]);
+    expect(issuePaths({ ...valid, privateKeyJwk: { ...rsaJwk, alg: "ES256" } })).toEqual(["privateKeyJwk"]);
+    expect(issuePaths({ ...valid, idTokenDecryptionKey: { ...ecJwk, use: "sig" } })).toEqual([
+      "idTokenDecryptionKey",
+    ]);
+    const small = crypto
+      .generateKeyPairSync("rsa", { modulusLength: 1024 })
+      .privateKey.export({ format: "jwk" });
+    expect(issuePaths({ ...valid, privateKeyJwk: small })).toEqual(["privateKeyJwk"]);
+  });
+
+  it("requires a signing key for request objects, of the algorithm's type", () => {
+    expect(issuePaths({ ...valid, requestObject: {} })).toEqual(["privateKeyJwk"]);
+    expect(issuePaths({ ...valid, requestObject: { signingAlg: "PS256" }, privateKeyJwk: rsaJwk })).toEqual(
+      [],
+    );
+    expect(issuePaths({ ...valid, requestObject: { signingAlg: "ES256" }, privateKeyJwk: rsaJwk })).toEqual([
+      "requestObject.signingAlg",
+    ]);
+    expect(issuePaths({ ...valid, requestObject: { signingAlg: "HS256" }, privateKeyJwk: rsaJwk })).toEqual([
+      "requestObject.signingAlg",
+    ]);
+  });
+
+  it("serves only the public members of a key", () => {
+    const parsed = ZOidcUpstreamConfig.parse({ ...valid, idTokenDecryptionKey: { ...rsaJwk, kid: "enc-1" } });
+    const served = publicJwk(parsed.idTokenDecryptionKey as TPrivateJwk, "enc");
+    expect(served).toEqual({ kty: "RSA", n: rsaJwk.n, e: rsaJwk.e, kid: "enc-1", use: "enc" });
+  });
+});
+
+describe("clientAuthMethodOf", () => {
+  const parsed = ZOidcUpstreamConfig.parse(valid);
+  it("uses basic by default, post when the upstream offers only post, and the configured method", () => {
+    expect(clientAuthMethodOf(parsed, {})).toBe("client_secret_basic");
+    expect(
+      clientAuthMethodOf(parsed, { token_endpoint_auth_methods_supported: ["client_secret_post"] }),
+    ).toBe("client_secret_post");
+    expect(clientAuthMethodOf({ ...parsed, clientAuthMethod: "client_secret_post" }, {})).toBe(
+      "client_secret_post",
+    );
   });
 });
 
@@ -50,27 +130,48 @@ describe("mapUpstreamClaims", () => {
     nationality: "XX",
     email_verified: "true",
     phone_number_verified: false,
+    prenom: "Marianne",
     vc: { credentialSubject: { birthDate: [{ value: "1964-08-12" }] } },
     "a/b": { "c~d": "escaped" },
     unknown_claim: "ignored",
   };
 
-  it("takes same-named OIDC claims, lets the mapping win, and skips empty values", () => {
-    expect(mapUpstreamClaims(upstream, { nationality: "country_of_citizenship" })).toEqual({
+  it("takes same-named OIDC claims, lets the mapping (upstream name → OIDC claim) win, and skips empty values", () => {
+    expect(mapUpstreamClaims(upstream, { country_of_citizenship: "nationality" })).toEqual({
       given_name: "Erika",
       nationality: "DE",
       email_verified: true,
       phone_number_verified: false,
     });
+    expect(mapUpstreamClaims(upstream, { prenom: "given_name" })).toMatchObject({ given_name: "Marianne" });
   });
 
   it("reads nested claims through JSON pointers, with ~1 and ~0 escapes", () => {
     expect(
       mapUpstreamClaims(upstream, {
-        birthdate: "/vc/credentialSubject/birthDate/0/value",
-        middle_name: "/a~1b/c~0d",
+        "/vc/credentialSubject/birthDate/0/value": "birthdate",
+        "/a~1b/c~0d": "middle_name",
       }),
     ).toMatchObject({ birthdate: "1964-08-12", middle_name: "escaped" });
-    expect(mapUpstreamClaims(upstream, { birthdate: "/vc/missing/0" })).not.toHaveProperty("birthdate");
+    expect(mapUpstreamClaims(upstream, { "/vc/missing/0": "birthdate" })).not.toHaveProperty("birthdate");
+  });
+
+  it("reads a mapped claim from the first key naming it, and only own properties", () => {
+    expect(mapUpstreamClaims(upstream, { prenom: "given_name", missing: "given_name" })).toMatchObject({
+      given_name: "Marianne",
+    });
+    expect(
+      mapUpstreamClaims(upstream, { constructor: "middle_name", toString: "nickname" }),
+    ).not.toHaveProperty("middle_name");
+  });
+});
+
+describe("invertLegacyClaimMapping", () => {
+  it("turns a mapping of the former direction around", () => {
+    expect(invertLegacyClaimMapping({ given_name: "prenom", birthdate: "/a/0" })).toEqual({
+      prenom: "given_name",
+      "/a/0": "birthdate",
+    });
+    expect(invertLegacyClaimMapping(undefined)).toBeUndefined();
   });
 });

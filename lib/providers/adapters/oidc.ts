@@ -11,7 +11,20 @@
  * - `error=access_denied` (after the state check) is a cancellation; any other upstream error, a
  *   rejected code or a failed check is a failure, never an exception; only programming errors throw;
  * - claims are the ID token's and userinfo's person claims under OIDC names, renamed by the
- *   provider's claimMapping (upstream names may be JSON pointers "/a/0/b" into nested claims);
+ *   connection's claimMapping: upstream claim name (or a JSON pointer "/a/0/b" into nested
+ *   claims) → OIDC claim name, as `{"prenom": "given_name"}`; an OIDC claim no key maps to is read
+ *   under its own name;
+ * - client authentication at the token (and PAR) endpoint: client_secret_basic,
+ *   client_secret_post or private_key_jwt (an assertion signed with privateKeyJwk); unset, it is
+ *   private_key_jwt when only a private key is configured, else client_secret_basic (post when
+ *   the upstream offers post but not basic);
+ * - `requestObject` sends the authorization request as a signed request object (JAR, signed with
+ *   privateKeyJwk); `pushedAuthorizationRequests` (or an upstream whose metadata requires it)
+ *   pushes it to the PAR endpoint first and sends the end-user with its request_uri only;
+ * - `idTokenDecryptionKey` decrypts encrypted ID tokens (and userinfo JWTs); the public halves of
+ *   both keys are served at {PUBLIC_URL}/connections/{connectionId}/jwks.json;
+ * - every request to the upstream (discovery, JWKS, PAR, token, userinfo) goes through the SSRF
+ *   guard (lib/http/guarded-fetch.ts): private addresses only where private networks are allowed;
  *   the LoA comes from `acr` through acrToLoa (unknown → null, the provider's default applies);
  * - discovery documents (and the issuer's JWKS) are cached per issuer for an hour; a failed
  *   discovery is not cached.
@@ -19,28 +32,114 @@
 import * as client from "openid-client";
 import { z } from "zod";
 import { ApiError } from "../../errors";
-import { isKnownClaim, KNOWN_CLAIMS } from "../claims";
+import { guardedFetch } from "../../http/guarded-fetch";
+import { logger } from "../../log";
+import { isKnownClaim } from "../claims";
+import {
+  algFitsKey,
+  decryptionKeysOf,
+  importPrivateKey,
+  signingAlgOf,
+  SIGNING_ALGS,
+  ZPrivateDecryptionJwk,
+  ZPrivateSigningJwk,
+} from "./oidc-keys";
 import type { TAdapterOutcome } from "./types";
+import { mapUpstreamClaims } from "../claim-mapping";
 
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-/** The provider configuration an operator stores for an OIDC upstream (AppProvider.config). */
+export const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt"] as const;
+
+/** The upstream's claim name (or a JSON pointer into its claims) → an OIDC claim name. */
+export const ZClaimMapping = z.record(
+  z.string().min(1).max(255),
+  // not the guard itself: the values stay strings (a mapping names some claims, not all)
+  z.string().refine((name): boolean => isKnownClaim(name), "must be an OIDC claim name known to the service"),
+);
+
+/**
+ * The cross-field rules of a complete configuration (secrets included): how the client
+ * authenticates, and what a request object needs.
+ */
+function checkCredentials(
+  c: {
+    clientAuthMethod?: (typeof CLIENT_AUTH_METHODS)[number] | undefined;
+    clientSecret?: string | undefined;
+    privateKeyJwk?: { kty: string } | undefined;
+    requestObject?: { signingAlg?: (typeof SIGNING_ALGS)[number] | undefined } | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const method = c.clientAuthMethod;
+  if (method === "private_key_jwt" && !c.privateKeyJwk)
+    ctx.addIssue({
+      code: "custom",
+      path: ["privateKeyJwk"],
+      message: "is required with clientAuthMethod private_key_jwt",
+    });
+  if ((method === "client_secret_basic" || method === "client_secret_post") && c.clientSecret === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["clientSecret"],
+      message: `is required with clientAuthMethod ${method}`,
+    });
+  if (!method && c.clientSecret === undefined && !c.privateKeyJwk)
+    ctx.addIssue({
+      code: "custom",
+      path: ["clientSecret"],
+      message: "is required (or privateKeyJwk, for private_key_jwt)",
+    });
+  if (c.requestObject && !c.privateKeyJwk)
+    ctx.addIssue({
+      code: "custom",
+      path: ["privateKeyJwk"],
+      message: "is required to sign request objects (requestObject)",
+    });
+  const alg = c.requestObject?.signingAlg;
+  if (alg && c.privateKeyJwk && !algFitsKey(c.privateKeyJwk, alg))
+    ctx.addIssue({
+      code: "custom",
+      path: ["requestObject", "signingAlg"],
+      message: `${alg} does not fit the ${c.privateKeyJwk.kty} key of privateKeyJwk`,
+    });
+}
+
+/** The settings of an OIDC connection, secrets included (lib/connections). */
 export const ZOidcUpstreamConfig = z
   .object({
     issuer: z.url({ protocol: /^https?$/ }),
     clientId: z.string().min(1).max(255),
-    clientSecret: z.string().min(1).max(1024),
-    scopes: z.array(z.string().regex(SCOPE_TOKEN, "must be a scope token")).min(1).max(30).optional(),
-    /** OIDC claim name → the upstream's claim name (or a JSON pointer into its claims) */
-    claimMapping: z
-      .record(
-        // not the guard itself: the keys stay strings (a mapping names some claims, not all)
-        z
-          .string()
-          .refine((name): boolean => isKnownClaim(name), "must be an OIDC claim name known to the service"),
-        z.string().min(1).max(255),
-      )
+    /** client_secret_basic / client_secret_post */
+    clientSecret: z.string().min(1).max(1024).optional(),
+    /** unset: private_key_jwt when only privateKeyJwk is set, else client_secret_basic (or post) */
+    clientAuthMethod: z
+      .enum(CLIENT_AUTH_METHODS)
+      .optional()
+      .describe("Unset: private_key_jwt when only privateKeyJwk is set, else client_secret_basic"),
+    /** private JWK (RS256/PS256/ES256) for private_key_jwt and request objects; a secret */
+    privateKeyJwk: ZPrivateSigningJwk.optional().describe(
+      "A private JWK (RSA or EC P-256; RS256, PS256 or ES256) for private_key_jwt and request objects; its public half is served at /connections/{connectionId}/jwks.json",
+    ),
+    /** send signed request objects (JAR), signed with privateKeyJwk */
+    requestObject: z
+      .object({ signingAlg: z.enum(SIGNING_ALGS).optional() })
+      .strict()
       .optional(),
+    /** push authorization requests (PAR) first; unset: when the upstream's metadata requires it */
+    pushedAuthorizationRequests: z
+      .boolean()
+      .optional()
+      .describe("Push authorization requests first (PAR); unset: when the upstream requires it"),
+    /** private JWK (RSA-OAEP(-256), ECDH-ES on P-256) decrypting encrypted ID tokens; a secret */
+    idTokenDecryptionKey: ZPrivateDecryptionJwk.optional().describe(
+      "A private JWK (RSA-OAEP(-256), or ECDH-ES on P-256) decrypting encrypted ID tokens and userinfo JWTs",
+    ),
+    scopes: z.array(z.string().regex(SCOPE_TOKEN, "must be a scope token")).min(1).max(30).optional(),
+    /** the upstream's claim name (or a JSON pointer into its claims) → OIDC claim name */
+    claimMapping: ZClaimMapping.optional().describe(
+      'The upstream\'s claim name (or a JSON pointer "/a/0/b") → OIDC claim name, e.g. {"prenom": "given_name"}',
+    ),
     /** upstream `acr` value → LoA 0–3 */
     acrToLoa: z.record(z.string().min(1), z.number().int().min(0).max(3)).optional(),
     /** http issuer; tests and local development only */
@@ -50,7 +149,17 @@ export const ZOidcUpstreamConfig = z
   .refine((c) => c.allowInsecureRequests === true || !c.issuer.startsWith("http:"), {
     path: ["issuer"],
     message: "must use https",
-  });
+  })
+  .superRefine(checkCredentials);
+
+/**
+ * A claimMapping of the former direction (OIDC claim → upstream name, as IDV_UPSTREAM_OIDC and
+ * connections stored before 2026-11-29 wrote it) turned around; anything else as it is.
+ */
+export function invertLegacyClaimMapping(mapping: unknown): unknown {
+  if (!mapping || typeof mapping !== "object" || Array.isArray(mapping)) return mapping;
+  return Object.fromEntries(Object.entries(mapping as Record<string, unknown>).map(([k, v]) => [v, k]));
+}
 export type TOidcUpstreamConfig = z.infer<typeof ZOidcUpstreamConfig>;
 
 /** What a session keeps (sealed) between the redirect to the provider and its callback. */
@@ -104,6 +213,7 @@ function discover(config: TOidcUpstreamConfig): TDiscoveryEntry {
       .discovery(new URL(config.issuer), config.clientId, undefined, undefined, {
         timeout: HTTP_TIMEOUT_SECONDS,
         execute: config.allowInsecureRequests ? [client.allowInsecureRequests] : [],
+        [client.customFetch]: upstreamFetch,
       })
       .then((c) => c.serverMetadata()),
   };
@@ -114,20 +224,58 @@ function discover(config: TOidcUpstreamConfig): TDiscoveryEntry {
   return entry;
 }
 
+/** Every request to an upstream goes through the SSRF guard (openid-client's customFetch). */
+const upstreamFetch: client.CustomFetch = (url, options) =>
+  guardedFetch(url, { ...options, timeoutMs: HTTP_TIMEOUT_SECONDS * 1000 } as RequestInit);
+
+/** The client authentication method a configuration uses with the upstream's metadata. */
+export function clientAuthMethodOf(
+  config: TOidcUpstreamConfig,
+  metadata: Pick<client.ServerMetadata, "token_endpoint_auth_methods_supported">,
+): (typeof CLIENT_AUTH_METHODS)[number] {
+  if (config.clientAuthMethod) return config.clientAuthMethod;
+  if (config.privateKeyJwk && !config.clientSecret) return "private_key_jwt";
+  const methods = metadata.token_endpoint_auth_methods_supported;
+  // client_secret_basic is the OIDC default; use post only where the upstream offers nothing else
+  return methods && !methods.includes("client_secret_basic") && methods.includes("client_secret_post")
+    ? "client_secret_post"
+    : "client_secret_basic";
+}
+
+async function clientAuth(
+  config: TOidcUpstreamConfig,
+  metadata: client.ServerMetadata,
+): Promise<client.ClientAuth> {
+  const method = clientAuthMethodOf(config, metadata);
+  if (method === "private_key_jwt") {
+    const jwk = config.privateKeyJwk!;
+    return client.PrivateKeyJwt({ key: await importPrivateKey(jwk, signingAlgOf(jwk)), kid: jwk.kid });
+  }
+  return method === "client_secret_post"
+    ? client.ClientSecretPost(config.clientSecret!)
+    : client.ClientSecretBasic(config.clientSecret!);
+}
+
 async function configure(
   config: TOidcUpstreamConfig,
 ): Promise<{ cfg: client.Configuration; entry: TDiscoveryEntry }> {
   const entry = discover(config);
   const metadata = await entry.metadata;
-  const methods = metadata.token_endpoint_auth_methods_supported;
-  // client_secret_basic is the OIDC default; use post only where the upstream offers nothing else
-  const auth =
-    methods && !methods.includes("client_secret_basic") && methods.includes("client_secret_post")
-      ? client.ClientSecretPost(config.clientSecret)
-      : client.ClientSecretBasic(config.clientSecret);
-  const cfg = new client.Configuration(metadata, config.clientId, undefined, auth);
+  const cfg = new client.Configuration(
+    metadata,
+    config.clientId,
+    undefined,
+    await clientAuth(config, metadata),
+  );
   cfg.timeout = HTTP_TIMEOUT_SECONDS;
+  cfg[client.customFetch] = upstreamFetch;
   if (config.allowInsecureRequests) client.allowInsecureRequests(cfg);
+  if (config.idTokenDecryptionKey)
+    client.enableDecryptingResponses(
+      cfg,
+      undefined,
+      ...(await decryptionKeysOf(config.idTokenDecryptionKey)),
+    );
   // verify the ID token's signature too, not only TLS: it is the evidence we keep
   client.enableNonRepudiationChecks(cfg);
   if (entry.jwks) client.setJwksCache(cfg, entry.jwks);
@@ -183,39 +331,46 @@ export async function beginOidcAuthorization(
   if (options.acrValues?.length) parameters.acr_values = options.acrValues.join(" ");
   if (options.loginHint) parameters.login_hint = options.loginHint;
   if (options.uiLocales) parameters.ui_locales = options.uiLocales;
-  return { url: client.buildAuthorizationUrl(cfg, parameters).href, saved };
-}
-
-/** RFC 6901 JSON pointer ("/vc/credentialSubject/birthDate/0/value") or a plain claim name. */
-function readClaim(claims: Record<string, unknown>, name: string): unknown {
-  if (!name.startsWith("/")) return claims[name];
-  let node: unknown = claims;
-  for (const raw of name.slice(1).split("/")) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (node === null || typeof node !== "object" || !Object.hasOwn(node, token)) return undefined;
-    node = (node as Record<string, unknown>)[token];
+  let url: URL;
+  try {
+    url = await authorizationUrl(cfg, config, parameters);
+  } catch (error) {
+    // a refused push or request object: the cause is the operator's business, not the integrator's
+    logger.warn(
+      { issuer: config.issuer, cause: describe(error) },
+      "the upstream refused the authorization request",
+    );
+    throw new ApiError(
+      "PROVIDER_NOT_AVAILABLE",
+      "The provider's sign-in service refused the sign-in request",
+    );
   }
-  return node;
+  return { url: url.href, saved };
 }
 
-const BOOLEAN_CLAIMS: ReadonlySet<string> = new Set(["email_verified", "phone_number_verified"]);
-
-/** The upstream's person claims under OIDC names (claimMapping first, then same-named claims). */
-export function mapUpstreamClaims(
-  upstream: Record<string, unknown>,
-  claimMapping: Record<string, string> = {},
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const claim of KNOWN_CLAIMS) {
-    const source = claimMapping[claim] ?? claim;
-    let value = readClaim(upstream, source);
-    if (value === undefined || value === null || value === "") continue;
-    // some upstreams send "true"/"false" for the *_verified flags
-    if (BOOLEAN_CLAIMS.has(claim) && (value === "true" || value === "false")) value = value === "true";
-    out[claim] = value;
+/** The authorization URL: plain, as a signed request object (JAR), pushed (PAR), or both. */
+async function authorizationUrl(
+  cfg: client.Configuration,
+  config: TOidcUpstreamConfig,
+  parameters: Record<string, string>,
+): Promise<URL> {
+  const push =
+    config.pushedAuthorizationRequests ?? cfg.serverMetadata().require_pushed_authorization_requests === true;
+  let request: URLSearchParams | Record<string, string> = parameters;
+  if (config.requestObject) {
+    const jwk = config.privateKeyJwk!;
+    const key = await importPrivateKey(jwk, signingAlgOf(jwk, config.requestObject.signingAlg));
+    const jar = await client.buildAuthorizationUrlWithJAR(cfg, parameters, { key, kid: jwk.kid });
+    if (!push) return jar;
+    request = jar.searchParams;
   }
-  return out;
+  return push
+    ? client.buildAuthorizationUrlWithPAR(cfg, request)
+    : client.buildAuthorizationUrl(cfg, request);
 }
+
+/** The result mapping (lib/providers/claim-mapping.ts, shared with the back-office preview). */
+export { mapUpstreamClaims };
 
 function describe(error: unknown): string {
   if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError) {
@@ -277,6 +432,11 @@ export async function completeOidcAuthorization(
 ): Promise<TAdapterOutcome> {
   const current = checkRedirectUri(redirectUri);
   for (const [key, value] of callbackUrl.searchParams) current.searchParams.append(key, value);
+  // what the browser brought back decides these outcomes: the end-user's, not the upstream's
+  const fromCallback =
+    callbackUrl.searchParams.get("state") !== saved.state ||
+    callbackUrl.searchParams.has("error") ||
+    !callbackUrl.searchParams.get("code");
   try {
     const { cfg, entry } = await configure(config);
     const tokens = await client.authorizationCodeGrant(cfg, current, {
@@ -316,6 +476,11 @@ export async function completeOidcAuthorization(
       },
     };
   } catch (error) {
-    return failureFor(error);
+    const outcome = failureFor(error);
+    // a code the upstream refuses (bogus, replayed, or another session's) is the callback's too
+    const refusedCode = error instanceof client.ResponseBodyError && error.error === "invalid_grant";
+    return outcome.kind === "failure" && (fromCallback || refusedCode)
+      ? { ...outcome, origin: "callback" }
+      : outcome;
   }
 }

@@ -5,11 +5,12 @@
  *   insert-if-absent in one statement: of two sign-ins posting the same assertion (on any
  *   instance) exactly one records it, the other is a replay;
  * - a row whose expiry has passed is purged in bounded batches (the assertion it names is refused
- *   by its conditions by then, so deleting it changes no answer).
+ *   by its conditions by then, so deleting it changes no answer), hourly by `saml_assertion_purge`.
  */
-import type { Db, Tx } from "../../db/client";
+import { getDb, type Db, type Tx } from "../../db/client";
 import { defineCommand, execute, utcParam } from "../../db/sql";
 import { deleteInBatches, type TPurgeOptions } from "../../jobs/batches";
+import { logger } from "../../log";
 
 /** Records an assertion ID; false when it was already recorded (a replay). */
 export interface TSamlReplayCache {
@@ -44,4 +45,10 @@ export async function purgeExpiredSamlAssertionIds(
               WHERE expires_at < ${now.toISOString()}::timestamp LIMIT ${limit})`,
     batchSize,
   );
+}
+
+/** The `saml_assertion_purge` job (lib/jobs/definitions.ts), hourly. */
+export async function purgeSamlAssertionIdsTask(): Promise<void> {
+  const count = await purgeExpiredSamlAssertionIds(getDb());
+  if (count > 0) logger.info({ count }, "expired SAML assertion IDs deleted");
 }

@@ -11,7 +11,8 @@
  * - attribute names map to OIDC claim names known to the service, eIDAS LoA URIs to LoA 1–3;
  *   both default to the eIDAS natural-person profile;
  * - assertions must be signed unless the operator turns `wantAssertionsSigned` off (the response
- *   is then the signed element).
+ *   is then the signed element);
+ * - `eidas` adds the eIDAS AuthnRequest extensions (SPType, RequestedAttributes) when set.
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
@@ -170,6 +171,15 @@ export const ZSamlUpstreamConfig = z
     /** the AuthnContextClassRef requested (minimum comparison); omitted → none requested */
     requestedLoa: z.string().min(1).max(1024).optional(),
     wantAssertionsSigned: z.boolean().default(true),
+    /** eIDAS AuthnRequest extensions (eidas:SPType, eidas:RequestedAttributes); omitted → none sent */
+    eidas: z
+      .object({
+        spType: z.enum(["public", "private"]).optional(),
+        /** attribute Name (a URI) → isRequired */
+        requestedAttributes: z.record(z.string().min(1).max(1024), z.boolean()).optional(),
+      })
+      .strict()
+      .optional(),
     /** http metadata URL; tests and local development only */
     allowInsecureRequests: z.boolean().optional(),
   })

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
+import { CRONTAB, jobNamed } from "../../jobs/definitions";
 import { fixture, startSamlIdp, type TSamlAnswer, type TSamlIdp } from "../../testing/saml-idp";
 import {
   beginSamlAuthentication,
@@ -295,5 +296,15 @@ describe("purgeExpiredSamlAssertionIds", () => {
     expect(left.map((r) => r.assertionId)).toEqual(["_current"]);
     // a purged ID may be recorded again (its assertion has expired by then)
     expect(await replay.remember(issuer, "_old0", new Date(now.getTime() + 60_000))).toBe(true);
+  });
+
+  it("runs hourly as the saml_assertion_purge job", async () => {
+    expect(CRONTAB).toContain("40 * * * * saml_assertion_purge");
+    const issuer = `https://job-${crypto.randomUUID()}.example.test`;
+    expect(await replay.remember(issuer, "_expired", new Date(Date.now() - 1000))).toBe(true);
+    expect(await replay.remember(issuer, "_live", new Date(Date.now() + 60_000))).toBe(true);
+    await jobNamed("saml_assertion_purge")!.task({});
+    const left = await getDb().samlAssertionId.findMany({ where: { idpEntityId: issuer } });
+    expect(left.map((r) => r.assertionId)).toEqual(["_live"]);
   });
 });

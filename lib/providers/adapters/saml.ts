@@ -5,7 +5,8 @@
  * Rules:
  * - the AuthnRequest goes by HTTP-Redirect, always signed (RSA-SHA256) with the SP signing key,
  *   with a fresh ID saved with the session and, when configured, the requested LoA as
- *   RequestedAuthnContext (comparison minimum); the response comes back by HTTP-POST;
+ *   RequestedAuthnContext (comparison minimum), and the eIDAS extensions (SPType,
+ *   RequestedAttributes) when configured; the response comes back by HTTP-POST;
  * - nothing of a response is read before its signature is checked against the IdP metadata's
  *   signing certificates: the assertion must be signed (unless wantAssertionsSigned is off, then
  *   the response must be), only one assertion may be present, and claims are read from the signed
@@ -30,7 +31,7 @@ import { z } from "zod";
 import type { TSourceIdentity } from "./types";
 import type { TSamlReplayCache } from "./saml-replay";
 import { mapSamlAssertion, responseEnvelope } from "./saml-assertion";
-import { idpOf, type TSamlUpstreamConfig } from "./saml-settings";
+import { EIDAS_ATTRIBUTE, idpOf, type TSamlUpstreamConfig } from "./saml-settings";
 
 /** Why a SAML response was refused (the session's failure reason). */
 export type TSamlRefusal =
@@ -67,6 +68,34 @@ const CLOCK_SKEW_MS = 60_000;
 /** how long a request may wait for its response (the session's own expiry is shorter) */
 const REQUEST_LIFETIME_MS = 60 * 60_000;
 
+const EIDAS_EXTENSIONS = "http://eidas.europa.eu/saml-extensions";
+const URI_FORMAT = "urn:oasis:names:tc:SAML:2.0:attrname-format:uri";
+
+/** The eIDAS AuthnRequest extensions in node-saml's XML object notation; undefined when none. */
+export function eidasExtensions(eidas: TSamlUpstreamConfig["eidas"]): Record<string, unknown> | undefined {
+  if (!eidas) return undefined;
+  const attributes = Object.entries(eidas.requestedAttributes ?? {});
+  if (!eidas.spType && !attributes.length) return undefined;
+  return {
+    ...(eidas.spType ? { "eidas:SPType": { "@xmlns:eidas": EIDAS_EXTENSIONS, "#text": eidas.spType } } : {}),
+    ...(attributes.length
+      ? {
+          "eidas:RequestedAttributes": {
+            "@xmlns:eidas": EIDAS_EXTENSIONS,
+            "eidas:RequestedAttribute": attributes.map(([name, isRequired]) => ({
+              ...(name.startsWith(EIDAS_ATTRIBUTE)
+                ? { "@FriendlyName": name.slice(EIDAS_ATTRIBUTE.length) }
+                : {}),
+              "@Name": name,
+              "@NameFormat": URI_FORMAT,
+              "@isRequired": String(isRequired),
+            })),
+          },
+        }
+      : {}),
+  };
+}
+
 function samlFor(
   config: TSamlUpstreamConfig,
   acsUrl: string,
@@ -89,6 +118,7 @@ function samlFor(
     authnContext: config.requestedLoa ? [config.requestedLoa] : [],
     disableRequestedAuthnContext: !config.requestedLoa,
     racComparison: "minimum",
+    samlAuthnRequestExtensions: eidasExtensions(config.eidas),
     wantAssertionsSigned: config.wantAssertionsSigned,
     // an assertion-only signature is the eIDAS norm; without wantAssertionsSigned the response
     // signature is what is checked (node-saml requires one of the two in any case)

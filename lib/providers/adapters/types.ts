@@ -46,7 +46,12 @@ export interface TSourceIdentity {
 
 export type TAdapterOutcome =
   | { kind: "success"; identity: TSourceIdentity }
-  /** reason: machine-readable, e.g. authentication_failed, provider_error, access_denied */
-  | { kind: "failure"; reason: string; message?: string }
+  /**
+   * reason: machine-readable, e.g. authentication_failed, provider_error, access_denied.
+   * origin "callback": the failure comes from what the end-user's browser brought back (an error
+   * parameter, a foreign state, a code the upstream refuses as invalid_grant) — anyone can forge
+   * that for their own session, so it never counts against the connection's health.
+   */
+  | { kind: "failure"; reason: string; message?: string; origin?: "callback" }
   | { kind: "cancelled" }
   | { kind: "expired" };

@@ -1,4 +1,5 @@
 // The one callback of every real upstream (register {PUBLIC_URL}/verify/callback there).
+import { completeTestSignIn, isTestSignInCallback } from "@/lib/connections/test-sign-in";
 import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
@@ -12,7 +13,16 @@ import { HOSTED } from "@/lib/http/surfaces";
 export const dynamic = "force-dynamic";
 
 export const GET = pipeline(HOSTED, async (request: Request) => {
-  const id = readCookie(request.headers.get("cookie"), UPSTREAM_COOKIE);
+  const cookies = request.headers.get("cookie");
+  // an operator's test sign-in through a connection (back-office): no session behind it
+  if (isTestSignInCallback(cookies, UPSTREAM_COOKIE)) {
+    const done = await completeTestSignIn(getDb(), cookies, new URL(request.url));
+    if (!done) return textResponse(400, "No test sign-in in progress in this browser");
+    const response = seeOther(done.location);
+    for (const cookie of done.setCookies) response.headers.append("Set-Cookie", cookie);
+    return response;
+  }
+  const id = readCookie(cookies, UPSTREAM_COOKIE);
   if (!id || !VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
     return textResponse(400, "No verification in progress in this browser");
   const clear = { "Set-Cookie": `${UPSTREAM_COOKIE}=; Path=/verify; HttpOnly; SameSite=Lax; Max-Age=0` };

@@ -1,4 +1,5 @@
-// Redirect flow: "Continue to <provider>". Sandbox → its simulator; production → the upstream.
+// Redirect flow: "Continue to <provider>". Sandbox → its simulator; production → the upstream of
+// the provider's connection (oidc: its OpenID Provider; saml: its identity provider).
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { hostedAction } from "@/lib/hosted/action-gate";
@@ -7,6 +8,7 @@ import { hostedSecretFrom } from "@/lib/hosted/binding";
 import { leaveForProvider, mayStart } from "@/lib/hosted/session";
 import { UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
 import { ApiError } from "@/lib/errors";
+import { beginSamlSignIn, usesSaml } from "@/lib/verifications/saml";
 import { beginUpstreamAuthentication, usesUpstream } from "@/lib/verifications/upstream";
 import { otherMethodsOf } from "@/lib/http/pipeline";
 import { HOSTED } from "@/lib/http/surfaces";
@@ -26,7 +28,16 @@ export const GET = hostedAction({ formPost: false }, async (request, id) => {
     await leaveForProvider(db, id);
     return seeOther(`/sandbox/verify/${id}?flow=${v.flowType}`);
   }
-  if (!(await usesUpstream(v))) return seeOther(`/verify/${id}`);
+  if (!(await usesUpstream(v))) {
+    if (!(await usesSaml(v))) return seeOther(`/verify/${id}`);
+    // no cookie: the IdP's cross-site post finds the session from its RelayState
+    try {
+      return seeOther((await beginSamlSignIn(id)).url);
+    } catch (err) {
+      if (err instanceof ApiError) return seeOther(`/verify/${id}`);
+      throw err;
+    }
+  }
   try {
     const { url } = await beginUpstreamAuthentication(id);
     return seeOther(url, {

@@ -108,7 +108,7 @@ describe("GET /verify/{id}/wallet", () => {
     expect((await call("GET", "/verify/not-an-id/wallet")).status).toBe(404);
   });
 
-  it("is 404 when the provider's wallet connection is disabled", async () => {
+  it("is 404 when the provider's wallet connection is disabled (which fails the open session)", async () => {
     const { id } = await dcSession();
     await connectWallet(false);
     try {
@@ -116,7 +116,7 @@ describe("GET /verify/{id}/wallet", () => {
     } finally {
       await connectWallet(true);
     }
-    expect((await row(id)).status).toBe("awaiting_user_action");
+    expect(await row(id)).toMatchObject({ status: "failed", statusReason: "provider_unavailable" });
   });
 
   it("refuses a cross-site request", async () => {

@@ -23,7 +23,7 @@ function oidcSettings(overrides: Record<string, unknown> = {}) {
     clientId: "broker-client",
     clientSecret: SECRET,
     scopes: ["openid", "profile"],
-    claimMapping: { given_name: "prenom" },
+    claimMapping: { prenom: "given_name" },
     acrToLoa: { eidas2: 2 },
     ...overrides,
   };
@@ -79,7 +79,7 @@ describe("Operator API: connections", () => {
       settings: {
         issuer: "https://eid.example.test",
         clientId: "broker-client",
-        claimMapping: { given_name: "prenom" },
+        claimMapping: { prenom: "given_name" },
       },
     });
     expect(res.body.settings).not.toHaveProperty("clientSecret");
@@ -196,9 +196,15 @@ describe("Operator API: connections", () => {
     expect(badMapping.status).toBe(400);
     expect(badMapping.body.error.details[0].path).toBe("settings.acrToLoa.eidas2");
 
-    const badAdapter = await put({ adapter: "saml", enabled: true, settings: {} });
+    const badAdapter = await put({ adapter: "vendor_api", enabled: true, settings: {} });
     expect(badAdapter.status).toBe(400);
     expect(badAdapter.body.error.details[0].path).toBe("adapter");
+
+    const emptySaml = await put({ adapter: "saml", enabled: true, settings: {} });
+    expect(emptySaml.status).toBe(400);
+    expect(emptySaml.body.error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "settings.spEntityId", message: "Required" })]),
+    );
 
     const notWallet = await put({ adapter: "wallet", enabled: true, settings: { issuers: {}, vct: ["x"] } });
     expect(notWallet.status).toBe(400);

@@ -1,13 +1,20 @@
 import * as endpoints from "@/lib/connections/endpoints";
-import { deleteConnection, getConnection, putConnection } from "@/lib/connections/service";
+import { deleteConnection, getConnection, putConnectionFetching } from "@/lib/connections/service";
+import { getDb } from "@/lib/db/client";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(endpoints.getConnection, async ({ db, env, params }) =>
   json(200, await getConnection(db, env, params.providerId)),
 );
 
-export const PUT = withApi(endpoints.putConnection, async ({ db, auth, env, params, body, requestId }) => {
-  const { created, connection } = await putConnection(db, { auth, env, requestId }, params.providerId, body);
+// transaction: false (the definition): the service fetches a saml metadataUrl, then writes in its own
+export const PUT = withApi(endpoints.putConnection, async ({ auth, env, params, body, requestId }) => {
+  const { created, connection } = await putConnectionFetching(
+    getDb(),
+    { auth, env, requestId },
+    params.providerId,
+    body,
+  );
   return json(created ? 201 : 200, connection);
 });
 

@@ -1,0 +1,343 @@
+/**
+ * Test sign-in through a connection (issue 24 §1, back-office): an operator runs a real sign-in
+ * against the connection's upstream in a new tab and sees the mapped claims and the upstream's raw
+ * claims, without anything being stored server-side.
+ * Rules:
+ * - only an operator's console session may start one (an operator key is 403): the sign-in needs
+ *   that operator's browser; the hand-off (state, nonce, PKCE verifier, environment, provider,
+ *   the operator's user id and session id, expiry) is sealed with the master key in an HttpOnly
+ *   cookie of its own (Path=/verify, 10 minutes) — no database row;
+ * - the upstream returns to the one registered callback, {PUBLIC_URL}/verify/callback, which hands
+ *   over here when this cookie is present and a session's cookie is not; the callback accepts it
+ *   only from the same live operator session that started it (same user, same session id);
+ * - the stored connection is used as it is, also when disabled or failing (an operator tests
+ *   before enabling); the adapter's own functions run the sign-in (lib/providers/adapters/oidc.ts),
+ *   so the claims shown are mapped exactly as a production sign-in maps them;
+ * - the result (outcome, mapped and raw claims, LoA, evidence) goes to the back-office result page
+ *   in a second sealed HttpOnly cookie bound to the same session (Path=/operator/{env}/connections,
+ *   5 minutes): nothing is written to the database or the log, the connection's health included;
+ * - oidc only for now; a `saml` connection's test sign-in belongs in `beginAdapterTestSignIn` /
+ *   `completeAdapterTestSignIn` below (its own hand-off in the same cookie) once SAML is wired.
+ */
+import { z } from "zod";
+import { readSessionCookie, resolveSessionOperator } from "../auth/console-session";
+import type { OperatorActor } from "../auth/actor";
+import { config } from "../config";
+import { decryptSecret, encryptSecret } from "../crypto/encryption";
+import type { Tx } from "../db/client";
+import { ENVIRONMENTS, type TEnvironment } from "../environments";
+import { ApiError, notFound } from "../errors";
+import {
+  beginOidcAuthorization,
+  completeOidcAuthorization,
+  ZOidcSavedState,
+  type TOidcUpstreamConfig,
+} from "../providers/adapters/oidc";
+import type { TAdapterOutcome } from "../providers/adapters/types";
+import { findProvider } from "../providers/catalog";
+import { upstreamCallbackUrl } from "../verifications/upstream";
+import { adapterSettings } from "./schema";
+import { unsealSecrets } from "./service";
+
+/** The hand-off cookie between the start and the callback (its own name: never a session's). */
+export const TEST_SIGN_IN_COOKIE = "idv_connection_test";
+/** The result cookie the back-office result page reads. */
+export const TEST_RESULT_COOKIE = "idv_connection_test_result";
+
+const HANDOFF_SECONDS = 10 * 60;
+const RESULT_SECONDS = 5 * 60;
+/** Browsers keep cookies up to about 4096 bytes (name and attributes included). */
+const MAX_RESULT_COOKIE_CHARS = 3800;
+const PURPOSE_HANDOFF = "connection_test_sign_in";
+const PURPOSE_RESULT = "connection_test_result";
+
+export const ZTestSignInStartJson = z.object({
+  url: z.string().describe("The upstream's authorization URL: open it in a new tab of the same browser"),
+});
+export type TTestSignInStartJson = z.infer<typeof ZTestSignInStartJson>;
+
+const ZEnvironment = z.enum(ENVIRONMENTS);
+
+const ZHandOff = z.object({
+  purpose: z.literal(PURPOSE_HANDOFF),
+  env: ZEnvironment,
+  providerId: z.string(),
+  userId: z.string(),
+  sessionId: z.string(),
+  expiresAt: z.number(),
+  oidc: ZOidcSavedState,
+});
+type THandOff = z.infer<typeof ZHandOff>;
+
+export const ZTestSignInResult = z.object({
+  env: ZEnvironment,
+  providerId: z.string(),
+  outcome: z.enum(["success", "failure", "cancelled", "refused"]),
+  /** failure: the adapter's reason and message; refused: why the callback refused the hand-off */
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  /** the claims under OIDC names, mapped by the connection's claimMapping */
+  claims: z.record(z.string(), z.unknown()),
+  /** the upstream's person claims under its own names (the mapping editor previews on these) */
+  rawClaims: z.record(z.string(), z.unknown()),
+  loa: z.number().nullable(),
+  evidence: z.record(z.string(), z.string()),
+  /** the claims did not fit in the result cookie: only the outcome is shown */
+  truncated: z.boolean(),
+  at: z.string(),
+});
+export type TTestSignInResult = z.infer<typeof ZTestSignInResult>;
+
+const ZSealedResult = z.object({
+  purpose: z.literal(PURPOSE_RESULT),
+  userId: z.string(),
+  sessionId: z.string(),
+  expiresAt: z.number(),
+  result: ZTestSignInResult,
+});
+
+function secureFlag(): string {
+  return config().https ? "; Secure" : "";
+}
+
+function cookie(name: string, value: string, path: string, maxAge: number): string {
+  return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secureFlag()}`;
+}
+
+export function resultPagePath(env: TEnvironment, providerId: string): string {
+  return `/operator/${env}/connections/${providerId}/test-sign-in`;
+}
+
+function resultCookiePath(env: TEnvironment): string {
+  return `/operator/${env}/connections`;
+}
+
+/** The cookie header's value of `name` (undefined when absent). */
+export function cookieValue(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function unseal<T>(schema: z.ZodType<T>, sealed: string | undefined): T | null {
+  if (!sealed) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(decryptSecret(sealed)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    // forged, truncated, or sealed with another master key
+    return null;
+  }
+}
+
+async function storedConnection(db: Tx, env: TEnvironment, providerId: string) {
+  if (!findProvider(providerId)) throw notFound(`Provider "${providerId}"`);
+  const row = await db.providerConnection.findUnique({
+    where: { environment_providerId: { environment: env, providerId } },
+  });
+  if (!row) throw notFound(`Connection of provider "${providerId}"`);
+  return row;
+}
+
+const STALE_SETTINGS = "The saved settings are no longer accepted by the adapter: save the connection again";
+
+type TStoredRow = { adapter: string; settings: unknown; secretsEncrypted: string | null };
+
+/** The stored oidc settings as the adapter reads them; null when it no longer accepts them. */
+function storedOidcSettings(row: TStoredRow): TOidcUpstreamConfig | null {
+  try {
+    return adapterSettings("oidc", row.settings, unsealSecrets(row));
+  } catch {
+    // the zod refusal of a connection stored under older rules (runtime.ts treats it as absent)
+    return null;
+  }
+}
+
+/** The adapter's part of a start: its authorization URL and what the callback needs. */
+async function beginAdapterTestSignIn(row: {
+  adapter: string;
+  settings: unknown;
+  secretsEncrypted: string | null;
+}): Promise<{ url: string; oidc: z.infer<typeof ZOidcSavedState> }> {
+  if (row.adapter === "oidc") {
+    const settings = storedOidcSettings(row);
+    if (!settings) {
+      throw new ApiError("VALIDATION_ERROR", STALE_SETTINGS, {
+        details: [{ path: "settings", message: STALE_SETTINGS }],
+      });
+    }
+    const { url, saved } = await beginOidcAuthorization(settings, upstreamCallbackUrl());
+    return { url, oidc: saved };
+  }
+  // saml: its AuthnRequest (HTTP-Redirect) and its request id go here, beside `oidc` in the hand-off
+  throw new ApiError("VALIDATION_ERROR", `Test sign-in is not available for ${row.adapter} connections yet`, {
+    details: [
+      { path: "adapter", message: `test sign-in runs oidc connections only (this one is ${row.adapter})` },
+    ],
+  });
+}
+
+/**
+ * POST …/connections/{providerId}/test-sign-in: the upstream's authorization URL, and the hand-off
+ * cookie to set. `cookieHeader` is the request's (the operator's session cookie is bound in).
+ */
+export async function startTestSignIn(
+  db: Tx,
+  actor: OperatorActor,
+  providerId: string,
+  cookieHeader: string | null,
+): Promise<{ url: string; setCookie: string }> {
+  if (actor.auth.via !== "session") {
+    throw new ApiError(
+      "RESOURCE_FORBIDDEN",
+      "A test sign-in runs in an operator's browser: start it from the back-office (an operator key cannot)",
+    );
+  }
+  const claims = await readSessionCookie(cookieHeader);
+  if (!claims || claims.userId !== actor.auth.userId) {
+    throw new ApiError("INVALID_SESSION", "Your session has ended. Sign in again");
+  }
+  const row = await storedConnection(db, actor.env, providerId);
+  const { url, oidc } = await beginAdapterTestSignIn(row);
+  const handOff: THandOff = {
+    purpose: PURPOSE_HANDOFF,
+    env: actor.env,
+    providerId,
+    userId: claims.userId,
+    sessionId: claims.sessionId,
+    expiresAt: Date.now() + HANDOFF_SECONDS * 1000,
+    oidc,
+  };
+  const sealed = encryptSecret(JSON.stringify(handOff));
+  return { url, setCookie: cookie(TEST_SIGN_IN_COOKIE, sealed, "/verify", HANDOFF_SECONDS) };
+}
+
+/** Whether a callback request belongs to a test sign-in: its cookie, and no session's cookie. */
+export function isTestSignInCallback(cookieHeader: string | null, sessionCookieName: string): boolean {
+  return (
+    cookieValue(cookieHeader, TEST_SIGN_IN_COOKIE) !== undefined &&
+    cookieValue(cookieHeader, sessionCookieName) === undefined
+  );
+}
+
+function refused(handOff: THandOff, message: string): TTestSignInResult {
+  return {
+    env: handOff.env,
+    providerId: handOff.providerId,
+    outcome: "refused",
+    reason: "refused",
+    message,
+    claims: {},
+    rawClaims: {},
+    loa: null,
+    evidence: {},
+    truncated: false,
+    at: new Date().toISOString(),
+  };
+}
+
+function resultOf(handOff: THandOff, outcome: TAdapterOutcome): TTestSignInResult {
+  const base = { ...refused(handOff, ""), reason: null, message: null };
+  switch (outcome.kind) {
+    case "success":
+      return {
+        ...base,
+        outcome: "success",
+        claims: outcome.identity.claims,
+        rawClaims: outcome.identity.rawClaims,
+        loa: outcome.identity.loa,
+        evidence: outcome.identity.evidence,
+      };
+    case "cancelled":
+      return { ...base, outcome: "cancelled" };
+    case "failure":
+      return { ...base, outcome: "failure", reason: outcome.reason, message: outcome.message ?? null };
+    default:
+      return { ...base, outcome: "failure", reason: outcome.kind, message: null };
+  }
+}
+
+/** The adapter's part of a callback: the sign-in's outcome. */
+async function completeAdapterTestSignIn(
+  row: TStoredRow,
+  handOff: THandOff,
+  callbackUrl: URL,
+): Promise<TAdapterOutcome> {
+  if (row.adapter !== "oidc") {
+    // saml: the HTTP-POST response is checked against handOff's request id here
+    return { kind: "failure", reason: "provider_unavailable", message: "the connection is no longer oidc" };
+  }
+  const settings = storedOidcSettings(row);
+  if (!settings) return { kind: "failure", reason: "invalid_configuration", message: STALE_SETTINGS };
+  return completeOidcAuthorization(settings, upstreamCallbackUrl(), callbackUrl, handOff.oidc);
+}
+
+/**
+ * GET /verify/callback of a test sign-in: checks the hand-off against the operator's live session,
+ * finishes the sign-in with the upstream, and answers where to send the browser (the back-office
+ * result page) with the cookies to set (the hand-off cleared, the sealed result). A missing or
+ * unreadable hand-off is null (the callback answers 400): there is nothing to show it on.
+ */
+export async function completeTestSignIn(
+  db: Tx,
+  cookieHeader: string | null,
+  callbackUrl: URL,
+): Promise<{ location: string; setCookies: string[] } | null> {
+  const handOff = unseal(ZHandOff, cookieValue(cookieHeader, TEST_SIGN_IN_COOKIE));
+  if (!handOff) return null;
+  const setCookies = [cookie(TEST_SIGN_IN_COOKIE, "", "/verify", 0)];
+  const claims = await readSessionCookie(cookieHeader);
+  let result: TTestSignInResult;
+  if (Date.now() > handOff.expiresAt) {
+    result = refused(handOff, "This test sign-in took too long: start it again");
+  } else if (!claims || claims.userId !== handOff.userId || claims.sessionId !== handOff.sessionId) {
+    result = refused(handOff, "This test sign-in was started by another session: start it again");
+  } else {
+    try {
+      await resolveSessionOperator(db, claims);
+      const row = await storedConnection(db, handOff.env, handOff.providerId);
+      result = resultOf(handOff, await completeAdapterTestSignIn(row, handOff, callbackUrl));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      result = refused(handOff, err.message);
+    }
+  }
+  const sealed = sealResult(result, handOff.userId, handOff.sessionId);
+  setCookies.push(cookie(TEST_RESULT_COOKIE, sealed, resultCookiePath(handOff.env), RESULT_SECONDS));
+  return { location: resultPagePath(handOff.env, handOff.providerId), setCookies };
+}
+
+function sealResult(result: TTestSignInResult, userId: string, sessionId: string): string {
+  const seal = (r: TTestSignInResult) =>
+    encryptSecret(
+      JSON.stringify({
+        purpose: PURPOSE_RESULT,
+        userId,
+        sessionId,
+        expiresAt: Date.now() + RESULT_SECONDS * 1000,
+        result: r,
+      }),
+    );
+  const sealed = seal(result);
+  if (sealed.length <= MAX_RESULT_COOKIE_CHARS) return sealed;
+  return seal({ ...result, claims: {}, rawClaims: {}, evidence: {}, truncated: true });
+}
+
+/**
+ * The result page's read: the sealed result of the last test sign-in of `providerId` in `env`,
+ * when it belongs to this session (`cookieHeader` holds both cookies) and has not expired.
+ */
+export async function readTestSignInResult(
+  cookieHeader: string | null,
+  env: TEnvironment,
+  providerId: string,
+): Promise<TTestSignInResult | null> {
+  const sealed = unseal(ZSealedResult, cookieValue(cookieHeader, TEST_RESULT_COOKIE));
+  if (!sealed || Date.now() > sealed.expiresAt) return null;
+  const claims = await readSessionCookie(cookieHeader);
+  if (!claims || claims.userId !== sealed.userId || claims.sessionId !== sealed.sessionId) return null;
+  if (sealed.result.env !== env || sealed.result.providerId !== providerId) return null;
+  return sealed.result;
+}

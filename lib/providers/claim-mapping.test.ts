@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { mapUpstreamClaims, readUpstreamClaim } from "./claim-mapping";
+
+describe("mapUpstreamClaims", () => {
+  const upstream = {
+    prenom: "Marie",
+    nom: "Curie",
+    given_name: "ignored when prenom is mapped",
+    birthdate: "1867-11-07",
+    email_verified: "true",
+    vc: { credentialSubject: { nationality: ["PL", "FR"] } },
+    empty: "",
+    "a/b": "slash",
+  };
+
+  it("renames the upstream's claims to the OIDC claims the mapping names (keys upstream, values OIDC)", () => {
+    expect(mapUpstreamClaims(upstream, { prenom: "given_name", nom: "family_name" })).toEqual({
+      given_name: "Marie",
+      family_name: "Curie",
+      birthdate: "1867-11-07",
+      email_verified: true,
+    });
+  });
+
+  it("reads same-named claims without a mapping, and leaves out unknown and empty ones", () => {
+    expect(mapUpstreamClaims(upstream)).toEqual({
+      given_name: "ignored when prenom is mapped",
+      birthdate: "1867-11-07",
+      email_verified: true,
+    });
+  });
+
+  it("follows JSON pointers into nested claims, with ~1 and ~0 escapes", () => {
+    expect(readUpstreamClaim(upstream, "/vc/credentialSubject/nationality/1")).toBe("FR");
+    expect(readUpstreamClaim(upstream, "/a~1b")).toBe("slash");
+    expect(readUpstreamClaim(upstream, "/vc/missing/0")).toBeUndefined();
+    expect(
+      mapUpstreamClaims(upstream, { "/vc/credentialSubject/nationality/0": "nationality" }).nationality,
+    ).toBe("PL");
+  });
+
+  it("maps nothing for a row naming an unknown OIDC claim", () => {
+    const mapped = mapUpstreamClaims(upstream, { prenom: "first_name" });
+    expect(mapped).not.toHaveProperty("first_name");
+    expect(mapped.given_name).toBe("ignored when prenom is mapped");
+  });
+
+  it("reads a claim several upstream names map to from the first of them only", () => {
+    expect(mapUpstreamClaims(upstream, { nom: "family_name", missing: "family_name" })).toMatchObject({
+      family_name: "Curie",
+    });
+    expect(mapUpstreamClaims(upstream, { missing: "family_name", nom: "family_name" })).not.toHaveProperty(
+      "family_name",
+    );
+  });
+
+  it("never reads inherited properties as claims", () => {
+    expect(mapUpstreamClaims({}, { toString: "name" })).toEqual({});
+  });
+});

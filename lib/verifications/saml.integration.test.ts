@@ -1,0 +1,241 @@
+/**
+ * A production sign-in through a SAML 2.0 identity provider built with samlify, through the real
+ * routes: the connection PUT from the IdP's metadata with the Operator API, our SP metadata
+ * served, /verify/{id}/start redirecting with a signed AuthnRequest (eIDAS extensions included),
+ * the IdP's answer posted to the ACS. Refusals end the session failed with the generic reason and
+ * a 303 (never a 500), the precise refusal in a log line; an unknown RelayState is 400 and
+ * changes nothing.
+ */
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "../db/client";
+import { logger } from "../log";
+import { postgresSamlReplayCache } from "../providers/adapters/saml-replay";
+import { putTestConnection, testOperatorKey } from "../testing/connections";
+import { bearer, call } from "../testing/router";
+import { fixture, samlConnectionSettings, startSamlIdp, type TSamlIdp } from "../testing/saml-idp";
+import { eventTypes, makeVerifyingApp } from "../testing/verifications";
+import { isolateWebhookTestDatabase } from "../testing/webhooks";
+
+// connections are environment-wide: this file keeps its own database
+isolateWebhookTestDatabase();
+
+const PROVIDER = "it_cie";
+const SP_BASE = `/verify/saml/production/${PROVIDER}`;
+const FORM = "application/x-www-form-urlencoded";
+const HIGH = "http://eidas.europa.eu/LoA/high";
+const EIDAS = "http://eidas.europa.eu/attributes/naturalperson/";
+const ERIKA = {
+  personIdentifier: "IT/DE/CIE-0042",
+  familyName: "Rossi",
+  firstName: "Giulia",
+  dateOfBirth: "1990-02-14",
+};
+
+let idp: TSamlIdp;
+
+async function connect(providerId = PROVIDER): Promise<TSamlIdp> {
+  const bootstrap = startSamlIdp("");
+  const put = await putTestConnection("production", providerId, {
+    adapter: "saml",
+    settings: samlConnectionSettings(bootstrap.metadataXml, {
+      requestedLoa: HIGH,
+      eidas: {
+        spType: "public",
+        requestedAttributes: { [`${EIDAS}PersonIdentifier`]: true, [`${EIDAS}DateOfBirth`]: false },
+      },
+    }),
+  });
+  expect(put.status).toBe(201);
+  const metadata = await call("GET", `/verify/saml/production/${providerId}/metadata`);
+  expect(metadata.status).toBe(200);
+  return startSamlIdp(metadata.text);
+}
+
+beforeAll(async () => {
+  idp = await connect();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A production session of `providerId`, started: its id and the IdP redirect URL. */
+async function started(providerId = PROVIDER) {
+  const t = await makeVerifyingApp([providerId], "production");
+  const created = await t.start({ providerId, flowType: "redirect" });
+  expect(created.status).toBe(201);
+  const id = created.body.verificationId as string;
+  const start = await call("GET", `/verify/${id}/start`);
+  expect(start.status).toBe(303);
+  return { t, id, url: start.headers.get("location")! };
+}
+
+function post(form: { SAMLResponse?: string; RelayState?: string }, base = SP_BASE) {
+  return call("POST", `${base}/acs`, {
+    headers: { "content-type": FORM },
+    rawBody: new URLSearchParams(form as Record<string, string>).toString(),
+  });
+}
+
+describe("a production sign-in through a SAML identity provider", () => {
+  it("serves our SP metadata for the connection, with the ACS URL and both certificates", async () => {
+    const res = await call("GET", `${SP_BASE}/metadata`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/samlmetadata+xml; charset=utf-8");
+    expect(res.text).toContain('entityID="https://broker.example.test/saml/sp"');
+    expect(res.text).toContain(`Location="http://localhost:3000${SP_BASE}/acs"`);
+    expect(res.text).toContain('use="signing"');
+    expect(res.text).toContain('use="encryption"');
+    expect(res.text).not.toContain("PRIVATE KEY");
+    // no connection, another adapter, an unknown environment: 404
+    expect((await call("GET", "/verify/saml/production/nl_digid/metadata")).status).toBe(404);
+    expect((await call("GET", `/verify/saml/staging/${PROVIDER}/metadata`)).status).toBe(404);
+  });
+
+  it("redirects to the IdP with a signed AuthnRequest carrying the eIDAS extensions, and completes with the mapped claims", async () => {
+    const { t, id, url } = await started();
+    expect(url.startsWith("https://idp.example-eid.test/sso?")).toBe(true);
+    const relayState = new URL(url).searchParams.get("RelayState")!;
+    expect(relayState).toMatch(new RegExp(`^${id}\\.[A-Za-z0-9_-]{32}$`));
+    // the IdP checks the signature against the SP metadata we served
+    const request = await idp.readRequest(url);
+    expect(request.xml).toContain(`AssertionConsumerServiceURL="http://localhost:3000${SP_BASE}/acs"`);
+    expect(request.xml).toMatch(
+      /<eidas:SPType xmlns:eidas="http:\/\/eidas.europa.eu\/saml-extensions">public</,
+    );
+    expect(request.xml).toContain(`Name="${EIDAS}PersonIdentifier"`);
+    expect(request.xml).toMatch(
+      new RegExp(`FriendlyName="DateOfBirth" Name="${EIDAS}DateOfBirth"[^>]*isRequired="false"`),
+    );
+    expect(request.xml).toMatch(new RegExp(`FriendlyName="PersonIdentifier"[^>]*isRequired="true"`));
+    expect((await t.status(id)).body.status).toBe("authenticating");
+
+    const form = await idp.answer(url, { person: ERIKA, loa: HIGH, encrypt: true });
+    const acs = await post(form);
+    expect(acs.status).toBe(303);
+    expect(acs.headers.get("location")).toBe(`/verify/${id}`);
+    expect((await t.status(id)).body.status).toBe("completed");
+    const info = await t.userinfo(id);
+    expect(info.body).toMatchObject({
+      provider_id: PROVIDER,
+      service_loa: 3,
+      user: { given_name: "Giulia", family_name: "Rossi", birthdate: "1990-02-14" },
+    });
+    expect((await eventTypes(id)).slice(-2)).toEqual([
+      "verification.user.authentication_succeeded",
+      "verification.completed",
+    ]);
+    // the connection's health counts the success (no person data: counts and milliseconds)
+    const health = await call("GET", `/api/production/v1/operator/connections/${PROVIDER}`, {
+      headers: bearer(await testOperatorKey()),
+    });
+    expect(health.body.health.lastHour).toMatchObject({ signIns: 1, failures: 0 });
+    // the saved hand-off state is gone; the same post again changes nothing and shows the page
+    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect(row.upstreamEncrypted).toBeNull();
+    const again = await post(form);
+    expect(again.status).toBe(303);
+    expect((await t.status(id)).body.status).toBe("completed");
+  });
+
+  it.each([
+    ["a bad signature", { privateKey: fixture("other-key.pem") }, "bad_signature"],
+    [
+      "another request's InResponseTo",
+      { overrides: { InResponseTo: "_another-request" } },
+      "wrong_in_response_to",
+    ],
+    [
+      "an IdP refusal",
+      { overrides: { StatusCode: "urn:oasis:names:tc:SAML:2.0:status:Responder" } },
+      "idp_refused",
+    ],
+  ])(
+    "refuses %s: failed with the generic reason, 303, the refusal logged",
+    async (_name, answer, refusal) => {
+      const warn = vi.spyOn(logger, "warn");
+      const { t, id, url } = await started();
+      const form = await idp.answer(url, { person: ERIKA, loa: HIGH, ...answer });
+      const acs = await post(form);
+      expect(acs.status).toBe(303);
+      expect(acs.headers.get("location")).toBe(`/verify/${id}`);
+      const status = (await t.status(id)).body;
+      expect(status).toMatchObject({ status: "failed" });
+      const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+      expect(row.statusReason).toBe("authentication_failed");
+      expect(row.upstreamEncrypted).toBeNull();
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({ verificationId: id, providerId: PROVIDER, refusal }),
+        "SAML response refused",
+      );
+    },
+  );
+
+  it("answers the OIDC callback of a session in a SAML sign-in with a conflict, never a 500, and changes nothing", async () => {
+    const { t, id } = await started();
+    const res = await call("GET", `/verify/callback?code=x&state=y`, {
+      headers: { cookie: `idv_verification=${id}` },
+    });
+    expect(res.status).toBe(303);
+    expect((await t.status(id)).body.status).toBe("authenticating");
+  });
+
+  it("refuses a replayed assertion (its ID already used)", async () => {
+    const warn = vi.spyOn(logger, "warn");
+    const { t, id, url } = await started();
+    const assertionId = `_a${crypto.randomUUID()}`;
+    const form = await idp.answer(url, { person: ERIKA, loa: HIGH, overrides: { AssertionID: assertionId } });
+    // the same assertion accepted once before (by any session)
+    await postgresSamlReplayCache(getDb()).remember(
+      idp.entityId,
+      assertionId,
+      new Date(Date.now() + 600_000),
+    );
+    expect((await post(form)).status).toBe(303);
+    expect((await t.status(id)).body.status).toBe("failed");
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ verificationId: id, refusal: "replayed_assertion" }),
+      "SAML response refused",
+    );
+  });
+
+  it("answers 400 to an unknown, garbled or not matching RelayState, and changes nothing", async () => {
+    const { t, id, url } = await started();
+    const form = await idp.answer(url, { person: ERIKA, loa: HIGH });
+    const forged = `${id}.${"A".repeat(32)}`;
+    for (const relayState of [
+      "",
+      "garbage",
+      `ver_${"0".repeat(26)}.${"A".repeat(32)}`,
+      forged,
+      form.RelayState + "x",
+    ]) {
+      const res = await post({ SAMLResponse: form.SAMLResponse, RelayState: relayState });
+      expect(res.status, relayState).toBe(400);
+      expect(res.text).toBe("No SAML sign-in in progress for this RelayState");
+    }
+    // the right RelayState at another provider's ACS
+    expect((await post(form, "/verify/saml/production/nl_digid")).status).toBe(400);
+    expect((await post({ RelayState: form.RelayState }, "/verify/saml/sandbox/it_cie")).status).toBe(400);
+    expect((await t.status(id)).body.status).toBe("authenticating");
+    // a post without a response for the right RelayState is a refusal, not a 500
+    expect((await post({ RelayState: form.RelayState })).status).toBe(303);
+    expect((await t.status(id)).body.status).toBe("failed");
+  });
+
+  it("fails a sign-in in progress with provider_unavailable when its connection is deleted meanwhile", async () => {
+    const other = await connect("es_clave");
+    const { t, id, url } = await started("es_clave");
+    const form = await other.answer(url, { person: ERIKA, loa: HIGH });
+    const deleted = await call("DELETE", "/api/production/v1/operator/connections/es_clave", {
+      headers: bearer(await testOperatorKey()),
+    });
+    expect(deleted.status).toBe(204);
+    const acs = await post(form, "/verify/saml/production/es_clave");
+    expect(acs.status).toBe(303);
+    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: "failed", statusReason: "provider_unavailable" });
+    expect((await t.status(id)).body.status).toBe("failed");
+    expect((await call("GET", "/verify/saml/production/es_clave/metadata")).status).toBe(404);
+  });
+});
