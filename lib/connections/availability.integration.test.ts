@@ -265,10 +265,8 @@ function body(p: TProviderDefinition): Record<string, unknown> {
 
 /** The creation body of the walk's connected phase: a flow the provider's connection answers. */
 function walkBody(p: TProviderDefinition): Record<string, unknown> {
-  const flowType =
-    WALK[p.id] === "wallet"
-      ? "dc"
-      : ((["redirect", "qr"] as const).find((f) => p.flowTypes.includes(f)) ?? p.flowTypes[0]);
+  // a front door (oidc, saml) is a redirect whatever the scheme's own apps offer
+  const flowType = WALK[p.id] === "wallet" ? "dc" : WALK[p.id] === "none" ? p.flowTypes[0] : "redirect";
   return { ...body(p), flowType };
 }
 
@@ -414,6 +412,41 @@ describe("what counts as available", () => {
     expect(ok.body.ok).toBe(true);
     expect((await listed(t, "production")).get("fr_franceconnect")).toMatchObject({ available: true });
     expect((await t.start({ providerId: "fr_franceconnect" })).status).toBe(201);
+  });
+
+  it("a production session runs the flow its connection answers: a front door is a redirect, a wallet connection needs the provider's dc flow", async () => {
+    await disconnect("ee_smart_id", "pl_mobywatel");
+    const t = await makeVerifyingApp(["ee_smart_id", "pl_mobywatel"], "production", { connect: false });
+    // Smart-ID's own apps are push and qr; through an OIDC front door its sessions are redirects
+    await putTestConnection("production", "ee_smart_id", { adapter: "oidc", settings: opSettings(op) });
+    const byDefault = await t.start({ providerId: "ee_smart_id" });
+    expect(byDefault.status).toBe(201);
+    const row = await getDb().verification.findUniqueOrThrow({
+      where: { id: byDefault.body.verificationId as string },
+    });
+    expect(row.flowType).toBe("redirect");
+    const push = await t.start({ providerId: "ee_smart_id", flowType: "push" });
+    expect(push.status).toBe(400);
+    expect(push.body.error.details).toEqual([
+      { path: "flowType", message: '"ee_smart_id" is connected in this deployment for redirect only' },
+    ]);
+    // the sandbox still plays the catalog's flows
+    const sandbox = await makeVerifyingApp(["ee_smart_id"], "sandbox");
+    expect((await sandbox.start({ providerId: "ee_smart_id", flowType: "push" })).status).toBe(201);
+
+    // mObywatel has no Digital Credentials flow: a wallet connection could never answer it
+    const refused = await call("PUT", "/api/production/v1/operator/connections/pl_mobywatel", {
+      headers: { ...bearer(await testOperatorKey()), "content-type": "application/json" },
+      body: {
+        adapter: "wallet",
+        enabled: true,
+        settings: { issuers: {}, vct: ["urn:eu.europa.ec.eudi:pid:1"] },
+      },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe("adapter");
+    expect(await getDb().providerConnection.count({ where: { providerId: "pl_mobywatel" } })).toBe(0);
+    await disconnect("ee_smart_id");
   });
 
   it("the sandbox is unchanged: every provider available on the simulator, no connection needed", async () => {

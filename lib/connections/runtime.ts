@@ -33,9 +33,10 @@ import { newId } from "../ids";
 import { logger } from "../log";
 import { invertLegacyClaimMapping, ZOidcUpstreamConfig } from "../providers/adapters/oidc";
 import { ZWalletTrustConfig } from "../providers/adapters/wallet";
-import { findProvider } from "../providers/catalog";
+import { findProvider, type TFlowType } from "../providers/catalog";
 import {
   adapterSettings,
+  connectionFlows,
   SECRET_FIELDS,
   type TAdapterSettings,
   type TConnectionAdapter,
@@ -48,7 +49,16 @@ type TRuntimeConnection = {
 }[TConnectionAdapter];
 
 export type TConnectionAvailability =
-  { available: true } | { available: false; reason: TUnavailableReason; message: string };
+  | {
+      available: true;
+      /**
+       * production: the flows its connection answers (an OIDC or SAML front door is a redirect,
+       * whatever the scheme's own apps offer; the wallet adapter answers through the Digital
+       * Credentials API); null in the sandbox, where the simulator plays every flow of the catalog
+       */
+      flows: readonly TFlowType[] | null;
+    }
+  | { available: false; reason: TUnavailableReason; message: string };
 
 interface TCachedConnection {
   /** the enabled connection as its adapter's settings (null: none, disabled, or refused) */
@@ -101,10 +111,16 @@ async function load(db: Tx, env: TEnvironment, providerId: string): Promise<TCac
     );
     return { connection: null, availability: unavailable("not_connected", providerId) };
   }
+  const provider = findProvider(providerId);
+  const flows = provider ? connectionFlows(adapter, provider) : [];
   return {
     connection,
     availability:
-      connectionState(row) === "failing" ? unavailable("failing", providerId) : { available: true },
+      connectionState(row) === "failing"
+        ? unavailable("failing", providerId)
+        : flows.length === 0
+          ? unavailable("not_connected", providerId)
+          : { available: true, flows },
   };
 }
 
@@ -134,7 +150,7 @@ export async function connectionAvailability(
   providerId: string,
   db?: Tx,
 ): Promise<TConnectionAvailability> {
-  if (env === "sandbox") return { available: true };
+  if (env === "sandbox") return { available: true, flows: null };
   return (await cached(env, providerId, db)).availability;
 }
 

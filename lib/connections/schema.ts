@@ -14,6 +14,7 @@
  * - every refusal names its field under `settings.` (`settings.issuer`).
  */
 import { z } from "zod";
+import type { TFlowType, TProviderDefinition } from "../providers/catalog";
 import { validationError, zodDetails } from "../errors/validation";
 import { ZOidcUpstreamConfig, type TOidcUpstreamConfig } from "../providers/adapters/oidc";
 import type { TSamlUpstreamConfig } from "../providers/adapters/saml-settings";
@@ -32,6 +33,25 @@ export type TConnectionState = (typeof CONNECTION_STATES)[number];
  */
 export const UNAVAILABLE_REASONS = ["not_connected", "disabled", "failing"] as const;
 export type TUnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
+/** The flows each production adapter answers (connectionFlows). */
+export const ADAPTER_FLOWS: Record<TConnectionAdapter, readonly TFlowType[]> = {
+  oidc: ["redirect"],
+  saml: ["redirect"],
+  wallet: ["dc"],
+};
+
+/**
+ * The flows a connection of `adapter` answers for `provider`: a front door (oidc, saml) is a
+ * redirect for any provider; a wallet connection answers the provider's own dc flow only.
+ */
+export function connectionFlows(
+  adapter: TConnectionAdapter,
+  provider: Pick<TProviderDefinition, "flowTypes">,
+): readonly TFlowType[] {
+  const flows = ADAPTER_FLOWS[adapter];
+  return adapter === "wallet" ? flows.filter((f) => provider.flowTypes.includes(f)) : flows;
+}
 
 /** The secrets of each adapter: names of settings that are sealed and never returned. */
 export const SECRET_FIELDS: Record<TConnectionAdapter, readonly string[]> = {

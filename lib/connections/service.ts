@@ -31,7 +31,9 @@ import { memberParser } from "../state-machine";
 import { failOpenSessionsOfProvider } from "../verifications/disconnect";
 import { connectionHealth, NO_HEALTH } from "./health";
 import {
+  ADAPTER_FLOWS,
   checkSettings,
+  connectionFlows,
   CONNECTION_ADAPTERS,
   SECRET_FIELDS,
   type TConnectionAdapter,
@@ -175,6 +177,12 @@ function refuseAdapter(provider: TProviderDefinition, adapter: TConnectionAdapte
     throw invalidField(
       "adapter",
       `provider "${provider.id}" is not a wallet provider; wallet connects only those`,
+    );
+  }
+  if (connectionFlows(adapter, provider).length === 0) {
+    throw invalidField(
+      "adapter",
+      `provider "${provider.id}" offers no flow the ${adapter} adapter answers (it answers ${ADAPTER_FLOWS[adapter].join(", ")}; the provider has ${provider.flowTypes.join(", ")})`,
     );
   }
   if (adapter === "saml" && provider.adapters.production === "wallet") {

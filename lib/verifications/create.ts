@@ -102,9 +102,17 @@ export async function createVerification(
   } else if (input.matchData) {
     throw invalidField("matchData", `is only accepted by match providers; "${provider.id}" discloses claims`);
   }
-  const flowType = input.flowType ?? provider.flowTypes[0]!;
-  if (!provider.flowTypes.includes(flowType)) {
-    throw invalidField("flowType", `"${provider.id}" supports ${provider.flowTypes.join(", ")}`);
+  // production: the flows its connection answers (an OIDC or SAML front door is a redirect);
+  // the sandbox: every flow of the catalog entry (the simulator plays them all)
+  const flows = availability.flows ?? provider.flowTypes;
+  const flowType = input.flowType ?? flows.find((f) => provider.flowTypes.includes(f)) ?? flows[0]!;
+  if (!flows.includes(flowType)) {
+    throw invalidField(
+      "flowType",
+      availability.flows
+        ? `"${provider.id}" is connected in this deployment for ${flows.join(", ")} only`
+        : `"${provider.id}" supports ${provider.flowTypes.join(", ")}`,
+    );
   }
   if (input.challengeId && !app.challengeFound) {
     throw invalidField("challengeId", "no such production-test challenge for this app");

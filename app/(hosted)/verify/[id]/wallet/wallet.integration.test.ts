@@ -95,8 +95,13 @@ describe("GET /verify/{id}/wallet", () => {
 
   it("is 404 for sandbox sessions, other flows and unknown ids, and changes nothing", async () => {
     const sandbox = await dcSession("sandbox");
-    const qr = await dcSession("production", "qr");
-    for (const id of [sandbox.id, qr.id]) {
+    const sandboxQr = await dcSession("sandbox", "qr");
+    // in production the wallet connection answers the dc flow only: a qr session is never created
+    const t = await makeVerifyingApp(["eudi_wallet"], "production");
+    const qr = await t.start({ providerId: "eudi_wallet", flowType: "qr" });
+    expect(qr.status).toBe(400);
+    expect(qr.body.error.details[0].path).toBe("flowType");
+    for (const id of [sandbox.id, sandboxQr.id]) {
       const res = await call("GET", `/verify/${id}/wallet`);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("RESOURCE_NOT_FOUND");
