@@ -3,13 +3,15 @@
  * served by a small HTTP server on 127.0.0.1: the operator connects the provider from the IdP's
  * metadata URL (the e2e server allows private networks), the IdP is given our SP metadata, and
  * the end-user goes from the hosted page to the IdP's page, signs in there, and is back at the
- * integrator with a completed session whose claims are the IdP's.
+ * integrator with a completed session whose claims are the IdP's. And an operator's test sign-in
+ * through a saml connection from the back-office: the IdP's post to the ACS ends on the result
+ * page with the mapped claims.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "@playwright/test";
 import { startSamlIdp, fixture, type TSamlIdp } from "../../lib/testing/saml-idp";
-import { bearer, makeOperator } from "../operator/support";
+import { bearer, makeOperator, operatorPage } from "../operator/support";
 import {
   hostedPath,
   keepScreenshot,
@@ -50,7 +52,7 @@ interface TIdpServer {
   close(): Promise<void>;
 }
 
-async function startIdpServer(): Promise<TIdpServer> {
+async function startIdpServer(providerId = PROVIDER): Promise<TIdpServer> {
   let idp: TSamlIdp | undefined;
   let base = "";
   const server = http.createServer((req, res) => {
@@ -60,7 +62,7 @@ async function startIdpServer(): Promise<TIdpServer> {
       return;
     }
     if (url.pathname === "/sso" && idp) {
-      const acs = `http://127.0.0.1:3100/verify/saml/production/${PROVIDER}/acs`;
+      const acs = `http://127.0.0.1:3100/verify/saml/production/${providerId}/acs`;
       idp
         .answer(url.href, { person: GIULIA, loa: "http://eidas.europa.eu/LoA/high", encrypt: true })
         .then((form) =>
@@ -163,6 +165,58 @@ test("production sign-in through a SAML identity provider (samlify): hosted page
       service_loa: 3,
       user: { given_name: "Giulia", family_name: "Rossi", birthdate: "1990-02-14" },
     });
+  } finally {
+    await idpServer.close();
+  }
+});
+
+test("operator: test sign-in through a saml connection, answered by the IdP's post to the ACS", async ({
+  browser,
+  request,
+}, testInfo) => {
+  // a provider no other spec connects (connections are environment-wide)
+  const providerId = "it_spid";
+  const idpServer = await startIdpServer(providerId);
+  try {
+    const operator = await makeOperator("saml-test");
+    const spMetadataUrl = `/verify/saml/production/${providerId}/metadata`;
+    const put = await request.put(`/api/production/v1/operator/connections/${providerId}`, {
+      headers: bearer(operator.operatorKey),
+      data: {
+        adapter: "saml",
+        // an operator tests before switching it on
+        enabled: false,
+        settings: {
+          metadataUrl: `${idpServer.base}/metadata`,
+          allowInsecureRequests: true,
+          spEntityId: `http://127.0.0.1:3100${spMetadataUrl}`,
+          spSigningCertificate: fixture("sp-signing-cert.pem"),
+          spSigningPrivateKey: fixture("sp-signing-key.pem"),
+          spEncryptionCertificate: fixture("sp-encryption-cert.pem"),
+          spEncryptionPrivateKey: fixture("sp-encryption-key.pem"),
+        },
+      },
+    });
+    expect([200, 201], await put.text()).toContain(put.status());
+    idpServer.use(await (await request.get(spMetadataUrl)).text());
+
+    const page = await operatorPage(browser, operator);
+    await page.goto(`/operator/production/connections/${providerId}`);
+    await expect(page.getByRole("form", { name: "Connection settings" }).getByLabel("Adapter")).toHaveValue(
+      "saml",
+    );
+    const popupOpened = page.waitForEvent("popup");
+    await page.getByRole("button", { name: "Test sign-in" }).click();
+    const popup = await popupOpened;
+    await expect(popup).toHaveURL(new RegExp(`^${idpServer.base}/sso\\?SAMLRequest=`));
+    await popup.getByRole("button", { name: "Sign in" }).click();
+    await popup.waitForURL(new RegExp(`/operator/production/connections/${providerId}/test-sign-in$`));
+    await expect(popup.getByTestId("test-outcome")).toHaveText("Signed in");
+    await expect(popup.getByTestId("mapped-claims")).toContainText('"Giulia"');
+    await expect(popup.getByTestId("raw-claims")).toContainText("FirstName");
+    await keepScreenshot(popup, testInfo, "saml-test-sign-in-result");
+    // the connection page got the result too
+    await expect(page.getByTestId("test-outcome")).toHaveText("Signed in");
   } finally {
     await idpServer.close();
   }

@@ -98,7 +98,7 @@ export const startTestSignIn = endpoint({
   operationId: "startConnectionTestSignIn",
   summary: "Start a test sign-in through a connection (Operator API, operator session only)",
   description:
-    "Starts a real sign-in through the provider's connection (oidc; also when it is disabled or failing) and answers the upstream's authorization URL, to be opened in a new tab of the same browser. The sign-in returns to the registered callback ({PUBLIC_URL}/verify/callback) and ends on a back-office page showing the mapped claims and the upstream's raw claims; nothing is stored server-side: the hand-off (state, nonce, PKCE verifier) is sealed in an HttpOnly cookie bound to the operator's console session. An operator key is refused (403): the sign-in needs the browser of a signed-in operator. 404 when the provider has no connection; 400 for an adapter without test sign-in.",
+    "Starts a real sign-in through the provider's connection (oidc or saml; also when it is disabled or failing) and answers the upstream's authorization URL, to be opened in a new tab of the same browser. The sign-in returns to the registered callback ({PUBLIC_URL}/verify/callback; saml: the IdP posts to the connection's ACS) and ends on a back-office page showing the mapped claims and the upstream's raw claims; nothing is stored server-side: the hand-off (state, nonce, PKCE verifier) is sealed in an HttpOnly cookie bound to the operator's console session (saml: sealed in the RelayState, 10 minutes; the result is shown to that session only). An operator key is refused (403): the sign-in needs the browser of a signed-in operator. 404 when the provider has no connection; 400 for an adapter without test sign-in.",
   tag: "Operator",
   auth: "operator",
   transaction: false,

@@ -42,9 +42,10 @@ import {
   type TConnectionAdapter,
   type TUnavailableReason,
 } from "./schema";
+import { CONNECTION_ADAPTER_MODULES } from "./adapters/registry";
 import { connectionCacheKey, connectionState, parseConnectionAdapter, unsealSecrets } from "./service";
 
-type TRuntimeConnection = {
+export type TRuntimeConnection = {
   [A in TConnectionAdapter]: { adapter: A; settings: TAdapterSettings[A] };
 }[TConnectionAdapter];
 
@@ -138,6 +139,14 @@ export async function connectionSettings<A extends TConnectionAdapter>(
 ): Promise<TAdapterSettings[A] | null> {
   const found = (await cached(env, providerId)).connection;
   return found?.adapter === adapter ? (found.settings as TAdapterSettings[A]) : null;
+}
+
+/** The enabled connection of `providerId` in `env`, whatever its adapter, with its settings; else null. */
+export async function enabledConnection(
+  env: TEnvironment,
+  providerId: string,
+): Promise<TRuntimeConnection | null> {
+  return (await cached(env, providerId)).connection;
 }
 
 /**
@@ -235,7 +244,7 @@ export async function importEnvironmentConnections(): Promise<string[]> {
     const skipped: string[] = [];
     for (const providerId of ids) {
       const provider = findProvider(providerId);
-      if (!provider || (adapter === "wallet" && provider.adapters.production !== "wallet")) {
+      if (!provider || CONNECTION_ADAPTER_MODULES[adapter].refuses(provider) !== null) {
         skipped.push(providerId);
         continue;
       }

@@ -17,7 +17,7 @@ import {
   type TIdpMetadata,
   type TSamlUpstreamConfig,
 } from "../providers/adapters/saml-settings";
-import type { TConnectionCheckJson, TSamlCheckJson } from "./schema";
+import type { TConnectionCheckJson, TSamlCheckJson } from "./check-json";
 import { loadSamlMetadata } from "./saml";
 
 const DAY_MS = 24 * 3600 * 1000;

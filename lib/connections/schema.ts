@@ -2,10 +2,11 @@
  * Connections (issue 24): the settings schema of each production adapter and the JSON shapes of
  * the Operator API. Pure: no database.
  * Rules:
- * - a connection binds one catalog provider in one environment to an adapter: `oidc` (an OpenID
- *   Provider upstream, settings of lib/providers/adapters/oidc.ts), `saml` (a SAML 2.0 identity
- *   provider, settings of ./saml.ts) or `wallet` (the Digital Credentials path, trust of
- *   lib/providers/adapters/wallet.ts); vendor APIs come later;
+ * - a connection binds one catalog provider in one environment to an adapter of the registry
+ *   (./adapters/registry.ts): `oidc` (an OpenID Provider upstream), `saml` (a SAML 2.0 identity
+ *   provider) or `wallet` (the Digital Credentials path); each adapter's module declares its
+ *   settings (input and full schemas, secrets, input normalisation), read here — no adapter is
+ *   named in this file;
  * - each adapter splits its settings into non-secret ones (stored as JSON, returned) and secrets
  *   (sealed with the master key, never returned: the API answers `clientSecretSet: true`);
  * - on the way in a secret may be omitted when the connection already has one (it is kept); the
@@ -16,13 +17,16 @@
 import { z } from "zod";
 import type { TFlowType, TProviderDefinition } from "../providers/catalog";
 import { validationError, zodDetails } from "../errors/validation";
-import { ZOidcUpstreamConfig, type TOidcUpstreamConfig } from "../providers/adapters/oidc";
-import type { TSamlUpstreamConfig } from "../providers/adapters/saml-settings";
-import { ZWalletTrustConfig, type TWalletTrustConfig } from "../providers/adapters/wallet";
-import { flatSamlKeyPairs, SAML_SECRET_FIELDS, ZSamlConnectionConfig, ZSamlSettingsInput } from "./saml";
+import {
+  CONNECTION_ADAPTER_MODULES,
+  CONNECTION_ADAPTERS,
+  type TAdapterSettings,
+  type TConnectionAdapter,
+} from "./adapters/registry";
+import type { TConnectionAdapterModule } from "./adapters/types";
 
-export const CONNECTION_ADAPTERS = ["oidc", "saml", "wallet"] as const;
-export type TConnectionAdapter = (typeof CONNECTION_ADAPTERS)[number];
+// the adapters are the registry's (./adapters/registry.ts): one module each
+export { CONNECTION_ADAPTERS, type TAdapterSettings, type TConnectionAdapter };
 
 export const CONNECTION_STATES = ["not_connected", "connected", "failing", "disabled"] as const;
 export type TConnectionState = (typeof CONNECTION_STATES)[number];
@@ -54,53 +58,16 @@ export function connectionFlows(
 }
 
 /** The secrets of each adapter: names of settings that are sealed and never returned. */
-export const SECRET_FIELDS: Record<TConnectionAdapter, readonly string[]> = {
-  oidc: ["clientSecret", "privateKeyJwk", "idTokenDecryptionKey"],
-  saml: SAML_SECRET_FIELDS,
-  wallet: [],
-};
+export const SECRET_FIELDS = Object.fromEntries(
+  CONNECTION_ADAPTERS.map((id) => [id, CONNECTION_ADAPTER_MODULES[id].settings.secretFields]),
+) as Record<TConnectionAdapter, readonly string[]>;
 
-/**
- * A stored secret kept (when a PUT omits it) only while the setting it belongs to is still sent:
- * a saml encryption private key goes with its certificate.
- */
-const SECRET_BELONGS_TO: Partial<Record<TConnectionAdapter, Record<string, string>>> = {
-  saml: { spEncryptionPrivateKey: "spEncryptionCertificate" },
-};
-
-/** The OIDC settings as a PUT may send them: the adapter's, with the client secret optional. */
-const oidcShape = ZOidcUpstreamConfig.shape;
-const ZOidcSettingsInput = z
-  .object({ ...oidcShape, clientSecret: oidcShape.clientSecret.optional() })
-  .strict()
-  .refine((c) => c.allowInsecureRequests === true || !c.issuer.startsWith("http:"), {
-    path: ["issuer"],
-    message: "must use https (or set allowInsecureRequests: true, for local testing only)",
-  });
-
-const ZWalletSettingsInput = ZWalletTrustConfig.strict();
-
-/** What each adapter's runtime receives: the settings and secrets together. */
-export type TAdapterSettings = {
-  oidc: TOidcUpstreamConfig;
-  saml: TSamlUpstreamConfig;
-  wallet: TWalletTrustConfig;
-};
-
-const INPUT: Record<TConnectionAdapter, z.ZodType> = {
-  oidc: ZOidcSettingsInput,
-  saml: ZSamlSettingsInput,
-  wallet: ZWalletSettingsInput,
-};
-const FULL: Record<TConnectionAdapter, z.ZodType> = {
-  oidc: ZOidcUpstreamConfig,
-  saml: ZSamlConnectionConfig,
-  wallet: ZWalletTrustConfig,
-};
+const settingsOf = (adapter: TConnectionAdapter): TConnectionAdapterModule["settings"] =>
+  CONNECTION_ADAPTER_MODULES[adapter].settings;
 
 /** The schema a PUT's settings for `adapter` are checked with (secrets optional): the back-office form. */
 export function settingsInputSchema(adapter: TConnectionAdapter): z.ZodType {
-  return INPUT[adapter];
+  return settingsOf(adapter).input;
 }
 
 function parseOrRefuse<T>(schema: z.ZodType<T>, input: unknown): T {
@@ -126,10 +93,11 @@ export function checkSettings(
   input: unknown,
   kept: Record<string, string>,
 ): TSplitSettings {
-  const parsed = parseOrRefuse(
-    INPUT[adapter],
-    adapter === "saml" ? flatSamlKeyPairs(input) : input,
-  ) as Record<string, unknown>;
+  const { input: inputSchema, normaliseInput, secretBelongsTo } = settingsOf(adapter);
+  const parsed = parseOrRefuse(inputSchema, normaliseInput ? normaliseInput(input) : input) as Record<
+    string,
+    unknown
+  >;
   const settings: Record<string, unknown> = {};
   const secrets: Record<string, string> = {};
   const secretsSet: string[] = [];
@@ -142,12 +110,12 @@ export function checkSettings(
     } else settings[key] = value;
   }
   for (const name of SECRET_FIELDS[adapter]) {
-    const belongsTo = SECRET_BELONGS_TO[adapter]?.[name];
+    const belongsTo = secretBelongsTo?.[name];
     if (belongsTo !== undefined && settings[belongsTo] === undefined) continue;
     if (secrets[name] === undefined && kept[name] !== undefined) secrets[name] = kept[name];
   }
   // the whole configuration, as the adapter will read it (a missing secret is named here)
-  parseOrRefuse(FULL[adapter], { ...settings, ...secrets });
+  parseOrRefuse(settingsOf(adapter).full, { ...settings, ...secrets });
   return { settings, secrets, secretsSet };
 }
 
@@ -157,7 +125,7 @@ export function adapterSettings<A extends TConnectionAdapter>(
   settings: unknown,
   secrets: Record<string, string>,
 ): TAdapterSettings[A] {
-  return FULL[adapter].parse({ ...(settings as object), ...secrets }) as TAdapterSettings[A];
+  return settingsOf(adapter).full.parse({ ...(settings as object), ...secrets }) as TAdapterSettings[A];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,57 +212,10 @@ export const ZConnectionJson = z.object({
 });
 export type TConnectionJson = z.infer<typeof ZConnectionJson>;
 
-const ZCheckedCertificate = z.object({
-  use: z.enum(["idp_signing", "sp_signing", "sp_encryption"]),
-  subject: z.string(),
-  issuer: z.string(),
-  notBefore: iso,
-  notAfter: iso,
-  fingerprintSha256: z.string(),
-});
-
-export const ZSamlCheckJson = z.object({
-  entityId: z
-    .string()
-    .nullable()
-    .describe("The IdP's entityID (the re-fetched metadata's, when metadataUrl is set)"),
-  ssoUrl: z.string().nullable().describe("Its SingleSignOnService of the HTTP-Redirect binding"),
-  metadataUrl: z.string().nullable(),
-  metadataChanged: z
-    .boolean()
-    .nullable()
-    .describe(
-      "The document at metadataUrl differs from the stored one (PUT again to take it); null without metadataUrl",
-    ),
-  certificates: z.array(ZCheckedCertificate).describe("The IdP's signing certificates and ours"),
-});
-export type TSamlCheckJson = z.infer<typeof ZSamlCheckJson>;
-
-export const ZConnectionCheckJson = z.object({
-  providerId: z.string(),
-  ok: z
-    .boolean()
-    .describe(
-      "oidc: discovery and JWKS fetched, the issuer matches and the keys are usable; saml: the IdP metadata (re-fetched from metadataUrl when set) is usable",
-    ),
-  issuer: z.string().describe("The configured issuer (saml: the stored metadata's entityID)"),
-  discoveredIssuer: z.string().nullable(),
-  issuerMatches: z.boolean(),
-  endpoints: z.object({
-    authorization: z.string().nullable(),
-    token: z.string().nullable(),
-    userinfo: z.string().nullable(),
-    jwks: z.string().nullable(),
-  }),
-  idTokenSigningAlgorithms: z.array(z.string()),
-  tokenEndpointAuthMethods: z.array(z.string()),
-  keyCount: z
-    .number()
-    .int()
-    .describe("Signing keys in the issuer's JWKS (saml: the IdP's signing certificates)"),
-  warnings: z.array(z.string()),
-  saml: ZSamlCheckJson.optional().describe("saml connections: what the check found"),
-  error: z.string().nullable().describe("Why the check failed; null when ok"),
-  checkedAt: iso,
-});
-export type TConnectionCheckJson = z.infer<typeof ZConnectionCheckJson>;
+// the answers of POST …/check: ./check-json.ts (an adapter module's check() returns one)
+export {
+  ZConnectionCheckJson,
+  ZSamlCheckJson,
+  type TConnectionCheckJson,
+  type TSamlCheckJson,
+} from "./check-json";

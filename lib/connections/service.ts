@@ -42,7 +42,7 @@ import {
   type TConnectionState,
   type TPutConnection,
 } from "./schema";
-import { samlServiceProviderUrls, withFetchedSamlMetadata } from "./saml";
+import { CONNECTION_ADAPTER_MODULES } from "./adapters/registry";
 
 /** A stored `provider_connections.adapter`; a value outside the list is a corrupt row (throws, naming the column). */
 export const parseConnectionAdapter = memberParser(CONNECTION_ADAPTERS, "provider_connections.adapter");
@@ -107,9 +107,11 @@ export function toConnectionJson(
     adapter,
     enabled: row.enabled,
     settings: row.settings as Record<string, unknown>,
-    ...(adapter === "oidc" ? { clientSecretSet: Boolean(secrets.clientSecret) } : {}),
+    ...CONNECTION_ADAPTER_MODULES[adapter].connectionJson(
+      { environment: row.environment as TEnvironment, providerId: row.providerId, settings: row.settings },
+      secrets,
+    ),
     secretsSet: (SECRET_FIELDS[adapter] ?? []).filter((name) => Boolean(secrets[name])),
-    ...(adapter === "saml" ? { serviceProvider: samlServiceProviderJson(row) } : {}),
     lastError: row.lastError,
     lastErrorAt: row.lastErrorAt?.toISOString() ?? null,
     lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
@@ -171,34 +173,16 @@ function changedFields(
   return changed;
 }
 
-/** 400 naming `adapter` when the catalog provider cannot run on it. */
+/** 400 naming `adapter` when the catalog provider cannot run on it (its module says why). */
 function refuseAdapter(provider: TProviderDefinition, adapter: TConnectionAdapter): void {
-  if (adapter === "wallet" && provider.adapters.production !== "wallet") {
-    throw invalidField(
-      "adapter",
-      `provider "${provider.id}" is not a wallet provider; wallet connects only those`,
-    );
-  }
+  const refusal = CONNECTION_ADAPTER_MODULES[adapter].refuses(provider);
+  if (refusal !== null) throw invalidField("adapter", refusal);
   if (connectionFlows(adapter, provider).length === 0) {
     throw invalidField(
       "adapter",
       `provider "${provider.id}" offers no flow the ${adapter} adapter answers (it answers ${ADAPTER_FLOWS[adapter].join(", ")}; the provider has ${provider.flowTypes.join(", ")})`,
     );
   }
-  if (adapter === "saml" && provider.adapters.production === "wallet") {
-    throw invalidField(
-      "adapter",
-      `provider "${provider.id}" is a wallet provider; saml connects providers whose sign-in is a redirect`,
-    );
-  }
-}
-
-function samlServiceProviderJson(row: ProviderConnection): TConnectionJson["serviceProvider"] {
-  const settings = row.settings as { spEntityId?: unknown };
-  return {
-    entityId: typeof settings.spEntityId === "string" ? settings.spEntityId : "",
-    ...samlServiceProviderUrls(row.environment as TEnvironment, row.providerId),
-  };
 }
 
 /**
@@ -213,8 +197,8 @@ export async function putConnectionFetching(
   body: TPutConnection,
 ): Promise<{ created: boolean; connection: TConnectionJson }> {
   refuseAdapter(catalogProvider(providerId), body.adapter);
-  const resolved =
-    body.adapter === "saml" ? { ...body, settings: await withFetchedSamlMetadata(body.settings) } : body;
+  const { resolveInput } = CONNECTION_ADAPTER_MODULES[body.adapter].settings;
+  const resolved = resolveInput ? { ...body, settings: await resolveInput(body.settings) } : body;
   return db.$transaction((tx) => putConnection(tx, actor, providerId, resolved));
 }
 

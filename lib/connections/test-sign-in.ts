@@ -15,9 +15,17 @@
  *   so the claims shown are mapped exactly as a production sign-in maps them;
  * - the result (outcome, mapped and raw claims, LoA, evidence) goes to the back-office result page
  *   in a second sealed HttpOnly cookie bound to the same session (Path=/operator/{env}/connections,
- *   5 minutes): nothing is written to the database or the log, the connection's health included;
- * - oidc only for now; a `saml` connection's test sign-in belongs in `beginAdapterTestSignIn` /
- *   `completeAdapterTestSignIn` below (its own hand-off in the same cookie) once SAML is wired.
+ *   5 minutes): nothing is written to the database or the log, the connection's health included
+ *   (save the SAML replay cache: a test sign-in's assertion ID is remembered like any other, so
+ *   it cannot be posted twice);
+ * - every adapter with a sign-in (./adapters, `signIn`) runs through the same interface; how
+ *   the hand-off travels follows how its answer comes back: a redirect's (oidc) in the cookie
+ *   above; a cross-site form post's (saml: the IdP's HTTP-POST to the connection's ACS, which
+ *   carries no cookie of ours) sealed into the RelayState itself (`t.` + the sealed hand-off, 10
+ *   minutes), the ACS recognising it by that prefix. The ACS cannot see the operator's session:
+ *   the result is sealed for the hand-off's session and the result page shows it to that live
+ *   session only;
+ * - a refused answer shows its precise cause (e.g. SAML `wrong_audience`) to the operator.
  */
 import { z } from "zod";
 import { readSessionCookie, resolveSessionOperator } from "../auth/console-session";
@@ -27,17 +35,11 @@ import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import type { Tx } from "../db/client";
 import { ENVIRONMENTS, type TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
-import {
-  beginOidcAuthorization,
-  completeOidcAuthorization,
-  ZOidcSavedState,
-  type TOidcUpstreamConfig,
-} from "../providers/adapters/oidc";
-import type { TAdapterOutcome } from "../providers/adapters/types";
 import { findProvider } from "../providers/catalog";
-import { upstreamCallbackUrl } from "../verifications/upstream";
+import { adapterModuleOf } from "./adapters/registry";
+import type { TSignInAdapter, TSignInAnswer, TSignInCompletion } from "./adapters/types";
 import { adapterSettings } from "./schema";
-import { unsealSecrets } from "./service";
+import { parseConnectionAdapter, unsealSecrets } from "./service";
 
 /** The hand-off cookie between the start and the callback (its own name: never a session's). */
 export const TEST_SIGN_IN_COOKIE = "idv_connection_test";
@@ -65,7 +67,10 @@ const ZHandOff = z.object({
   userId: z.string(),
   sessionId: z.string(),
   expiresAt: z.number(),
-  oidc: ZOidcSavedState,
+  /** the connection's adapter when the sign-in started, the binding its answer carries, its state */
+  adapter: z.string(),
+  binding: z.string().optional(),
+  state: z.unknown(),
 });
 type THandOff = z.infer<typeof ZHandOff>;
 
@@ -145,50 +150,47 @@ const STALE_SETTINGS = "The saved settings are no longer accepted by the adapter
 
 type TStoredRow = { adapter: string; settings: unknown; secretsEncrypted: string | null };
 
-/** The stored oidc settings as the adapter reads them; null when it no longer accepts them. */
-function storedOidcSettings(row: TStoredRow): TOidcUpstreamConfig | null {
+/** The stored settings as the adapter reads them; null when it no longer accepts them. */
+function storedSettings(row: TStoredRow): unknown {
   try {
-    return adapterSettings("oidc", row.settings, unsealSecrets(row));
+    return adapterSettings(parseConnectionAdapter(row.adapter), row.settings, unsealSecrets(row));
   } catch {
     // the zod refusal of a connection stored under older rules (runtime.ts treats it as absent)
     return null;
   }
 }
 
-/** The adapter's part of a start: its authorization URL and what the callback needs. */
-async function beginAdapterTestSignIn(row: {
-  adapter: string;
-  settings: unknown;
-  secretsEncrypted: string | null;
-}): Promise<{ url: string; oidc: z.infer<typeof ZOidcSavedState> }> {
-  if (row.adapter === "oidc") {
-    const settings = storedOidcSettings(row);
-    if (!settings) {
-      throw new ApiError("VALIDATION_ERROR", STALE_SETTINGS, {
-        details: [{ path: "settings", message: STALE_SETTINGS }],
-      });
-    }
-    const { url, saved } = await beginOidcAuthorization(settings, upstreamCallbackUrl());
-    return { url, oidc: saved };
+/** The sign-in of a stored connection's adapter; 400 naming `adapter` when it has none. */
+function signInOf(row: TStoredRow): TSignInAdapter<unknown, unknown> {
+  const signIn = adapterModuleOf(row.adapter)?.signIn;
+  if (!signIn) {
+    throw new ApiError("VALIDATION_ERROR", `Test sign-in is not available for ${row.adapter} connections`, {
+      details: [
+        { path: "adapter", message: `test sign-in runs sign-in adapters only (this one is ${row.adapter})` },
+      ],
+    });
   }
-  // saml: its AuthnRequest (HTTP-Redirect) and its request id go here, beside `oidc` in the hand-off
-  throw new ApiError("VALIDATION_ERROR", `Test sign-in is not available for ${row.adapter} connections yet`, {
-    details: [
-      { path: "adapter", message: `test sign-in runs oidc connections only (this one is ${row.adapter})` },
-    ],
-  });
+  return signIn;
+}
+
+/** The prefix of a RelayState carrying a test sign-in's sealed hand-off (a session's starts with ver_). */
+const RELAY_PREFIX = "t.";
+
+function seal(handOff: THandOff): string {
+  return encryptSecret(JSON.stringify(handOff));
 }
 
 /**
- * POST …/connections/{providerId}/test-sign-in: the upstream's authorization URL, and the hand-off
- * cookie to set. `cookieHeader` is the request's (the operator's session cookie is bound in).
+ * POST …/connections/{providerId}/test-sign-in: the upstream's URL, and the hand-off cookie to
+ * set (null when the hand-off travels in the request itself). `cookieHeader` is the request's
+ * (the operator's session cookie is bound in).
  */
 export async function startTestSignIn(
   db: Tx,
   actor: OperatorActor,
   providerId: string,
   cookieHeader: string | null,
-): Promise<{ url: string; setCookie: string }> {
+): Promise<{ url: string; setCookie: string | null }> {
   if (actor.auth.via !== "session") {
     throw new ApiError(
       "RESOURCE_FORBIDDEN",
@@ -200,18 +202,35 @@ export async function startTestSignIn(
     throw new ApiError("INVALID_SESSION", "Your session has ended. Sign in again");
   }
   const row = await storedConnection(db, actor.env, providerId);
-  const { url, oidc } = await beginAdapterTestSignIn(row);
-  const handOff: THandOff = {
+  const signIn = signInOf(row);
+  const settings = storedSettings(row);
+  if (settings === null) {
+    throw new ApiError("VALIDATION_ERROR", STALE_SETTINGS, {
+      details: [{ path: "settings", message: STALE_SETTINGS }],
+    });
+  }
+  const handOffOf = (state: unknown, binding?: string): THandOff => ({
     purpose: PURPOSE_HANDOFF,
     env: actor.env,
     providerId,
     userId: claims.userId,
     sessionId: claims.sessionId,
     expiresAt: Date.now() + HANDOFF_SECONDS * 1000,
-    oidc,
+    adapter: row.adapter,
+    binding,
+    state,
+  });
+  const { url, state, binding } = await signIn.begin(settings, {
+    env: actor.env,
+    providerId,
+    // a form post's answer carries the whole hand-off back (no cookie of ours comes with it)
+    bind: (requestState) => `${RELAY_PREFIX}${seal(handOffOf(requestState))}`,
+  });
+  if (signIn.answer === "form_post") return { url, setCookie: null };
+  return {
+    url,
+    setCookie: cookie(TEST_SIGN_IN_COOKIE, seal(handOffOf(state, binding)), "/verify", HANDOFF_SECONDS),
   };
-  const sealed = encryptSecret(JSON.stringify(handOff));
-  return { url, setCookie: cookie(TEST_SIGN_IN_COOKIE, sealed, "/verify", HANDOFF_SECONDS) };
 }
 
 /** Whether a callback request belongs to a test sign-in: its cookie, and no session's cookie. */
@@ -238,8 +257,10 @@ function refused(handOff: THandOff, message: string): TTestSignInResult {
   };
 }
 
-function resultOf(handOff: THandOff, outcome: TAdapterOutcome): TTestSignInResult {
+function resultOf(handOff: THandOff, { outcome, refusal }: TSignInCompletion): TTestSignInResult {
   const base = { ...refused(handOff, ""), reason: null, message: null };
+  // the precise cause of a refused answer: the operator's to see
+  if (refusal) return { ...base, outcome: "failure", reason: refusal.reason, message: refusal.message };
   switch (outcome.kind) {
     case "success":
       return {
@@ -259,19 +280,38 @@ function resultOf(handOff: THandOff, outcome: TAdapterOutcome): TTestSignInResul
   }
 }
 
-/** The adapter's part of a callback: the sign-in's outcome. */
+/** The adapter's part of an answer: the sign-in's outcome (the stored connection as it is now). */
 async function completeAdapterTestSignIn(
   row: TStoredRow,
   handOff: THandOff,
-  callbackUrl: URL,
-): Promise<TAdapterOutcome> {
-  if (row.adapter !== "oidc") {
-    // saml: the HTTP-POST response is checked against handOff's request id here
-    return { kind: "failure", reason: "provider_unavailable", message: "the connection is no longer oidc" };
+  answer: TSignInAnswer,
+): Promise<TSignInCompletion> {
+  const signIn = adapterModuleOf(row.adapter)?.signIn;
+  const state = row.adapter === handOff.adapter ? signIn?.stateSchema.safeParse(handOff.state) : undefined;
+  if (!signIn || !state?.success || signIn.answer !== answer.channel) {
+    const message = `the connection is no longer ${handOff.adapter}`;
+    return { outcome: { kind: "failure", reason: "provider_unavailable", message } };
   }
-  const settings = storedOidcSettings(row);
-  if (!settings) return { kind: "failure", reason: "invalid_configuration", message: STALE_SETTINGS };
-  return completeOidcAuthorization(settings, upstreamCallbackUrl(), callbackUrl, handOff.oidc);
+  const settings = storedSettings(row);
+  if (settings === null)
+    return { outcome: { kind: "failure", reason: "invalid_configuration", message: STALE_SETTINGS } };
+  return signIn.complete(settings, state.data, answer, { env: handOff.env, providerId: handOff.providerId });
+}
+
+/** The stored connection's outcome for a hand-off checked by the caller; a refusal on ApiError. */
+async function answeredResult(db: Tx, handOff: THandOff, answer: TSignInAnswer): Promise<TTestSignInResult> {
+  try {
+    const row = await storedConnection(db, handOff.env, handOff.providerId);
+    return resultOf(handOff, await completeAdapterTestSignIn(row, handOff, answer));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return refused(handOff, err.message);
+  }
+}
+
+function resultCookie(handOff: THandOff, result: TTestSignInResult): string {
+  const sealed = sealResult(result, handOff.userId, handOff.sessionId);
+  return cookie(TEST_RESULT_COOKIE, sealed, resultCookiePath(handOff.env), RESULT_SECONDS);
 }
 
 /**
@@ -295,18 +335,52 @@ export async function completeTestSignIn(
   } else if (!claims || claims.userId !== handOff.userId || claims.sessionId !== handOff.sessionId) {
     result = refused(handOff, "This test sign-in was started by another session: start it again");
   } else {
+    const answer: TSignInAnswer = { channel: "redirect_query", url: callbackUrl };
+    const carried = adapterModuleOf(handOff.adapter)?.signIn?.bindingOf(answer);
     try {
       await resolveSessionOperator(db, claims);
-      const row = await storedConnection(db, handOff.env, handOff.providerId);
-      result = resultOf(handOff, await completeAdapterTestSignIn(row, handOff, callbackUrl));
+      result =
+        handOff.binding !== undefined && carried !== handOff.binding
+          ? refused(handOff, "This answer is not the one of this test sign-in: start it again")
+          : await answeredResult(db, handOff, answer);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       result = refused(handOff, err.message);
     }
   }
-  const sealed = sealResult(result, handOff.userId, handOff.sessionId);
-  setCookies.push(cookie(TEST_RESULT_COOKIE, sealed, resultCookiePath(handOff.env), RESULT_SECONDS));
+  setCookies.push(resultCookie(handOff, result));
   return { location: resultPagePath(handOff.env, handOff.providerId), setCookies };
+}
+
+/** Whether a form post's RelayState carries a test sign-in's hand-off (not a session's). */
+export function isTestSignInRelayState(relayState: string | undefined): boolean {
+  return relayState?.startsWith(RELAY_PREFIX) === true;
+}
+
+/**
+ * The IdP's HTTP-POST of a test sign-in to the ACS of `providerId` in `env`: the hand-off comes
+ * from the RelayState (sealed, 10 minutes, for this ACS); the answer is completed by the
+ * connection's adapter and the browser sent to the result page with the sealed result, which
+ * only the hand-off's session can read there. An unreadable, expired-long-ago or foreign
+ * RelayState is null (the ACS answers 400). Never throws for what the post contains.
+ */
+export async function completeTestSignInPost(
+  db: Tx,
+  at: { env: string; providerId: string },
+  form: Record<string, string | undefined>,
+): Promise<{ location: string; setCookies: string[] } | null> {
+  const relayState = form.RelayState;
+  if (!relayState?.startsWith(RELAY_PREFIX)) return null;
+  const handOff = unseal(ZHandOff, relayState.slice(RELAY_PREFIX.length));
+  if (!handOff || handOff.env !== at.env || handOff.providerId !== at.providerId) return null;
+  const result =
+    Date.now() > handOff.expiresAt
+      ? refused(handOff, "This test sign-in took too long: start it again")
+      : await answeredResult(db, handOff, { channel: "form_post", form });
+  return {
+    location: resultPagePath(handOff.env, handOff.providerId),
+    setCookies: [resultCookie(handOff, result)],
+  };
 }
 
 function sealResult(result: TTestSignInResult, userId: string, sessionId: string): string {

@@ -151,12 +151,23 @@ export function samlServiceProviderMetadata(config: TSamlUpstreamConfig, urls: {
   });
 }
 
-/** Starts a sign-in: the IdP URL with the signed AuthnRequest, and what the session keeps. */
+/** A fresh AuthnRequest ID (an XML ID: it starts with a letter or an underscore). */
+export function newSamlRequestId(): string {
+  return `_${randomBytes(20).toString("hex")}`;
+}
+
+/**
+ * Starts a sign-in: the IdP URL with the signed AuthnRequest, and what the session keeps.
+ * `requestId` (default a fresh one) lets a caller bind the RelayState to the request first.
+ */
 export async function beginSamlAuthentication(
   config: TSamlUpstreamConfig,
-  { acsUrl, relayState }: { acsUrl: string; relayState: string },
+  {
+    acsUrl,
+    relayState,
+    requestId = newSamlRequestId(),
+  }: { acsUrl: string; relayState: string; requestId?: string },
 ): Promise<{ url: string; saved: TSamlSavedState }> {
-  const requestId = `_${randomBytes(20).toString("hex")}`;
   const url = await samlFor(config, acsUrl, undefined, requestId).getAuthorizeUrlAsync(
     relayState,
     undefined,

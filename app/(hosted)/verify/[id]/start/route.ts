@@ -1,5 +1,5 @@
 // Redirect flow: "Continue to <provider>". Sandbox → its simulator; production → the upstream of
-// the provider's connection (oidc: its OpenID Provider; saml: its identity provider).
+// the provider's connection, through its adapter's sign-in (lib/verifications/sign-in.ts).
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { hostedAction } from "@/lib/hosted/action-gate";
@@ -8,8 +8,7 @@ import { hostedSecretFrom } from "@/lib/hosted/binding";
 import { leaveForProvider, mayStart } from "@/lib/hosted/session";
 import { UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
 import { ApiError } from "@/lib/errors";
-import { beginSamlSignIn, usesSaml } from "@/lib/verifications/saml";
-import { beginUpstreamAuthentication, usesUpstream } from "@/lib/verifications/upstream";
+import { beginSignIn, sessionAnswerChannel } from "@/lib/verifications/sign-in";
 import { otherMethodsOf } from "@/lib/http/pipeline";
 import { HOSTED } from "@/lib/http/surfaces";
 
@@ -28,18 +27,13 @@ export const GET = hostedAction({ formPost: false }, async (request, id) => {
     await leaveForProvider(db, id);
     return seeOther(`/sandbox/verify/${id}?flow=${v.flowType}`);
   }
-  if (!(await usesUpstream(v))) {
-    if (!(await usesSaml(v))) return seeOther(`/verify/${id}`);
-    // no cookie: the IdP's cross-site post finds the session from its RelayState
-    try {
-      return seeOther((await beginSamlSignIn(id)).url);
-    } catch (err) {
-      if (err instanceof ApiError) return seeOther(`/verify/${id}`);
-      throw err;
-    }
-  }
+  // the session's connection's adapter, if it signs in (oidc, saml …): lib/verifications/sign-in.ts
+  if (!(await sessionAnswerChannel(v))) return seeOther(`/verify/${id}`);
   try {
-    const { url } = await beginUpstreamAuthentication(id);
+    const { url, answer } = await beginSignIn(id);
+    // a form post (SAML) is cross-site and carries no cookie: it finds the session from its
+    // RelayState; a redirect's callback finds it from this cookie
+    if (answer === "form_post") return seeOther(url);
     return seeOther(url, {
       "Set-Cookie": `${UPSTREAM_COOKIE}=${id}; Path=/verify; HttpOnly; SameSite=Lax; Max-Age=1800${
         config().https ? "; Secure" : ""

@@ -1,5 +1,7 @@
 // The SAML assertion consumer service (HTTP-POST) of a provider's saml connection. The IdP's post
-// is cross-site and carries no cookie of ours: the session comes from the RelayState.
+// is cross-site and carries no cookie of ours: the session (or an operator's test sign-in) comes
+// from the RelayState.
+import { completeTestSignInPost, isTestSignInRelayState } from "@/lib/connections/test-sign-in";
 import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse } from "@/lib/hosted/headers";
@@ -19,6 +21,18 @@ export const POST = pipeline(HOSTED, async (request: Request, ctx: TContext) => 
   const { env, providerId } = await ctx.params;
   const form = await readFormBody(request, { maxBytes: SAML_FORM_MAX_BYTES });
   const relayState = form.get("RelayState") ?? undefined;
+  // an operator's test sign-in through the connection (back-office): its hand-off is the RelayState
+  if (isTestSignInRelayState(relayState)) {
+    const done = await completeTestSignInPost(
+      getDb(),
+      { env, providerId },
+      { SAMLResponse: form.get("SAMLResponse") ?? undefined, RelayState: relayState },
+    );
+    if (!done) return textResponse(400, "No test sign-in in progress for this RelayState");
+    const response = seeOther(done.location);
+    for (const cookie of done.setCookies) response.headers.append("Set-Cookie", cookie);
+    return response;
+  }
   const id = sessionOfRelayState(relayState);
   const result =
     id && (await servesVerification(getDb(), request.headers, id))

@@ -11,7 +11,8 @@ export const POST = withApi(
       params.providerId,
       request.headers.get("cookie"),
     );
-    return json(200, { url }, { "Set-Cookie": setCookie });
+    // a form-post adapter's hand-off travels in its request (RelayState): no cookie then
+    return json(200, { url }, setCookie ? { "Set-Cookie": setCookie } : {});
   },
 );
 

@@ -1,0 +1,148 @@
+// Test sign-in through a saml connection (issue 24 §1, through the one adapter interface): started
+// by an operator's session, answered by a SAML identity provider built with samlify through the
+// connection's ACS (a cross-site post: the hand-off travels sealed in the RelayState), the result
+// shown to the same session only, and nothing stored server-side.
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  TEST_RESULT_COOKIE,
+  TEST_SIGN_IN_COOKIE,
+  readTestSignInResult,
+} from "@/lib/connections/test-sign-in";
+import { getDb } from "@/lib/db/client";
+import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/router";
+import { fixture, samlConnectionSettings, startSamlIdp, type TSamlIdp } from "@/lib/testing/saml-idp";
+import { isolateWebhookTestDatabase } from "@/lib/testing/webhooks";
+
+// connections are environment-wide: this file keeps its own database
+isolateWebhookTestDatabase();
+
+const PROVIDER = "es_clave";
+const path = `/api/production/v1/operator/connections/${PROVIDER}`;
+const ACS = `/verify/saml/production/${PROVIDER}/acs`;
+const HIGH = "http://eidas.europa.eu/LoA/high";
+const EIDAS = "http://eidas.europa.eu/attributes/naturalperson/";
+const PERSON = {
+  personIdentifier: "ES/DE/99999999R",
+  familyName: "García",
+  firstName: "Lucía",
+  dateOfBirth: "1985-07-30",
+};
+
+let idp: TSamlIdp;
+let session: Record<string, string>;
+
+function setCookie(res: { headers: Headers }, name: string): { pair: string; line: string } | undefined {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  return line ? { pair: line.split(";")[0]!, line } : undefined;
+}
+
+/** The IdP's cross-site post: no cookie of ours comes with it. */
+function post(form: { SAMLResponse?: string; RelayState?: string }, acs = ACS) {
+  return call("POST", acs, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    rawBody: new URLSearchParams(form as Record<string, string>).toString(),
+  });
+}
+
+async function started(): Promise<string> {
+  const res = await call("POST", `${path}/test-sign-in`, { headers: session });
+  expect(res.status, res.text).toBe(200);
+  // the hand-off travels in the RelayState, not in a cookie
+  expect(setCookie(res, TEST_SIGN_IN_COOKIE)).toBeUndefined();
+  return res.body.url as string;
+}
+
+beforeAll(async () => {
+  const operator = await makeOperator();
+  session = await operatorSessionHeaders(operator.userId);
+  const bootstrap = startSamlIdp("");
+  const put = await call("PUT", path, {
+    headers: session,
+    body: {
+      adapter: "saml",
+      // disabled: an operator tests a connection before offering it
+      enabled: false,
+      settings: samlConnectionSettings(bootstrap.metadataXml, { requestedLoa: HIGH }),
+    },
+  });
+  expect(put.status, put.text).toBe(201);
+  const metadata = await call("GET", `/verify/saml/production/${PROVIDER}/metadata`);
+  expect(metadata.status).toBe(200);
+  idp = startSamlIdp(metadata.text);
+});
+
+describe("test sign-in through a saml connection", () => {
+  it("runs a real sign-in through the ACS and shows the mapped and raw claims to the same session, storing nothing", async () => {
+    const before = await getDb().providerConnection.findFirstOrThrow({
+      where: { environment: "production", providerId: PROVIDER },
+    });
+    const verifications = await getDb().verification.count();
+
+    const url = await started();
+    expect(url.startsWith("https://idp.example-eid.test/sso?")).toBe(true);
+    // a signed AuthnRequest for our ACS, checked by the IdP against the SP metadata we serve
+    const request = await idp.readRequest(url);
+    expect(request.xml).toContain(`AssertionConsumerServiceURL="http://localhost:3000${ACS}"`);
+    const relayState = new URL(url).searchParams.get("RelayState")!;
+    expect(relayState.startsWith("t.")).toBe(true);
+    // sealed: nothing of the operator in clear text
+    expect(relayState).not.toContain(session.cookie!.split("=")[1]!.slice(0, 20));
+
+    const form = await idp.answer(url, { person: PERSON, loa: HIGH, encrypt: true });
+    expect(form.RelayState).toBe(relayState);
+    const done = await post(form);
+    expect(done.status, done.text).toBe(303);
+    expect(done.headers.get("location")).toBe(`/operator/production/connections/${PROVIDER}/test-sign-in`);
+    const result = setCookie(done, TEST_RESULT_COOKIE)!;
+    expect(result.line).toMatch(/; Path=\/operator\/production\/connections; HttpOnly; SameSite=Lax/);
+    expect(result.line).not.toContain("Lucía");
+
+    const shown = await readTestSignInResult(`${session.cookie}; ${result.pair}`, "production", PROVIDER);
+    expect(shown).toMatchObject({
+      outcome: "success",
+      claims: { given_name: "Lucía", family_name: "García", birthdate: "1985-07-30" },
+      rawClaims: { [`${EIDAS}FirstName`]: "Lucía" },
+      loa: 3,
+    });
+    // another session of another operator sees nothing
+    const other = await operatorSessionHeaders((await makeOperator()).userId);
+    expect(await readTestSignInResult(`${other.cookie}; ${result.pair}`, "production", PROVIDER)).toBeNull();
+
+    // nothing stored: no session, the connection's row untouched (health included)
+    expect(await getDb().verification.count()).toBe(verifications);
+    const after = await getDb().providerConnection.findFirstOrThrow({ where: { id: before.id } });
+    expect(after).toEqual(before);
+  });
+
+  it("shows a refused response's precise cause to the operator (a bad signature)", async () => {
+    const url = await started();
+    const form = await idp.answer(url, { person: PERSON, loa: HIGH, privateKey: fixture("other-key.pem") });
+    const done = await post(form);
+    expect(done.status).toBe(303);
+    const result = setCookie(done, TEST_RESULT_COOKIE)!.pair;
+    expect(await readTestSignInResult(`${session.cookie}; ${result}`, "production", PROVIDER)).toMatchObject({
+      outcome: "failure",
+      reason: "bad_signature",
+      claims: {},
+    });
+  });
+
+  it("answers 400 to a forged or garbled test RelayState, and to the right one at another provider's ACS", async () => {
+    const url = await started();
+    const form = await idp.answer(url, { person: PERSON, loa: HIGH });
+    for (const relayState of ["t.", "t.v1.AAAA.BBBB.CCCC", `${form.RelayState}x`]) {
+      const res = await post({ SAMLResponse: form.SAMLResponse, RelayState: relayState });
+      expect(res.status, relayState).toBe(400);
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+    expect((await post(form, "/verify/saml/production/it_cie/acs")).status).toBe(400);
+    // the real one still completes
+    const done = await post(form);
+    expect(done.status).toBe(303);
+    const result = setCookie(done, TEST_RESULT_COOKIE)!.pair;
+    expect(await readTestSignInResult(`${session.cookie}; ${result}`, "production", PROVIDER)).toMatchObject({
+      outcome: "success",
+    });
+  });
+});
