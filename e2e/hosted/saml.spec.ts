@@ -49,12 +49,15 @@ interface TIdpServer {
   metadataXml: string;
   /** the IdP once it has our SP metadata */
   use(spMetadataXml: string): void;
+  /** the last sign-in request the IdP received (its URL, AuthnRequest and RelayState) */
+  lastSsoUrl(): string;
   close(): Promise<void>;
 }
 
 async function startIdpServer(providerId = PROVIDER): Promise<TIdpServer> {
   let idp: TSamlIdp | undefined;
   let base = "";
+  let lastSso = "";
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", base);
     if (url.pathname === "/metadata") {
@@ -62,6 +65,7 @@ async function startIdpServer(providerId = PROVIDER): Promise<TIdpServer> {
       return;
     }
     if (url.pathname === "/sso" && idp) {
+      lastSso = url.href;
       const acs = `http://127.0.0.1:3100/verify/saml/production/${providerId}/acs`;
       idp
         .answer(url.href, { person: GIULIA, loa: "http://eidas.europa.eu/LoA/high", encrypt: true })
@@ -83,6 +87,7 @@ async function startIdpServer(providerId = PROVIDER): Promise<TIdpServer> {
     use: (spMetadataXml) => {
       idp = startSamlIdp(spMetadataXml, entityId, { ssoUrl: `${base}/sso` });
     },
+    lastSsoUrl: () => lastSso,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -208,7 +213,16 @@ test("operator: test sign-in through a saml connection, answered by the IdP's po
     const popupOpened = page.waitForEvent("popup");
     await page.getByRole("button", { name: "Test sign-in" }).click();
     const popup = await popupOpened;
-    await expect(popup).toHaveURL(new RegExp(`^${idpServer.base}/sso\\?SAMLRequest=`));
+    // the IdP's page in the new tab (the tab's URL is read from the IdP's side: a tab opened blank
+    // and then sent on may report an empty URL to the test for a while under load)
+    await expect(popup.getByRole("heading", { name: "Example eID (samlify)" })).toBeVisible({
+      timeout: 20_000,
+    });
+    expect(idpServer.lastSsoUrl()).toMatch(new RegExp(`^${idpServer.base}/sso\\?SAMLRequest=`));
+    // SAML Bindings §3.4.3: the RelayState the IdP receives is at most 80 bytes
+    const relayState = new URL(idpServer.lastSsoUrl()).searchParams.get("RelayState") ?? "";
+    expect(relayState).toMatch(/^t\.[A-Za-z0-9_-]{32}$/);
+    expect(Buffer.byteLength(relayState, "utf8")).toBeLessThanOrEqual(80);
     await popup.getByRole("button", { name: "Sign in" }).click();
     await popup.waitForURL(new RegExp(`/operator/production/connections/${providerId}/test-sign-in$`));
     await expect(popup.getByTestId("test-outcome")).toHaveText("Signed in");

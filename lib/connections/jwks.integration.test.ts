@@ -161,6 +161,10 @@ describe("an oidc connection's keys through the Operator API", () => {
       [{ idTokenDecryptionKey: { ...DECRYPTION, d: undefined } }, "settings.idTokenDecryptionKey"],
       [{ requestObject: { signingAlg: "RS256" } }, "settings.requestObject.signingAlg"],
       [{ clientAuthMethod: "client_secret_post" }, "settings.clientSecret"],
+      [
+        { authorizationParameters: { acr_values: "eidas2", state: "x" } },
+        "settings.authorizationParameters.state",
+      ],
     ];
     for (const [extra, field] of cases) {
       const res = await call("PUT", base, {

@@ -55,6 +55,10 @@ const flatShape = {
   requestedLoa: shape.requestedLoa,
   wantAssertionsSigned: shape.wantAssertionsSigned,
   eidas: shape.eidas,
+  forceAuthn: shape.forceAuthn,
+  attributeConsumingServiceIndex: shape.attributeConsumingServiceIndex,
+  organization: shape.organization,
+  contactPerson: shape.contactPerson,
   allowInsecureRequests: shape.allowInsecureRequests,
 };
 

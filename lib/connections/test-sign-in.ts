@@ -5,8 +5,8 @@
  * Rules:
  * - only an operator's console session may start one (an operator key is 403): the sign-in needs
  *   that operator's browser; the hand-off (state, nonce, PKCE verifier, environment, provider,
- *   the operator's user id and session id, expiry) is sealed with the master key in an HttpOnly
- *   cookie of its own (Path=/verify, 10 minutes) — no database row;
+ *   the operator's user id and session id, expiry) is sealed with the master key, 10 minutes;
+ *   a redirect's (oidc) travels in an HttpOnly cookie of its own (Path=/verify) — no database row;
  * - the upstream returns to the one registered callback, {PUBLIC_URL}/verify/callback, which hands
  *   over here when this cookie is present and a session's cookie is not; the callback accepts it
  *   only from the same live operator session that started it (same user, same session id);
@@ -15,26 +15,35 @@
  *   so the claims shown are mapped exactly as a production sign-in maps them;
  * - the result (outcome, mapped and raw claims, LoA, evidence) goes to the back-office result page
  *   in a second sealed HttpOnly cookie bound to the same session (Path=/operator/{env}/connections,
- *   5 minutes): nothing is written to the database or the log, the connection's health included
- *   (save the SAML replay cache: a test sign-in's assertion ID is remembered like any other, so
- *   it cannot be posted twice);
+ *   5 minutes): nothing else is written to the database or the log, the connection's health
+ *   included (save the SAML replay cache: a test sign-in's assertion ID is remembered like any
+ *   other, so it cannot be posted twice; and a form post's hand-off row below, deleted as it is
+ *   read);
  * - every adapter with a sign-in (./adapters, `signIn`) runs through the same interface; how
  *   the hand-off travels follows how its answer comes back: a redirect's (oidc) in the cookie
  *   above; a cross-site form post's (saml: the IdP's HTTP-POST to the connection's ACS, which
- *   carries no cookie of ours) sealed into the RelayState itself (`t.` + the sealed hand-off, 10
- *   minutes), the ACS recognising it by that prefix. The ACS cannot see the operator's session:
- *   the result is sealed for the hand-off's session and the result page shows it to that live
+ *   carries no cookie of ours, and whose RelayState SAML Bindings §3.4.3/§3.5.3 limit to 80
+ *   bytes, enforced by eIDAS nodes and SPID) is kept server-side in `connection_test_hand_offs`
+ *   under a short random RelayState (`t.` + 32 random base64url characters, 34 bytes; the row's
+ *   id is the SHA-256 of that RelayState, its hand-off sealed as above: no personal data). The
+ *   ACS recognises it by the prefix and consumes it in one statement (DELETE … RETURNING, for
+ *   its environment and provider only): single use, refused once expired; expired rows are
+ *   purged hourly (`saml_assertion_purge`). The ACS cannot see the operator's session: the
+ *   result is sealed for the hand-off's session and the result page shows it to that live
  *   session only;
  * - a refused answer shows its precise cause (e.g. SAML `wrong_audience`) to the operator.
  */
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { readSessionCookie, resolveSessionOperator } from "../auth/console-session";
 import type { OperatorActor } from "../auth/actor";
 import { config } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import type { Tx } from "../db/client";
-import { ENVIRONMENTS, type TEnvironment } from "../environments";
+import { sha256Hex } from "../crypto/hash";
+import type { Db, Tx } from "../db/client";
+import { ENVIRONMENTS, parseEnvironment, type TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
+import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 import { findProvider } from "../providers/catalog";
 import { adapterModuleOf } from "./adapters/registry";
 import type { TSignInAdapter, TSignInAnswer, TSignInCompletion } from "./adapters/types";
@@ -173,17 +182,74 @@ function signInOf(row: TStoredRow): TSignInAdapter<unknown, unknown> {
   return signIn;
 }
 
-/** The prefix of a RelayState carrying a test sign-in's sealed hand-off (a session's starts with ver_). */
+/** The prefix of a test sign-in's RelayState (a session's starts with ver_). */
 const RELAY_PREFIX = "t.";
+/** A test sign-in's RelayState: the prefix and 32 random base64url characters (192 bits; 34 of the 80 bytes). */
+const TEST_RELAY_STATE = /^t\.[A-Za-z0-9_-]{32}$/;
 
 function seal(handOff: THandOff): string {
   return encryptSecret(JSON.stringify(handOff));
 }
 
+/** The key of a form post's hand-off row: the SHA-256 of the RelayState (never stored as it is). */
+function handOffKey(relayState: string): string {
+  return sha256Hex(relayState);
+}
+
+/** Keeps a form post's hand-off under its RelayState (in the start's transaction). */
+async function keepHandOff(db: Tx, relayState: string, handOff: THandOff): Promise<void> {
+  await db.connectionTestHandOff.create({
+    data: {
+      id: handOffKey(relayState),
+      environment: handOff.env,
+      providerId: handOff.providerId,
+      handOffSealed: seal(handOff),
+      expiresAt: new Date(handOff.expiresAt),
+    },
+  });
+}
+
+/**
+ * The hand-off a form post's RelayState names at the ACS of `providerId` in `env`, deleted as it
+ * is read (single use: of two posts of the same RelayState exactly one gets it); null when there
+ * is none (unknown, used, purged, or another ACS's: that one's row is left alone) or it expired.
+ */
+async function takeHandOff(
+  db: Tx,
+  relayState: string,
+  at: { env: string; providerId: string },
+): Promise<THandOff | null> {
+  const env = parseEnvironment(at.env);
+  if (!env || !TEST_RELAY_STATE.test(relayState)) return null;
+  const rows = await db.$queryRaw<{ hand_off_sealed: string }[]>`
+    DELETE FROM connection_test_hand_offs
+     WHERE id = ${handOffKey(relayState)} AND environment = ${env}::"Environment"
+       AND provider_id = ${at.providerId}
+    RETURNING hand_off_sealed`;
+  const handOff = unseal(ZHandOff, rows[0]?.hand_off_sealed);
+  if (!handOff || handOff.env !== env || handOff.providerId !== at.providerId) return null;
+  return Date.now() > handOff.expiresAt ? null : handOff;
+}
+
+/** Deletes the form posts' hand-offs that expired unanswered, in bounded batches (hourly). */
+export async function purgeExpiredTestSignInHandOffs(
+  db: Pick<Db, "$executeRaw">,
+  { now = new Date(), batchSize }: TPurgeOptions = {},
+): Promise<number> {
+  // the column is a UTC `timestamp without time zone`: the literal's Z is ignored on the cast
+  return deleteInBatches(
+    (limit) => db.$executeRaw`
+      DELETE FROM connection_test_hand_offs
+       WHERE id IN (SELECT id FROM connection_test_hand_offs
+                     WHERE expires_at < ${now.toISOString()}::timestamp LIMIT ${limit})`,
+    batchSize,
+  );
+}
+
 /**
  * POST …/connections/{providerId}/test-sign-in: the upstream's URL, and the hand-off cookie to
- * set (null when the hand-off travels in the request itself). `cookieHeader` is the request's
- * (the operator's session cookie is bound in).
+ * set (null for a form post's: kept server-side under its RelayState). `cookieHeader` is the
+ * request's (the operator's session cookie is bound in).
  */
 export async function startTestSignIn(
   db: Tx,
@@ -220,13 +286,24 @@ export async function startTestSignIn(
     binding,
     state,
   });
+  // a form post's answer brings back only the RelayState (no cookie of ours): a random key to the
+  // hand-off kept here, short enough for any IdP (SAML: 80 bytes at most)
+  const bound: { relayState?: string; handOff?: THandOff } = {};
   const { url, state, binding } = await signIn.begin(settings, {
     env: actor.env,
     providerId,
-    // a form post's answer carries the whole hand-off back (no cookie of ours comes with it)
-    bind: (requestState) => `${RELAY_PREFIX}${seal(handOffOf(requestState))}`,
+    bind: (requestState) => {
+      bound.relayState = `${RELAY_PREFIX}${randomBytes(24).toString("base64url")}`;
+      bound.handOff = handOffOf(requestState);
+      return bound.relayState;
+    },
   });
-  if (signIn.answer === "form_post") return { url, setCookie: null };
+  if (signIn.answer === "form_post") {
+    if (!bound.relayState || !bound.handOff)
+      throw new Error(`the ${row.adapter} sign-in did not call bind()`);
+    await keepHandOff(db, bound.relayState, bound.handOff);
+    return { url, setCookie: null };
+  }
   return {
     url,
     setCookie: cookie(TEST_SIGN_IN_COOKIE, seal(handOffOf(state, binding)), "/verify", HANDOFF_SECONDS),
@@ -352,17 +429,18 @@ export async function completeTestSignIn(
   return { location: resultPagePath(handOff.env, handOff.providerId), setCookies };
 }
 
-/** Whether a form post's RelayState carries a test sign-in's hand-off (not a session's). */
+/** Whether a form post's RelayState is a test sign-in's (not a session's). */
 export function isTestSignInRelayState(relayState: string | undefined): boolean {
   return relayState?.startsWith(RELAY_PREFIX) === true;
 }
 
 /**
- * The IdP's HTTP-POST of a test sign-in to the ACS of `providerId` in `env`: the hand-off comes
- * from the RelayState (sealed, 10 minutes, for this ACS); the answer is completed by the
- * connection's adapter and the browser sent to the result page with the sealed result, which
- * only the hand-off's session can read there. An unreadable, expired-long-ago or foreign
- * RelayState is null (the ACS answers 400). Never throws for what the post contains.
+ * The IdP's HTTP-POST of a test sign-in to the ACS of `providerId` in `env`: the hand-off is the
+ * one kept under the RelayState (10 minutes, for this ACS, consumed here); the answer is
+ * completed by the connection's adapter and the browser sent to the result page with the sealed
+ * result, which only the hand-off's session can read there. An unknown, used, expired or
+ * foreign RelayState is null (the ACS answers 400, no cookie). Never throws for what the post
+ * contains.
  */
 export async function completeTestSignInPost(
   db: Tx,
@@ -371,12 +449,9 @@ export async function completeTestSignInPost(
 ): Promise<{ location: string; setCookies: string[] } | null> {
   const relayState = form.RelayState;
   if (!relayState?.startsWith(RELAY_PREFIX)) return null;
-  const handOff = unseal(ZHandOff, relayState.slice(RELAY_PREFIX.length));
-  if (!handOff || handOff.env !== at.env || handOff.providerId !== at.providerId) return null;
-  const result =
-    Date.now() > handOff.expiresAt
-      ? refused(handOff, "This test sign-in took too long: start it again")
-      : await answeredResult(db, handOff, { channel: "form_post", form });
+  const handOff = await takeHandOff(db, relayState, at);
+  if (!handOff) return null;
+  const result = await answeredResult(db, handOff, { channel: "form_post", form });
   return {
     location: resultPagePath(handOff.env, handOff.providerId),
     setCookies: [resultCookie(handOff, result)],

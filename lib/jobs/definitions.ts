@@ -49,11 +49,14 @@ export const requestLogPurgeJob = defineJob({
   schedule: "45 * * * *",
 });
 
-/** The SAML replay cache's assertion IDs past their assertion's expiry (saml-replay.ts). */
+/**
+ * The SAML replay cache's assertion IDs past their assertion's expiry (saml-replay.ts), and the
+ * SAML test sign-ins' hand-offs that expired unanswered (lib/connections/test-sign-in.ts).
+ */
 export const samlAssertionPurgeJob = defineJob({
   name: "saml_assertion_purge",
   payload: ZNoPayload,
-  handler: async () => (await import("../providers/adapters/saml-replay")).purgeSamlAssertionIdsTask,
+  handler: async () => (await import("./housekeeping")).purgeSamlRowsTask,
   schedule: "40 * * * *",
 });
 

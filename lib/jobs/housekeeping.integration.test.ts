@@ -1,9 +1,10 @@
 /**
  * The housekeeping jobs delete what has expired — authorization codes, OP access tokens, OIDC
  * authorization requests, idempotency records, ended rate-limit windows, sessions long past
- * retention — in bounded batches, and keep every live row.
+ * retention, SAML test sign-ins' hand-offs — in bounded batches, and keep every live row.
  */
 import { describe, expect, it } from "vitest";
+import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in";
 import { getDb } from "../db/client";
 import { newId, randomToken } from "../ids";
 import { purgeExpiredAuthorizationCodes } from "../oidc/purge";
@@ -234,5 +235,36 @@ describe("housekeeping jobs", () => {
     expect(left.map((r) => r.id).sort()).toEqual([unwiped, recent].sort());
     expect(await db.verificationEvent.count({ where: { verificationId: old } })).toBe(0);
     expect(await db.verificationEvent.count({ where: { verificationId: recent } })).toBe(1);
+  });
+
+  it("delete the SAML test sign-ins' hand-offs that expired unanswered, hourly with the assertion IDs, and keep live ones", async () => {
+    const db = getDb();
+    const providerId = `housekeeping_${randomToken(8)}`;
+    const handOff = (id: string, expiresAt: Date) =>
+      db.connectionTestHandOff.create({
+        data: {
+          id: `${providerId}-${id}`,
+          environment: "production",
+          providerId,
+          handOffSealed: "x",
+          expiresAt,
+        },
+      });
+    await handOff("old-1", ago(1000));
+    await handOff("old-2", ago(DAY));
+    await handOff("old-3", ago(2 * DAY));
+    await handOff("live", ahead(600_000));
+    expect(CRONTAB).toContain("40 * * * * saml_assertion_purge");
+
+    await runTask("saml_assertion_purge");
+    const left = await db.connectionTestHandOff.findMany({ where: { providerId }, select: { id: true } });
+    expect(left.map((r) => r.id)).toEqual([`${providerId}-live`]);
+
+    // in bounded batches
+    await handOff("old-4", ago(1000));
+    await handOff("old-5", ago(1000));
+    await handOff("old-6", ago(1000));
+    expect(await purgeExpiredTestSignInHandOffs(db, { batchSize: 2 })).toBeGreaterThanOrEqual(3);
+    expect(await db.connectionTestHandOff.count({ where: { providerId } })).toBe(1);
   });
 });

@@ -3,10 +3,12 @@
  * expired in bounded batches (lib/jobs/batches.ts) through the function of the domain that owns
  * the table, and logs what went.
  */
+import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in";
 import { getDb } from "../db/client";
 import { purgeExpiredIdempotencyRecords } from "../idempotency";
 import { logger } from "../log";
 import { purgeExpiredOidcRows } from "../oidc/purge";
+import { purgeSamlAssertionIdsTask } from "../providers/adapters/saml-replay";
 import { purgeExpiredRateLimits } from "../rate-limit/purge";
 import { purgeEndedSessions } from "../verifications/purge";
 
@@ -33,4 +35,14 @@ export async function purgeRateLimitsTask(): Promise<void> {
 export async function purgeEndedSessionsTask(): Promise<void> {
   const count = await purgeEndedSessions(getDb());
   if (count > 0) logger.info({ count }, "ended sessions deleted (IDV_SESSION_DELETE_DAYS)");
+}
+
+/**
+ * The `saml_assertion_purge` job: the replay cache's expired assertion IDs, and the back-office
+ * SAML test sign-ins' hand-offs that expired unanswered (lib/connections/test-sign-in.ts).
+ */
+export async function purgeSamlRowsTask(): Promise<void> {
+  await purgeSamlAssertionIdsTask();
+  const count = await purgeExpiredTestSignInHandOffs(getDb());
+  if (count > 0) logger.info({ count }, "expired test sign-in hand-offs deleted");
 }

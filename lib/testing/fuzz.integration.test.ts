@@ -1282,6 +1282,7 @@ function validSettings(): Record<string, Record<string, unknown>> {
       // the same name on both sides: valid whichever way the mapping reads
       claimMapping: { given_name: "given_name", family_name: "family_name" },
       acrToLoa: { eidas1: 1, eidas2: 2 },
+      authorizationParameters: { acr_values: "eidas2", prompt: "login" },
       allowInsecureRequests: true,
     },
     wallet: {
@@ -1298,6 +1299,10 @@ function validSettings(): Record<string, Record<string, unknown>> {
       spSigningPrivateKey: fixture("sp-signing-key.pem"),
       spEncryptionCertificate: fixture("sp-encryption-cert.pem"),
       spEncryptionPrivateKey: fixture("sp-encryption-key.pem"),
+      forceAuthn: true,
+      attributeConsumingServiceIndex: 1,
+      organization: { name: "Fuzz", displayName: "Fuzz", url: "https://broker.example.test", lang: "it" },
+      contactPerson: [{ type: "technical", email: "fuzz@broker.example.test" }],
     };
   }
   return settings;

@@ -9,6 +9,8 @@
  * Its sign-in page is a tiny form handler (`POST /interaction/:uid/login` or `/abort`), driven by
  * `signIn`/`cancel` without a browser: they follow the redirects with a cookie jar and return the
  * callback URL the OP redirected to (code, state, iss — or error).
+ * As a real eID, the OP authenticates at the level asked for: a sign-in whose `acr_values` names
+ * a level it supports reports that `acr`, else the account's own.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -29,6 +31,11 @@ export interface TUpstreamOp {
   redirectUri: string;
   /** "METHOD /path" of every request the OP served, in order */
   requests: string[];
+  /**
+   * The authorization parameters of each sign-in as the OP resolved them (from the URL, the
+   * signed request object or the pushed request), at its login prompt, in order
+   */
+  authorizationParams: Record<string, unknown>[];
   /** signs `accountId` in at the authorization URL; resolves to the callback URL */
   signIn(authorizationUrl: string, accountId: string): Promise<URL>;
   /** the end-user cancels at the OP's sign-in page */
@@ -96,14 +103,20 @@ export async function startUpstreamOp(options: {
   client?: Record<string, unknown>;
   /** oidc-provider features merged into the defaults (`requestObjects`, `encryption`, …) */
   features?: Record<string, unknown>;
+  /** acr values the OP supports besides its accounts' own */
+  acrValues?: string[];
+  /** authorization parameters the OP reads besides the standard ones (GOV.UK's `vtr`, …) */
+  extraParams?: string[];
 }): Promise<TUpstreamOp> {
   process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
   const clientId = "idv-broker";
   const clientSecret = "upstream-client-secret-0123456789";
   const redirectUri = options.redirectUri ?? "https://broker.example.test/verify/callback";
   const requests: string[] = [];
+  // the acr values the OP supports (its accounts' and options.acrValues), filled in below
+  const acrValues: string[] = [];
   // filled in once the server listens; `tokenOutage` is read by the request handler
-  const result = { tokenOutage: false } as TUpstreamOp;
+  const result = { tokenOutage: false, authorizationParams: [] as Record<string, unknown>[] } as TUpstreamOp;
   // the OP needs its issuer (our random port) before it can be built; requests arrive only later
   const op: { provider?: Provider; handle?: (req: http.IncomingMessage, res: http.ServerResponse) => void } =
     {};
@@ -128,13 +141,18 @@ export async function startUpstreamOp(options: {
         res.writeHead(400, { "content-type": "text/plain" }).end("unknown account");
         return;
       }
+      result.authorizationParams.push({ ...details.params });
+      const asked = String(details.params.acr_values ?? "")
+        .split(" ")
+        .find((value) => acrValues.includes(value));
+      const acr = asked ?? account.acr;
       await provider.interactionFinished(
         req,
         res,
         {
           login: {
             accountId,
-            ...(account.acr ? { acr: account.acr } : {}),
+            ...(acr ? { acr } : {}),
             ...(account.amr ? { amr: account.amr } : {}),
           },
         },
@@ -186,7 +204,12 @@ export async function startUpstreamOp(options: {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: "upstream-test-key", alg: "RS256", use: "sig" };
   const scopes = { ...STANDARD_SCOPE_CLAIMS, ...options.scopes };
-  const acrValues = [...new Set(Object.values(options.accounts).flatMap((a) => (a.acr ? [a.acr] : [])))];
+  acrValues.push(
+    ...new Set([
+      ...Object.values(options.accounts).flatMap((a) => (a.acr ? [a.acr] : [])),
+      ...(options.acrValues ?? []),
+    ]),
+  );
 
   const provider = new Provider(issuer, {
     clients: [
@@ -219,6 +242,7 @@ export async function startUpstreamOp(options: {
     claims: { ...scopes, sid: null },
     scopes: Object.keys(scopes),
     acrValues,
+    ...(options.extraParams ? { extraParams: options.extraParams } : {}),
     findAccount: (_ctx: unknown, id: string) => {
       const account = options.accounts[id];
       return account ? { accountId: id, claims: () => ({ sub: id, ...account.claims }) } : undefined;

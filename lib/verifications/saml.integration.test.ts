@@ -6,6 +6,7 @@
  * a 303 (never a 500), the precise refusal in a log line; an unknown RelayState is 400 and
  * changes nothing.
  */
+import { DOMParser } from "@xmldom/xmldom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../db/client";
 import { logger } from "../log";
@@ -24,6 +25,7 @@ const SP_BASE = `/verify/saml/production/${PROVIDER}`;
 const FORM = "application/x-www-form-urlencoded";
 const HIGH = "http://eidas.europa.eu/LoA/high";
 const EIDAS = "http://eidas.europa.eu/attributes/naturalperson/";
+const MD = "urn:oasis:names:tc:SAML:2.0:metadata";
 const ERIKA = {
   personIdentifier: "IT/DE/CIE-0042",
   familyName: "Rossi",
@@ -135,6 +137,86 @@ describe("a production sign-in through a SAML identity provider", () => {
     expect(row.upstreamEncrypted).toBeNull();
     const again = await post(form);
     expect(again.status).toBe(303);
+    expect((await t.status(id)).body.status).toBe("completed");
+  });
+
+  it("sends ForceAuthn and AttributeConsumingServiceIndex, and serves Organization, ContactPerson and AttributeConsumingService in our metadata, which samlify reads", async () => {
+    const provider = "it_spid";
+    const bootstrap = startSamlIdp("");
+    const put = await putTestConnection("production", provider, {
+      adapter: "saml",
+      settings: samlConnectionSettings(bootstrap.metadataXml, {
+        requestedLoa: HIGH,
+        forceAuthn: true,
+        attributeConsumingServiceIndex: 2,
+        organization: {
+          name: "Comune di Prova",
+          displayName: "Comune di Prova",
+          url: "https://comune.example.it",
+          lang: "it",
+        },
+        contactPerson: [
+          {
+            type: "other",
+            company: "Comune di Prova",
+            email: "spid@comune.example.it",
+            telephone: "+39 06 1234567",
+          },
+          { type: "technical", email: "tech@broker.example.test" },
+        ],
+        eidas: { requestedAttributes: { [`${EIDAS}PersonIdentifier`]: true, [`${EIDAS}FamilyName`]: false } },
+      }),
+    });
+    expect(put.status).toBe(201);
+    const metadata = await call("GET", `/verify/saml/production/${provider}/metadata`);
+    expect(metadata.status).toBe(200);
+    const doc = new DOMParser().parseFromString(metadata.text, "text/xml");
+    const childNames = (parent: Element) =>
+      Array.from(parent.childNodes)
+        .filter((n) => n.nodeType === 1)
+        .map((n) => (n as Element).localName);
+    const entity = doc.documentElement!;
+    // the metadata schema's order: role descriptors, then Organization, then ContactPerson
+    expect(childNames(entity)).toEqual(["SPSSODescriptor", "Organization", "ContactPerson", "ContactPerson"]);
+    const sp = entity.getElementsByTagNameNS(MD, "SPSSODescriptor")[0]!;
+    expect(childNames(sp).slice(-2)).toEqual(["AssertionConsumerService", "AttributeConsumingService"]);
+    const service = sp.getElementsByTagNameNS(MD, "AttributeConsumingService")[0]!;
+    expect(service.getAttribute("index")).toBe("2");
+    expect(childNames(service)).toEqual(["ServiceName", "RequestedAttribute", "RequestedAttribute"]);
+    expect(service.getElementsByTagNameNS(MD, "ServiceName")[0]!.textContent).toBe("Comune di Prova");
+    const requested = Array.from(service.getElementsByTagNameNS(MD, "RequestedAttribute")).map((e) => [
+      e.getAttribute("Name"),
+      e.getAttribute("isRequired"),
+    ]);
+    // (stored as jsonb: the order of the names is PostgreSQL's)
+    expect(requested.sort()).toEqual([
+      [`${EIDAS}FamilyName`, "false"],
+      [`${EIDAS}PersonIdentifier`, "true"],
+    ]);
+    const organization = entity.getElementsByTagNameNS(MD, "Organization")[0]!;
+    expect(childNames(organization)).toEqual([
+      "OrganizationName",
+      "OrganizationDisplayName",
+      "OrganizationURL",
+    ]);
+    expect(organization.getElementsByTagNameNS(MD, "OrganizationURL")[0]!.getAttribute("xml:lang")).toBe(
+      "it",
+    );
+    const contacts = Array.from(entity.getElementsByTagNameNS(MD, "ContactPerson"));
+    expect(contacts.map((c) => [c.getAttribute("contactType"), childNames(c)])).toEqual([
+      ["other", ["Company", "EmailAddress", "TelephoneNumber"]],
+      ["technical", ["EmailAddress"]],
+    ]);
+
+    // an IdP built with samlify reads that metadata, checks the signed request against it, and answers
+    const spidIdp = startSamlIdp(metadata.text);
+    const { t, id, url } = await started(provider);
+    const request = await spidIdp.readRequest(url);
+    const authnRequest = new DOMParser().parseFromString(request.xml, "text/xml").documentElement!;
+    expect(authnRequest.getAttribute("ForceAuthn")).toBe("true");
+    expect(authnRequest.getAttribute("AttributeConsumingServiceIndex")).toBe("2");
+    const form = await spidIdp.answer(url, { person: ERIKA, loa: HIGH });
+    expect((await post(form, `/verify/saml/production/${provider}`)).status).toBe(303);
     expect((await t.status(id)).body.status).toBe("completed");
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { adapterSettingsJsonSchema } from "@/lib/connections/settings-schema";
 import { draftOf, fieldsOf, labelOf, settingsOf, type TJsonSchema } from "./settings-model";
 
 const SCHEMA: TJsonSchema = {
@@ -63,6 +64,7 @@ describe("the connection form generated from a settings JSON Schema", () => {
     expect(labelOf("acrToLoa")).toBe("ACR to LoA");
     expect(labelOf("metadataXml")).toBe("Metadata XML");
     expect(labelOf("allowInsecureRequests")).toBe("Allow insecure requests");
+    expect(labelOf("forceAuthn")).toBe("Force authentication");
   });
 
   it("round-trips stored settings through the draft, secrets never prefilled, empty values left out", () => {
@@ -104,5 +106,42 @@ describe("the connection form generated from a settings JSON Schema", () => {
       issuers: "must be JSON",
       acrToLoa: "the value of eidas3 must be a number",
     });
+  });
+});
+
+describe("the scheme parameters of the real adapter schemas (SPID, CIE, GOV.UK, FranceConnect …)", () => {
+  it("renders authorizationParameters as a map of texts and round-trips it", () => {
+    const fields = fieldsOf(adapterSettingsJsonSchema("oidc") as TJsonSchema);
+    const field = fields.find((f) => f.name === "authorizationParameters");
+    expect(field).toMatchObject({ kind: "map", values: "text", required: false });
+    const stored = {
+      issuer: "https://eid.example.test",
+      clientId: "broker",
+      authorizationParameters: { acr_values: "eidas2", vtr: '["Cl.Cm"]' },
+    };
+    expect(settingsOf(fields, draftOf(fields, stored)).settings).toEqual(stored);
+  });
+
+  it("renders forceAuthn as a switch, the index as a whole number, organization and contactPerson as JSON, and round-trips them", () => {
+    const fields = fieldsOf(adapterSettingsJsonSchema("saml") as TJsonSchema);
+    const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+    expect(byName.forceAuthn).toMatchObject({ kind: "boolean" });
+    expect(byName.attributeConsumingServiceIndex).toMatchObject({ kind: "number", integer: true });
+    // one language or several, one contact or a list: JSON, with the shapes in the description
+    expect(byName.organization).toMatchObject({ kind: "json", description: expect.stringContaining("lang") });
+    expect(byName.contactPerson).toMatchObject({
+      kind: "json",
+      description: expect.stringContaining("email"),
+    });
+    const stored = {
+      spEntityId: "https://broker.example.test/sp",
+      forceAuthn: true,
+      attributeConsumingServiceIndex: 0,
+      organization: { it: { name: "Comune", displayName: "Comune", url: "https://comune.example.it" } },
+      contactPerson: [{ type: "other", email: "spid@comune.example.it" }],
+    };
+    const draft = draftOf(fields, stored);
+    expect(draft.attributeConsumingServiceIndex).toBe("0");
+    expect(settingsOf(fields, draft).settings).toEqual(stored);
   });
 });

@@ -68,6 +68,7 @@ const WORDS: Record<string, string> = {
   idp: "IdP",
   vct: "VCT",
   alg: "algorithm",
+  authn: "authentication",
 };
 
 /** `clientId` → "Client ID", `acrToLoa` → "ACR to LoA", `metadataXml` → "Metadata XML". */

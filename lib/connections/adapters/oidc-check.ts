@@ -107,6 +107,14 @@ export async function checkOidcIssuer(
     }
     if (config.idTokenDecryptionKey && strings(d.id_token_encryption_alg_values_supported).length === 0)
       warn("idTokenDecryptionKey is set but the issuer lists no id_token_encryption_alg_values_supported");
+    // the level asked for (authorizationParameters.acr_values) among the levels the issuer lists
+    const acrOffered = strings(d.acr_values_supported);
+    const acrAsked = config.authorizationParameters?.acr_values?.split(" ").filter(Boolean) ?? [];
+    const acrMissing = acrAsked.filter((acr) => !acrOffered.includes(acr));
+    if (acrOffered.length && acrMissing.length)
+      warn(
+        `acr_values_supported does not list ${acrMissing.join(", ")} (authorizationParameters.acr_values)`,
+      );
     if (answer.idTokenSigningAlgorithms.includes("none"))
       warn('the issuer offers unsigned ID tokens ("none")');
     if (config.allowInsecureRequests) warn("allowInsecureRequests is set: for local testing only");

@@ -260,6 +260,94 @@ describe("all four, as FranceConnect+ asks", () => {
   });
 });
 
+describe("authorization parameters a scheme requires (acr_values, vtr, prompt)", () => {
+  const PARAMETERS = { acr_values: "eidas3", vtr: '["Cl.Cm"]', prompt: "login" };
+  async function opAsking(client: Record<string, unknown>, features: Record<string, unknown> = {}) {
+    const op = await startUpstreamOp({
+      accounts: ACCOUNTS,
+      scopes: { profile: ["given_name", "family_name", "birthdate", "prenom"] },
+      client,
+      features,
+      // the account signs in at eidas2 unless eidas3 is asked for; GOV.UK's vtr is read
+      acrValues: ["eidas3"],
+      extraParams: ["vtr"],
+    });
+    ops.push(op);
+    return op;
+  }
+  const levelOf = (outcome: Awaited<ReturnType<typeof signInThrough>>["outcome"]) =>
+    outcome.kind === "success" ? outcome.identity.loa : outcome.kind;
+
+  it("sends them in a plain authorization request: the OP reads them and authenticates at the acr asked for", async () => {
+    const op = await opAsking({});
+    const base = { clientSecret: op.clientSecret, acrToLoa: { eidas2: 2, eidas3: 3 } };
+    // without them the OP's default level applies
+    const plain = await signInThrough(op, configFor(op, base));
+    expect(plain.url.searchParams.get("acr_values")).toBeNull();
+    expect(op.authorizationParams.at(-1)).not.toHaveProperty("acr_values");
+    expect(levelOf(plain.outcome)).toBe(2);
+
+    const { url, outcome } = await signInThrough(
+      op,
+      configFor(op, { ...base, authorizationParameters: PARAMETERS }),
+    );
+    expect(
+      Object.fromEntries(["acr_values", "vtr", "prompt"].map((k) => [k, url.searchParams.get(k)])),
+    ).toEqual(PARAMETERS);
+    expect(op.authorizationParams.at(-1)).toMatchObject(PARAMETERS);
+    expect(outcome).toMatchObject({ kind: "success", identity: { loa: 3 } });
+    // the check says when the level asked for is not one the issuer lists
+    const listed = await checkOidcIssuer(
+      "ch_swissid",
+      configFor(op, { ...base, authorizationParameters: PARAMETERS }),
+    );
+    expect(listed.warnings.filter((w) => w.includes("acr_values"))).toEqual([]);
+    const unlisted = await checkOidcIssuer(
+      "ch_swissid",
+      configFor(op, { ...base, authorizationParameters: { acr_values: "eidas3 qoa9" } }),
+    );
+    expect(unlisted.warnings).toContain(
+      "acr_values_supported does not list qoa9 (authorizationParameters.acr_values)",
+    );
+  });
+
+  it("puts them inside the signed request object", async () => {
+    const op = await opAsking(
+      { require_signed_request_object: true, jwks: { keys: [pub(SIGNING, "sig")] } },
+      { requestObjects: { enabled: true } },
+    );
+    const config = configFor(op, {
+      clientSecret: op.clientSecret,
+      privateKeyJwk: SIGNING,
+      requestObject: {},
+      acrToLoa: { eidas2: 2, eidas3: 3 },
+      authorizationParameters: PARAMETERS,
+    });
+    const { url, outcome } = await signInThrough(op, config);
+    expect(url.searchParams.get("acr_values")).toBeNull();
+    const claims = JSON.parse(
+      Buffer.from(url.searchParams.get("request")!.split(".")[1]!, "base64url").toString(),
+    ) as Record<string, unknown>;
+    expect(claims).toMatchObject(PARAMETERS);
+    expect(op.authorizationParams.at(-1)).toMatchObject(PARAMETERS);
+    expect(outcome).toMatchObject({ kind: "success", identity: { loa: 3 } });
+  });
+
+  it("pushes them with the request (PAR), the end-user's URL carrying only the request_uri", async () => {
+    const op = await opAsking({ require_pushed_authorization_requests: true });
+    const config = configFor(op, {
+      clientSecret: op.clientSecret,
+      pushedAuthorizationRequests: true,
+      acrToLoa: { eidas2: 2, eidas3: 3 },
+      authorizationParameters: PARAMETERS,
+    });
+    const { url, outcome } = await signInThrough(op, config);
+    expect([...url.searchParams.keys()].sort()).toEqual(["client_id", "request_uri"]);
+    expect(op.authorizationParams.at(-1)).toMatchObject(PARAMETERS);
+    expect(outcome).toMatchObject({ kind: "success", identity: { loa: 3 } });
+  });
+});
+
 describe("check connection", () => {
   it("warns about what the configuration needs and the upstream does not offer", async () => {
     const plain = await opRequiring({});

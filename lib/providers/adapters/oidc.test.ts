@@ -53,6 +53,37 @@ describe("ZOidcUpstreamConfig", () => {
     expect(issuePaths({ ...valid, tokenUrl: "https://x.test/token" })).toEqual([""]);
   });
 
+  it("takes a scheme's authorization parameters and refuses the ones the adapter sets itself", () => {
+    const parameters = { acr_values: "eidas2", vtr: '["Cl.Cm"]', prompt: "login", claims: "{}" };
+    expect(ZOidcUpstreamConfig.parse({ ...valid, authorizationParameters: parameters })).toMatchObject({
+      authorizationParameters: parameters,
+    });
+    for (const owned of [
+      "client_id",
+      "redirect_uri",
+      "response_type",
+      "response_mode",
+      "scope",
+      "state",
+      "nonce",
+      "code_challenge",
+      "code_challenge_method",
+      "request",
+      "request_uri",
+    ])
+      expect(issuePaths({ ...valid, authorizationParameters: { acr_values: "x", [owned]: "x" } })).toEqual([
+        `authorizationParameters.${owned}`,
+      ]);
+    const scope = ZOidcUpstreamConfig.safeParse({ ...valid, authorizationParameters: { scope: "openid" } });
+    expect(scope.error?.issues[0]?.message).toMatch(/scopes/);
+    expect(issuePaths({ ...valid, authorizationParameters: { "acr values": "x" } })).toEqual([
+      "authorizationParameters.acr values",
+    ]);
+    expect(issuePaths({ ...valid, authorizationParameters: { prompt: 1 } })).toEqual([
+      "authorizationParameters.prompt",
+    ]);
+  });
+
   it("accepts private_key_jwt with a private RSA or EC key, as an object or its JSON text", () => {
     const { clientSecret: _s, ...noSecret } = valid;
     expect(issuePaths({ ...noSecret, clientAuthMethod: "private_key_jwt", privateKeyJwk: rsaJwk })).toEqual(

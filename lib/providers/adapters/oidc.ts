@@ -21,6 +21,9 @@
  * - `requestObject` sends the authorization request as a signed request object (JAR, signed with
  *   privateKeyJwk); `pushedAuthorizationRequests` (or an upstream whose metadata requires it)
  *   pushes it to the PAR endpoint first and sends the end-user with its request_uri only;
+ * - `authorizationParameters` (acr_values, GOV.UK's vtr, prompt …) travel with every
+ *   authorization request, inside the request object and the pushed request alike; the
+ *   parameters the adapter sets itself (scope, state, nonce, PKCE, redirect_uri …) are refused;
  * - `idTokenDecryptionKey` decrypts encrypted ID tokens (and userinfo JWTs); the public halves of
  *   both keys are served at {PUBLIC_URL}/connections/{connectionId}/jwks.json;
  * - every request to the upstream (discovery, JWKS, PAR, token, userinfo) goes through the SSRF
@@ -57,6 +60,48 @@ export const ZClaimMapping = z.record(
   // not the guard itself: the values stay strings (a mapping names some claims, not all)
   z.string().refine((name): boolean => isKnownClaim(name), "must be an OIDC claim name known to the service"),
 );
+
+/**
+ * The authorization request parameters the adapter sets itself: a connection's
+ * `authorizationParameters` may not name them (`scope` comes from `scopes`).
+ */
+export const ADAPTER_AUTHORIZATION_PARAMETERS: ReadonlySet<string> = new Set([
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "response_mode",
+  "scope",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "request",
+  "request_uri",
+]);
+
+/**
+ * Extra authorization request parameters a scheme requires (`acr_values`, GOV.UK's `vtr`,
+ * `prompt`, `claims` …): name → value, sent with every authorization request.
+ */
+export const ZAuthorizationParameters = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "must be a parameter name (letters, digits, _ . -)"),
+    z.string().max(4096),
+  )
+  .superRefine((parameters, ctx) => {
+    for (const name of Object.keys(parameters))
+      if (ADAPTER_AUTHORIZATION_PARAMETERS.has(name))
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message:
+            name === "scope"
+              ? "is set by the adapter: use the scopes setting"
+              : "is set by the adapter and cannot be configured",
+        });
+    if (Object.keys(parameters).length > 30)
+      ctx.addIssue({ code: "custom", path: [], message: "must name at most 30 parameters" });
+  });
 
 /**
  * The cross-field rules of a complete configuration (secrets included): how the client
@@ -136,6 +181,10 @@ export const ZOidcUpstreamConfig = z
       "A private JWK (RSA-OAEP(-256), or ECDH-ES on P-256) decrypting encrypted ID tokens and userinfo JWTs",
     ),
     scopes: z.array(z.string().regex(SCOPE_TOKEN, "must be a scope token")).min(1).max(30).optional(),
+    /** extra authorization request parameters (acr_values, vtr, prompt …), in every mode */
+    authorizationParameters: ZAuthorizationParameters.optional().describe(
+      'Extra authorization request parameters sent with every request (plain, in the signed request object and through PAR alike), e.g. {"acr_values": "eidas2", "vtr": "[\\"Cl.Cm\\"]", "prompt": "login"}; the adapter\'s own (client_id, redirect_uri, response_type, response_mode, scope, state, nonce, code_challenge(_method), request, request_uri) are refused',
+    ),
     /** the upstream's claim name (or a JSON pointer into its claims) → OIDC claim name */
     claimMapping: ZClaimMapping.optional().describe(
       'The upstream\'s claim name (or a JSON pointer "/a/0/b") → OIDC claim name, e.g. {"prenom": "given_name"}',
@@ -320,6 +369,8 @@ export async function beginOidcAuthorization(
     codeVerifier: client.randomPKCECodeVerifier(),
   };
   const parameters: Record<string, string> = {
+    // the scheme's own parameters first: the adapter's below always win (the schema refuses them)
+    ...config.authorizationParameters,
     redirect_uri: redirectUri,
     scope: scopeOf(config),
     response_type: "code",

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { DOMParser } from "@xmldom/xmldom";
 import { describe, expect, it } from "vitest";
-import { samlServiceProviderMetadata } from "./saml";
+import { inflateRawSync } from "node:zlib";
+import { beginSamlAuthentication, samlServiceProviderMetadata } from "./saml";
 import {
   DEFAULT_ATTRIBUTE_MAPPING,
   DEFAULT_LOA_MAPPING,
@@ -157,5 +159,109 @@ describe("samlServiceProviderMetadata", () => {
     expect(compact).toContain(base64Of(fixture("sp-signing-cert.pem")));
     expect(compact).toContain(base64Of(fixture("sp-encryption-cert.pem")));
     expect(xml).toMatch(/KeyDescriptor use="signing"[^]*KeyDescriptor use="encryption"/);
+  });
+});
+
+describe("what SPID and CIE ask of the request and the metadata", () => {
+  const MD = "urn:oasis:names:tc:SAML:2.0:metadata";
+  const SPID = { fiscalNumber: "sub", name: "given_name", familyName: "family_name" };
+  const ORGANIZATION = {
+    it: { name: "Comune di Prova", displayName: "Comune", url: "https://comune.example.it" },
+    en: { name: "Test Town", displayName: "Town", url: "https://comune.example.it/en" },
+  };
+
+  it("checks forceAuthn, attributeConsumingServiceIndex, organization and contactPerson, naming the field", () => {
+    expect(
+      issuePaths({
+        ...valid,
+        forceAuthn: true,
+        attributeConsumingServiceIndex: 0,
+        organization: ORGANIZATION,
+        contactPerson: { type: "other", email: "spid@comune.example.it" },
+      }),
+    ).toEqual([]);
+    expect(
+      issuePaths({
+        ...valid,
+        organization: { name: "A", displayName: "A", url: "https://a.example", lang: "it" },
+        contactPerson: [{ type: "billing", company: "A", email: "b@a.example", telephone: "+39 06 123" }],
+      }),
+    ).toEqual([]);
+    expect(issuePaths({ ...valid, forceAuthn: "yes" })).toEqual(["forceAuthn"]);
+    expect(issuePaths({ ...valid, attributeConsumingServiceIndex: -1 })).toEqual([
+      "attributeConsumingServiceIndex",
+    ]);
+    expect(issuePaths({ ...valid, attributeConsumingServiceIndex: 1.5 })).toEqual([
+      "attributeConsumingServiceIndex",
+    ]);
+    expect(issuePaths({ ...valid, organization: { name: "A", displayName: "A", url: "ftp://a" } })).toEqual([
+      "organization.url",
+    ]);
+    expect(issuePaths({ ...valid, organization: { it: { name: "A" } } })).toEqual(["organization"]);
+    expect(issuePaths({ ...valid, organization: {} })).toEqual(["organization"]);
+    expect(issuePaths({ ...valid, contactPerson: { type: "boss", email: "a@b.example" } })).toEqual([
+      "contactPerson",
+    ]);
+    expect(issuePaths({ ...valid, contactPerson: [{ type: "other", email: "not an address" }] })).toEqual([
+      "contactPerson.0.email",
+    ]);
+  });
+
+  it("writes Organization in every language and an AttributeConsumingService of the mapped names only when the index is set", () => {
+    const config = ZSamlUpstreamConfig.parse({
+      ...valid,
+      attributeMapping: SPID,
+      organization: ORGANIZATION,
+    });
+    const without = samlServiceProviderMetadata(config, { acsUrl: "https://broker.example.test/acs" });
+    expect(without).not.toContain("AttributeConsumingService");
+    expect(without).not.toContain("ContactPerson");
+    const xml = samlServiceProviderMetadata(
+      { ...config, attributeConsumingServiceIndex: 0 },
+      { acsUrl: "https://broker.example.test/acs" },
+    );
+    const doc = new DOMParser().parseFromString(xml, "text/xml");
+    const texts = (name: string) =>
+      Array.from(doc.getElementsByTagNameNS(MD, name)).map((e) => [
+        e.getAttribute("xml:lang"),
+        e.textContent,
+      ]);
+    expect(texts("OrganizationName")).toEqual([
+      ["it", "Comune di Prova"],
+      ["en", "Test Town"],
+    ]);
+    expect(texts("ServiceName")).toEqual([
+      ["it", "Comune"],
+      ["en", "Town"],
+    ]);
+    const service = doc.getElementsByTagNameNS(MD, "AttributeConsumingService")[0]!;
+    expect(service.getAttribute("index")).toBe("0");
+    expect(
+      Array.from(service.getElementsByTagNameNS(MD, "RequestedAttribute")).map((e) => [
+        e.getAttribute("Name"),
+        e.getAttribute("NameFormat"),
+        e.hasAttribute("isRequired"),
+      ]),
+    ).toEqual(
+      Object.keys(SPID).map((name) => [name, "urn:oasis:names:tc:SAML:2.0:attrname-format:basic", false]),
+    );
+  });
+
+  it("puts ForceAuthn and AttributeConsumingServiceIndex in the AuthnRequest only when set", async () => {
+    const requestOf = async (extra: Record<string, unknown>) => {
+      const { url } = await beginSamlAuthentication(ZSamlUpstreamConfig.parse({ ...valid, ...extra }), {
+        acsUrl: "https://broker.example.test/acs",
+        relayState: "r",
+      });
+      const deflated = Buffer.from(new URL(url).searchParams.get("SAMLRequest")!, "base64");
+      return new DOMParser().parseFromString(inflateRawSync(deflated).toString("utf8"), "text/xml")
+        .documentElement!;
+    };
+    const plain = await requestOf({});
+    expect(plain.hasAttribute("ForceAuthn")).toBe(false);
+    expect(plain.hasAttribute("AttributeConsumingServiceIndex")).toBe(false);
+    const spid = await requestOf({ forceAuthn: true, attributeConsumingServiceIndex: 0 });
+    expect(spid.getAttribute("ForceAuthn")).toBe("true");
+    expect(spid.getAttribute("AttributeConsumingServiceIndex")).toBe("0");
   });
 });

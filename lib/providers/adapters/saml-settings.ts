@@ -12,7 +12,9 @@
  *   both default to the eIDAS natural-person profile;
  * - assertions must be signed unless the operator turns `wantAssertionsSigned` off (the response
  *   is then the signed element);
- * - `eidas` adds the eIDAS AuthnRequest extensions (SPType, RequestedAttributes) when set.
+ * - `eidas` adds the eIDAS AuthnRequest extensions (SPType, RequestedAttributes) when set;
+ * - `forceAuthn` and `attributeConsumingServiceIndex` go into every AuthnRequest; `organization`
+ *   and `contactPerson` (and, with the index, an AttributeConsumingService) into the SP metadata.
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
@@ -141,6 +143,71 @@ const ZPrivateKey = z.string().refine((value) => {
 
 const ZKeyPair = z.object({ privateKey: ZPrivateKey, certificate: ZCertificate }).strict();
 
+const ZLang = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, "must be a language tag (en, it, de-CH …)");
+const ZOrganizationNames = z
+  .object({
+    name: z.string().min(1).max(256),
+    displayName: z.string().min(1).max(256),
+    url: z.url({ protocol: /^https?$/ }),
+  })
+  .strict();
+
+/** The first issue of the union option an input was meant for, as "path: message". */
+function unionIssue(
+  issue: { errors?: { path: PropertyKey[]; message: string }[][]; input?: unknown },
+  option: number,
+  shape: string,
+): string {
+  const first = issue.errors?.[option]?.[0];
+  const where = first?.path.length ? `${first.path.map(String).join(".")}: ` : "";
+  return first ? `must be ${shape} (${where}${first.message})` : `must be ${shape}`;
+}
+
+const ORGANIZATION_SHAPE =
+  '{name, displayName, url, lang?} or, per language, {"<lang>": {name, displayName, url}}';
+/**
+ * The SP's Organization in its metadata: one language (`lang`, default "en") or several
+ * (`{"it": {…}, "en": {…}}`).
+ */
+export const ZSamlOrganization = z.union(
+  [
+    ZOrganizationNames.extend({ lang: ZLang.optional() }).strict(),
+    z
+      .record(ZLang, ZOrganizationNames)
+      .refine((languages) => Object.keys(languages).length > 0, "must name at least one language"),
+  ],
+  {
+    error: (issue) => {
+      const input = issue.input;
+      const oneLanguage = !!input && typeof input === "object" && ("name" in input || "url" in input);
+      return unionIssue(issue as Parameters<typeof unionIssue>[0], oneLanguage ? 0 : 1, ORGANIZATION_SHAPE);
+    },
+  },
+);
+export type TSamlOrganization = z.infer<typeof ZSamlOrganization>;
+
+export const CONTACT_TYPES = ["technical", "support", "administrative", "billing", "other"] as const;
+const ZContactPerson = z
+  .object({
+    type: z.enum(CONTACT_TYPES),
+    company: z.string().min(1).max(256).optional(),
+    email: z.email(),
+    telephone: z
+      .string()
+      .regex(/^\+?[0-9 ()./-]{3,40}$/, "must be a telephone number")
+      .optional(),
+  })
+  .strict();
+const CONTACT_SHAPE = "{type, company?, email, telephone?} or a list of them";
+/** The SP's ContactPerson elements in its metadata: one, or a list. */
+export const ZSamlContactPerson = z.union([ZContactPerson, z.array(ZContactPerson).min(1).max(10)], {
+  error: (issue) =>
+    unionIssue(issue as Parameters<typeof unionIssue>[0], Array.isArray(issue.input) ? 1 : 0, CONTACT_SHAPE),
+});
+export type TSamlContactPerson = z.infer<typeof ZContactPerson>;
+
 /** The configuration an operator stores for a SAML upstream. */
 export const ZSamlUpstreamConfig = z
   .object({
@@ -180,6 +247,32 @@ export const ZSamlUpstreamConfig = z
       })
       .strict()
       .optional(),
+    /** ForceAuthn="true" in every AuthnRequest (SPID asks it above level 1) */
+    forceAuthn: z
+      .boolean()
+      .optional()
+      .describe('Sends ForceAuthn="true": the IdP authenticates the person again (SPID: above SpidL1)'),
+    /**
+     * AttributeConsumingServiceIndex of every AuthnRequest; the SP metadata then lists the
+     * requested attributes in an AttributeConsumingService of that index
+     */
+    attributeConsumingServiceIndex: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .describe(
+        "Sent as AttributeConsumingServiceIndex; our SP metadata then has an AttributeConsumingService of this index listing the requested attributes (eidas.requestedAttributes, else the attributeMapping names)",
+      ),
+    /** the SP metadata's Organization */
+    organization: ZSamlOrganization.optional().describe(
+      `Our SP metadata's Organization: ${ORGANIZATION_SHAPE}`,
+    ),
+    /** the SP metadata's ContactPerson elements */
+    contactPerson: ZSamlContactPerson.optional().describe(
+      `Our SP metadata's ContactPerson elements: ${CONTACT_SHAPE}; type technical, support, administrative, billing or other`,
+    ),
     /** http metadata URL; tests and local development only */
     allowInsecureRequests: z.boolean().optional(),
   })

@@ -6,7 +6,8 @@
  * - the AuthnRequest goes by HTTP-Redirect, always signed (RSA-SHA256) with the SP signing key,
  *   with a fresh ID saved with the session and, when configured, the requested LoA as
  *   RequestedAuthnContext (comparison minimum), and the eIDAS extensions (SPType,
- *   RequestedAttributes) when configured; the response comes back by HTTP-POST;
+ *   RequestedAttributes) when configured, ForceAuthn and AttributeConsumingServiceIndex when
+ *   configured; the response comes back by HTTP-POST;
  * - nothing of a response is read before its signature is checked against the IdP metadata's
  *   signing certificates: the assertion must be signed (unless wantAssertionsSigned is off, then
  *   the response must be), only one assertion may be present, and claims are read from the signed
@@ -27,11 +28,12 @@ import {
   SamlStatusError,
   ValidateInResponseTo,
 } from "@node-saml/node-saml";
+import { DOMParser, XMLSerializer } from "@xmldom/xmldom";
 import { z } from "zod";
 import type { TSourceIdentity } from "./types";
 import type { TSamlReplayCache } from "./saml-replay";
 import { mapSamlAssertion, responseEnvelope } from "./saml-assertion";
-import { EIDAS_ATTRIBUTE, idpOf, type TSamlUpstreamConfig } from "./saml-settings";
+import { EIDAS_ATTRIBUTE, idpOf, type TSamlOrganization, type TSamlUpstreamConfig } from "./saml-settings";
 
 /** Why a SAML response was refused (the session's failure reason). */
 export type TSamlRefusal =
@@ -119,6 +121,8 @@ function samlFor(
     disableRequestedAuthnContext: !config.requestedLoa,
     racComparison: "minimum",
     samlAuthnRequestExtensions: eidasExtensions(config.eidas),
+    forceAuthn: config.forceAuthn === true,
+    attributeConsumingServiceIndex: config.attributeConsumingServiceIndex?.toString(),
     wantAssertionsSigned: config.wantAssertionsSigned,
     // an assertion-only signature is the eIDAS norm; without wantAssertionsSigned the response
     // signature is what is checked (node-saml requires one of the two in any case)
@@ -136,9 +140,105 @@ function samlFor(
   });
 }
 
-/** The SP metadata an operator hands to the IdP (one document per connection). */
+const MD = "urn:oasis:names:tc:SAML:2.0:metadata";
+const XML_NS = "http://www.w3.org/XML/1998/namespace";
+const BASIC_FORMAT = "urn:oasis:names:tc:SAML:2.0:attrname-format:basic";
+
+/** The Organization's names per language (one language: `lang`, default "en"). */
+function organizationLanguages(
+  organization: TSamlOrganization,
+): [string, { name: string; displayName: string; url: string }][] {
+  if (typeof organization.name === "string") {
+    const { lang, ...names } = organization as {
+      lang?: string;
+      name: string;
+      displayName: string;
+      url: string;
+    };
+    return [[lang ?? "en", names]];
+  }
+  return Object.entries(organization as Record<string, { name: string; displayName: string; url: string }>);
+}
+
+/** node-saml's metadataOrganization (it writes it after the SPSSODescriptor, as the schema orders). */
+function metadataOrganization(organization: TSamlOrganization | undefined) {
+  if (!organization) return undefined;
+  const languages = organizationLanguages(organization);
+  const each = (key: "name" | "displayName" | "url") =>
+    languages.map(([lang, names]) => ({ "@xml:lang": lang, "#text": names[key] }));
+  return {
+    OrganizationName: each("name"),
+    OrganizationDisplayName: each("displayName"),
+    OrganizationURL: each("url"),
+  };
+}
+
+/** node-saml's metadataContactPerson: Company, EmailAddress, TelephoneNumber in schema order. */
+function metadataContactPerson(contacts: TSamlUpstreamConfig["contactPerson"]) {
+  if (!contacts) return undefined;
+  return (Array.isArray(contacts) ? contacts : [contacts]).map((c) => ({
+    "@contactType": c.type,
+    ...(c.company ? { Company: c.company } : {}),
+    EmailAddress: [c.email] as [string],
+    ...(c.telephone ? { TelephoneNumber: [c.telephone] as [string] } : {}),
+  }));
+}
+
+/**
+ * The attributes the SP asks for (AttributeConsumingService): the eIDAS RequestedAttributes when
+ * set, else the names of the attribute mapping; Name → isRequired (undefined: not said).
+ */
+export function requestedSamlAttributes(config: TSamlUpstreamConfig): [string, boolean | undefined][] {
+  const eidas = Object.entries(config.eidas?.requestedAttributes ?? {});
+  if (eidas.length) return eidas;
+  return Object.keys(config.attributeMapping).map((name) => [name, undefined]);
+}
+
+/**
+ * Adds the AttributeConsumingService of `index` as the SPSSODescriptor's last child (after the
+ * AssertionConsumerService, as the schema orders), its ServiceName the Organization's display
+ * names (else our entityID). node-saml has no option for it.
+ */
+function withAttributeConsumingService(xml: string, config: TSamlUpstreamConfig, index: number): string {
+  const doc = new DOMParser().parseFromString(xml, "text/xml");
+  const sp = doc.getElementsByTagNameNS(MD, "SPSSODescriptor")[0];
+  if (!sp) throw new TypeError("the SP metadata has no SPSSODescriptor");
+  const service = doc.createElementNS(MD, "AttributeConsumingService");
+  service.setAttribute("index", String(index));
+  const names: [string, string][] = config.organization
+    ? organizationLanguages(config.organization).map(([lang, n]) => [lang, n.displayName])
+    : [["en", config.spEntityId]];
+  for (const [lang, text] of names) {
+    const name = doc.createElementNS(MD, "ServiceName");
+    name.setAttributeNS(XML_NS, "xml:lang", lang);
+    name.appendChild(doc.createTextNode(text));
+    service.appendChild(name);
+  }
+  for (const [attribute, isRequired] of requestedSamlAttributes(config)) {
+    const requested = doc.createElementNS(MD, "RequestedAttribute");
+    requested.setAttribute("Name", attribute);
+    requested.setAttribute("NameFormat", /^[a-z][a-z0-9+.-]*:/i.test(attribute) ? URI_FORMAT : BASIC_FORMAT);
+    if (attribute.startsWith(EIDAS_ATTRIBUTE))
+      requested.setAttribute("FriendlyName", attribute.slice(EIDAS_ATTRIBUTE.length));
+    if (isRequired !== undefined) requested.setAttribute("isRequired", String(isRequired));
+    service.appendChild(requested);
+  }
+  // before the closing indentation, if any
+  const last = sp.lastChild;
+  const indented = last?.nodeType === 3 && !last.nodeValue?.trim();
+  sp.insertBefore(service, indented ? last : null);
+  if (indented) sp.insertBefore(doc.createTextNode("\n    "), service);
+  return new XMLSerializer().serializeToString(doc);
+}
+
+/**
+ * The SP metadata an operator hands to the IdP (one document per connection): not signed (an
+ * IdP reads it from its https URL); Organization and ContactPerson when set, and the
+ * AttributeConsumingService when attributeConsumingServiceIndex is. Were it ever signed, the
+ * AttributeConsumingService would have to be added before the signature.
+ */
 export function samlServiceProviderMetadata(config: TSamlUpstreamConfig, urls: { acsUrl: string }): string {
-  return generateServiceProviderMetadata({
+  const xml = generateServiceProviderMetadata({
     issuer: config.spEntityId,
     callbackUrl: urls.acsUrl,
     identifierFormat: null,
@@ -148,7 +248,12 @@ export function samlServiceProviderMetadata(config: TSamlUpstreamConfig, urls: {
     decryptionPvk: config.spEncryptionKeyPair?.privateKey,
     decryptionCert: config.spEncryptionKeyPair?.certificate,
     signatureAlgorithm: "sha256",
+    metadataOrganization: metadataOrganization(config.organization),
+    metadataContactPerson: metadataContactPerson(config.contactPerson),
   });
+  return config.attributeConsumingServiceIndex === undefined
+    ? xml
+    : withAttributeConsumingService(xml, config, config.attributeConsumingServiceIndex);
 }
 
 /** A fresh AuthnRequest ID (an XML ID: it starts with a letter or an underscore). */

@@ -21,7 +21,7 @@ export const POST = pipeline(HOSTED, async (request: Request, ctx: TContext) => 
   const { env, providerId } = await ctx.params;
   const form = await readFormBody(request, { maxBytes: SAML_FORM_MAX_BYTES });
   const relayState = form.get("RelayState") ?? undefined;
-  // an operator's test sign-in through the connection (back-office): its hand-off is the RelayState
+  // an operator's test sign-in through the connection (back-office): its RelayState names its hand-off
   if (isTestSignInRelayState(relayState)) {
     const done = await completeTestSignInPost(
       getDb(),

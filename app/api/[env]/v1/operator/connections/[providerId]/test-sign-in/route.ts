@@ -11,7 +11,7 @@ export const POST = withApi(
       params.providerId,
       request.headers.get("cookie"),
     );
-    // a form-post adapter's hand-off travels in its request (RelayState): no cookie then
+    // a form-post adapter's hand-off is kept server-side under its RelayState: no cookie then
     return json(200, { url }, setCookie ? { "Set-Cookie": setCookie } : {});
   },
 );
