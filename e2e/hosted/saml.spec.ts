@@ -231,6 +231,15 @@ test("operator: test sign-in through a saml connection, answered by the IdP's po
     await keepScreenshot(popup, testInfo, "saml-test-sign-in-result");
     // the connection page got the result too
     await expect(page.getByTestId("test-outcome")).toHaveText("Signed in");
+    // and the attribute-mapping editor previews the SAML rules on those attributes, the subject too
+    const preview = page.getByTestId("preview-mapped");
+    await expect(preview).toContainText('"Giulia"');
+    await expect(preview).toContainText(GIULIA.personIdentifier);
+    // the PersonIdentifier row shows its target, sub (not "Choose…")
+    const targets = await page
+      .getByRole("combobox", { name: /^OIDC claim \d+$/ })
+      .evaluateAll((selects) => selects.map((s) => (s as HTMLSelectElement).value));
+    expect(targets).toContain("sub");
   } finally {
     await idpServer.close();
   }

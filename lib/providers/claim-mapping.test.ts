@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapUpstreamClaims, readUpstreamClaim } from "./claim-mapping";
+import { mapSamlAttributes, mapUpstreamClaims, readUpstreamClaim } from "./claim-mapping";
 
 describe("mapUpstreamClaims", () => {
   const upstream = {
@@ -56,5 +56,36 @@ describe("mapUpstreamClaims", () => {
 
   it("never reads inherited properties as claims", () => {
     expect(mapUpstreamClaims({}, { toString: "name" })).toEqual({});
+  });
+});
+
+describe("mapSamlAttributes", () => {
+  const EIDAS = "http://eidas.europa.eu/attributes/naturalperson/";
+  const attributes = {
+    [`${EIDAS}PersonIdentifier`]: "IT/IT/0042",
+    [`${EIDAS}FirstName`]: "Giulia",
+    [`${EIDAS}CurrentGivenName`]: "",
+    [`${EIDAS}FamilyName`]: ["Rossi", "Bianchi"],
+    name: "read only when a row names it",
+  };
+
+  it("reads only the attributes a row names; sub is the subject, never a claim", () => {
+    expect(
+      mapSamlAttributes(attributes, {
+        [`${EIDAS}PersonIdentifier`]: "sub",
+        [`${EIDAS}FirstName`]: "given_name",
+      }),
+    ).toEqual({ claims: { given_name: "Giulia" }, subject: "IT/IT/0042" });
+  });
+
+  it("skips empty and multi-valued attributes; the first attribute with a value wins", () => {
+    expect(
+      mapSamlAttributes(attributes, {
+        [`${EIDAS}CurrentGivenName`]: "given_name",
+        [`${EIDAS}FirstName`]: "given_name",
+        [`${EIDAS}FamilyName`]: "family_name",
+        constructor: "nickname",
+      }),
+    ).toEqual({ claims: { given_name: "Giulia" }, subject: "" });
   });
 });

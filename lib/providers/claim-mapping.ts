@@ -46,3 +46,27 @@ export function mapUpstreamClaims(
   }
   return out;
 }
+
+/** The SAML mapping's name for the attribute that becomes the upstream subject (never a claim). */
+export const SAML_SUBJECT = "sub";
+
+/**
+ * What a SAML connection's attributeMapping (attribute Name → OIDC claim, or "sub") makes of an
+ * assertion's attributes (Name → a value, or a list of values): only attributes a row names are
+ * read, single string values only; the first attribute mapped to a claim that has a value wins;
+ * "sub" is the upstream subject, never a claim.
+ */
+export function mapSamlAttributes(
+  attributes: Record<string, unknown>,
+  mapping: Record<string, string>,
+): { claims: Record<string, unknown>; subject: string } {
+  const claims: Record<string, unknown> = {};
+  let subject = "";
+  for (const [name, claim] of Object.entries(mapping)) {
+    const value = Object.hasOwn(attributes, name) ? attributes[name] : undefined;
+    if (typeof value !== "string" || value === "") continue;
+    if (claim === SAML_SUBJECT) subject ||= value;
+    else claims[claim] ??= value;
+  }
+  return { claims, subject };
+}

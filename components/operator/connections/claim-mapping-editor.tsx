@@ -9,7 +9,7 @@ import { Plus, Trash2 } from "lucide-react";
 import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/field";
-import { mapUpstreamClaims } from "@/lib/providers/claim-mapping";
+import { mapSamlAttributes, mapUpstreamClaims, SAML_SUBJECT } from "@/lib/providers/claim-mapping";
 import { KNOWN_CLAIMS } from "@/lib/providers/claims";
 import { rowsToObject, type TMapRow } from "./settings-model";
 
@@ -44,13 +44,38 @@ function ClaimsTable({
   );
 }
 
+/** What each protocol's mapping rows mean, and what a sign-in makes of them (the adapters' rules). */
+const PROTOCOL = {
+  oidc: {
+    source: "Upstream claim",
+    about:
+      "The upstream's claim name (or a JSON pointer such as /address/locality) and the OIDC claim it becomes. A claim no row names is read under its own OIDC name.",
+    empty: "No mapping: every claim is read under its OIDC name.",
+    preview: (raw: Record<string, unknown>, mapping: Record<string, string>) =>
+      mapUpstreamClaims(raw, mapping),
+  },
+  saml: {
+    source: "SAML attribute",
+    about:
+      "The SAML attribute's Name (for example http://eidas.europa.eu/attributes/naturalperson/FirstName) and the OIDC claim it becomes. Only attributes a row names are read; map one to sub: the person's identifier at the identity provider.",
+    empty: "No mapping: no attribute is read (the subject is the assertion's NameID).",
+    preview: (raw: Record<string, unknown>, mapping: Record<string, string>) => {
+      const { claims, subject } = mapSamlAttributes(raw, mapping);
+      return subject ? { [SAML_SUBJECT]: subject, ...claims } : claims;
+    },
+  },
+} as const;
+
 export function ClaimMappingEditor({
+  protocol = "oidc",
   label,
   rows,
   onChange,
   error,
   upstreamClaims,
 }: {
+  /** oidc: claimMapping; saml: attributeMapping (values may be "sub") */
+  protocol?: "oidc" | "saml";
   label: string;
   rows: TMapRow[];
   onChange: (rows: TMapRow[]) => void;
@@ -61,22 +86,22 @@ export function ClaimMappingEditor({
   const id = useId();
   const update = (i: number, row: Partial<TMapRow>) =>
     onChange(rows.map((r, j) => (j === i ? { ...r, ...row } : r)));
+  const rules = PROTOCOL[protocol];
   const preview = upstreamClaims
-    ? mapUpstreamClaims(upstreamClaims, rowsToObject(rows) as Record<string, string>)
+    ? rules.preview(upstreamClaims, rowsToObject(rows) as Record<string, string>)
     : null;
   return (
     <fieldset className="space-y-3 rounded-md border border-gray-200 p-3" aria-describedby={`${id}-about`}>
       <legend className="px-1 text-sm font-medium text-gray-900">{label}</legend>
       <p id={`${id}-about`} className="text-sm text-gray-600">
-        The upstream&apos;s claim name (or a JSON pointer such as /address/locality) and the OIDC claim it
-        becomes. A claim no row names is read under its own OIDC name.
+        {rules.about}
       </p>
       {rows.length ? (
         <ul className="space-y-3" aria-label={`${label} rows`}>
           {rows.map((row, i) => (
             <li key={i} className="flex flex-col gap-2 sm:flex-row sm:items-end">
               <Input
-                label={`Upstream claim ${i + 1}`}
+                label={`${rules.source} ${i + 1}`}
                 fieldClassName="min-w-0 flex-1"
                 value={row.key}
                 onChange={(e) => update(i, { key: e.target.value })}
@@ -91,6 +116,9 @@ export function ClaimMappingEditor({
                 onChange={(e) => update(i, { value: e.target.value })}
               >
                 <option value="">Choose…</option>
+                {protocol === "saml" ? (
+                  <option value={SAML_SUBJECT}>sub (the person&apos;s identifier)</option>
+                ) : null}
                 {KNOWN_CLAIMS.map((c) => (
                   <option key={c} value={c}>
                     {c}
@@ -111,7 +139,7 @@ export function ClaimMappingEditor({
           ))}
         </ul>
       ) : (
-        <p className="text-sm text-gray-700">No mapping: every claim is read under its OIDC name.</p>
+        <p className="text-sm text-gray-700">{rules.empty}</p>
       )}
       <Button
         variant="secondary"

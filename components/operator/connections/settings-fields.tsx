@@ -241,6 +241,7 @@ function SettingField({ field, ...props }: TFieldsProps & { field: TField }) {
     case "claimMapping":
       return (
         <ClaimMappingEditor
+          protocol={field.protocol}
           label={field.label}
           rows={Array.isArray(value) ? value : []}
           onChange={(rows) => onChange(field.path, rows)}

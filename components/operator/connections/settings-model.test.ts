@@ -34,6 +34,21 @@ const SCHEMA: TJsonSchema = {
   additionalProperties: false,
 };
 
+describe("the mapping editors of the real adapters", () => {
+  it("edits oidc's claimMapping with OIDC rules and saml's attributeMapping with SAML rules (sub allowed)", () => {
+    const oidc = fieldsOf(adapterSettingsJsonSchema("oidc") as TJsonSchema);
+    const saml = fieldsOf(adapterSettingsJsonSchema("saml") as TJsonSchema);
+    expect(oidc.find((f) => f.name === "claimMapping")).toMatchObject({
+      kind: "claimMapping",
+      protocol: "oidc",
+    });
+    expect(saml.find((f) => f.name === "attributeMapping")).toMatchObject({
+      kind: "claimMapping",
+      protocol: "saml",
+    });
+  });
+});
+
 describe("the connection form generated from a settings JSON Schema", () => {
   const fields = fieldsOf(SCHEMA, ["clientSecret"]);
   const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
@@ -48,7 +63,7 @@ describe("the connection form generated from a settings JSON Schema", () => {
     expect(byName.privateKeyJwk).toMatchObject({ kind: "json", secret: true });
     expect(byName.metadataXml).toMatchObject({ kind: "text", multiline: true });
     expect(byName.scopes).toMatchObject({ kind: "list" });
-    expect(byName.claimMapping).toMatchObject({ kind: "claimMapping" });
+    expect(byName.claimMapping).toMatchObject({ kind: "claimMapping", protocol: "oidc" });
     expect(byName.acrToLoa).toMatchObject({ kind: "map", values: "number" });
     expect(byName.requestObject).toMatchObject({
       kind: "group",

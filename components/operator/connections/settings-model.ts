@@ -28,7 +28,8 @@ export type TFieldKind =
   | { kind: "boolean" }
   | { kind: "list" }
   | { kind: "map"; values: "text" | "number" }
-  | { kind: "claimMapping" }
+  /** oidc: claimMapping (upstream claim → OIDC claim); saml: attributeMapping (attribute → claim or "sub") */
+  | { kind: "claimMapping"; protocol: "oidc" | "saml" }
   | { kind: "group"; fields: TField[] }
   | { kind: "json" };
 
@@ -126,7 +127,10 @@ function kindOf(name: string, raw: TJsonSchema): TFieldKind {
     }
     if (!schema.properties && typeof extra === "object") {
       const valueType = typeOf(extra);
-      if (valueType === "string" && /^(claim|attribute)Mapping$/.test(name)) return { kind: "claimMapping" };
+      if (valueType === "string" && name === "claimMapping")
+        return { kind: "claimMapping", protocol: "oidc" };
+      if (valueType === "string" && name === "attributeMapping")
+        return { kind: "claimMapping", protocol: "saml" };
       if (valueType === "string") return { kind: "map", values: "text" };
       if (valueType === "integer" || valueType === "number") return { kind: "map", values: "number" };
     }

@@ -14,7 +14,8 @@ import { DOMParser } from "@xmldom/xmldom";
 
 type XmlElement = Element;
 import type { TSourceIdentity } from "./types";
-import { SUBJECT, type TSamlUpstreamConfig } from "./saml-settings";
+import { mapSamlAttributes } from "../claim-mapping";
+import type { TSamlUpstreamConfig } from "./saml-settings";
 
 const PROTOCOL = "urn:oasis:names:tc:SAML:2.0:protocol";
 const ASSERTION = "urn:oasis:names:tc:SAML:2.0:assertion";
@@ -113,14 +114,10 @@ export function mapSamlAssertion(config: TSamlUpstreamConfig, assertionXml: stri
       if (values.length)
         rawClaims[attribute.getAttribute("Name") ?? ""] = values.length === 1 ? values[0] : values;
     }
-  const claims: Record<string, unknown> = {};
-  let upstreamSubject = "";
-  for (const [name, claim] of Object.entries(config.attributeMapping)) {
-    const value = rawClaims[name];
-    if (typeof value !== "string" || value === "") continue;
-    if (claim === SUBJECT) upstreamSubject ||= value;
-    else claims[claim] ??= value;
-  }
+  // one function with the back-office's preview (lib/providers/claim-mapping.ts)
+  const mapped = mapSamlAttributes(rawClaims, config.attributeMapping);
+  const claims = mapped.claims;
+  let upstreamSubject = mapped.subject;
   const nameId = first(subject, ASSERTION, "NameID");
   if (!upstreamSubject && nameId && nameId.getAttribute("Format") !== TRANSIENT)
     upstreamSubject = text(nameId);
