@@ -5,7 +5,8 @@
  * insecure-requests warning), saved and checked with the keyboard alone, a test sign-in in a new
  * tab that shows the mapped and raw claims and hands them to the claim-mapping editor's preview,
  * then disconnected. And the console's card of an activated production provider that nothing
- * connects yet. axe and 360 px on each page.
+ * connects yet. axe and 360 px on each page; on a phone the list is a card per provider, a
+ * connected provider's state inside the viewport.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { startUpstreamOp, type TUpstreamOp } from "../../lib/testing/upstream-oidc";
@@ -102,6 +103,47 @@ test("connections: list, generated oidc form, save and check by keyboard, test s
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("check-ok")).toHaveText("Check passed");
   await checkLayouts(page, testInfo, "connection-page");
+
+  // on a phone a connected provider's state is on screen, not in a column scrolled off to the
+  // right: whichever element shows the provider, its state badge lies within the 360 px viewport
+  // (measured before anything scrolls sideways)
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 360, height: 800 });
+  await phone.goto("/operator/production/connections");
+  const shown = phone
+    .locator(`[data-testid="connection-${PROVIDER}"], [data-testid="connection-card-${PROVIDER}"]`)
+    .filter({ visible: true });
+  const shownState = shown.getByTestId("connection-state");
+  await expect(shownState).toHaveText("Connected");
+  const badge = await shownState.boundingBox();
+  expect(badge, "the state badge is laid out").not.toBeNull();
+  expect(badge!.x).toBeGreaterThanOrEqual(0);
+  expect(badge!.x + badge!.width, "the state badge fits in 360 px").toBeLessThanOrEqual(360);
+  // and so do its error rates and last error (the old table row ran on far past 360 px)
+  const box = await shown.boundingBox();
+  expect(box!.x + box!.width, "the provider's entry fits in 360 px").toBeLessThanOrEqual(360);
+  expect(await phone.evaluate(() => window.scrollX)).toBe(0);
+  // it is the provider's card: the same data and link as the table's row
+  const card = phone.getByTestId(`connection-card-${PROVIDER}`);
+  await expect(card.getByTestId("connection-state")).toBeVisible();
+  await expect(card.getByRole("link", { name: PROVIDER_NAME })).toHaveAttribute(
+    "href",
+    `/operator/production/connections/${PROVIDER}`,
+  );
+  await expect(card).toContainText(PROVIDER);
+  await expect(card).toContainText("oidc");
+  await expect(card).toContainText("Errors, last hour");
+  await expect(card).toContainText("Errors, last day");
+  await expect(card).toContainText("Last error");
+  expect(await phone.locator('li[data-testid^="connection-card-"]').count()).toBeGreaterThan(20);
+  await expect(phone.getByTestId(`connection-${PROVIDER}`)).toBeHidden();
+  await checkLayouts(phone, testInfo, "connections-list-connected");
+  // at 1280 px (where checkLayouts leaves it) the table replaces the cards
+  await expect(phone.getByTestId(`connection-${PROVIDER}`).getByTestId("connection-state")).toHaveText(
+    "Connected",
+  );
+  await expect(card).toBeHidden();
+  await phone.close();
 
   // test sign-in: a real sign-in at the OP in a new tab, the claims shown there
   const popupOpened = page.waitForEvent("popup");
