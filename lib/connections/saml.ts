@@ -59,6 +59,7 @@ const flatShape = {
   attributeConsumingServiceIndex: shape.attributeConsumingServiceIndex,
   organization: shape.organization,
   contactPerson: shape.contactPerson,
+  signMetadata: shape.signMetadata,
   allowInsecureRequests: shape.allowInsecureRequests,
 };
 

@@ -8,6 +8,7 @@
  */
 import { DOMParser } from "@xmldom/xmldom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SignedXml } from "xml-crypto";
 import { getDb } from "../db/client";
 import { logger } from "../log";
 import { postgresSamlReplayCache } from "../providers/adapters/saml-replay";
@@ -26,6 +27,23 @@ const FORM = "application/x-www-form-urlencoded";
 const HIGH = "http://eidas.europa.eu/LoA/high";
 const EIDAS = "http://eidas.europa.eu/attributes/naturalperson/";
 const MD = "urn:oasis:names:tc:SAML:2.0:metadata";
+const DSIG = "http://www.w3.org/2000/09/xmldsig#";
+
+/** Whether served metadata carries one signature over its EntityDescriptor that verifies against `certificate`. */
+function metadataVerifies(xml: string, certificate: string): boolean {
+  const doc = new DOMParser().parseFromString(xml, "text/xml");
+  const signatures = doc.getElementsByTagNameNS(DSIG, "Signature");
+  if (signatures.length !== 1) return false;
+  const reference = signatures[0]!.getElementsByTagNameNS(DSIG, "Reference")[0]?.getAttribute("URI");
+  if (reference !== `#${doc.documentElement!.getAttribute("ID")}`) return false;
+  const verifier = new SignedXml({ publicCert: certificate });
+  verifier.loadSignature(signatures[0]!);
+  try {
+    return verifier.checkSignature(xml);
+  } catch {
+    return false;
+  }
+}
 const ERIKA = {
   personIdentifier: "IT/DE/CIE-0042",
   familyName: "Rossi",
@@ -89,9 +107,32 @@ describe("a production sign-in through a SAML identity provider", () => {
     expect(res.text).toContain('use="signing"');
     expect(res.text).toContain('use="encryption"');
     expect(res.text).not.toContain("PRIVATE KEY");
+    // signed with the SP signing key (signMetadata defaults to true); a tampered copy is not
+    expect(metadataVerifies(res.text, fixture("sp-signing-cert.pem"))).toBe(true);
+    expect(metadataVerifies(res.text, fixture("sp-encryption-cert.pem"))).toBe(false);
+    expect(
+      metadataVerifies(res.text.replace(`${SP_BASE}/acs`, "/elsewhere/acs"), fixture("sp-signing-cert.pem")),
+    ).toBe(false);
     // no connection, another adapter, an unknown environment: 404
     expect((await call("GET", "/verify/saml/production/nl_digid/metadata")).status).toBe(404);
     expect((await call("GET", `/verify/saml/staging/${PROVIDER}/metadata`)).status).toBe(404);
+  });
+
+  it("serves unsigned SP metadata for a connection with signMetadata false", async () => {
+    const bootstrap = startSamlIdp("");
+    const put = await putTestConnection("production", "be_itsme", {
+      adapter: "saml",
+      settings: samlConnectionSettings(bootstrap.metadataXml, { signMetadata: false }),
+    });
+    expect(put.status).toBe(201);
+    expect(put.body.settings.signMetadata).toBe(false);
+    const metadata = await call("GET", "/verify/saml/production/be_itsme/metadata");
+    expect(metadata.status).toBe(200);
+    expect(metadata.text).toContain('entityID="https://broker.example.test/saml/sp"');
+    expect(
+      new DOMParser().parseFromString(metadata.text, "text/xml").getElementsByTagNameNS(DSIG, "Signature")
+        .length,
+    ).toBe(0);
   });
 
   it("redirects to the IdP with a signed AuthnRequest carrying the eIDAS extensions, and completes with the mapped claims", async () => {
@@ -176,8 +217,16 @@ describe("a production sign-in through a SAML identity provider", () => {
         .filter((n) => n.nodeType === 1)
         .map((n) => (n as Element).localName);
     const entity = doc.documentElement!;
-    // the metadata schema's order: role descriptors, then Organization, then ContactPerson
-    expect(childNames(entity)).toEqual(["SPSSODescriptor", "Organization", "ContactPerson", "ContactPerson"]);
+    // the metadata schema's order: the signature, role descriptors, then Organization, then ContactPerson
+    expect(childNames(entity)).toEqual([
+      "Signature",
+      "SPSSODescriptor",
+      "Organization",
+      "ContactPerson",
+      "ContactPerson",
+    ]);
+    // signed after the AttributeConsumingService was added: the whole final document verifies
+    expect(metadataVerifies(metadata.text, fixture("sp-signing-cert.pem"))).toBe(true);
     const sp = entity.getElementsByTagNameNS(MD, "SPSSODescriptor")[0]!;
     expect(childNames(sp).slice(-2)).toEqual(["AssertionConsumerService", "AttributeConsumingService"]);
     const service = sp.getElementsByTagNameNS(MD, "AttributeConsumingService")[0]!;

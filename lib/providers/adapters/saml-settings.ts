@@ -14,7 +14,8 @@
  *   is then the signed element);
  * - `eidas` adds the eIDAS AuthnRequest extensions (SPType, RequestedAttributes) when set;
  * - `forceAuthn` and `attributeConsumingServiceIndex` go into every AuthnRequest; `organization`
- *   and `contactPerson` (and, with the index, an AttributeConsumingService) into the SP metadata.
+ *   and `contactPerson` (and, with the index, an AttributeConsumingService) into the SP metadata;
+ * - the SP metadata is signed with the SP signing key unless `signMetadata` is false.
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
@@ -273,6 +274,13 @@ export const ZSamlUpstreamConfig = z
     contactPerson: ZSamlContactPerson.optional().describe(
       `Our SP metadata's ContactPerson elements: ${CONTACT_SHAPE}; type technical, support, administrative, billing or other`,
     ),
+    /** our SP metadata signed with the SP signing key (SPID, several eIDAS nodes require it) */
+    signMetadata: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Signs our SP metadata with the SP signing key (enveloped XML signature, RSA-SHA256), as SPID and several eIDAS nodes require; default true (an IdP that does not check it ignores it)",
+      ),
     /** http metadata URL; tests and local development only */
     allowInsecureRequests: z.boolean().optional(),
   })

@@ -29,6 +29,7 @@ import {
   ValidateInResponseTo,
 } from "@node-saml/node-saml";
 import { DOMParser, XMLSerializer } from "@xmldom/xmldom";
+import { SignedXml } from "xml-crypto";
 import { z } from "zod";
 import type { TSourceIdentity } from "./types";
 import type { TSamlReplayCache } from "./saml-replay";
@@ -231,14 +232,54 @@ function withAttributeConsumingService(xml: string, config: TSamlUpstreamConfig,
   return new XMLSerializer().serializeToString(doc);
 }
 
+const DSIG = "http://www.w3.org/2000/09/xmldsig#";
+const ENTITY_DESCRIPTOR = `/*[local-name(.)='EntityDescriptor' and namespace-uri(.)='${MD}']`;
+
 /**
- * The SP metadata an operator hands to the IdP (one document per connection): not signed (an
- * IdP reads it from its https URL); Organization and ContactPerson when set, and the
- * AttributeConsumingService when attributeConsumingServiceIndex is. Were it ever signed, the
- * AttributeConsumingService would have to be added before the signature.
+ * Signs the finished SP metadata with the SP signing key: an enveloped XML signature
+ * (RSA-SHA256, SHA-256 digest, exclusive c14n) over the EntityDescriptor by its ID (one is added
+ * when missing), as its first child (where the metadata schema puts ds:Signature), its KeyInfo
+ * the signing certificate.
+ */
+export function signSamlMetadata(xml: string, keyPair: TSamlUpstreamConfig["spSigningKeyPair"]): string {
+  const doc = new DOMParser().parseFromString(xml, "text/xml");
+  const entity = doc.documentElement;
+  if (!entity || entity.namespaceURI !== MD || entity.localName !== "EntityDescriptor")
+    throw new TypeError("the SP metadata is not an EntityDescriptor");
+  if (!entity.getAttribute("ID")) {
+    entity.setAttribute("ID", newSamlRequestId());
+    xml = new XMLSerializer().serializeToString(doc);
+  }
+  const signer = new SignedXml({
+    privateKey: keyPair.privateKey,
+    publicCert: keyPair.certificate,
+    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+    canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
+  });
+  signer.addReference({
+    xpath: ENTITY_DESCRIPTOR,
+    transforms: [
+      "http://www.w3.org/2000/09/xmldsig#enveloped-signature",
+      "http://www.w3.org/2001/10/xml-exc-c14n#",
+    ],
+    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
+  });
+  signer.computeSignature(xml, {
+    prefix: "ds",
+    existingPrefixes: { ds: DSIG },
+    location: { reference: ENTITY_DESCRIPTOR, action: "prepend" },
+  });
+  return signer.getSignedXml();
+}
+
+/**
+ * The SP metadata an operator hands to the IdP (one document per connection): Organization and
+ * ContactPerson when set, the AttributeConsumingService when attributeConsumingServiceIndex is,
+ * and, unless signMetadata is off, signed with the SP signing key (signSamlMetadata) once every
+ * element is in place: the signature covers the final document.
  */
 export function samlServiceProviderMetadata(config: TSamlUpstreamConfig, urls: { acsUrl: string }): string {
-  const xml = generateServiceProviderMetadata({
+  const generated = generateServiceProviderMetadata({
     issuer: config.spEntityId,
     callbackUrl: urls.acsUrl,
     identifierFormat: null,
@@ -251,9 +292,11 @@ export function samlServiceProviderMetadata(config: TSamlUpstreamConfig, urls: {
     metadataOrganization: metadataOrganization(config.organization),
     metadataContactPerson: metadataContactPerson(config.contactPerson),
   });
-  return config.attributeConsumingServiceIndex === undefined
-    ? xml
-    : withAttributeConsumingService(xml, config, config.attributeConsumingServiceIndex);
+  const xml =
+    config.attributeConsumingServiceIndex === undefined
+      ? generated
+      : withAttributeConsumingService(generated, config, config.attributeConsumingServiceIndex);
+  return config.signMetadata === false ? xml : signSamlMetadata(xml, config.spSigningKeyPair);
 }
 
 /** A fresh AuthnRequest ID (an XML ID: it starts with a letter or an underscore). */
