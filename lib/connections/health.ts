@@ -28,8 +28,7 @@ import { column, defineCommand, defineStatement, execute, utcParam, type TRow } 
 import { runStatement } from "../db/statement";
 import type { TEnvironment } from "../environments";
 import { logger } from "../log";
-import type { THealthWindow, TConnectionHealth } from "./schema";
-import { connectionCacheKey } from "./service";
+import { connectionCacheKey, type THealthWindow, type TConnectionHealth } from "./schema";
 
 /** The length of a bucket. */
 export const BUCKET_MS = 5 * 60_000;

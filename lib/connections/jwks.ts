@@ -15,7 +15,7 @@ import type { Tx } from "../db/client";
 import { notFound } from "../errors";
 import { publicJwk } from "../providers/adapters/oidc-keys";
 import { adapterSettings } from "./schema";
-import { unsealSecrets } from "./service";
+import { unsealSecrets } from "./rows";
 
 /** The connection's JWKS document: `{keys: [...]}`; 404 when there is nothing to serve. */
 export async function connectionJwks(

@@ -16,7 +16,7 @@ import { ApiError } from "../errors";
 import { logger } from "../log";
 import { checkConnection } from "./check";
 import { purgeConnectionHealth } from "./health";
-import { connectionState } from "./service";
+import { connectionState } from "./rows";
 
 /** Checks run at once. */
 export const RECHECK_CONCURRENCY = 4;

@@ -36,6 +36,7 @@ import { ZWalletTrustConfig } from "../providers/adapters/wallet";
 import { findProvider, type TFlowType } from "../providers/catalog";
 import {
   adapterSettings,
+  connectionCacheKey,
   connectionFlows,
   SECRET_FIELDS,
   type TAdapterSettings,
@@ -43,7 +44,7 @@ import {
   type TUnavailableReason,
 } from "./schema";
 import { CONNECTION_ADAPTER_MODULES } from "./adapters/registry";
-import { connectionCacheKey, connectionState, parseConnectionAdapter, unsealSecrets } from "./service";
+import { connectionState, parseConnectionAdapter, unsealSecrets } from "./rows";
 
 export type TRuntimeConnection = {
   [A in TConnectionAdapter]: { adapter: A; settings: TAdapterSettings[A] };

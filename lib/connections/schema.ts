@@ -57,6 +57,11 @@ export function connectionFlows(
   return adapter === "wallet" ? flows.filter((f) => provider.flowTypes.includes(f)) : flows;
 }
 
+/** The runtime cache's key of a connection (and its invalidation's). */
+export function connectionCacheKey(env: string, providerId: string): string {
+  return `${env} ${providerId}`;
+}
+
 /** The secrets of each adapter: names of settings that are sealed and never returned. */
 export const SECRET_FIELDS = Object.fromEntries(
   CONNECTION_ADAPTERS.map((id) => [id, CONNECTION_ADAPTER_MODULES[id].settings.secretFields]),

@@ -20,56 +20,35 @@ import { operatorAudit, recordAudit } from "../audit";
 import { cliActor, type OperatorActor } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import { decryptSecret, encryptSecret } from "../crypto/encryption";
+import { encryptSecret } from "../crypto/encryption";
 import type { Db, Tx } from "../db/client";
 import type { ProviderConnection } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { invalidField, notFound } from "../errors";
 import { newId } from "../ids";
 import { findProvider, PROVIDERS, type TProviderDefinition } from "../providers/catalog";
-import { memberParser } from "../state-machine";
 import { failOpenSessionsOfProvider } from "../verifications/disconnect";
 import { connectionHealth, NO_HEALTH } from "./health";
+import { connectionState, parseConnectionAdapter, unsealSecrets } from "./rows";
 import {
   ADAPTER_FLOWS,
+  connectionCacheKey,
   checkSettings,
   connectionFlows,
-  CONNECTION_ADAPTERS,
   SECRET_FIELDS,
   type TConnectionAdapter,
   type TConnectionHealth,
   type TConnectionJson,
-  type TConnectionState,
   type TPutConnection,
 } from "./schema";
 import { CONNECTION_ADAPTER_MODULES } from "./adapters/registry";
 
-/** A stored `provider_connections.adapter`; a value outside the list is a corrupt row (throws, naming the column). */
-export const parseConnectionAdapter = memberParser(CONNECTION_ADAPTERS, "provider_connections.adapter");
-
-export function connectionCacheKey(env: TEnvironment, providerId: string): string {
-  return `${env} ${providerId}`;
-}
+export { connectionCacheKey, connectionState, parseConnectionAdapter, unsealSecrets };
 
 function catalogProvider(providerId: string): TProviderDefinition {
   const provider = findProvider(providerId);
   if (!provider) throw notFound(`Provider "${providerId}"`);
   return provider;
-}
-
-export function unsealSecrets(row: Pick<ProviderConnection, "secretsEncrypted">): Record<string, string> {
-  return row.secretsEncrypted
-    ? (JSON.parse(decryptSecret(row.secretsEncrypted)) as Record<string, string>)
-    : {};
-}
-
-export function connectionState(
-  row: Pick<ProviderConnection, "enabled" | "lastErrorAt" | "lastSuccessAt"> | null,
-): TConnectionState {
-  if (!row) return "not_connected";
-  if (!row.enabled) return "disabled";
-  if (row.lastErrorAt && (!row.lastSuccessAt || row.lastErrorAt > row.lastSuccessAt)) return "failing";
-  return "connected";
 }
 
 export function toConnectionJson(

@@ -48,7 +48,7 @@ import { findProvider } from "../providers/catalog";
 import { adapterModuleOf } from "./adapters/registry";
 import type { TSignInAdapter, TSignInAnswer, TSignInCompletion } from "./adapters/types";
 import { adapterSettings } from "./schema";
-import { parseConnectionAdapter, unsealSecrets } from "./service";
+import { parseConnectionAdapter, unsealSecrets } from "./rows";
 
 /** The hand-off cookie between the start and the callback (its own name: never a session's). */
 export const TEST_SIGN_IN_COOKIE = "idv_connection_test";

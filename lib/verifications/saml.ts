@@ -24,7 +24,7 @@
  */
 import { adapterSettings } from "../connections/schema";
 import { samlServiceProviderUrls } from "../connections/saml";
-import { unsealSecrets } from "../connections/service";
+import { unsealSecrets } from "../connections/rows";
 import { getDb } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { parseEnvironment } from "../environments";
