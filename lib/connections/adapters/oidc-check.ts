@@ -8,12 +8,44 @@
  *   limit and a size limit per answer;
  * - nothing personal is fetched; a failure is an answer (`ok: false`, `error`), never an exception.
  */
+import { X509Certificate } from "node:crypto";
 import { describeFetchError, guardedFetch } from "../../http/guarded-fetch";
 import { clientAuthMethodOf, type TOidcUpstreamConfig } from "../../providers/adapters/oidc";
 import { signingAlgOf } from "../../providers/adapters/oidc-keys";
 import type { TConnectionCheckJson } from "../check-json";
 
 const TIMEOUT_MS = 10_000;
+const DAY_MS = 24 * 3600 * 1000;
+const EXPIRY_WARNING_DAYS = 30;
+
+/**
+ * Warnings for the certificates an issuer's JWKS carries (`x5c`, the first one of each key):
+ * expired, not yet valid, or expiring within 30 days of `now` — the issuer rotates its keys, and
+ * an operator should know before sign-ins fail. A certificate that does not parse is a warning too.
+ */
+export function jwksCertificateWarnings(keys: readonly Record<string, unknown>[], now: Date): string[] {
+  const warnings: string[] = [];
+  for (const [i, key] of keys.entries()) {
+    const chain = key.x5c;
+    if (!Array.isArray(chain) || typeof chain[0] !== "string") continue;
+    const what = `the certificate of signing key ${typeof key.kid === "string" ? `"${key.kid}"` : i + 1}`;
+    let cert: X509Certificate;
+    try {
+      cert = new X509Certificate(Buffer.from(chain[0], "base64"));
+    } catch {
+      warnings.push(`${what} does not parse as an X.509 certificate`);
+      continue;
+    }
+    const notAfter = new Date(cert.validTo);
+    const notBefore = new Date(cert.validFrom);
+    if (notAfter.getTime() <= now.getTime()) warnings.push(`${what} expired on ${notAfter.toISOString()}`);
+    else if (notAfter.getTime() - now.getTime() <= EXPIRY_WARNING_DAYS * DAY_MS)
+      warnings.push(`${what} expires on ${notAfter.toISOString()}, within ${EXPIRY_WARNING_DAYS} days`);
+    if (notBefore.getTime() > now.getTime())
+      warnings.push(`${what} is not valid before ${notBefore.toISOString()}`);
+  }
+  return warnings;
+}
 const MAX_BYTES = 512 * 1024;
 
 /** GET `url` through the SSRF guard; the parsed JSON body of a 200, or an Error saying why not. */
@@ -131,6 +163,7 @@ export async function checkOidcIssuer(
     );
     answer.keyCount = signing.length;
     if (signing.length === 0) throw new Error("the JWKS has no signing key");
+    for (const w of jwksCertificateWarnings(signing, new Date())) warn(w);
     answer.ok = true;
   } catch (err) {
     answer.error = describe(err);
