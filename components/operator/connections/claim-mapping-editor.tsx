@@ -12,37 +12,7 @@ import { Input, Select } from "@/components/ui/field";
 import { mapSamlAttributes, mapUpstreamClaims, SAML_SUBJECT } from "@/lib/providers/claim-mapping";
 import { KNOWN_CLAIMS } from "@/lib/providers/claims";
 import { rowsToObject, type TMapRow } from "./settings-model";
-
-function ClaimsTable({
-  caption,
-  claims,
-  testId,
-}: {
-  caption: string;
-  claims: Record<string, unknown>;
-  testId: string;
-}) {
-  const entries = Object.entries(claims);
-  return (
-    <div className="min-w-0 space-y-1">
-      <h4 className="text-sm font-semibold text-gray-900">{caption}</h4>
-      {entries.length ? (
-        <dl className="space-y-1 text-sm" data-testid={testId}>
-          {entries.map(([k, v]) => (
-            <div key={k} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-2">
-              <dt className="font-mono text-xs break-all text-gray-700">{k}</dt>
-              <dd className="font-mono text-xs break-all text-gray-900">{JSON.stringify(v)}</dd>
-            </div>
-          ))}
-        </dl>
-      ) : (
-        <p className="text-sm text-gray-700" data-testid={testId}>
-          None
-        </p>
-      )}
-    </div>
-  );
-}
+import { Claims } from "./test-result";
 
 /** What each protocol's mapping rows mean, and what a sign-in makes of them (the adapters' rules). */
 const PROTOCOL = {
@@ -162,8 +132,8 @@ export function ClaimMappingEditor({
         <h3 className="text-sm font-semibold text-gray-900">Preview on the last test sign-in</h3>
         {upstreamClaims && preview ? (
           <div className="grid gap-4 md:grid-cols-2">
-            <ClaimsTable caption="Upstream claims" claims={upstreamClaims} testId="preview-upstream" />
-            <ClaimsTable caption="Mapped claims" claims={preview} testId="preview-mapped" />
+            <Claims level={4} label="Upstream claims" claims={upstreamClaims} testId="preview-upstream" />
+            <Claims level={4} label="Mapped claims" claims={preview} testId="preview-mapped" />
           </div>
         ) : (
           <p className="text-sm text-gray-700">

@@ -20,19 +20,24 @@ const OUTCOMES: Record<TTestResult["outcome"], { label: string; tone: BadgeTone 
   refused: { label: "Refused", tone: "red" },
 };
 
-function Claims({
+/** A claims list (name → JSON value), shared by the result and the mapping editor's preview. */
+export function Claims({
   label,
   claims,
   testId,
+  level = 3,
 }: {
   label: string;
   claims: Record<string, unknown>;
   testId: string;
+  /** the heading's level where the list stands */
+  level?: 3 | 4;
 }) {
   const entries = Object.entries(claims);
-  return (
-    <section className="min-w-0 space-y-2" aria-label={label}>
-      <h3 className="text-sm font-semibold text-gray-900">{label}</h3>
+  const Heading = level === 3 ? "h3" : "h4";
+  const body = (
+    <>
+      <Heading className="text-sm font-semibold text-gray-900">{label}</Heading>
       {entries.length ? (
         <dl className="space-y-1 text-sm" data-testid={testId}>
           {entries.map(([k, v]) => (
@@ -47,7 +52,15 @@ function Claims({
           None
         </p>
       )}
+    </>
+  );
+  // a region of its own on the result; inside the mapping editor's preview section, a plain block
+  return level === 3 ? (
+    <section className="min-w-0 space-y-2" aria-label={label}>
+      {body}
     </section>
+  ) : (
+    <div className="min-w-0 space-y-1">{body}</div>
   );
 }
 
