@@ -6,13 +6,14 @@ import { waitFor } from "@/lib/testing/jobs";
 import { DerivedCache } from "./derived-cache";
 import { CACHE_CHANNEL, InvalidationListener, processListener, type TInvalidation } from "./listener";
 import { publishInvalidation } from "./publish";
-import { CACHE_TOPICS } from "./topics";
+import type { TCacheTopic } from "./topics";
 
 // Two listeners on the test database stand for two server instances: A is this process's own (the
 // writer's: publishInvalidation also drops its entries at once), B another instance's. Each has
-// its own cache of a value derived from a row of a table of this test. Keys are unique per test,
-// so invalidations that other test files publish on the same topic never touch them.
-const TOPIC = CACHE_TOPICS.signingKeys;
+// its own cache of a value derived from a row of a table of this test. The topic is this test's
+// own: a cache does not store a value loaded while any change of its topic arrived, so another
+// test file rotating signing keys at the same moment would leave these caches empty.
+const TOPIC = "cache_test_values" as TCacheTopic;
 const TABLE = "cache_test_values";
 
 let a: InvalidationListener;
