@@ -23,7 +23,7 @@ const config = [
     },
   },
   {
-    // domain code stays free of the framework (DESIGN.md §6)
+    // domain code stays free of the framework (docs/design.md §6)
     files: ["lib/**/*.ts"],
     rules: {
       "no-restricted-imports": [

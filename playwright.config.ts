@@ -2,7 +2,7 @@
  * End-to-end tests against the production server (`npm run test:e2e` builds first).
  * The server runs on its own embedded PostgreSQL data directory (.data/e2e-pg), which the specs'
  * CLI calls reach too (a running embedded server on the same data directory is reused).
- * Browsers cannot be downloaded here (DESIGN.md §4): Debian's Chromium is used when installed.
+ * Browsers cannot be downloaded here (docs/design.md §4): Debian's Chromium is used when installed.
  */
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";

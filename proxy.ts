@@ -1,5 +1,5 @@
 /**
- * Host-based rewriting (DESIGN.md §2), for requests that go through Next.js's router (pages, and
+ * Host-based rewriting (docs/design.md §2), for requests that go through Next.js's router (pages, and
  * everything when the production server's fast path is off): the shaping is the one of
  * lib/http/request-shaping.ts, shared with that fast path (server/production.mjs). The decision is lib/http/host-routing.ts (a dedicated host
  * of IDV_HOSTS → its surface prefix; an app's ACTIVE custom domain → the hosted pages or the app

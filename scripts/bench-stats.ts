@@ -21,13 +21,8 @@ import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { newId } from "../lib/ids";
 import { isDeepStrictEqual } from "node:util";
 import { rollupVerificationStats } from "../lib/stats/rollup";
-import {
-  STATS_PERIODS,
-  getVerificationStats,
-  statsWindow,
-  verificationStatsSql,
-  type TStatsPeriod,
-} from "../lib/stats/verifications";
+import { STATS_PERIODS, type TStatsPeriod } from "../lib/stats/endpoints";
+import { getVerificationStats, statsWindow, verificationStatsSql } from "../lib/stats/verifications";
 import { listWorkspaceVerifications } from "../lib/verification-log/service";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);

@@ -19,25 +19,11 @@
 // stops everything it started.
 import path from "node:path";
 import autocannon from "autocannon";
-import {
-  completedSession,
-  createApp,
-  createWorkspace,
-  envNumber,
-  formatStatus,
-  log,
-  requireBuild,
-  ROOT,
-  runScript,
-  serviceEnv,
-  serviceProcess,
-  settleDeliveries,
-  sleep,
-  sqlPool,
-  startPostgres,
-  startReceiver,
-  waitAllDelivered,
-} from "./fault-support.mjs";
+import { startPostgres, sqlPool } from "./fault/postgres.mjs";
+import { completedSession, createApp } from "./fault/rest-api.mjs";
+import { envNumber, log, ROOT, runScript, sleep } from "./fault/run.mjs";
+import { createWorkspace, requireBuild, serviceEnv, serviceProcess } from "./fault/service.mjs";
+import { formatStatus, settleDeliveries, startReceiver, waitAllDelivered } from "./fault/webhooks.mjs";
 import { basicAuth, call } from "./support/http.mjs";
 
 const PORT_A = envNumber("FAULT_PORT", 3320);

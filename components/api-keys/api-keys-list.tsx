@@ -10,7 +10,8 @@ import { useId, useState } from "react";
 import { SecretOnce, SecretShown, useSecretFocus } from "@/components/apps/secret-once";
 import { api, ApiRequestError, formErrorMessage, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
-import { usePagedList } from "@/components/console/paged-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
+import type { TPage } from "@/lib/http/pagination";
 import { useItemAction } from "@/components/console/item-action";
 import { formatDate, formatDateTime } from "@/components/verifications/format";
 import { Badge } from "@/components/ui/badge";
@@ -143,10 +144,10 @@ export function ApiKeysList() {
   const { env, role, permissions } = useConsole();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<TApiKey | null>(null);
-  const { query, paging } = usePagedList<TApiKey>({
-    path: "/v1/api-keys",
+  const { query, paging } = usePagedList({
     limit: LIMIT,
     queryKey: (page) => apiKeyKeys.list(env, page),
+    queryFn: pageFetcher<TPage<TApiKey>>(env, "/v1/api-keys"),
   });
   const canManage = permissions.credentials;
   return (

@@ -15,7 +15,7 @@ import { Loading } from "@/components/ui/spinner";
 import { LinkTabs } from "@/components/ui/tabs";
 import { appKeys, type TApp } from "./queries";
 
-/** The app's tabs, in the order of DESIGN.md §8; paths below /console/{env}/apps/{clientId}. */
+/** The app's tabs, in the order of docs/design.md §8; paths below /console/{env}/apps/{clientId}. */
 export const APP_TABS = [
   { label: "Overview", path: "" },
   { label: "Providers", path: "/providers" },

@@ -5,7 +5,8 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { api, ApiRequestError, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
-import { usePagedList } from "@/components/console/paged-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
+import type { TPage } from "@/lib/http/pagination";
 import { Button } from "@/components/ui/button";
 import { Dialog, SubmitActions } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -95,11 +96,10 @@ export function AppsList() {
   const [searchInput, setSearchInput] = useState("");
   const [search, setSearch] = useState("");
   const [creating, setCreating] = useState(false);
-  const { query, setOffset, paging } = usePagedList<TApp>({
-    path: "/v1/apps",
+  const { query, setOffset, paging } = usePagedList({
     limit: LIMIT,
     queryKey: (page) => appKeys.list(env, { search, ...page }),
-    params: { search: search || undefined },
+    queryFn: pageFetcher<TPage<TApp>>(env, "/v1/apps", { search: search || undefined }),
   });
   useEffect(() => {
     const t = setTimeout(() => {

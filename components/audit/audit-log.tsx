@@ -5,7 +5,7 @@
  */
 import { FileClock } from "lucide-react";
 import { useConsole } from "@/components/console/context";
-import { pageFetcher, useFilteredList } from "@/components/console/filtered-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
 import { DateRangeFilter, FilterBar, ListResults } from "@/components/console/list-filters";
 import { CodeFilter } from "@/components/logs/filters";
 import { FilterByButton } from "@/components/logs/filter-by-button";
@@ -38,12 +38,11 @@ function targetHref(env: string, event: TAuditEvent): string | undefined {
 
 export function AuditLog() {
   const { env } = useConsole();
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => auditKeys.list(env, { ...values, offset, limit: LIMIT }),
-    queryFn: pageFetcher<TAuditEventPage>(env, "/v1/audit-events", LIMIT),
-    keepPreviousPage: true,
+    queryKey: (page, values) => auditKeys.list(env, { ...values, ...page }),
+    queryFn: pageFetcher<TAuditEventPage>(env, "/v1/audit-events"),
   });
   const { values, setFilter, fieldError } = list;
 

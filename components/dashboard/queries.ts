@@ -1,7 +1,6 @@
 /** Query keys and types of the Dashboard (verification statistics). */
 import type { TEnv } from "@/components/console/api";
-import type { TVerificationStats } from "@/lib/stats/endpoints";
-import type { TStatsPeriod } from "@/lib/stats/verifications";
+import type { TStatsPeriod, TVerificationStats } from "@/lib/stats/endpoints";
 
 export type { TStatsPeriod, TVerificationStats };
 

@@ -1,6 +1,6 @@
 /**
  * The custom domain's state in plain words: a short label, what it means and what to do next.
- * The API's states (DESIGN.md, decisions "Custom domains: verification and the state machine"):
+ * The API's states (docs/decisions.md, "Custom domains: verification and the state machine"):
  * unconfigured, awaiting_dns (add_cname), verifying (waiting), active (none), invalid (retry or
  * contact_support); `retry` on any other state means the last check could not reach DNS.
  */

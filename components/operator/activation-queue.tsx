@@ -9,7 +9,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { api } from "@/components/console/api";
-import { useFilteredList } from "@/components/console/filtered-list";
+import { usePagedList } from "@/components/console/paged-list";
 import { FilterBar, ListResults } from "@/components/console/list-filters";
 import { SelectFilter } from "@/components/logs/filters";
 import { ProviderFilter } from "@/components/providers/provider-filter";
@@ -67,12 +67,13 @@ export function ActivationQueue({ providers }: { providers: { id: string; name: 
   const { env } = useOperator();
   const router = useRouter();
   const now = useNow();
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => operatorKeys.queue(env, values, offset),
-    queryFn: (values, offset) =>
+    queryKey: ({ offset }, values) => operatorKeys.queue(env, values, offset),
+    queryFn: ({ offset }, values) =>
       api<TQueuePage>(env, "/v1/operator/activations", { query: queueQuery(values, offset, LIMIT) }),
+    keepPreviousPage: false,
   });
   const { values, setFilter, fieldError, query } = list;
   const rows = useMemo(() => query.data?.data ?? [], [query.data]);

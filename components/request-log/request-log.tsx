@@ -8,7 +8,7 @@
 import { Activity } from "lucide-react";
 import Link from "next/link";
 import { useConsole } from "@/components/console/context";
-import { pageFetcher, useFilteredList } from "@/components/console/filtered-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
 import { FilterBar, ListResults } from "@/components/console/list-filters";
 import { logColumns, RequestId, TimeCell } from "@/components/logs/cells";
 import { CodeFilter, SelectFilter } from "@/components/logs/filters";
@@ -30,12 +30,11 @@ export function RequestLog() {
   const apps = useAppOptions();
   const appName = (id: string | null) =>
     id ? (apps.data?.data.find((a) => a.clientId === id)?.name ?? id) : null;
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => requestLogKeys.list(env, { ...values, offset, limit: LIMIT }),
-    queryFn: pageFetcher<TRequestLogPage>(env, "/v1/request-logs", LIMIT),
-    keepPreviousPage: true,
+    queryKey: (page, values) => requestLogKeys.list(env, { ...values, ...page }),
+    queryFn: pageFetcher<TRequestLogPage>(env, "/v1/request-logs"),
     refetchInterval: LIVE_INTERVAL_MS,
   });
   const { values, setFilter, fieldError } = list;

@@ -10,7 +10,8 @@ import { useId, useState } from "react";
 import { SecretOnce, SecretShown, useSecretFocus } from "@/components/apps/secret-once";
 import { api, ApiRequestError } from "@/components/console/api";
 import { useConsole, type TRole } from "@/components/console/context";
-import { usePagedList } from "@/components/console/paged-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
+import type { TPage } from "@/lib/http/pagination";
 import { useItemAction } from "@/components/console/item-action";
 import { formatDate, formatDateTime } from "@/components/verifications/format";
 import { Badge } from "@/components/ui/badge";
@@ -153,13 +154,13 @@ function RevokeInvitationDialog({
 }
 
 export function InvitationsSection() {
-  const { workspace, permissions } = useConsole();
+  const { env, workspace, permissions } = useConsole();
   const [inviting, setInviting] = useState(false);
   const [revoking, setRevoking] = useState<TInvitation | null>(null);
-  const { query, paging } = usePagedList<TInvitation>({
-    path: "/v1/team/invitations",
+  const { query, paging } = usePagedList({
     limit: LIMIT,
     queryKey: (page) => teamKeys.invitationPage(workspace.id, page),
+    queryFn: pageFetcher<TPage<TInvitation>>(env, "/v1/team/invitations"),
   });
   return (
     <section className="space-y-3">

@@ -11,7 +11,8 @@ import { useState } from "react";
 import { api } from "@/components/console/api";
 import { signOut } from "@/components/console/auth-client";
 import { useConsole, type TRole } from "@/components/console/context";
-import { usePagedList } from "@/components/console/paged-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
+import type { TPage } from "@/lib/http/pagination";
 import { isRole } from "@/lib/auth/roles";
 import { formatDate, formatDateTime } from "@/components/verifications/format";
 import { Badge } from "@/components/ui/badge";
@@ -139,12 +140,12 @@ function RemoveDialog({ member, onClose }: { member: TMember | null; onClose: ()
 }
 
 export function MembersSection() {
-  const { workspace, permissions } = useConsole();
+  const { env, workspace, permissions } = useConsole();
   const [removing, setRemoving] = useState<TMember | null>(null);
-  const { query, paging } = usePagedList<TMember>({
-    path: "/v1/team/members",
+  const { query, paging } = usePagedList({
     limit: LIMIT,
     queryKey: (page) => teamKeys.memberPage(workspace.id, page),
+    queryFn: pageFetcher<TPage<TMember>>(env, "/v1/team/members"),
   });
   return (
     <section className="space-y-3">

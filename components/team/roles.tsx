@@ -1,9 +1,8 @@
 "use client";
 /** Role names and the role picker with each role's description (lib/auth/roles.ts has the rules). */
 import { useId } from "react";
-import type { TRole } from "@/components/console/context";
 import { cn } from "@/components/ui/cn";
-import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
+import { ROLE_DESCRIPTIONS, ROLES, type TRole } from "@/lib/auth/roles";
 
 export { ROLE_DESCRIPTIONS, ROLES };
 

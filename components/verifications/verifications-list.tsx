@@ -8,7 +8,7 @@ import { ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { useMemo } from "react";
 import { useConsole } from "@/components/console/context";
-import { pageFetcher, useFilteredList } from "@/components/console/filtered-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
 import { DateRangeFilter, FilterBar, ListResults } from "@/components/console/list-filters";
 import { logColumns, TimeCell } from "@/components/logs/cells";
 import { SelectFilter } from "@/components/logs/filters";
@@ -42,12 +42,11 @@ const STATUS_OPTIONS = [
 export function VerificationsList({ providers }: { providers: TProviderOption[] }) {
   const { env } = useConsole();
   const providerName = useMemo(() => providerNamer(providers), [providers]);
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => verificationKeys.list(env, { ...values, offset, limit: LIMIT }),
-    queryFn: pageFetcher<TVerificationPage>(env, "/v1/verifications", LIMIT),
-    keepPreviousPage: true,
+    queryKey: (page, values) => verificationKeys.list(env, { ...values, ...page }),
+    queryFn: pageFetcher<TVerificationPage>(env, "/v1/verifications"),
     refetchInterval: LIVE_INTERVAL_MS,
   });
   const { values, setFilter, fieldError } = list;

@@ -6,7 +6,8 @@
  * caller's transaction. Activation copies the submitted values into the provider's stored
  * configuration and enables the provider for the app.
  */
-import { recordAudit, type AuditEntry } from "../audit";
+import { recordAudit } from "../audit";
+import type { AuditEntry } from "../audit/entry";
 import type { Tx } from "../db/client";
 import type { ActivationTicket, App, Prisma } from "../db/generated/client";
 import type { TEnvironment } from "../environments";

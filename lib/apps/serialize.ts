@@ -24,7 +24,7 @@ export type TWebhookSource = Pick<
   "webhookUrl" | "webhookEnabled" | "webhookRetryAttempts" | "webhookTimeoutSeconds" | "webhookEvents"
 > & { webhookSecretEncrypted?: string | null };
 
-/** What toAppJson reads of an app with its providers and workflows (lib/apps/read.ts reads just this). */
+/** What toAppJson reads of an app with its providers and workflows (getOwnedApp reads more: lib/apps/store.ts). */
 export type TAppSource = TWebhookSource &
   Pick<
     App,

@@ -15,22 +15,24 @@
  *   setting existed keep it off until changed;
  * - deleting is a soft delete that also drops the credentials, so they stop working at once.
  */
+import type { WorkspaceActor } from "../auth/actor";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { generateClientSecret } from "../auth/app-credentials";
 import { recordAudit, workspaceAudit } from "../audit";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
-import { recordWorkflowVersion, versionAuthor } from "../workflows/versions";
+import { recordWorkflowVersion, versionAuthor } from "../workflows/version-record";
 import { checkLogoDataUrl } from "./logo";
 import { foreignAppError, type TAppAsker } from "./ownership";
 import type { TUpdateApp } from "./schema";
+import { readApp } from "./store";
 import { toAppJson, type AppRow, type TAppJson } from "./serialize";
 import { checkRedirectUri, MAX_REDIRECT_URIS } from "./uris";
 
@@ -38,14 +40,13 @@ export const DEFAULT_APP_NAME = "My App";
 
 const withRelations = { providers: true, workflows: true } as const;
 
-export interface Actor {
-  auth: WorkspaceAuth;
-  requestId: string;
-}
-
-/** Loads an app the caller may act on, or throws 404 / 403 as the spec orders. */
+/**
+ * Loads an app the caller may act on, with its providers and workflows, or throws 404 / 403 as
+ * the spec orders. One prepared statement (lib/apps/store.ts `readApp`), in `db`'s transaction
+ * when it is one: GET /v1/apps/{clientId} and every use case that loads an app.
+ */
 export async function getOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Promise<AppRow> {
-  const app = await db.app.findUnique({ where: { id: clientId }, include: withRelations });
+  const app = await readApp(kyselyOf(db), clientId);
   if (!app || app.deletedAt !== null || app.environment !== auth.environment)
     throw notFound(`App "${clientId}"`);
   if (app.workspaceId !== auth.workspaceId) {
@@ -56,7 +57,7 @@ export async function getOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Pr
 
 export async function createApp(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   input: { name?: string },
 ): Promise<TAppJson & { clientSecret: string }> {
   const env: TEnvironment = actor.auth.environment;
@@ -140,7 +141,7 @@ function checkUri(path: string, value: string, env: TEnvironment): void {
 
 export async function updateApp(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   patch: TUpdateApp,
 ): Promise<TAppJson> {
@@ -198,7 +199,7 @@ export async function updateApp(
   return toAppJson(updated);
 }
 
-export async function deleteApp(db: Tx, actor: Actor, clientId: string): Promise<{ deleted: true }> {
+export async function deleteApp(db: Tx, actor: WorkspaceActor, clientId: string): Promise<{ deleted: true }> {
   await getOwnedApp(db, actor.auth, clientId);
   await db.app.update({
     where: { id: clientId },
@@ -219,7 +220,7 @@ export async function deleteApp(db: Tx, actor: Actor, clientId: string): Promise
 
 export async function rotateClientSecret(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
 ): Promise<{ clientId: string; clientSecret: string; rotatedAt: string }> {
   await getOwnedApp(db, actor.auth, clientId);

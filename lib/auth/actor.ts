@@ -24,6 +24,15 @@ export type TActor =
 export type TActorType = TActor["type"];
 
 /**
+ * A workspace credential's request as the workspace services take it (apps, workflows, webhooks,
+ * custom domains, production tests): the credential and the request id, for `workspaceAudit`.
+ */
+export interface WorkspaceActor {
+  auth: WorkspaceAuth;
+  requestId: string;
+}
+
+/**
  * An operator's request as the back-office services take it (activation review, production
  * tests): the credential, the environment of the URL and the request id, for `operatorAudit`.
  */

@@ -8,14 +8,22 @@
  * `authenticateAppWith`, withApi's `authWith`): one database round trip instead of two, with the
  * same checks (one function, `checkAppCredential`) in the same order.
  */
-import type { Tx } from "../db/client";
-import { column, defineStatement, queryOne, type TRow, type TStatement } from "../db/sql";
+import type { AliasableExpression } from "kysely";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { digestEquals, sha256Hex } from "../crypto/hash";
-import { ENV_TAG, parseEnvironment, type TEnvironment } from "../environments";
+import { ENV_TAG, type TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { isId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization, type ParsedAuthorization } from "./header";
+import {
+  credentialWithRow,
+  readAppCredential,
+  type TAppCredential,
+  type TJsonRow,
+  type TJsonSafe,
+} from "./store";
 
 export interface AppAuth {
   kind: "app";
@@ -31,38 +39,6 @@ export function generateClientSecret(environment: TEnvironment): { secret: strin
 
 const BASIC_CHALLENGE = { "WWW-Authenticate": 'Basic realm="app-api", charset="UTF-8"' };
 
-/** An app's credential row. */
-export interface TAppCredential {
-  id: string;
-  workspaceId: string;
-  /** undefined: a value this version does not know (never matches) */
-  environment: TEnvironment | undefined;
-  clientSecretHash: string | null;
-  deleted: boolean;
-}
-
-// named auth_… so that a row read beside them (defineAppRowRead) keeps its own column names
-const CREDENTIAL_COLUMNS = `a.id AS auth_id, a.workspace_id AS auth_workspace_id,
-       a.environment AS auth_environment, a.client_secret_hash AS auth_client_secret_hash,
-       a.deleted_at IS NOT NULL AS auth_deleted`;
-
-function parseCredential(row: TRow): TAppCredential {
-  return {
-    id: column.text(row, "auth_id"),
-    workspaceId: column.text(row, "auth_workspace_id"),
-    environment: parseEnvironment(column.text(row, "auth_environment")),
-    clientSecretHash: column.textOrNull(row, "auth_client_secret_hash"),
-    deleted: column.boolean(row, "auth_deleted"),
-  };
-}
-
-/** The app's credential, by client id: one prepared statement on every App API request. */
-const APP_CREDENTIAL = defineStatement<[clientId: string], TAppCredential>({
-  name: "auth_app_credential",
-  text: `SELECT ${CREDENTIAL_COLUMNS} FROM apps a WHERE a.id = $1`,
-  parse: parseCredential,
-});
-
 /**
  * A row an App API endpoint reads in the same statement as the app's credential (withApi's
  * `authWith`), named by the path parameter `param`. The handler receives it only once the
@@ -70,40 +46,37 @@ const APP_CREDENTIAL = defineStatement<[clientId: string], TAppCredential>({
  */
 export interface TAppRowRead<R, N extends string = string> {
   readonly param: N;
-  readonly statement: TStatement<
-    [clientId: string, id: string],
-    { credential: TAppCredential; row: R | null }
-  >;
+  /** the credential of `clientId` (null: no such app) and the row `id` (null: none), in one statement */
+  readonly read: (
+    db: Db,
+    clientId: string,
+    id: string,
+  ) => Promise<{ credential: TAppCredential | null; row: R | null }>;
 }
 
 /**
- * Defines a row read with the credential. `text` is a SELECT of at most one row by its primary
- * key `$2`, the path parameter (already checked by format: lib/http/validation.ts; `$1` is the
- * client id presented); it lists its columns and names none of them `auth_…`. It is LEFT JOINed
- * to the credential's row: without a row of its own the credential is still read and checked,
- * so its 401 comes before any 404. `parse` reads the row's columns; the handler checks that the
- * row is the app's, as it would after a read of its own (a condition on `$1` in `text` would let
- * the planner pick the owner's index and scan all of a large app's rows for one key).
+ * Defines a row read with the credential (lib/auth/store.ts `credentialWithRow`, the statement
+ * `name`). `row` reads at most one row by its primary key `id`, the path parameter (already
+ * checked by format: lib/http/validation.ts), as one JSON object (a scalar subquery selecting a
+ * `jsonBuildObject`) in a subquery of the app's row: without a row of its own the credential is
+ * still read and checked, so its 401 comes before any 404. Its values are therefore JSON values
+ * (timestamps as epoch milliseconds: lib/db/timestamps.ts), which `parse` turns into the
+ * handler's row. The handler checks that the row is the app's, as it would after a read of its
+ * own.
  */
-export function defineAppRowRead<R, const N extends string>(read: {
+export function defineAppRowRead<const N extends string, O extends Record<keyof O, TJsonSafe>, R>(read: {
   name: string;
   param: N;
-  text: string;
-  parse: (row: TRow) => R;
+  row: (db: Db, id: string) => AliasableExpression<O | null>;
+  parse: (row: TJsonRow<O>) => R;
 }): TAppRowRead<R, N> {
+  const statement = credentialWithRow(read.name, read.row);
   return {
     param: read.param,
-    statement: defineStatement({
-      name: read.name,
-      text: `SELECT ${CREDENTIAL_COLUMNS}, r.*
-               FROM apps a
-               LEFT JOIN (SELECT TRUE AS auth_row_found, q.* FROM (${read.text}) q) r ON TRUE
-              WHERE a.id = $1`,
-      parse: (row) => ({
-        credential: parseCredential(row),
-        row: row.auth_row_found === true ? read.parse(row) : null,
-      }),
-    }),
+    async read(db, clientId, id) {
+      const { credential, row } = await statement(db, clientId, id);
+      return { credential, row: row === null ? null : read.parse(row) };
+    },
   };
 }
 
@@ -117,9 +90,10 @@ export async function authenticateApp(
   environment: TEnvironment,
   ip: string | null = null,
 ): Promise<AppAuth> {
-  return limitedCheck(authorization, ip, async (basic) =>
-    checkAppCredential(await queryOne(db, APP_CREDENTIAL, [basic.username]), basic, environment),
-  );
+  return limitedCheck(authorization, ip, async (basic) => {
+    const credential = await readAppCredential(kyselyOf(db), basic.username);
+    return checkAppCredential(credential ?? null, basic, environment);
+  });
 }
 
 /**
@@ -136,9 +110,9 @@ export async function authenticateAppWith<R>(
   id: string,
 ): Promise<{ auth: AppAuth; row: R | null }> {
   return limitedCheck(authorization, ip, async (basic) => {
-    const found = await queryOne(db, read.statement, [basic.username, id]);
-    const auth = checkAppCredential(found?.credential ?? null, basic, environment);
-    return { auth, row: found?.row ?? null };
+    const found = await read.read(kyselyOf(db), basic.username, id);
+    const auth = checkAppCredential(found.credential, basic, environment);
+    return { auth, row: found.row };
   });
 }
 
@@ -207,7 +181,7 @@ function checkAppCredential(app: TAppCredential | null, basic: TBasic, environme
   const hash = sha256Hex(basic.password);
   if (
     !app ||
-    app.deleted ||
+    app.deletedAt !== null ||
     app.environment !== environment ||
     !app.clientSecretHash ||
     !basic.password.startsWith(`cs_${ENV_TAG[environment]}_`) ||

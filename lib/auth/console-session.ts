@@ -21,14 +21,14 @@
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { config } from "../config";
-import type { Tx } from "../db/client";
-import { column, defineStatement, queryOne } from "../db/sql";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { getMasterKey } from "../crypto/master-key";
 import { ApiError } from "../errors";
 import { parseRole, type TRole } from "./roles";
 import { sessionClaimsOf, type SessionClaims } from "./session-claims";
-import { SESSION_USER, sessionEndedBy, type SessionUserState } from "./sessions";
+import { sessionEndedBy, type SessionUserState } from "./sessions";
+import { readSessionMember, readSessionUser } from "./store";
 
 export function secureCookies(): boolean {
   return config().https;
@@ -105,7 +105,7 @@ export interface SessionMember {
 }
 
 /** The session's user, or 401 INVALID_SESSION when the user is gone or the session has ended. */
-function liveSessionUser<T extends SessionUserState>(claims: SessionClaims, user: T | null): T {
+function liveSessionUser<T extends SessionUserState>(claims: SessionClaims, user: T | undefined): T {
   if (!user) throw invalidSession();
   const ended = sessionEndedBy(claims, user);
   if (ended) throw invalidSession(ended);
@@ -116,42 +116,6 @@ function invalidSession(message = "Your console session has ended. Sign in again
   return new ApiError("INVALID_SESSION", message);
 }
 
-/**
- * The API's per-request read of a session: the user, whether the session's sid is revoked, and
- * the membership (the workspace named, else the oldest), in one statement.
- */
-const SESSION_MEMBER = defineStatement<
-  [userId: string, sid: string, workspaceId: string | null],
-  SessionUserState & {
-    id: string;
-    email: string;
-    name: string | null;
-    membership: { workspaceId: string; role: TRole } | null;
-  }
->({
-  name: "auth_console_session_member",
-  text: `SELECT u.id, u.email, u.name, u.sessions_valid_from,
-                EXISTS (SELECT 1 FROM revoked_sessions r WHERE r.sid = $2) AS revoked,
-                m.workspace_id, m.role
-           FROM users u
-           LEFT JOIN LATERAL (
-                SELECT workspace_id, role FROM memberships
-                 WHERE user_id = u.id AND ($3::text IS NULL OR workspace_id = $3::text)
-                 ORDER BY created_at ASC LIMIT 1) m ON true
-          WHERE u.id = $1`,
-  parse: (row) => {
-    const workspaceId = column.textOrNull(row, "workspace_id");
-    return {
-      id: column.text(row, "id"),
-      email: column.text(row, "email"),
-      name: column.textOrNull(row, "name"),
-      sessionsValidFrom: column.timestampOrNull(row, "sessions_valid_from"),
-      revoked: column.boolean(row, "revoked"),
-      membership: workspaceId === null ? null : { workspaceId, role: parseRole(column.text(row, "role")) },
-    };
-  },
-});
-
 /** Resolves the session's user and membership (one statement), or throws 401/403. */
 export async function resolveSessionMember(
   db: Tx,
@@ -160,10 +124,9 @@ export async function resolveSessionMember(
 ): Promise<SessionMember> {
   const user = liveSessionUser(
     claims,
-    await queryOne(db, SESSION_MEMBER, [claims.userId, claims.sessionId, workspaceId || null]),
+    await readSessionMember(kyselyOf(db), claims.userId, claims.sessionId, workspaceId || null),
   );
-  const membership = user.membership;
-  if (!membership) {
+  if (user.workspaceId === null || user.role === null) {
     throw new ApiError(
       "RESOURCE_FORBIDDEN",
       workspaceId
@@ -175,8 +138,8 @@ export async function resolveSessionMember(
     userId: user.id,
     email: user.email,
     name: user.name,
-    workspaceId: membership.workspaceId,
-    role: membership.role,
+    workspaceId: user.workspaceId,
+    role: parseRole(user.role),
   };
 }
 
@@ -193,7 +156,7 @@ export interface SessionOperator {
  * session has ended, 403 RESOURCE_FORBIDDEN when the session is not an operator's.
  */
 export async function resolveSessionOperator(db: Tx, claims: SessionClaims): Promise<SessionOperator> {
-  const user = liveSessionUser(claims, await queryOne(db, SESSION_USER, [claims.userId, claims.sessionId]));
+  const user = liveSessionUser(claims, await readSessionUser(kyselyOf(db), claims.userId, claims.sessionId));
   if (!user.isOperator) {
     throw new ApiError("RESOURCE_FORBIDDEN", "Operators only: this session is not an operator's");
   }

@@ -14,9 +14,9 @@
  * - a revoked `sid` is kept until the session's absolute end, when it could not be used anyway;
  *   every revocation deletes such rows first (a batch at a time).
  */
-import type { Tx } from "../db/client";
-import { column, defineCommand, defineStatement, execute, queryOne, utcParam } from "../db/sql";
+import { kyselyOf, type Tx } from "../db/client";
 import { sessionClaimsOf, sessionEndsAt, type SessionClaims } from "./session-claims";
+import { insertRevokedSession, readSessionUser } from "./store";
 
 /** A session that has ended, refused by renewal (next-auth answers an empty session and clears the cookie). */
 export class SessionEndedError extends Error {
@@ -68,33 +68,6 @@ export function sessionEndedBy(claims: SessionClaims, state: SessionUserState): 
   return undefined;
 }
 
-/** The session's user, whether its sid is revoked, and how many workspaces the user is in. */
-export const SESSION_USER = defineStatement<
-  [userId: string, sid: string],
-  SessionUserState & {
-    id: string;
-    email: string;
-    name: string | null;
-    isOperator: boolean;
-    memberships: number;
-  }
->({
-  name: "auth_console_session_user",
-  text: `SELECT u.id, u.email, u.name, u.is_operator, u.sessions_valid_from,
-                EXISTS (SELECT 1 FROM revoked_sessions r WHERE r.sid = $2) AS revoked,
-                (SELECT count(*)::int FROM memberships m WHERE m.user_id = u.id) AS memberships
-           FROM users u WHERE u.id = $1`,
-  parse: (row) => ({
-    id: column.text(row, "id"),
-    email: column.text(row, "email"),
-    name: column.textOrNull(row, "name"),
-    isOperator: column.boolean(row, "is_operator"),
-    sessionsValidFrom: column.timestampOrNull(row, "sessions_valid_from"),
-    revoked: column.boolean(row, "revoked"),
-    memberships: column.int(row, "memberships"),
-  }),
-});
-
 /**
  * The renewal check of next-auth's jwt callback (every `GET /api/auth/session`): throws
  * `SessionEndedError` when the session in `token` has ended or has no workspace left. One statement.
@@ -102,24 +75,13 @@ export const SESSION_USER = defineStatement<
 export async function checkSessionRenewal(db: Tx, token: Record<string, unknown>): Promise<void> {
   const claims = sessionClaimsOf(token);
   if (!claims) throw new SessionEndedError("no live session claims (signed in before issue 23, or too old)");
-  const user = await queryOne(db, SESSION_USER, [claims.userId, claims.sessionId]);
+  const user = await readSessionUser(kyselyOf(db), claims.userId, claims.sessionId);
   if (!user) throw new SessionEndedError("the user is gone");
   const ended = sessionEndedBy(claims, user);
   if (ended) throw new SessionEndedError(ended);
   const operatorSession = user.isOperator && claims.operatorExpiresAt !== undefined;
   if (user.memberships === 0 && !operatorSession) throw new SessionEndedError("no workspace left");
 }
-
-// expired revocations go first, a bounded batch per sign-out (sign-outs are rare, the rows few)
-const REVOKE_SESSION = defineCommand<[sid: string, userId: string, expiresAt: Date]>({
-  name: "auth_revoke_console_session",
-  text: `WITH purged AS (
-           DELETE FROM revoked_sessions WHERE sid IN (
-             SELECT sid FROM revoked_sessions
-              WHERE expires_at < (now() AT TIME ZONE 'UTC') LIMIT 1000))
-         INSERT INTO revoked_sessions (sid, user_id, expires_at) VALUES ($1, $2, ${utcParam(3)})
-         ON CONFLICT (sid) DO NOTHING`,
-});
 
 /**
  * Ends the one session of `token` (its sign-out, next-auth's signOut event): its sid is refused
@@ -128,9 +90,9 @@ const REVOKE_SESSION = defineCommand<[sid: string, userId: string, expiresAt: Da
 export async function revokeSession(db: Tx, token: Record<string, unknown> | null): Promise<void> {
   const claims = token ? sessionClaimsOf(token) : undefined;
   if (!claims) return;
-  await execute(db, REVOKE_SESSION, [
-    claims.sessionId,
-    claims.userId,
-    new Date(sessionEndsAt(claims) * 1000),
-  ]);
+  await insertRevokedSession(kyselyOf(db), {
+    sid: claims.sessionId,
+    userId: claims.userId,
+    expiresAt: new Date(sessionEndsAt(claims) * 1000),
+  });
 }

@@ -6,15 +6,15 @@
  * Basic credentials on the Workspace API are 401 too. One indexed lookup per request, no slow hash.
  * Failed checks count per address (lib/rate-limit/credentials.ts: 429 over the limit).
  */
-import type { Tx } from "../db/client";
-import { column, defineStatement, queryOne } from "../db/sql";
+import { kyselyOf, type Tx } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
-import { ENV_TAG, parseEnvironment, type TEnvironment } from "../environments";
+import { ENV_TAG, type TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { newId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization } from "./header";
 import type { TRole } from "./roles";
+import { readKeyByHash, touchKeyLastUsed } from "./store";
 
 // lastUsedAt is written at most once a minute per key and process, off the request's path
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -25,9 +25,7 @@ function touchLastUsed(db: Tx, keyId: string): void {
   if ((lastUsedWritten.get(keyId) ?? 0) > now - LAST_USED_INTERVAL_MS) return;
   lastUsedWritten.set(keyId, now);
   if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
-  void db.apiKey
-    .update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
-    .catch(() => undefined);
+  void touchKeyLastUsed(kyselyOf(db), keyId, new Date(now)).catch(() => undefined);
 }
 
 /** Who acts: an API key (acting as `admin` within its environment) or a console user. */
@@ -43,36 +41,6 @@ export interface WorkspaceAuth {
 }
 
 const KEY_PATTERN = /^sk_workspace_(test|prod)_[A-Za-z0-9]{40}$/;
-
-/** A key by its hash: one prepared statement on every Workspace API request with a key. */
-const KEY_BY_HASH = defineStatement<[keyHash: string], TKeyRow>({
-  name: "auth_workspace_key",
-  text: `SELECT id, kind, name, workspace_id, environment, key_hash, revoked_at IS NOT NULL AS revoked
-           FROM api_keys WHERE key_hash = $1`,
-  parse: (row) => {
-    const environment = column.textOrNull(row, "environment");
-    return {
-      id: column.text(row, "id"),
-      kind: column.text(row, "kind"),
-      name: column.text(row, "name"),
-      workspaceId: column.textOrNull(row, "workspace_id"),
-      environment: environment === null ? null : (parseEnvironment(environment) ?? null),
-      keyHash: column.text(row, "key_hash"),
-      revoked: column.boolean(row, "revoked"),
-    };
-  },
-});
-
-interface TKeyRow {
-  id: string;
-  /** workspace | operator */
-  kind: string;
-  name: string;
-  workspaceId: string | null;
-  environment: TEnvironment | null;
-  keyHash: string;
-  revoked: boolean;
-}
 
 export function workspaceKeyPrefix(environment: TEnvironment): string {
   return `sk_workspace_${ENV_TAG[environment]}_`;
@@ -140,11 +108,12 @@ async function checkWorkspaceKey(
     );
   }
   const hash = sha256Hex(parsed.token);
-  const row = await queryOne(db, KEY_BY_HASH, [hash]);
+  // one prepared statement on every Workspace API request with a key
+  const row = await readKeyByHash(kyselyOf(db), hash);
   if (
     !row ||
     row.kind !== "workspace" ||
-    row.revoked ||
+    row.revokedAt !== null ||
     row.environment !== environment ||
     !row.workspaceId ||
     !digestEquals(row.keyHash, hash)

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
-import { jobNamed } from "../jobs/definitions";
+import { jobNamed } from "../jobs/handlers";
 import {
   opSettings,
   putTestConnection,

@@ -23,12 +23,11 @@
  */
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import { getDb, type Tx } from "../db/client";
-import { column, defineCommand, defineStatement, execute, utcParam, type TRow } from "../db/sql";
-import { runStatement } from "../db/statement";
+import { getDb, kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { logger } from "../log";
 import { connectionCacheKey, type THealthWindow, type TConnectionHealth } from "./schema";
+import { deleteHealthBefore, healthReadStatement, recordSignIn } from "./store";
 
 /** The length of a bucket. */
 export const BUCKET_MS = 5 * 60_000;
@@ -60,55 +59,6 @@ export function latencySlot(latencyMs: number): number {
   return (index === -1 ? LATENCY_BOUNDS_MS.length : index) + 1;
 }
 
-const FAILING = (t: string) =>
-  `(${t}.last_error_at IS NOT NULL AND (${t}.last_success_at IS NULL OR ${t}.last_error_at > ${t}.last_success_at))`;
-
-const RECORD = defineStatement<
-  [
-    environment: string,
-    providerId: string,
-    bucket: Date,
-    failed: number,
-    latencyMs: number,
-    slot: number,
-    histogram: number[],
-    error: string | null,
-    now: Date,
-    failingAfter: number,
-  ],
-  { wasFailing: boolean; isFailing: boolean }
->({
-  name: "connection_health_record",
-  // the connection row is locked first (its streak is read and written in the same statement)
-  text: `WITH conn AS (
-      SELECT id, failure_streak, last_error_at, last_success_at FROM provider_connections
-       WHERE environment = $1::text::"Environment" AND provider_id = $2::text FOR UPDATE),
-    bucket AS (
-      INSERT INTO provider_connection_health AS h
-          (connection_id, bucket_start, sign_ins, failures, latency_sum_ms, latency_max_ms, latency_histogram)
-        SELECT conn.id, ${utcParam(3)}, 1, $4::int, $5::int, $5::int, $7::int[] FROM conn
-      ON CONFLICT (connection_id, bucket_start) DO UPDATE SET
-        sign_ins = h.sign_ins + 1,
-        failures = h.failures + EXCLUDED.failures,
-        latency_sum_ms = h.latency_sum_ms + EXCLUDED.latency_sum_ms,
-        latency_max_ms = GREATEST(h.latency_max_ms, EXCLUDED.latency_max_ms),
-        latency_histogram[$6::int] = COALESCE(h.latency_histogram[$6::int], 0) + 1
-      RETURNING 1)
-    UPDATE provider_connections pc SET
-        failure_streak = CASE WHEN $4::int = 0 THEN 0 ELSE conn.failure_streak + 1 END,
-        last_success_at = CASE WHEN $4::int = 0 THEN ${utcParam(9)} ELSE pc.last_success_at END,
-        last_error = CASE WHEN $4::int = 1 AND conn.failure_streak + 1 >= $10::int
-          THEN $8::text ELSE pc.last_error END,
-        last_error_at = CASE WHEN $4::int = 1 AND conn.failure_streak + 1 >= $10::int
-          THEN ${utcParam(9)} ELSE pc.last_error_at END
-      FROM conn WHERE pc.id = conn.id
-    RETURNING ${FAILING("conn")} AS was_failing, ${FAILING("pc")} AS is_failing`,
-  parse: (row) => ({
-    wasFailing: column.boolean(row, "was_failing"),
-    isFailing: column.boolean(row, "is_failing"),
-  }),
-});
-
 /**
  * Records one sign-in of `providerId`'s connection in `env` (see the module rules). Never throws:
  * a failure to record is logged.
@@ -125,18 +75,18 @@ export async function recordConnectionSignIn(
     const histogram = Array.from({ length: SLOTS }, (_, i) => (i + 1 === slot ? 1 : 0));
     const error = outcome.ok ? null : (outcome.error ?? "upstream error").slice(0, MAX_ERROR_LENGTH);
     const db = getDb();
-    const [state] = await runStatement(db, RECORD, [
-      env,
+    const state = await recordSignIn(kyselyOf(db), {
+      environment: env,
       providerId,
-      bucketStart(now),
-      outcome.ok ? 0 : 1,
-      latency,
+      bucket: bucketStart(now),
+      failed: outcome.ok ? 0 : 1,
+      latencyMs: latency,
       slot,
       histogram,
       error,
       now,
-      FAILING_AFTER,
-    ]);
+      failingAfter: FAILING_AFTER,
+    });
     if (state && state.wasFailing !== state.isFailing) {
       // committed already (one statement on the client): the notification goes out at once
       await publishInvalidation(db, CACHE_TOPICS.connections, connectionCacheKey(env, providerId));
@@ -158,37 +108,8 @@ export async function recordConnectionSignIn(
 const HOUR_BUCKETS = 12;
 const DAY_BUCKETS = 288;
 
-function windowColumns(prefix: string, since: string): string {
-  const f = `FILTER (WHERE h.bucket_start >= ${since})`;
-  const slots = Array.from(
-    { length: SLOTS },
-    (_, i) => `COALESCE(sum(h.latency_histogram[${i + 1}]) ${f}, 0)::int AS ${prefix}_h${i + 1}`,
-  );
-  return [
-    `COALESCE(sum(h.sign_ins) ${f}, 0)::int AS ${prefix}_sign_ins`,
-    `COALESCE(sum(h.failures) ${f}, 0)::int AS ${prefix}_failures`,
-    `max(h.latency_max_ms) ${f} AS ${prefix}_max`,
-    ...slots,
-  ].join(",\n      ");
-}
-
-const READ = defineStatement<
-  [environment: string, providerIds: string[], hourStart: Date, dayStart: Date],
-  { providerId: string; health: TConnectionHealth }
->({
-  name: "connection_health_read",
-  text: `SELECT c.provider_id,
-      ${windowColumns("hour", utcParam(3))},
-      ${windowColumns("day", utcParam(4))}
-    FROM provider_connections c
-    JOIN provider_connection_health h ON h.connection_id = c.id AND h.bucket_start >= ${utcParam(4)}
-    WHERE c.environment = $1::text::"Environment" AND c.provider_id = ANY ($2::text[])
-    GROUP BY c.provider_id`,
-  parse: (row) => ({
-    providerId: column.text(row, "provider_id"),
-    health: { lastHour: windowOf(row, "hour"), lastDay: windowOf(row, "day") },
-  }),
-});
+// the windows' sums, one statement for any number of providers (lib/connections/store.ts)
+const READ = healthReadStatement(SLOTS);
 
 /** The median of a latency histogram, estimated linearly within its bucket (at most `max`). */
 export function medianOf(histogram: readonly number[], max: number): number | null {
@@ -209,11 +130,7 @@ export function medianOf(histogram: readonly number[], max: number): number | nu
   return max;
 }
 
-function windowOf(row: TRow, prefix: string): THealthWindow {
-  const signIns = column.int(row, `${prefix}_sign_ins`);
-  const failures = column.int(row, `${prefix}_failures`);
-  const max = column.intOrNull(row, `${prefix}_max`);
-  const histogram = Array.from({ length: SLOTS }, (_, i) => column.int(row, `${prefix}_h${i + 1}`));
+function windowOf(signIns: number, failures: number, max: number | null, histogram: number[]): THealthWindow {
   return {
     signIns,
     failures,
@@ -242,21 +159,24 @@ export async function connectionHealth(
   now = new Date(),
 ): Promise<Map<string, TConnectionHealth>> {
   const current = bucketStart(now).getTime();
-  const rows = await runStatement(db, READ, [
-    env,
-    [...providerIds],
-    new Date(current - (HOUR_BUCKETS - 1) * BUCKET_MS),
-    new Date(current - (DAY_BUCKETS - 1) * BUCKET_MS),
-  ]);
-  return new Map(rows.map((r) => [r.providerId, r.health]));
+  const rows = await READ.run(kyselyOf(db), {
+    environment: env,
+    providerIds: [...providerIds],
+    hourStart: new Date(current - (HOUR_BUCKETS - 1) * BUCKET_MS),
+    dayStart: new Date(current - (DAY_BUCKETS - 1) * BUCKET_MS),
+  });
+  return new Map(
+    rows.map((r) => [
+      r.providerId,
+      {
+        lastHour: windowOf(r.hourSignIns, r.hourFailures, r.hourMax, r.hourHistogram),
+        lastDay: windowOf(r.daySignIns, r.dayFailures, r.dayMax, r.dayHistogram),
+      },
+    ]),
+  );
 }
-
-const PURGE = defineCommand<[before: Date]>({
-  name: "connection_health_purge",
-  text: `DELETE FROM provider_connection_health WHERE bucket_start < ${utcParam(1)}`,
-});
 
 /** Deletes buckets older than HEALTH_RETENTION_MS; how many went. */
 export async function purgeConnectionHealth(db: Tx, now = new Date()): Promise<number> {
-  return execute(db, PURGE, [new Date(now.getTime() - HEALTH_RETENTION_MS)]);
+  return deleteHealthBefore(kyselyOf(db), new Date(now.getTime() - HEALTH_RETENTION_MS));
 }

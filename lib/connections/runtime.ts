@@ -31,7 +31,7 @@ import { getDb, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 import { logger } from "../log";
-import { invertLegacyClaimMapping, ZOidcUpstreamConfig } from "../providers/adapters/oidc";
+import { invertLegacyClaimMapping, ZOidcUpstreamConfig } from "../providers/adapters/oidc-settings";
 import { ZWalletTrustConfig } from "../providers/adapters/wallet";
 import { findProvider, type TFlowType } from "../providers/catalog";
 import {

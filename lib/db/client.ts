@@ -19,6 +19,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { config } from "../config";
 import { logger } from "../log";
 import { PrismaClient } from "./generated/client";
+import {
+  kyselyFor,
+  onPrismaTransaction,
+  prismaTransactionScope,
+  recordPrismaTransactionClient,
+  type Db as KyselyDb,
+} from "./kysely";
 
 type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
 type Transaction = Awaited<ReturnType<PgAdapter["startTransaction"]>>;
@@ -69,8 +76,11 @@ class ReleasingPrismaPg extends PrismaPg {
   override async connect(): Promise<PgAdapter> {
     const adapter = await super.connect();
     const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) =>
-      releasingOnFailedClose(await startTransaction(isolationLevel));
+    adapter.startTransaction = async (isolationLevel) => {
+      const tx = releasingOnFailedClose(await startTransaction(isolationLevel));
+      recordPrismaTransactionClient((tx as Transaction & { client?: pg.PoolClient }).client);
+      return tx;
+    };
     return adapter;
   }
 }
@@ -105,6 +115,12 @@ export function createDb(url: string, max = config().databasePoolSize): PrismaCl
   pool.on("error", (err) => logger.warn({ err }, "idle database connection failed"));
   const db = new PrismaClient({ adapter: new ReleasingPrismaPg(pool) });
   pools.set(db, pool);
+  // each interactive transaction in a scope that records its connection (kyselyOf)
+  const transaction = db.$transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
+  db.$transaction = ((...args: unknown[]) =>
+    typeof args[0] === "function"
+      ? prismaTransactionScope(() => transaction(...args))
+      : transaction(...args)) as PrismaClient["$transaction"];
   const disconnect = db.$disconnect.bind(db);
   db.$disconnect = async () => {
     if (globalForDb.idvPrisma === db) globalForDb.idvPrisma = undefined;
@@ -124,6 +140,20 @@ export function getDb(): PrismaClient {
     globalForDb.idvPrisma = createDb(url);
   }
   return globalForDb.idvPrisma;
+}
+
+/** The data layer (lib/db/kysely.ts) on the pool of getDb(). */
+export function kysely(): KyselyDb {
+  return kyselyOf(getDb());
+}
+
+/**
+ * The data layer on what `db` is: its pool for a client of createDb, the connection of the
+ * Prisma transaction for a transaction's client (while code moves off Prisma).
+ */
+export function kyselyOf(db: Tx): KyselyDb {
+  const pool = poolOf(db);
+  return pool ? kyselyFor(pool) : onPrismaTransaction();
 }
 
 export { Prisma } from "./generated/client";

@@ -4,7 +4,7 @@
  * - a host that has since become one of the service's own is `host_reserved`, without asking DNS;
  * - otherwise every record is looked up (dns.ts) and the answers classified into one event;
  * - the row's new values — state by the state machine, status message, per-record results,
- *   lastCheckedAt, activatedAt, the claim's expiry (claims.ts) and the automatic re-check schedule
+ *   lastCheckedAt, activatedAt, the claim's expiry (claims.ts, settings.ts) and the automatic re-check schedule
  *   (schedule.ts) — come from one function, so a verify and a background check can never disagree
  *   on what a result means;
  * - whether another app's active domain holds a host is decided in the write transaction, under
@@ -14,10 +14,9 @@ import type { Resolver } from "node:dns/promises";
 import { Prisma } from "../db/client";
 import type { CustomDomain } from "../db/generated/client";
 import { checkDnsRecords, describeDnsChecks, toDnsCheckJson, type TDnsCheckJson } from "./dns";
-import { claimExpiry } from "./claims";
 import { GAVE_UP_MESSAGE, scheduleAfterCheck } from "./schedule";
 import { parseDnsRecords } from "./serialize";
-import { reservedHosts } from "./settings";
+import { claimExpiry, reservedHosts } from "./settings";
 import { transition } from "../state-machine";
 import {
   classifyDnsChecks,

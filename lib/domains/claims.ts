@@ -15,8 +15,8 @@
  * - configures and checks serialise per host name with transaction-scoped advisory locks, taken
  *   in sorted order before any row lock (so two requests cannot deadlock); the partial unique
  *   indexes over active domains (migration 20261126020000_custom_domain_claims) are the backstop;
- * - a claim expires claimTtlMs() (IDV_DOMAIN_CLAIM_DAYS, default 7) after it was made or after its
- *   domain left `active`; the re-check job (custom_domain_recheck) deletes expired claims in
+ * - a claim expires claimTtlMs() (IDV_DOMAIN_CLAIM_DAYS, default 7; `claimExpiry` of settings.ts)
+ *   after it was made or after its domain left `active`; the re-check job (custom_domain_recheck) deletes expired claims in
  *   bounded batches (FOR UPDATE SKIP LOCKED, so instances take disjoint rows and never wait for a
  *   verify in progress), each audited as `custom_domain.expired`;
  * - a domain of a deleted app is released (deleted, audited `custom_domain.released`) when its
@@ -28,7 +28,6 @@ import type { Db, Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { logger } from "../log";
 import type { TDomainInspection } from "./check";
-import { claimTtlMs } from "./settings";
 
 export const EXPIRE_BATCH_SIZE = 100;
 export const EXPIRE_MAX_BATCHES = 10;
@@ -38,11 +37,6 @@ export async function lockHosts(db: Tx, hosts: readonly string[]): Promise<void>
   for (const host of [...new Set(hosts)].sort()) {
     await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`custom-domain:${host}`}, 0))`;
   }
-}
-
-/** When a claim made (or a domain that left `active`) at `now` expires. */
-export function claimExpiry(now: Date): Date {
-  return new Date(now.getTime() + claimTtlMs());
 }
 
 export interface THostHolder {

@@ -1,7 +1,8 @@
 import { Resolver } from "node:dns/promises";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
-import { CRONTAB, recheckCustomDomainsJob } from "../jobs/definitions";
+import { recheckCustomDomainsJob } from "../jobs/definitions";
+import { CRONTAB, jobNamed } from "../jobs/handlers";
 import { publishRecords, setupTestDns, TEST_CNAME_TARGET, uniqueDomain } from "../testing/custom-domains";
 import { makeApp, makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
@@ -52,7 +53,7 @@ const checkedAudits = (appId: string) =>
 
 describe("custom_domain_recheck", () => {
   it("is a task the worker runs every minute", async () => {
-    expect(await recheckCustomDomainsJob.handler()).toBeTypeOf("function");
+    expect(await jobNamed(recheckCustomDomainsJob.name)!.handler()).toBeTypeOf("function");
     expect(CRONTAB).toContain(`* * * * * ${recheckCustomDomainsJob.name}`);
   });
 

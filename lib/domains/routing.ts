@@ -1,5 +1,5 @@
 /**
- * Serving an app's ACTIVE custom domain (DESIGN.md §2), for the proxy (proxy.ts) and the TLS
+ * Serving an app's ACTIVE custom domain (docs/design.md §2), for the proxy (proxy.ts) and the TLS
  * "may a certificate be issued" check.
  * Rules:
  * - only an `active` custom domain of an app that is not deleted is served; anything else is not

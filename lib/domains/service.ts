@@ -22,7 +22,7 @@
  * host names (claims.ts), because the partial unique indexes over active domains alone do not see
  * a webDomain equal to another row's oidcDomain.
  */
-import type { Actor } from "../apps/service";
+import type { WorkspaceActor } from "../auth/actor";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import { publishInvalidation } from "../cache/publish";
@@ -33,13 +33,13 @@ import type { CustomDomain } from "../db/generated/client";
 import { ApiError, invalidField } from "../errors";
 import { newId, randomToken } from "../ids";
 import { checkUpdate, inspectCustomDomain } from "./check";
-import { claimExpiry, hostsHeld, lockHosts, otherDomainsOn, settleInspection } from "./claims";
+import { hostsHeld, lockHosts, otherDomainsOn, settleInspection } from "./claims";
 import { buildDnsRecords } from "./dns";
 import { parseDomainPair } from "./hosts";
 import { forgetCustomDomainHosts } from "./routing";
 import { startRecheckSchedule } from "./schedule";
 import { toCustomDomainJson, UNCONFIGURED_DOMAIN, type TCustomDomainJson } from "./serialize";
-import { cnameTarget, reservedHosts } from "./settings";
+import { claimExpiry, cnameTarget, reservedHosts } from "./settings";
 import { transition } from "../state-machine";
 import { DOMAIN_TRANSITIONS, illegalDomainTransition } from "./state-machine";
 import type { Resolver } from "node:dns/promises";
@@ -53,7 +53,7 @@ function noDomain(clientId: string): ApiError {
 
 export async function getCustomDomain(
   db: Tx,
-  auth: Actor["auth"],
+  auth: WorkspaceActor["auth"],
   clientId: string,
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, auth, clientId);
@@ -68,7 +68,7 @@ function hostTaken(pair: { webDomain: string; oidcDomain: string }, taken: reado
 
 export async function configureCustomDomain(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   input: { webDomain: string; oidcDomain: string },
 ): Promise<TCustomDomainJson> {
@@ -143,7 +143,7 @@ export async function configureCustomDomain(
  */
 export async function verifyCustomDomain(
   db: Db,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   resolver?: Resolver,
 ): Promise<TCustomDomainJson> {
@@ -186,7 +186,11 @@ export async function verifyCustomDomain(
   return toCustomDomainJson(row);
 }
 
-export async function deleteCustomDomain(db: Tx, actor: Actor, clientId: string): Promise<{ deleted: true }> {
+export async function deleteCustomDomain(
+  db: Tx,
+  actor: WorkspaceActor,
+  clientId: string,
+): Promise<{ deleted: true }> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   const domain = await db.customDomain.findUnique({ where: { appId: app.id } });
   if (!domain) throw noDomain(clientId);

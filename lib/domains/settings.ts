@@ -49,3 +49,8 @@ export function dnsSettings(): TDnsSettings {
 export function claimTtlMs(): number {
   return config().domainClaimDays * 24 * 3600_000;
 }
+
+/** When a claim made (or a domain that left `active`) at `now` expires. */
+export function claimExpiry(now: Date): Date {
+  return new Date(now.getTime() + claimTtlMs());
+}

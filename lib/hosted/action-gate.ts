@@ -10,7 +10,7 @@ import { servesVerification } from "../domains/served-app";
 import { pipeline } from "../http/pipeline";
 import { HOSTED } from "../http/surfaces";
 import { limitHostedAction } from "../rate-limit/requests";
-import { isSameOrigin, textResponse, VERIFICATION_ID } from "./headers";
+import { isSameOrigin, textResponse, VERIFICATION_ID, verificationNotFound } from "./headers";
 
 type TVerifyRouteContext = { params: Promise<{ id: string }> };
 
@@ -20,7 +20,7 @@ async function refusal(request: Request, id: string, formPost: boolean): Promise
   if (limited) return limited;
   if (formPost && !isSameOrigin(request)) return textResponse(403, "Cross-site request refused");
   if (!VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
-    return textResponse(404, "Verification not found");
+    return verificationNotFound();
   return undefined;
 }
 

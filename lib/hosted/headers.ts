@@ -33,6 +33,11 @@ export function textResponse(status: number, text: string): Response {
   });
 }
 
+/** The hosted actions' answer for a session that does not exist or is not served here. */
+export function verificationNotFound(): Response {
+  return textResponse(404, "Verification not found");
+}
+
 /** False for a cross-site form post (its Origin names none of the hosts this request reached). */
 export function isSameOrigin(request: Request): boolean {
   // Fetch metadata first: with Referrer-Policy no-referrer browsers send `Origin: null` on form

@@ -12,20 +12,23 @@
  * - simulator actions exist only for sandbox sessions and go through simulateSession, the same
  *   path as the App API test helper; a production session is "not found" there;
  * - every write runs in one transaction with the events it emits; a state change (cancel, push,
- *   start, simulator) in a transaction of its own without Prisma, as the App API's: the row's
- *   lock read, then the change made in memory and written in one statement
- *   (lib/verifications/transitions.ts; the simulator through sandbox.ts `simulateSession`).
+ *   start) in a transaction of its own on the data layer (lib/webhooks/wake.ts
+ *   `inWakingTransaction`), as the App API's: the row's lock read, then the change made in
+ *   memory and written in one statement (lib/verifications/transitions.ts; the simulator
+ *   through sandbox.ts `simulateSession`, which may record a production-test participation).
  */
 import { encryptSecret } from "../crypto/encryption";
-import type { Db, Tx } from "../db/client";
-import { inSqlTransaction, type SqlTransaction } from "../db/statement";
+import { kyselyOf, type Db as PrismaDb, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { ApiError } from "../errors";
 import type { TSimulatedOutcome } from "../providers/adapters/simulator";
 import { answerHostedReturn } from "../verifications/return";
 import { settleOutcome } from "../verifications/outcome";
 import { simulateSession } from "../verifications/sandbox";
 import { applyStart, lockSession, saveChange, type TSessionChange } from "../verifications/transitions";
+import { inWakingTransaction } from "../webhooks/wake";
 import { isTerminal } from "../verifications/state-machine";
+import { readFlowType, readSessionStatus } from "../verifications/store/session";
 import { hostedBrowser } from "./binding";
 import { validatePushIdentifier } from "./push";
 
@@ -42,10 +45,7 @@ export async function readHostedStatus(
   verificationId: string,
   secret: string | undefined,
 ): Promise<THostedStatus | null> {
-  const v = await db.verification.findUnique({
-    where: { id: verificationId },
-    select: { status: true, statusReason: true },
-  });
+  const v = await readSessionStatus(kyselyOf(db), verificationId);
   if (!v) return null;
   const status: THostedStatus = {
     status: v.status,
@@ -58,7 +58,7 @@ export async function readHostedStatus(
 
 /** /verify/{id}/return: the bound browser's REST return (once); null: show the page. */
 export async function answerReturn(
-  db: Db,
+  db: PrismaDb,
   verificationId: string,
   secret: string | undefined,
 ): Promise<string | null> {
@@ -77,15 +77,11 @@ export async function answerReturn(
 export async function mayStart(db: Tx, verificationId: string, secret: string | undefined): Promise<boolean> {
   const browser = await hostedBrowser(db, verificationId, secret);
   if (!browser?.oidc || browser.bound) return true;
-  const v = await db.verification.findUnique({ where: { id: verificationId }, select: { flowType: true } });
-  return v?.flowType === "qr";
+  return (await readFlowType(kyselyOf(db), verificationId)) === "qr";
 }
 
-/**
- * The session locked in a transaction of its own (lib/db/statement.ts `inSqlTransaction`), or
- * null when there is none.
- */
-async function lockIfAny(tx: SqlTransaction, verificationId: string): Promise<TSessionChange | null> {
+/** The session locked in the transaction `tx`, or null when there is none. */
+async function lockIfAny(tx: Db, verificationId: string): Promise<TSessionChange | null> {
   try {
     return await lockSession(tx, verificationId);
   } catch (err) {
@@ -95,8 +91,8 @@ async function lockIfAny(tx: SqlTransaction, verificationId: string): Promise<TS
 }
 
 /** The end-user pressed Cancel. Returns false when the session had already ended. */
-export async function cancelByUser(db: Db, verificationId: string): Promise<boolean> {
-  return inSqlTransaction(db, async (tx) => {
+export async function cancelByUser(db: PrismaDb, verificationId: string): Promise<boolean> {
+  return inWakingTransaction(kyselyOf(db), async (tx) => {
     const change = await lockSession(tx, verificationId);
     if (isTerminal(change.row.status)) return false;
     // the provider-side "cancelled" outcome (no participation: only completed or failed have one)
@@ -106,8 +102,12 @@ export async function cancelByUser(db: Db, verificationId: string): Promise<bool
 }
 
 /** Push flow: the identifier was entered. Returns false when it does not fit the provider. */
-export async function submitPushIdentifier(db: Db, verificationId: string, raw: unknown): Promise<boolean> {
-  return inSqlTransaction(db, async (tx) => {
+export async function submitPushIdentifier(
+  db: PrismaDb,
+  verificationId: string,
+  raw: unknown,
+): Promise<boolean> {
+  return inWakingTransaction(kyselyOf(db), async (tx) => {
     const change = await lockSession(tx, verificationId);
     const v = change.row;
     if (v.flowType !== "push") {
@@ -129,8 +129,8 @@ export async function submitPushIdentifier(db: Db, verificationId: string, raw: 
 }
 
 /** Redirect flow: the end-user left for the provider (sandbox: its simulator). */
-export async function leaveForProvider(db: Db, verificationId: string): Promise<void> {
-  await inSqlTransaction(db, async (tx) => {
+export async function leaveForProvider(db: PrismaDb, verificationId: string): Promise<void> {
+  await inWakingTransaction(kyselyOf(db), async (tx) => {
     const change = await lockIfAny(tx, verificationId);
     if (!change || isTerminal(change.row.status)) return;
     await applyStart(tx, change);
@@ -140,7 +140,7 @@ export async function leaveForProvider(db: Db, verificationId: string): Promise<
 
 /** A simulator button: sandbox sessions only (a production session is "not found"). */
 export async function actInSimulator(
-  db: Db,
+  db: PrismaDb,
   verificationId: string,
   input: { outcome: TSimulatedOutcome; identity?: string },
 ): Promise<void> {

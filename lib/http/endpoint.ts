@@ -5,9 +5,33 @@
  * generated from the very schemas the handlers validate with.
  */
 import type { z } from "zod";
-import type { ApiOptions, AuthKind } from "./api";
+import type { TPermission } from "../auth/roles";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type AuthKind = "workspace" | "app" | "operator" | "none";
+
+/** What an endpoint asks of withApi (lib/http/api.ts). */
+export interface ApiOptions<
+  A extends AuthKind,
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+> {
+  auth: A;
+  body?: B;
+  query?: Q;
+  /** honour Idempotency-Key (workspace auth only) */
+  idempotent?: boolean;
+  /** run the handler in a transaction; default true except for GET/HEAD */
+  transaction?: boolean;
+  /** workspace auth: what the caller's role must allow (lib/auth/roles.ts); default read for GET, else write */
+  permission?: TPermission;
+  /**
+   * a sandbox test helper: in production the route does not exist (404 ROUTE_NOT_FOUND, answered
+   * after authentication and request parsing, before the handler runs)
+   */
+  sandboxOnly?: boolean;
+}
 
 export interface ResponseDoc {
   description: string;

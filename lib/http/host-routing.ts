@@ -1,5 +1,5 @@
 /**
- * Which surface a request is served from, by its Host header (DESIGN.md §2) — the decision of
+ * Which surface a request is served from, by its Host header (docs/design.md §2) — the decision of
  * proxy.ts, as a function of its own so that any entry point applies the same host isolation:
  * 1. a dedicated host named in IDV_HOSTS is served from that host's surface prefix
  *    (lib/http/hosts.ts holds the rules);

@@ -1,5 +1,5 @@
 /**
- * Host-based rewriting (DESIGN.md §2): dedicated hosts such as `api.sandbox.example.com` or
+ * Host-based rewriting (docs/design.md §2): dedicated hosts such as `api.sandbox.example.com` or
  * `auth.example.com` serve one surface each, mapped onto the path prefixes every surface has on
  * PUBLIC_URL (`/api/sandbox`, `/oidc/production`, …). The map is a deployment setting, `IDV_HOSTS`:
  * `{"api.sandbox.example.com":"/api/sandbox","auth.example.com":"/oidc/production"}`.

@@ -1,4 +1,4 @@
-/** Offset pagination shared by every list endpoint (DESIGN.md §5): limit 1–100, offset ≥ 0. */
+/** Offset pagination shared by every list endpoint (docs/design.md §5): limit 1–100, offset ≥ 0. */
 import { z } from "zod";
 
 export function paginationFields(defaultLimit = 20) {

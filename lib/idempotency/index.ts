@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key handling (DESIGN.md §5).
+ * Idempotency-Key handling (docs/design.md §5).
  * Rules:
  * - scope: workspace + environment + key; a record also remembers method, path and body hash;
  *   records live 24 h.
@@ -16,11 +16,20 @@
  * - stored bodies are encrypted at rest (they can hold one-time secrets).
  */
 import { createHash } from "node:crypto";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import type { TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
+import {
+  completeRecord,
+  deleteExpiredRecords,
+  insertClaim,
+  readRecord,
+  releaseRecord,
+  takeOverRecord,
+} from "./store";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
@@ -82,55 +91,38 @@ export function validateIdempotencyKey(key: string | null): string | undefined {
   return key;
 }
 
-interface RecordRow {
-  id: string;
-  method: string;
-  path: string;
-  request_hash: string;
-  state: string;
-  response_status: number | null;
-  response_headers: Record<string, string> | null;
-  response_body: string | null;
-  claimable: boolean;
+/** The stored headers as written by completeIdempotencyKey (a JSON object of strings). */
+function storedHeaders(value: unknown): Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
 }
 
-export async function claimIdempotencyKey(db: Tx, scope: IdempotencyScope): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(tx: Tx, scope: IdempotencyScope): Promise<IdempotencyClaim> {
+  const db = kyselyOf(tx);
   const now = Date.now();
-  const lockedUntil = new Date(now + IDEMPOTENCY_LOCK_MS);
-  const expiresAt = new Date(now + IDEMPOTENCY_TTL_MS);
+  const values = {
+    ...scope,
+    lockedUntil: new Date(now + IDEMPOTENCY_LOCK_MS),
+    expiresAt: new Date(now + IDEMPOTENCY_TTL_MS),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await db.$queryRaw<{ id: string }[]>`
-      INSERT INTO idempotency_records (id, workspace_id, environment, key, method, path, request_hash, state, locked_until, expires_at)
-      VALUES (gen_random_uuid()::text, ${scope.workspaceId}, ${scope.environment}::"Environment", ${scope.key}, ${scope.method},
-              ${scope.path}, ${scope.requestHash}, 'in_progress', ${lockedUntil}, ${expiresAt})
-      ON CONFLICT (workspace_id, environment, key) DO NOTHING
-      RETURNING id`;
-    if (inserted[0]) return { kind: "claimed", recordId: inserted[0].id };
+    const inserted = await insertClaim(db, values);
+    if (inserted) return { kind: "claimed", recordId: inserted };
 
-    const rows = await db.$queryRaw<RecordRow[]>`
-      SELECT id, method, path, request_hash, state, response_status, response_headers, response_body,
-             (expires_at < now() OR (state = 'in_progress' AND locked_until < now())) AS claimable
-      FROM idempotency_records
-      WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment" AND key = ${scope.key}`;
-    const existing = rows[0];
+    const existing = await readRecord(db, scope);
     if (!existing) continue; // released between our insert and select: try again
 
     if (existing.claimable) {
       // expired, or abandoned by a crashed request: take it over atomically
-      const taken = await db.$queryRaw<{ id: string }[]>`
-        UPDATE idempotency_records
-        SET method = ${scope.method}, path = ${scope.path}, request_hash = ${scope.requestHash}, state = 'in_progress',
-            response_status = NULL, response_headers = NULL, response_body = NULL,
-            created_at = now(), locked_until = ${lockedUntil}, expires_at = ${expiresAt}
-        WHERE id = ${existing.id} AND (expires_at < now() OR (state = 'in_progress' AND locked_until < now()))
-        RETURNING id`;
-      if (taken[0]) return { kind: "claimed", recordId: taken[0].id };
+      if (await takeOverRecord(db, existing.id, values)) return { kind: "claimed", recordId: existing.id };
       continue;
     }
     if (
       existing.method !== scope.method ||
       existing.path !== scope.path ||
-      existing.request_hash !== scope.requestHash
+      existing.requestHash !== scope.requestHash
     ) {
       throw new ApiError(
         "IDEMPOTENCY_KEY_CONFLICT",
@@ -139,8 +131,8 @@ export async function claimIdempotencyKey(db: Tx, scope: IdempotencyScope): Prom
     }
     if (
       existing.state !== "completed" ||
-      existing.response_status === null ||
-      existing.response_body === null
+      existing.responseStatus === null ||
+      existing.responseBody === null
     ) {
       throw new ApiError(
         "IDEMPOTENCY_KEY_IN_USE",
@@ -151,9 +143,9 @@ export async function claimIdempotencyKey(db: Tx, scope: IdempotencyScope): Prom
     return {
       kind: "replay",
       response: {
-        status: existing.response_status,
-        headers: existing.response_headers ?? {},
-        body: decryptSecret(existing.response_body),
+        status: existing.responseStatus,
+        headers: storedHeaders(existing.responseHeaders),
+        body: decryptSecret(existing.responseBody),
       },
     };
   }
@@ -164,38 +156,26 @@ export async function claimIdempotencyKey(db: Tx, scope: IdempotencyScope): Prom
 
 /** Stores the response; call inside the transaction that did the work. */
 export async function completeIdempotencyKey(
-  db: Tx,
+  tx: Tx,
   recordId: string,
   response: StoredResponse,
 ): Promise<void> {
-  await db.idempotencyRecord.update({
-    where: { id: recordId },
-    data: {
-      state: "completed",
-      responseStatus: response.status,
-      responseHeaders: response.headers,
-      responseBody: encryptSecret(response.body),
-    },
+  await completeRecord(kyselyOf(tx), recordId, {
+    status: response.status,
+    headers: response.headers,
+    bodyEncrypted: encryptSecret(response.body),
   });
 }
 
 /** Frees the key after a failed request so the client can retry it. */
-export async function releaseIdempotencyKey(db: Tx, recordId: string): Promise<void> {
-  await db.idempotencyRecord.deleteMany({ where: { id: recordId, state: "in_progress" } });
+export async function releaseIdempotencyKey(tx: Tx, recordId: string): Promise<void> {
+  await releaseRecord(kyselyOf(tx), recordId);
 }
 
 /** Housekeeping (hourly job `idempotency_purge`): deletes expired records in bounded batches. */
 export async function purgeExpiredIdempotencyRecords(
-  db: Pick<Tx, "$executeRaw">,
+  db: Db,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<number> {
-  // expires_at is a UTC `timestamp without time zone`: the literal's Z is ignored on the cast
-  const before = now.toISOString();
-  return deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM idempotency_records
-       WHERE id IN (SELECT id FROM idempotency_records
-                     WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
-    batchSize,
-  );
+  return deleteInBatches((limit) => deleteExpiredRecords(db, now, limit), batchSize);
 }

@@ -4,13 +4,13 @@
  * retention, SAML test sign-ins' hand-offs — in bounded batches, and keep every live row.
  */
 import { describe, expect, it } from "vitest";
-import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in";
+import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in-hand-offs";
 import { getDb } from "../db/client";
 import { newId, randomToken } from "../ids";
 import { purgeExpiredAuthorizationCodes } from "../oidc/purge";
 import { makeTokenApp, makeVerification } from "../testing/tokens";
 import { nextUrlFor } from "../verifications/return";
-import { CRONTAB, jobNamed } from "./definitions";
+import { CRONTAB, jobNamed } from "./handlers";
 
 const DAY = 24 * 3600 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);

@@ -3,8 +3,8 @@
  * expired in bounded batches (lib/jobs/batches.ts) through the function of the domain that owns
  * the table, and logs what went.
  */
-import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in";
-import { getDb } from "../db/client";
+import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in-hand-offs";
+import { getDb, kysely } from "../db/client";
 import { purgeExpiredIdempotencyRecords } from "../idempotency";
 import { logger } from "../log";
 import { purgeExpiredOidcRows } from "../oidc/purge";
@@ -13,7 +13,7 @@ import { purgeExpiredRateLimits } from "../rate-limit/purge";
 import { purgeEndedSessions } from "../verifications/purge";
 
 export async function purgeIdempotencyRecords(): Promise<void> {
-  const count = await purgeExpiredIdempotencyRecords(getDb());
+  const count = await purgeExpiredIdempotencyRecords(kysely());
   if (count > 0) logger.info({ count }, "expired idempotency records deleted");
 }
 
@@ -39,7 +39,7 @@ export async function purgeEndedSessionsTask(): Promise<void> {
 
 /**
  * The `saml_assertion_purge` job: the replay cache's expired assertion IDs, and the back-office
- * SAML test sign-ins' hand-offs that expired unanswered (lib/connections/test-sign-in.ts).
+ * SAML test sign-ins' hand-offs that expired unanswered (lib/connections/test-sign-in-hand-offs.ts).
  */
 export async function purgeSamlRowsTask(): Promise<void> {
   await purgeSamlAssertionIdsTask();

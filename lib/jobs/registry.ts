@@ -1,6 +1,6 @@
 /**
  * The background job queue: graphile-worker on the service's PostgreSQL, driven by typed job
- * definitions (lib/jobs/definitions.ts holds the one list).
+ * definitions (lib/jobs/definitions.ts holds them; lib/jobs/handlers.ts says which code runs each).
  * Rules: a job is enqueued with `enqueue(tx, definition, payload)` inside the transaction that
  * makes the state change it follows from, so both commit or neither does; workers on any number
  * of instances share the queue (graphile-worker locks jobs); a job key makes enqueueing
@@ -21,6 +21,8 @@ export interface TRegisteredJob {
   readonly name: string;
   /** crontab time fields (minute hour day month weekday) when the job also runs periodically */
   readonly schedule?: string;
+  /** imports the handler (on first use, so the queue does not load every domain module) */
+  readonly handler: () => Promise<TJobHandler<never>>;
   /**
    * Runs one job: parses the payload with the definition's schema, loads the handler and runs
    * it; a malformed payload is logged and dropped (a retry would not mend it).
@@ -28,12 +30,11 @@ export interface TRegisteredJob {
   readonly task: (payload: unknown) => Promise<void>;
 }
 
-export interface TJobSpec<TSchema extends z.ZodType> {
+/** A job as the code that queues it sees it: no handler, so any module may import it. */
+export interface TJobDefinition<TSchema extends z.ZodType> {
   name: string;
   /** parsed on enqueue (types) and before the handler runs (values) */
   payload: TSchema;
-  /** imported on first use, so the queue does not load every domain module */
-  handler: () => Promise<TJobHandler<z.output<TSchema>>>;
   /** the job key of an enqueued job (at most one pending job per key) */
   key?: (payload: z.input<TSchema>) => string;
   /** attempts before graphile-worker gives up (default 10) */
@@ -41,19 +42,27 @@ export interface TJobSpec<TSchema extends z.ZodType> {
   schedule?: string;
 }
 
-export type TJobDefinition<TSchema extends z.ZodType> = TJobSpec<TSchema> & TRegisteredJob;
+/** One job: its name, payload schema and, where it has them, key, attempts and schedule. */
+export function defineJob<TSchema extends z.ZodType>(spec: TJobDefinition<TSchema>): TJobDefinition<TSchema> {
+  return spec;
+}
 
-/** One job: its name, payload schema, lazily imported handler and, where it has them, key and schedule. */
-export function defineJob<TSchema extends z.ZodType>(spec: TJobSpec<TSchema>): TJobDefinition<TSchema> {
+/** The job `definition` run by the handler `load` imports: an entry of the worker's task list. */
+export function jobTask<TSchema extends z.ZodType>(
+  definition: TJobDefinition<TSchema>,
+  load: () => Promise<TJobHandler<z.output<TSchema>>>,
+): TRegisteredJob {
   return {
-    ...spec,
+    name: definition.name,
+    ...(definition.schedule ? { schedule: definition.schedule } : {}),
+    handler: load,
     task: async (payload) => {
-      const parsed = spec.payload.safeParse(payload);
+      const parsed = definition.payload.safeParse(payload);
       if (!parsed.success) {
-        logger.warn({ payload }, `${spec.name}: malformed payload, dropped`);
+        logger.warn({ payload }, `${definition.name}: malformed payload, dropped`);
         return;
       }
-      const handler = await spec.handler();
+      const handler = await load();
       await handler(parsed.data);
     },
   };

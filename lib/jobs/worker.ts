@@ -10,7 +10,7 @@ import { config } from "../config";
 import { logger } from "../log";
 import type { ExpirySweeper } from "../verifications/expiry-sweep";
 import type { WebhookDispatcher } from "../webhooks/delivery-dispatcher";
-import { CRONTAB, JOBS } from "./definitions";
+import { CRONTAB, JOBS } from "./handlers";
 
 function taskList(): TaskList {
   const list: TaskList = {};

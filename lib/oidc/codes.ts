@@ -183,7 +183,7 @@ export function checkCode(
 
 /**
  * Checks a presented code and consumes it; see the module rules for what is refused. (The token
- * endpoints do the same in two statements with what they issue: lib/oidc/exchange-sql.ts.)
+ * endpoints do the same in two statements with what they issue: lib/oidc/store.ts.)
  */
 export async function redeemAuthorizationCode(db: Tx, input: TRedeemCodeInput): Promise<TRedeemResult> {
   const now = input.now ?? new Date();

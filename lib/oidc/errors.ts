@@ -1,7 +1,7 @@
 /**
  * OAuth 2.0 errors (RFC 6749 §5.2, RFC 6750 §3): the token endpoints answer with
  * `{"error":"invalid_grant","error_description":"…"}` instead of the REST error envelope
- * (DESIGN.md §5). Every 401 carries a WWW-Authenticate challenge (RFC 9110 §11.6.1).
+ * (docs/design.md §5). Every 401 carries a WWW-Authenticate challenge (RFC 9110 §11.6.1).
  */
 import { BufferedResponse } from "../http/buffered-response";
 

@@ -7,7 +7,7 @@
  *   with 401 as the spec's App API table says ("401 invalid code"; RFC 6749 §5.2 would say 400);
  * - the verification must belong to the client and be completed, with a subject; otherwise
  *   invalid_grant, and the code is left unconsumed;
- * - two statements (exchange-sql.ts): the code with its verification is read and checked (at the
+ * - two statements (store.ts): the code with its verification is read and checked (at the
  *   token endpoints in the client credential's own statement), the ID token minted, then the
  *   code is consumed together with the access token and the audit entry in one atomic
  *   statement; a code a concurrent redemption consumed first is a reused code;
@@ -24,14 +24,14 @@ import { randomBytes } from "node:crypto";
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR, type TActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
-import type { Db } from "../db/client";
+import { kyselyOf, type Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { clientIp } from "../rate-limit";
 import { acrFor } from "../verifications/loa";
 import { authenticateClient, authenticateClientWith, type TAuthenticatedClient } from "./client-auth";
 import { checkCode, codeHashOf, rejectCode, type TCodeSurface, type TStoredCode } from "./codes";
 import { OAuthError } from "./errors";
-import { consumeGrant, grantWithCredential, readGrant, type TGrant } from "./exchange-sql";
+import { consumeGrant, grantWithCredential, readGrant, type TGrant } from "./store";
 import { mintIdToken } from "./id-token";
 import { getSigningKey, type TSigningAlg } from "./keys";
 import { issuerFor } from "./settings";
@@ -86,7 +86,8 @@ export async function exchangeAuthorizationCode(
   const clientActor: TActor = { type: "api_key", id: input.client.clientId };
   const now = new Date();
   const codeHash = codeHashOf(input.code);
-  const grant = input.grant !== undefined ? input.grant : codeHash ? await readGrant(db, codeHash) : null;
+  const grant =
+    input.grant !== undefined ? input.grant : codeHash ? await readGrant(kyselyOf(db), codeHash) : null;
   const refused = checkCode(
     grant?.code ?? null,
     {
@@ -136,7 +137,7 @@ export async function exchangeAuthorizationCode(
     ...(input.alg ? { alg: input.alg } : {}),
     now,
   });
-  const consumed = await consumeGrant(db, {
+  const consumed = await consumeGrant(kyselyOf(db), {
     code,
     now,
     ...(accessToken !== undefined && input.accessTokenTtlSeconds !== undefined

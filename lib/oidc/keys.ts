@@ -29,10 +29,11 @@ import { SYSTEM_ACTOR } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import { getDb, type Db, type Tx } from "../db/client";
+import { getDb, kyselyOf, type Db, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { jsonParser, memberParser } from "../state-machine";
 import { ACTIVE_KEY_CACHE_SECONDS, keyRotationDays, MAX_TOKEN_LIFETIME_SECONDS } from "./settings";
+import { lockSigningKeys } from "./store";
 
 export const SIGNING_ALGS = ["ES256", "RS256"] as const;
 export type TSigningAlg = (typeof SIGNING_ALGS)[number];
@@ -160,7 +161,7 @@ function rootClient(db: Tx): Db {
 }
 
 async function lockKeys(tx: Tx, environment: TEnvironment, alg: TSigningAlg): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`signing-keys:${environment}:${alg}`}, 0))`;
+  await lockSigningKeys(kyselyOf(tx), environment, alg);
 }
 
 function findActiveKey(db: Tx, environment: TEnvironment, alg: TSigningAlg) {

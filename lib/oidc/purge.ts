@@ -10,57 +10,35 @@
  * go the same way a day after they ended: they are in no list or statistic, have no event and
  * no personal data, and would otherwise stay for IDV_SESSION_DELETE_DAYS.
  */
-import { Prisma, type Db } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
+import {
+  deleteEndedUntouchedSessions,
+  deleteExpiredAccessTokens,
+  deleteExpiredAuthorizationRequests,
+  deleteExpiredCodes,
+} from "./store";
 
 export const OIDC_PURGE_GRACE_MS = 24 * 3600 * 1000;
 
-type TRawDb = Pick<Db, "$executeRaw">;
+const cutoff = (now: Date): Date => new Date(now.getTime() - OIDC_PURGE_GRACE_MS);
 
-function cutoff(now: Date): string {
-  // the columns are UTC `timestamp without time zone`: the literal's Z is ignored on the cast
-  return new Date(now.getTime() - OIDC_PURGE_GRACE_MS).toISOString();
-}
-
-/**
- * Deletes rows of `table` whose `expires_at` is older than the grace period, in batches. The
- * names are fixed identifiers of this module (never user input), hence Prisma.raw.
- */
-function purgeExpired(table: string, key: string) {
-  return (db: TRawDb, { now = new Date(), batchSize }: TPurgeOptions = {}): Promise<number> => {
+/** Deletes, in batches, the rows `deleteBatch` deletes that are older than the grace period. */
+function purgeExpired(deleteBatch: typeof deleteExpiredCodes) {
+  return (db: Tx, { now = new Date(), batchSize }: TPurgeOptions = {}): Promise<number> => {
     const before = cutoff(now);
-    return deleteInBatches(
-      (limit) => db.$executeRaw`
-        DELETE FROM ${Prisma.raw(table)}
-         WHERE ${Prisma.raw(key)} IN (SELECT ${Prisma.raw(key)} FROM ${Prisma.raw(table)}
-                                       WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
-      batchSize,
-    );
+    return deleteInBatches((limit) => deleteBatch(kyselyOf(db), before, limit), batchSize);
   };
 }
 
-export const purgeExpiredAuthorizationCodes = purgeExpired("authorization_codes", "code_hash");
-export const purgeExpiredAccessTokens = purgeExpired("oidc_access_tokens", "token_hash");
-export const purgeExpiredAuthorizationRequests = purgeExpired("oidc_authorization_requests", "id");
-
+export const purgeExpiredAuthorizationCodes = purgeExpired(deleteExpiredCodes);
+export const purgeExpiredAccessTokens = purgeExpired(deleteExpiredAccessTokens);
+export const purgeExpiredAuthorizationRequests = purgeExpired(deleteExpiredAuthorizationRequests);
 /** Deletes the sessions nobody acted on that ended more than the grace period ago, in batches. */
-export function purgeEndedUntouchedSessions(
-  db: TRawDb,
-  { now = new Date(), batchSize }: TPurgeOptions = {},
-): Promise<number> {
-  const before = cutoff(now);
-  // the partial index of untouched rows (migration 20261129030000) holds only these
-  return deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM verifications
-       WHERE id IN (SELECT id FROM verifications
-                     WHERE untouched AND ended_at < ${before}::timestamp LIMIT ${limit})`,
-    batchSize,
-  );
-}
+export const purgeEndedUntouchedSessions = purgeExpired(deleteEndedUntouchedSessions);
 
 export async function purgeExpiredOidcRows(
-  db: TRawDb,
+  db: Tx,
   options: TPurgeOptions = {},
 ): Promise<{
   codes: number;

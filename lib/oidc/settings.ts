@@ -29,7 +29,7 @@ export const ACTIVE_KEY_CACHE_SECONDS = 60;
 export const CODE_TTL_SECONDS = 60;
 export const MAX_CODE_TTL_SECONDS = 600;
 
-/** The environment's OpenID Provider issuer on the service's own host (DESIGN.md §2). */
+/** The environment's OpenID Provider issuer on the service's own host (docs/design.md §2). */
 export function issuerFor(environment: TEnvironment): string {
   return `${config().publicUrl}/oidc/${environment}`;
 }

@@ -15,7 +15,7 @@
  */
 import { getOwnedApp } from "../apps/service";
 import { operatorAudit, recordAudit, workspaceAudit } from "../audit";
-import type { OperatorActor } from "../auth/actor";
+import type { OperatorActor, WorkspaceActor } from "../auth/actor";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
@@ -51,11 +51,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // terminal verification, configuring an existing custom domain): 400 with the current status in
 // the message. A dedicated code (PRODUCTION_TEST_NOT_PENDING) is proposed for lib/errors/index.ts.
 const NOT_PENDING_CODE: ErrorCode = "PRODUCTION_TEST_NOT_PENDING";
-
-export interface WorkspaceActor {
-  auth: WorkspaceAuth;
-  requestId: string;
-}
 
 const withChallenge = { challenge: true } as const;
 

@@ -18,6 +18,7 @@
 import type { z } from "zod";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
+import type { WorkspaceActor } from "../auth/actor";
 import type { AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import { ApiError, invalidField } from "../errors";
@@ -27,7 +28,7 @@ import { hostedPageUrl } from "../verifications/read";
 import type { ZChallengeSessionJson } from "./endpoints";
 import type { TStartChallengeSession } from "./schema";
 import { readPayload } from "./serialize";
-import { challengeNotFound, type WorkspaceActor } from "./service";
+import { challengeNotFound } from "./service";
 import { isChallengeActive } from "./state-machine";
 
 export type TChallengeSession = z.infer<typeof ZChallengeSessionJson>;

@@ -13,9 +13,7 @@ import type { Tx } from "../db/client";
 import { providerNeedsAction } from "./app-providers";
 import { PROVIDERS } from "./catalog";
 import type { ZAppProviderEntryJson } from "./endpoints";
-
-export const APP_PROVIDER_STATUSES = ["activated", "deactivated", "action_required"] as const;
-export type TAppProviderStatus = (typeof APP_PROVIDER_STATUSES)[number];
+import type { TAppProviderStatus } from "./schema";
 
 export type TAppProviderEntry = z.infer<typeof ZAppProviderEntryJson>;
 

@@ -89,3 +89,48 @@ describe("mapSamlAttributes", () => {
     ).toEqual({ claims: { given_name: "Giulia" }, subject: "" });
   });
 });
+
+describe("mapUpstreamClaims on an OIDC upstream's claims", () => {
+  const upstream = {
+    sub: "u-1",
+    given_name: "Erika",
+    family_name: "",
+    country_of_citizenship: "DE",
+    nationality: "XX",
+    email_verified: "true",
+    phone_number_verified: false,
+    prenom: "Marianne",
+    vc: { credentialSubject: { birthDate: [{ value: "1964-08-12" }] } },
+    "a/b": { "c~d": "escaped" },
+    unknown_claim: "ignored",
+  };
+
+  it("takes same-named OIDC claims, lets the mapping (upstream name → OIDC claim) win, and skips empty values", () => {
+    expect(mapUpstreamClaims(upstream, { country_of_citizenship: "nationality" })).toEqual({
+      given_name: "Erika",
+      nationality: "DE",
+      email_verified: true,
+      phone_number_verified: false,
+    });
+    expect(mapUpstreamClaims(upstream, { prenom: "given_name" })).toMatchObject({ given_name: "Marianne" });
+  });
+
+  it("reads nested claims through JSON pointers, with ~1 and ~0 escapes", () => {
+    expect(
+      mapUpstreamClaims(upstream, {
+        "/vc/credentialSubject/birthDate/0/value": "birthdate",
+        "/a~1b/c~0d": "middle_name",
+      }),
+    ).toMatchObject({ birthdate: "1964-08-12", middle_name: "escaped" });
+    expect(mapUpstreamClaims(upstream, { "/vc/missing/0": "birthdate" })).not.toHaveProperty("birthdate");
+  });
+
+  it("reads a mapped claim from the first key naming it, and only own properties", () => {
+    expect(mapUpstreamClaims(upstream, { prenom: "given_name", missing: "given_name" })).toMatchObject({
+      given_name: "Marianne",
+    });
+    expect(
+      mapUpstreamClaims(upstream, { constructor: "middle_name", toString: "nickname" }),
+    ).not.toHaveProperty("middle_name");
+  });
+});

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { UNAVAILABLE_REASONS } from "../connections/schema";
-import { APP_PROVIDER_STATUSES } from "./app-listing";
 import {
+  APP_PROVIDER_STATUSES,
   ZListAppProvidersQuery,
   ZProviderJson,
   ZProviderWithActivationJson,

@@ -9,6 +9,10 @@ const iso = z.string().describe("ISO 8601 date-time");
 
 const ZRequirementValueJson = z.union([z.string(), z.boolean(), z.array(z.string())]);
 
+/** An app's status of a provider in the App API listing (app-listing.ts, GET /v1/providers). */
+export const APP_PROVIDER_STATUSES = ["activated", "deactivated", "action_required"] as const;
+export type TAppProviderStatus = (typeof APP_PROVIDER_STATUSES)[number];
+
 export const ZRequirementJson = z.object({
   id: z.string().describe("Requirement id, the key to submit; `supportContact` for contract providers"),
   type: z.enum(REQUIREMENT_TYPES),

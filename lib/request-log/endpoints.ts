@@ -2,17 +2,13 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { pageOf, paginationFields } from "../http/pagination";
-import { memberParser } from "../state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "../verification-log/filters";
+import { CREDENTIAL_TYPES } from "./credential-types";
 
 const iso = z.string().describe("ISO 8601 date-time");
 
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
 export const LOGGED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
-export const CREDENTIAL_TYPES = ["api_key", "app", "session", "operator", "none"] as const;
-export type TCredentialType = (typeof CREDENTIAL_TYPES)[number];
-/** `api_request_logs.credential_type` as read from its row. */
-export const parseCredentialType = memberParser(CREDENTIAL_TYPES, "api_request_logs.credential_type");
 
 export const ZListRequestLogsQuery = z
   .object({

@@ -8,7 +8,8 @@ import type { Tx } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { page, type TPage } from "../http/pagination";
 import { createdAtRange } from "../verification-log/filters";
-import { parseCredentialType, type TListRequestLogsQuery, type TRequestLogJson } from "./endpoints";
+import { parseCredentialType } from "./credential-types";
+import type { TListRequestLogsQuery, TRequestLogJson } from "./endpoints";
 
 function statusRange(statusClass: TListRequestLogsQuery["statusClass"]): Prisma.ApiRequestLogWhereInput {
   if (!statusClass) return {};

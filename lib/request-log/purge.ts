@@ -4,9 +4,9 @@
  * never holds long locks or one huge transaction (each batch commits on its own).
  */
 import { config } from "../config";
-import type { Db } from "../db/client";
-import { getDb } from "../db/client";
+import { getDb, kyselyOf, type Tx } from "../db/client";
 import { logger } from "../log";
+import { deleteRequestLogsBefore } from "./store";
 
 export const REQUEST_LOG_PURGE_BATCH = 5000;
 
@@ -17,18 +17,13 @@ export function requestLogRetentionDays(): number {
 
 /** Deletes the rows older than the retention period; returns how many went. */
 export async function purgeRequestLogs(
-  db: Pick<Db, "$executeRaw">,
+  db: Tx,
   { now = new Date(), batchSize = REQUEST_LOG_PURGE_BATCH } = {},
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - requestLogRetentionDays() * 24 * 3600 * 1000);
   let deleted = 0;
   for (;;) {
-    // created_at is a UTC `timestamp without time zone`: the literal's Z is ignored on the cast
-    const count = await db.$executeRaw`
-      DELETE FROM api_request_logs
-       WHERE id IN (SELECT id FROM api_request_logs
-                     WHERE created_at < ${cutoff.toISOString()}::timestamp
-                     LIMIT ${batchSize})`;
+    const count = await deleteRequestLogsBefore(kyselyOf(db), cutoff, batchSize);
     deleted += count;
     if (count < batchSize) return deleted;
   }

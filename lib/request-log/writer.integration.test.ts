@@ -1,12 +1,13 @@
 /**
- * The request log's batch INSERT (one prepared statement over arrays, lib/db/sql.ts) stores each
+ * The request log's batch INSERT (one prepared statement over arrays, lib/request-log/store.ts) stores each
  * entry exactly: text that array literals must escape, nulls, timestamps to the millisecond; a
  * row already written is skipped, not an error that drops the batch.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import { newId } from "../ids";
-import { appendRequestLog, flushRequestLog, type RequestLogEntry } from "./writer";
+import type { RequestLogEntry } from "./entry";
+import { appendRequestLog, flushRequestLog } from "./writer";
 
 afterEach(async () => {
   await flushRequestLog();

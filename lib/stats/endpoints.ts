@@ -2,7 +2,10 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { idParam } from "../verification-log/filters";
-import { STATS_PERIODS } from "./verifications";
+
+/** The windows the statistics cover (verifications.ts: hourly buckets for 24h, daily otherwise). */
+export const STATS_PERIODS = ["24h", "7d", "30d"] as const;
+export type TStatsPeriod = (typeof STATS_PERIODS)[number];
 
 const iso = z.string().describe("ISO 8601 date-time");
 const count = z.number().int().min(0);

@@ -21,10 +21,7 @@ import type { z } from "zod";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { Prisma, type Tx } from "../db/client";
 import { sessionTtlSeconds } from "../verifications/settings";
-import type { TVerificationStats, ZStatsCountsJson } from "./endpoints";
-
-export const STATS_PERIODS = ["24h", "7d", "30d"] as const;
-export type TStatsPeriod = (typeof STATS_PERIODS)[number];
+import type { TStatsPeriod, TVerificationStats, ZStatsCountsJson } from "./endpoints";
 
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -3,7 +3,7 @@
  * an operator key (lib/connections).
  */
 import { getDb } from "../db/client";
-import type { TOidcUpstreamConfig } from "../providers/adapters/oidc";
+import type { TOidcUpstreamConfig } from "../providers/adapters/oidc-settings";
 import type { TUpstreamOp } from "./upstream-oidc";
 import { makeOperator } from "./factories";
 import { bearer, call, type CallResult } from "./router";

@@ -21,7 +21,7 @@ import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
-import { parseCredentialType } from "../request-log/endpoints";
+import { parseCredentialType } from "../request-log/credential-types";
 import { findProvider } from "../providers/catalog";
 import { createVerification } from "../verifications/create";
 import type { TUserinfo, TVerificationStatus } from "../verifications/endpoints";
@@ -29,7 +29,8 @@ import { hostedPageUrl, readUserinfo, toStatusRecord } from "../verifications/re
 import { cancelByIntegrator } from "../verifications/transitions";
 import { parseVerificationState } from "../verifications/state-machine";
 import { parseDeliveryStatus } from "../webhooks/deliveries";
-import { planVerification, type TRunnableWorkflow } from "../workflows/engine";
+import { planVerification } from "../workflows/engine/plan";
+import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import { runnableWorkflow } from "../workflows/row";
 import { parseChannel } from "../workflows/schema";
 import type {

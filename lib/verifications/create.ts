@@ -9,7 +9,7 @@
  * - redirect_uri is one of the app's; matchData is required by match providers and refused by
  *   the others; flowType is one the provider supports; a challengeId is the app's own;
  * - events in order at creation: created, requested, workflow.started; the session, its events
- *   and their deliveries are one statement (create-sql.ts), inside the caller's transaction when
+ *   and their deliveries are one statement (store.ts), inside the caller's transaction when
  *   it has one; no job: the expiry sweep ends it at expiresAt (expiry-sweep.ts);
  * - sessions of the OpenID Provider (viaOidcProvider) are created by anonymous requests: they
  *   start `untouched` and their three creation events are written at the end-user's first action
@@ -24,20 +24,21 @@
  */
 import type { AppAuth } from "../auth/app-credentials";
 import { connectionAvailability } from "../connections/runtime";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, invalidField } from "../errors";
 import { newId } from "../ids";
 import { validateMatchData } from "../providers/adapters/match";
 import { findProvider } from "../providers/catalog";
 import type { TEventSpec } from "../webhooks/events";
-import { planVerification, type TRunnableWorkflow } from "../workflows/engine";
+import { planVerification } from "../workflows/engine/plan";
+import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import {
   insertVerification,
   plannableWorkflow,
   readCreationContext,
   type TNewVerification,
-} from "./create-sql";
+} from "./store/creation";
 import type { TVerificationCreated } from "./endpoints";
 import { seal } from "./personal-data";
 import { hostedPageUrl } from "./read";
@@ -63,7 +64,8 @@ export async function createVerification(
   input: TCreateVerification,
   options: TCreateVerificationOptions = {},
 ): Promise<TVerificationCreated> {
-  const app = await readCreationContext(db, auth.clientId, input);
+  const sessions = kyselyOf(db);
+  const app = await readCreationContext(sessions, auth.clientId, input);
   const provider = findProvider(input.providerId);
   if (!provider) throw providerUnavailable(`Unknown provider "${input.providerId}"`);
   const appProvider = app.providers.find((p) => p.providerId === provider.id);
@@ -76,7 +78,7 @@ export async function createVerification(
   const availability = await connectionAvailability(auth.environment, provider.id, db);
   if (!availability.available) throw providerUnavailable(availability.message);
 
-  const workflow = app.workflow ? await plannableWorkflow(db, app.workflow) : null;
+  const workflow = app.workflow ? await plannableWorkflow(sessions, app.workflow) : null;
   if (!workflow) {
     throw input.workflowId
       ? invalidField("workflowId", `no workflow "${input.workflowId}" in this app`)
@@ -149,7 +151,7 @@ export async function createVerification(
   // events wait for the end-user's first action (move), so repeated requests cannot flood the
   // app's webhook
   const events = created.viaOidcProvider ? [] : creationEvents(created, plan.mode);
-  await insertVerification(db, created, events);
+  await insertVerification(sessions, created, events);
   return {
     verificationId: id,
     status: INITIAL_STATE,

@@ -1,7 +1,7 @@
 /**
  * Decision records: what the workflow decided for a session, written when the session ends
- * completed or failed, with that transition (outcome.ts builds it, session-sql.ts writes it in the
- * statement of the change).
+ * completed or failed, with that transition (outcome.ts builds it, store/session.ts writes it in
+ * the statement of the change).
  * Rules:
  * - one row per session (verification_decisions, keyed by the verification id);
  * - never a personal value: the provider, the effective LoA, the NAMES of the claims the source
@@ -19,15 +19,15 @@
 import type { Verification } from "../db/generated/client";
 import type { TMatchResult, TSourceIdentity } from "../providers/adapters/types";
 import type { TProviderDefinition } from "../providers/catalog";
+import { planVerification } from "../workflows/engine/plan";
+import { isClaimPresent } from "../workflows/engine/conditions";
+import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import {
-  isClaimPresent,
-  planVerification,
   traceChecks,
   traceUnauthenticated,
   type TCheckAnswer,
-  type TRunnableWorkflow,
   type TWorkflowTrace,
-} from "../workflows/engine";
+} from "../workflows/engine/trace";
 import { collectFacts, type TRecordedFacts } from "../workflows/facts";
 
 /** Match verdicts without the submitted values: booleans per field (per_field) and the aggregate. */

@@ -15,10 +15,11 @@
  *   first, as any first move would (its end-user would otherwise find a sign-in that cannot
  *   start until it expires).
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { settleOutcome } from "./outcome";
 import { isTerminal, VERIFICATION_TRANSITIONS } from "./state-machine";
+import { sessionIdsOfProvider } from "./store/session";
 import { lockSession } from "./transitions";
 
 /** Sessions read per batch. */
@@ -36,25 +37,27 @@ export async function failOpenSessionsOfProvider(
   env: TEnvironment,
   providerId: string,
 ): Promise<number> {
+  const sessions = kyselyOf(db);
   let failed = 0;
   let after = "";
   for (;;) {
     // keyset pagination on the id: each batch starts after the last one
-    const batch = await db.verification.findMany({
-      where: { environment: env, providerId, status: { in: FAILABLE_STATES }, id: { gt: after } },
-      select: { id: true },
-      orderBy: { id: "asc" },
-      take: DISCONNECT_BATCH,
-    });
-    for (const { id } of batch) {
+    const batch = await sessionIdsOfProvider(
+      sessions,
+      { environment: env, providerId, states: FAILABLE_STATES },
+      after,
+      DISCONNECT_BATCH,
+    );
+    for (const id of batch) {
       after = id;
-      const change = await lockSession(db, id);
+      const change = await lockSession(sessions, id);
       if (isTerminal(change.row.status) || !FAILABLE_STATES.includes(change.row.status)) continue;
-      await settleOutcome(db, change, {
-        kind: "failure",
-        reason: "provider_unavailable",
-        message: "the provider was disconnected",
-      });
+      await settleOutcome(
+        sessions,
+        change,
+        { kind: "failure", reason: "provider_unavailable", message: "the provider was disconnected" },
+        db,
+      );
       failed++;
     }
     if (batch.length < DISCONNECT_BATCH) return failed;

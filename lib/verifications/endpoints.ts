@@ -64,7 +64,7 @@ export const createVerification = endpoint({
   auth: "app",
   body: ZCreateVerification,
   // no transaction needed: createVerification reads in one statement and writes the session with
-  // its events, deliveries and jobs in one statement, atomic by itself (create-sql.ts)
+  // its events and deliveries in one statement, atomic by itself (store/creation.ts)
   transaction: false,
   responses: { 201: { description: "The new session", schema: ZVerificationCreatedJson } },
 });

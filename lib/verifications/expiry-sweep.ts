@@ -4,8 +4,9 @@
  * "Performance (issue 15)").
  * Rules:
  * - a sweep expires every open session whose expiresAt has passed, in batches of at most
- *   EXPIRY_BATCH_SIZE, each batch one transaction on a connection of its own
- *   (lib/db/statement.ts `inSqlTransaction`): the due sessions locked in one statement with SKIP
+ *   EXPIRY_BATCH_SIZE, each batch one transaction on the data layer (lib/webhooks/wake.ts
+ *   `inWakingTransaction`: `inTransaction` that wakes this process's webhook dispatcher after
+ *   the commit), on `db`'s pool: the due sessions locked in one statement with SKIP
  *   LOCKED, then each expired through the state table with its `session.timed_out` event and
  *   webhook deliveries, one statement each (transitions.ts `expireDueSessions`, the same moves
  *   as the per-session `expireIfDue`); it goes on while a batch comes back full;
@@ -20,9 +21,9 @@
  *   process alive; after `stop()` no batch starts, the one under way is waited for, and the
  *   connection is closed.
  */
-import { createDb, withApplicationName, type Db } from "../db/client";
-import { inSqlTransaction } from "../db/statement";
+import { createDb, kyselyOf, withApplicationName, type Db } from "../db/client";
 import { logger } from "../log";
+import { inWakingTransaction } from "../webhooks/wake";
 import { expireDueSessions } from "./transitions";
 
 /** The most sessions one batch (one transaction, one locking statement) expires. */
@@ -46,10 +47,11 @@ export async function sweepExpiredSessions(
   db: Db,
   { batchSize = EXPIRY_BATCH_SIZE, stopped }: TSweepOptions = {},
 ): Promise<{ expired: number; batches: number }> {
+  const sessions = kyselyOf(db);
   let expired = 0;
   let batches = 0;
   while (!stopped?.()) {
-    const batch = await inSqlTransaction(db, (tx) => expireDueSessions(tx, new Date(), batchSize));
+    const batch = await inWakingTransaction(sessions, (tx) => expireDueSessions(tx, new Date(), batchSize));
     batches++;
     expired += batch.expired;
     // a full batch: more may be due (one that expired nothing would only come back the same)

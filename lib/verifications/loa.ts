@@ -1,4 +1,4 @@
-/** Levels of assurance (DESIGN.md §5): 0 unspecified, 1 low, 2 substantial, 3 high. */
+/** Levels of assurance (docs/design.md §5): 0 unspecified, 1 low, 2 substantial, 3 high. */
 import { config } from "../config";
 
 export const LOA_LABELS = ["unspecified", "low", "substantial", "high"] as const;

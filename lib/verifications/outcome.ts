@@ -17,15 +17,15 @@
  *   authenticate) and, when it takes part in a production-test challenge, its participation, in
  *   the same transaction.
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
+import type { Db } from "../db/kysely";
 import { subjectFor } from "../oidc/subject";
 import { claimStamp, recordParticipation } from "../production-tests/participation";
 import { buildProvenance } from "../providers/adapters/provenance";
 import type { TAdapterOutcome, TSourceIdentity } from "../providers/adapters/types";
 import { findProvider, parseFlowType, type TProviderDefinition } from "../providers/catalog";
-import type { TSqlDb } from "../db/statement";
-import { runChecks } from "../workflows/engine";
+import { runChecks } from "../workflows/engine/run";
 import { decisionRow } from "./decisions";
 import type { TEvidence, TUserinfo } from "./endpoints";
 import { acrFor, loaLabel } from "./loa";
@@ -38,7 +38,6 @@ import {
   lockSession,
   move,
   plannedWorkflowOf,
-  prismaTransaction,
   recordEvent,
   saveChange,
   type TSessionChange,
@@ -52,9 +51,14 @@ function eventResult(provider: TProviderDefinition, loa: number) {
   };
 }
 
-async function participate(sessionDb: TSqlDb, v: Verification, successful: boolean): Promise<void> {
+async function participate(prisma: Tx | undefined, v: Verification, successful: boolean): Promise<void> {
   if (!v.challengeId) return;
-  const db = prismaTransaction(sessionDb, "a production-test participation");
+  // participation.ts writes with Prisma: the session's transaction must be a Prisma one
+  if (!prisma)
+    throw new Error(
+      "a production-test participation needs a Prisma transaction: the session must run in one (inSessionTransaction)",
+    );
+  const db = prisma;
   const participation = await recordParticipation(db, {
     challengeId: v.challengeId,
     verificationId: v.id,
@@ -65,7 +69,7 @@ async function participate(sessionDb: TSqlDb, v: Verification, successful: boole
 }
 
 async function complete(
-  db: TSqlDb,
+  db: Db,
   change: TSessionChange,
   provider: TProviderDefinition,
   identity: TSourceIdentity,
@@ -138,7 +142,7 @@ async function complete(
 }
 
 async function fail(
-  db: TSqlDb,
+  db: Db,
   change: TSessionChange,
   provider: TProviderDefinition,
   adapterReason: string,
@@ -163,12 +167,13 @@ async function fail(
 /**
  * Applies what the provider (or the simulator) answered to a locked session and writes the
  * change (one statement), then the production-test participation of a session that ended
- * completed or failed.
+ * completed or failed (with Prisma, in `prisma`: the transaction `db` runs in).
  */
 export async function settleOutcome(
-  db: TSqlDb,
+  db: Db,
   change: TSessionChange,
   outcome: TAdapterOutcome,
+  prisma?: Tx,
 ): Promise<Verification> {
   const provider = findProvider(change.row.providerId);
   if (!provider) throw new Error(`provider ${change.row.providerId} vanished from the catalog`);
@@ -188,7 +193,7 @@ export async function settleOutcome(
   }
   const settled = await saveChange(db, change);
   if (settled.status === "completed" || settled.status === "failed")
-    await participate(db, settled, settled.status === "completed");
+    await participate(prisma, settled, settled.status === "completed");
   return settled;
 }
 
@@ -198,5 +203,6 @@ export async function applyAdapterOutcome(
   verificationId: string,
   outcome: TAdapterOutcome,
 ): Promise<Verification> {
-  return settleOutcome(db, await lockSession(db, verificationId), outcome);
+  const tx = kyselyOf(db);
+  return settleOutcome(tx, await lockSession(tx, verificationId), outcome, db);
 }

@@ -8,10 +8,11 @@
  *   the session ended (the row itself stays: purge.ts deletes it much later).
  */
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { jsonParser } from "../state-machine";
 import { ZCreateVerification } from "./schema";
 import { retentionDays } from "./settings";
+import { wipePersonalData } from "./store/retention";
 
 export function seal(value: unknown): string {
   return encryptSecret(JSON.stringify(value));
@@ -45,9 +46,5 @@ export function personalDataWipe() {
 /** Retention: wipes personal data of sessions that ended more than IDV_RETENTION_DAYS ago. */
 export async function purgeExpiredPersonalData(db: Tx, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays() * 24 * 3600 * 1000);
-  const { count } = await db.verification.updateMany({
-    where: { endedAt: { lt: cutoff }, personalDataDeletedAt: null },
-    data: personalDataWipe(),
-  });
-  return count;
+  return wipePersonalData(kyselyOf(db), cutoff, personalDataWipe());
 }

@@ -14,9 +14,10 @@
  *   and keep their entries (they have their own retention, or none).
  */
 import { config } from "../config";
-import type { Db } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 import { retentionDays } from "./settings";
+import { deleteEndedSessions } from "./store/retention";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** the longest statistics period (lib/stats/verifications.ts "30d"), plus its current day */
@@ -30,18 +31,10 @@ export function sessionDeleteDays(): number {
 
 /** Deletes the sessions that ended more than sessionDeleteDays() ago; returns how many went. */
 export async function purgeEndedSessions(
-  db: Pick<Db, "$executeRaw">,
+  db: Tx,
   { now = new Date(), batchSize = SESSION_PURGE_BATCH }: TPurgeOptions = {},
 ): Promise<number> {
-  // ended_at is a UTC `timestamp without time zone`: the literal's Z is ignored on the cast
-  const before = new Date(now.getTime() - sessionDeleteDays() * DAY_MS).toISOString();
-  return deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM verifications
-       WHERE id IN (SELECT id FROM verifications
-                     WHERE ended_at < ${before}::timestamp
-                       AND personal_data_deleted_at IS NOT NULL
-                     LIMIT ${limit})`,
-    batchSize,
-  );
+  const before = new Date(now.getTime() - sessionDeleteDays() * DAY_MS);
+  const sessions = kyselyOf(db);
+  return deleteInBatches((limit) => deleteEndedSessions(sessions, before, limit), batchSize);
 }

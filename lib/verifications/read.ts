@@ -10,8 +10,8 @@
 import { defineAppRowRead, type AppAuth } from "../auth/app-credentials";
 import type { Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
-import { column } from "../db/sql";
-import { parseEnvironment } from "../environments";
+import { fromEpochMs, fromEpochMsOrNull } from "../db/timestamps";
+import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
 import { jsonParser } from "../state-machine";
 import {
@@ -25,6 +25,7 @@ import { acrFor, loaLabel } from "./loa";
 import { unseal } from "./personal-data";
 import { publicUrl } from "../config";
 import { parseVerificationState } from "./state-machine";
+import { statusRowById } from "./store/status";
 
 const parseUserinfo = jsonParser(ZUserinfoJson, "verifications.result_encrypted");
 const parseEvidence = jsonParser(ZEvidenceJson, "verifications.evidence_encrypted");
@@ -78,33 +79,23 @@ export async function getOwnedVerification(
 }
 
 /**
- * The columns of the status record and the owner's, by id ($2): read in the app credential's own
+ * The columns of the status record and the owner's, by id: read in the app credential's own
  * statement (GET /v1/verifications/{id}, polled: withApi's `authWith`), one round trip for
  * authentication and the row; ownedVerificationStatus checks the owner.
  */
 export const statusRowWithCredential = defineAppRowRead({
   name: "verification_status_with_credential",
   param: "verificationId",
-  text: `SELECT id, app_id, environment, status, provider_id, workflow_id, flow_type, created_at,
-                expires_at, verified_at, loa, status_reason
-           FROM verifications WHERE id = $2`,
-  parse: (row): TOwnedStatusRow => ({
-    id: column.text(row, "id"),
-    appId: column.text(row, "app_id"),
-    environment: parseEnvironment(column.text(row, "environment")),
-    status: column.text(row, "status"),
-    providerId: column.text(row, "provider_id"),
-    workflowId: column.text(row, "workflow_id"),
-    flowType: column.text(row, "flow_type"),
-    createdAt: column.timestamp(row, "created_at"),
-    expiresAt: column.timestamp(row, "expires_at"),
-    verifiedAt: column.timestampOrNull(row, "verified_at"),
-    loa: column.intOrNull(row, "loa"),
-    statusReason: column.textOrNull(row, "status_reason"),
+  row: statusRowById,
+  parse: ({ createdAtMs, expiresAtMs, verifiedAtMs, ...row }): TOwnedStatusRow => ({
+    ...row,
+    createdAt: fromEpochMs(createdAtMs),
+    expiresAt: fromEpochMs(expiresAtMs),
+    verifiedAt: fromEpochMsOrNull(verifiedAtMs),
   }),
 });
 
-type TOwnedStatusRow = TStatusRow & { appId: string; environment: string | undefined };
+type TOwnedStatusRow = TStatusRow & { appId: string; environment: TEnvironment };
 
 /**
  * The status record of the app's session from its row read with the credential (null: none),

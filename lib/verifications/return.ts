@@ -19,10 +19,11 @@
  *   code, however often its status is polled.
  */
 import { publicUrl } from "../config";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { issueAuthorizationCode } from "../oidc/codes";
 import { isTerminal } from "./state-machine";
+import { claimReturn, readVerification } from "./store/session";
 
 type TReturnSession = Pick<
   Verification,
@@ -62,16 +63,12 @@ export async function nextUrlFor(db: Tx, v: TReturnSession, resumeProof?: string
  * (with the session's one code when completed), or null when there is nothing (more) to answer.
  */
 export async function answerHostedReturn(db: Tx, verificationId: string): Promise<string | null> {
-  const v = await db.verification.findUnique({ where: { id: verificationId } });
+  const v = await readVerification(kyselyOf(db), verificationId);
   if (!v || v.viaOidcProvider || !isTerminal(v.status) || v.returnedAt) return null;
   const target = await restTarget(db, v);
   if (!target) return null;
   // of two concurrent visits, one answers
-  const claimed = await db.verification.updateMany({
-    where: { id: verificationId, returnedAt: null },
-    data: { returnedAt: new Date() },
-  });
-  if (claimed.count !== 1) return null;
+  if (!(await claimReturn(kyselyOf(db), verificationId, new Date()))) return null;
   const url = new URL(target);
   url.searchParams.set("verificationId", v.id);
   url.searchParams.set("status", v.status);

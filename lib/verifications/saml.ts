@@ -25,7 +25,7 @@
 import { adapterSettings } from "../connections/schema";
 import { samlServiceProviderUrls } from "../connections/saml";
 import { unsealSecrets } from "../connections/rows";
-import { getDb } from "../db/client";
+import { getDb, kyselyOf } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { parseEnvironment } from "../environments";
 import { findProvider } from "../providers/catalog";
@@ -34,6 +34,7 @@ import { logger } from "../log";
 import { samlServiceProviderMetadata } from "../providers/adapters/saml";
 import type { TSamlUpstreamConfig } from "../providers/adapters/saml-settings";
 import { applyAdapterOutcome } from "./outcome";
+import { readVerification } from "./store/session";
 import { isTerminal } from "./state-machine";
 import {
   beginSignIn,
@@ -80,7 +81,7 @@ export async function completeSamlSignIn(
   const id = sessionOfRelayState(form.RelayState);
   if (!id) return { kind: "unknown" };
   const db = getDb();
-  const v = await db.verification.findUnique({ where: { id } });
+  const v = await readVerification(kyselyOf(db), id);
   if (!v || v.environment !== parseEnvironment(at.env) || v.providerId !== at.providerId)
     return { kind: "unknown" };
   // the user's browser posting again after the end (back button): the page shows the result

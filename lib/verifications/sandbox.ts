@@ -8,12 +8,12 @@
  *   outcome for the test identity applies (outcome.ts).
  */
 import type { AppAuth } from "../auth/app-credentials";
-import type { Db } from "../db/client";
+import type { Db as PrismaDb, Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
+import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
 import { simulateOutcome } from "../providers/adapters/simulator";
 import { findProvider } from "../providers/catalog";
-import type { TSqlDb } from "../db/statement";
 import { settleOutcome } from "./outcome";
 import { parseMatchData, unseal } from "./personal-data";
 import type { TSimulate } from "./schema";
@@ -25,16 +25,16 @@ import { applyStart, inSessionTransaction, type TSessionChange } from "./transit
  * its own (transitions.ts `inSessionTransaction`: the lock read and one write).
  */
 export async function simulateVerification(
-  db: Db,
+  db: PrismaDb,
   auth: AppAuth,
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  return inSessionTransaction(db, verificationId, async (tx, change) => {
+  return inSessionTransaction(db, verificationId, async (tx, change, prisma) => {
     // another app's or environment's session is 404, as getOwnedVerification answers
     if (change.row.appId !== auth.clientId || change.row.environment !== auth.environment)
       throw notFound(`Verification "${verificationId}"`);
-    return simulate(tx, change, input);
+    return simulate(tx, change, input, prisma);
   });
 }
 
@@ -44,15 +44,17 @@ export async function simulateVerification(
  * helper endpoint above does; a production session is 404.
  */
 export async function simulateSession(
-  db: Db,
+  db: PrismaDb,
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  return inSessionTransaction(db, verificationId, (tx, change) => simulate(tx, change, input));
+  return inSessionTransaction(db, verificationId, (tx, change, prisma) =>
+    simulate(tx, change, input, prisma),
+  );
 }
 
 /** The session's lock read, then one write of the whole change (transitions.ts `saveChange`). */
-async function simulate(db: TSqlDb, change: TSessionChange, input: TSimulate): Promise<Verification> {
+async function simulate(db: Db, change: TSessionChange, input: TSimulate, prisma: Tx): Promise<Verification> {
   const owned = change.row;
   if (owned.environment !== "sandbox") throw notFound(`Verification "${owned.id}"`);
   if (isTerminal(owned.status))
@@ -67,5 +69,5 @@ async function simulate(db: TSqlDb, change: TSessionChange, input: TSimulate): P
     at: new Date(),
   });
   await applyStart(db, change);
-  return settleOutcome(db, change, outcome);
+  return settleOutcome(db, change, outcome, prisma);
 }

@@ -9,7 +9,8 @@
  * - begin: the session loaded, a terminal one refused (VERIFICATION_TERMINAL), the adapter's
  *   begin (network, outside any transaction), then in one short transaction the session moves
  *   to authenticating and seals what the answer needs (upstream_encrypted: the adapter, the
- *   binding its answer must carry, its state), cleared when the session ends;
+ *   binding its answer must carry, its state) in the same write (transitions.ts
+ *   `startSession`), cleared when the session ends;
  * - the binding: a redirect answer (OIDC) carries the adapter's own `state`; a form post (SAML,
  *   cross-site: no cookie of ours) carries our RelayState `{verificationId}.{32 random
  *   characters}`, unguessable; each is compared in constant time with the sealed one before
@@ -28,14 +29,16 @@ import { adapterModuleOf, type TConnectionAdapter } from "../connections/adapter
 import type { TAnswerChannel, TSignInAdapter, TSignInAnswer } from "../connections/adapters/types";
 import { enabledConnection } from "../connections/runtime";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import type { TAdapterOutcome } from "../providers/adapters/types";
 import { isTerminal } from "./state-machine";
-import { startAuthentication } from "./transitions";
+import { readVerification } from "./store/session";
+import { startSession } from "./transitions";
 import { recordUpstreamOutcome } from "./upstream-faults";
+import { inWakingTransaction } from "../webhooks/wake";
 
 type TSession = Pick<Verification, "environment" | "providerId">;
 
@@ -60,7 +63,7 @@ export async function sessionAnswerChannel(v: TSession): Promise<TAnswerChannel 
 }
 
 async function openSession(verificationId: string): Promise<Verification> {
-  const v = await getDb().verification.findUnique({ where: { id: verificationId } });
+  const v = await readVerification(kysely(), verificationId);
   if (!v) throw new ApiError("RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`);
   if (isTerminal(v.status))
     throw new ApiError("VERIFICATION_TERMINAL", `Verification "${v.id}" is already ${v.status}`);
@@ -99,13 +102,8 @@ export async function beginSignIn(
     bind: () => relayState,
   });
   const sealed: TSealedSignIn = { protocol: found.adapter, binding, state };
-  await getDb().$transaction(async (tx) => {
-    await startAuthentication(tx, v.id);
-    await tx.verification.update({
-      where: { id: v.id },
-      data: { upstreamEncrypted: encryptSecret(JSON.stringify(sealed)) },
-    });
-  });
+  // the session starts and keeps what the answer needs: one write
+  await inWakingTransaction(kysely(), (tx) => startSession(tx, v.id, encryptSecret(JSON.stringify(sealed))));
   return { url, answer: found.signIn.answer };
 }
 

@@ -7,12 +7,15 @@
  *   the table does not have is 400 VERIFICATION_TERMINAL from an end state, else 409
  *   VERIFICATION_STATE_CONFLICT;
  * - a change is made in memory (`TSessionChange`: the locked row, then each move on it and the
- *   events it records) and written by `saveChange` in one statement (session-sql.ts): the row
- *   as the moves left it, the events in the order recorded (each with the row as it saw it) and
- *   the decision record of an outcome; so the lock read and that write are a transaction's two
- *   statements, however many moves it makes; `inSessionTransaction` gives a change a
- *   transaction of its own without Prisma (a production-test session's, which records its
- *   participation with Prisma, excepted);
+ *   events it records) and written by `saveChange` in one statement (store.ts): the row as the
+ *   moves left it, the events in the order recorded (each with the row as it saw it) and the
+ *   decision record of an outcome; so the lock read and that write are a transaction's two
+ *   statements, however many moves it makes; they run on the data layer's handle `Db`, in the
+ *   caller's transaction (a Prisma transaction's through `kyselyOf(tx)`, the same connection);
+ * - `inSessionTransaction` gives a change a transaction of its own: a Prisma transaction whose
+ *   session statements run on `kyselyOf(tx)`, because an outcome of a production-test session
+ *   records its participation with Prisma in the same transaction (production-tests/
+ *   participation.ts); one path for every session, no second transaction for a challenge's;
  * - the end-user's first act on an OpenID Provider session announces it first and ends its
  *   `untouched` (create.ts);
  * - events: user.authentication_started when the end-user reaches the provider (idempotent while
@@ -23,14 +26,15 @@
  * - cancel wipes the personal data; expiry wipes what only a running session needs.
  */
 import type { AppAuth } from "../auth/app-credentials";
-import type { Db, Tx } from "../db/client";
+import { kyselyOf, type Db as PrismaDb, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
+import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
-import { inSqlTransaction, SqlTransaction, type TSqlDb } from "../db/statement";
 import { transition } from "../state-machine";
 import type { TEventSpec } from "../webhooks/events";
 import type { TEventType } from "../webhooks/event-types";
-import type { TRunnableWorkflow } from "../workflows/engine";
+import { trackCommit } from "../webhooks/wake";
+import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import { announcement, unannounced } from "./create";
 import type { TDecisionRow } from "./decisions";
 import { personalDataWipe } from "./personal-data";
@@ -42,7 +46,7 @@ import {
   workflowAtVersion,
   type TLockedSession,
   type TSessionUpdate,
-} from "./session-sql";
+} from "./store/session";
 import { isTerminal, VERIFICATION_TRANSITIONS, type TVerificationTransition } from "./state-machine";
 
 /**
@@ -57,64 +61,52 @@ export interface TSessionChange {
 }
 
 /** Locks the session row for the rest of the transaction and starts a change of it (one statement). */
-export async function lockSession(db: TSqlDb, verificationId: string): Promise<TSessionChange> {
+export async function lockSession(db: Db, verificationId: string): Promise<TSessionChange> {
   const locked = await selectSessionForUpdate(db, verificationId);
   if (!locked) throw notFound(`Verification "${verificationId}"`);
   return { locked, row: locked.verification, events: [], decision: null };
 }
 
 /** Locks the session row for the rest of the transaction and returns it (one statement). */
-export async function lockVerification(db: TSqlDb, verificationId: string): Promise<Verification> {
-  return (await lockSession(db, verificationId)).row;
+export async function lockVerification(db: Tx, verificationId: string): Promise<Verification> {
+  return (await lockSession(kyselyOf(db), verificationId)).row;
 }
 
 /**
- * Runs `fn` on session `verificationId` locked in a transaction of its own: on one pooled
- * connection with prepared statements only (lib/db/statement.ts `inSqlTransaction`), except
- * for a session of a production-test challenge, whose participation is written with Prisma
- * (production-tests/participation.ts): that one runs in a Prisma transaction (the first
- * transaction only read the row, and is rolled back).
+ * Runs `fn` on session `verificationId` locked in a transaction of its own (see the module
+ * rules): `tx` runs the session's statements, `prisma` is the same transaction for what is still
+ * written with Prisma (a production-test participation). Deliveries its change queues wake this
+ * process's dispatcher once it has committed (lib/webhooks/wake.ts).
  */
 export async function inSessionTransaction<T>(
-  db: Db,
+  db: PrismaDb,
   verificationId: string,
-  fn: (tx: TSqlDb, change: TSessionChange) => Promise<T>,
+  fn: (tx: Db, change: TSessionChange, prisma: Tx) => Promise<T>,
 ): Promise<T> {
-  const done = await inSqlTransaction(db, async (tx) => {
-    const change = await lockSession(tx, verificationId);
-    return change.row.challengeId ? null : { value: await fn(tx, change) };
-  });
-  if (done) return done.value;
-  return db.$transaction(async (tx) => fn(tx, await lockSession(tx, verificationId)), {
-    timeout: 15_000,
-    maxWait: 10_000,
-  });
-}
-
-/** `db` as a Prisma transaction, for what only Prisma writes (see inSessionTransaction). */
-export function prismaTransaction(db: TSqlDb, what: string): Tx {
-  if (db instanceof SqlTransaction)
-    throw new Error(`${what} needs a Prisma transaction: the session must run in one (inSessionTransaction)`);
-  return db;
+  let committed: (() => void) | undefined;
+  const result = await db.$transaction(
+    async (prisma) => {
+      const tx = kyselyOf(prisma);
+      committed = trackCommit(tx);
+      return fn(tx, await lockSession(tx, verificationId), prisma);
+    },
+    { timeout: 15_000, maxWait: 10_000 },
+  );
+  committed?.();
+  return result;
 }
 
 /**
  * The workflow the session was planned on (its recorded version while kept, else the current
  * one), as the engine runs it; null when the workflow was deleted.
  */
-export async function plannedWorkflowOf(
-  db: TSqlDb,
-  change: TSessionChange,
-): Promise<TRunnableWorkflow | null> {
+export async function plannedWorkflowOf(db: Db, change: TSessionChange): Promise<TRunnableWorkflow | null> {
   const { workflow, verification } = change.locked;
   return workflow ? workflowAtVersion(db, verification.workflowId, workflow.planned) : null;
 }
 
 /** The session's workflow as it is now, as the engine runs it; null when it was deleted. */
-export async function currentWorkflowOf(
-  db: TSqlDb,
-  change: TSessionChange,
-): Promise<TRunnableWorkflow | null> {
+export async function currentWorkflowOf(db: Db, change: TSessionChange): Promise<TRunnableWorkflow | null> {
   const { workflow, verification } = change.locked;
   return workflow ? workflowAtVersion(db, verification.workflowId, workflow.current) : null;
 }
@@ -132,7 +124,7 @@ function refuseMove(v: Verification) {
 
 /** Takes `event` from the session's state (or refuses it) and sets the new state with `data`. */
 export async function move(
-  db: TSqlDb,
+  db: Db,
   change: TSessionChange,
   event: TVerificationTransition,
   data: TSessionUpdate = {},
@@ -165,14 +157,14 @@ export function recordEvent(
 }
 
 /** Writes what `change` did (one statement; none when it did nothing) and returns the row it left. */
-export async function saveChange(db: TSqlDb, change: TSessionChange): Promise<Verification> {
+export async function saveChange(db: Db, change: TSessionChange): Promise<Verification> {
   const untouched = change.row === change.locked.verification && change.events.length === 0;
   if (!untouched || change.decision) await saveSession(db, change.row, change.events, change.decision);
   return change.row;
 }
 
 /** The end-user reached the identity provider (idempotent while authenticating). */
-export async function applyStart(db: TSqlDb, change: TSessionChange): Promise<void> {
+export async function applyStart(db: Db, change: TSessionChange): Promise<void> {
   if (change.row.status === "authenticating") return;
   // funnel stamp (GET /v1/stats/verifications): written with the transition
   const moved = await move(db, change, "start_authentication", { startedAt: new Date() });
@@ -180,11 +172,7 @@ export async function applyStart(db: TSqlDb, change: TSessionChange): Promise<vo
 }
 
 /** The end-user or the integrator cancelled: the personal data goes with it. */
-export async function applyCancel(
-  db: TSqlDb,
-  change: TSessionChange,
-  by: "user" | "integrator",
-): Promise<void> {
+export async function applyCancel(db: Db, change: TSessionChange, by: "user" | "integrator"): Promise<void> {
   await move(db, change, "cancel", {
     statusReason: by === "user" ? "cancelled_by_user" : "cancelled_by_integrator",
     ...personalDataWipe(),
@@ -193,7 +181,7 @@ export async function applyCancel(
 }
 
 /** The session's time ran out. */
-export async function applyExpiry(db: TSqlDb, change: TSessionChange): Promise<void> {
+export async function applyExpiry(db: Db, change: TSessionChange): Promise<void> {
   const before = change.row;
   await move(db, change, "expire", {
     statusReason: "session_timed_out",
@@ -206,8 +194,24 @@ export async function applyExpiry(db: TSqlDb, change: TSessionChange): Promise<v
 
 /** The end-user reached the identity provider (idempotent while authenticating). */
 export async function startAuthentication(db: Tx, verificationId: string): Promise<Verification> {
+  return startSession(kyselyOf(db), verificationId);
+}
+
+/**
+ * The end-user reached the identity provider (idempotent while authenticating), with
+ * `upstreamEncrypted` (what the provider's answer will be checked against, sealed) set in the
+ * same write when given: one statement after the lock read.
+ */
+export async function startSession(
+  db: Db,
+  verificationId: string,
+  upstreamEncrypted?: string,
+): Promise<Verification> {
   const change = await lockSession(db, verificationId);
   await applyStart(db, change);
+  // sealed on the session in the same write (after the start's event, which does not carry it)
+  if (upstreamEncrypted !== undefined)
+    change.row = { ...change.row, upstreamEncrypted, updatedAt: new Date() };
   return saveChange(db, change);
 }
 
@@ -222,9 +226,10 @@ export async function cancelVerification(db: Tx, auth: AppAuth, verificationId: 
  * check ownership first. 400 VERIFICATION_TERMINAL when the session already ended.
  */
 export async function cancelByIntegrator(db: Tx, verificationId: string): Promise<Verification> {
-  const change = await lockSession(db, verificationId);
-  await applyCancel(db, change, "integrator");
-  return saveChange(db, change);
+  const tx = kyselyOf(db);
+  const change = await lockSession(tx, verificationId);
+  await applyCancel(tx, change, "integrator");
+  return saveChange(tx, change);
 }
 
 /** The states a session expires from: those the state table's `expire` leaves. */
@@ -238,7 +243,7 @@ function isDue(v: Verification, now: Date): boolean {
 }
 
 /** Expires the locked session when it is due and writes the change (one statement); else nothing. */
-async function expireLockedIfDue(db: TSqlDb, change: TSessionChange, now: Date): Promise<boolean> {
+async function expireLockedIfDue(db: Db, change: TSessionChange, now: Date): Promise<boolean> {
   if (!isDue(change.row, now)) return false;
   await applyExpiry(db, change);
   await saveChange(db, change);
@@ -246,12 +251,13 @@ async function expireLockedIfDue(db: TSqlDb, change: TSessionChange, now: Date):
 }
 
 /**
- * One session: expired when still open at its expiresAt (`verification_expire` jobs queued by
- * earlier versions, expiry-sweep.ts); a no-op for a session that ended, is not due or is gone.
+ * One session: expired when still open at its expiresAt, with the same moves as the sweep
+ * (expiry-sweep.ts); a no-op for a session that ended, is not due or is gone.
  */
 export async function expireIfDue(db: Tx, verificationId: string, now = new Date()): Promise<boolean> {
-  const change = await lockSession(db, verificationId).catch(() => undefined);
-  return change ? expireLockedIfDue(db, change, now) : false;
+  const tx = kyselyOf(db);
+  const change = await lockSession(tx, verificationId).catch(() => undefined);
+  return change ? expireLockedIfDue(tx, change, now) : false;
 }
 
 /**
@@ -263,7 +269,7 @@ export async function expireIfDue(db: Tx, verificationId: string, now = new Date
  * due (but those other transactions held).
  */
 export async function expireDueSessions(
-  db: TSqlDb,
+  db: Db,
   now: Date,
   limit: number,
 ): Promise<{ claimed: number; expired: number }> {

@@ -20,7 +20,7 @@ import { randomBytes } from "node:crypto";
 import { connectionSettings } from "../connections/runtime";
 import { publicUrl } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import { getDb } from "../db/client";
+import { getDb, kysely } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, invalidField } from "../errors";
 import {
@@ -31,12 +31,14 @@ import {
   type TWalletTrustConfig,
 } from "../providers/adapters/wallet";
 import { findProvider } from "../providers/catalog";
-import { planVerification } from "../workflows/engine";
+import { planVerification } from "../workflows/engine/plan";
 import { runnableWorkflow } from "../workflows/row";
 import { applyAdapterOutcome } from "./outcome";
-import { lockVerification, startAuthentication } from "./transitions";
+import { readVerification } from "./store/session";
+import { lockVerification, startSession } from "./transitions";
 import { recordUpstreamOutcome } from "./upstream-faults";
 import { isTerminal } from "./state-machine";
+import { inWakingTransaction } from "../webhooks/wake";
 
 /** The `aud` a wallet puts in its Key Binding JWT for an unsigned DC API request from our page. */
 export function walletAudience(): string {
@@ -65,7 +67,7 @@ async function walletTrustOf(
 async function loadWalletSession(
   verificationId: string,
 ): Promise<{ v: Verification; config: TWalletTrustConfig }> {
-  const v = await getDb().verification.findUnique({ where: { id: verificationId } });
+  const v = await readVerification(kysely(), verificationId);
   const config = v ? await walletTrustOf(v) : null;
   if (!v || !config) {
     throw new ApiError("RESOURCE_NOT_FOUND", `No wallet request for verification "${verificationId}"`);
@@ -107,13 +109,8 @@ export async function beginWalletPresentation(verificationId: string): Promise<T
   const nonce = randomBytes(24).toString("base64url");
   const request = buildWalletRequest({ nonce, vct: config.vct, claims: await claimsToRequest(v) });
   const sealed: TSealedWalletState = { kind: "wallet", nonce, expectedOrigin: walletAudience() };
-  await getDb().$transaction(async (tx) => {
-    await startAuthentication(tx, v.id);
-    await tx.verification.update({
-      where: { id: v.id },
-      data: { upstreamEncrypted: encryptSecret(JSON.stringify(sealed)) },
-    });
-  });
+  // the session starts and keeps the request's state: one write
+  await inWakingTransaction(kysely(), (tx) => startSession(tx, v.id, encryptSecret(JSON.stringify(sealed))));
   return request;
 }
 

@@ -21,7 +21,7 @@
  * Callers load the app with getOwnedApp first, so ownership is checked before anything here.
  */
 import type { z } from "zod";
-import type { Actor } from "../apps/service";
+import type { WorkspaceActor } from "../auth/actor";
 import type { TWebhookConfigPatch } from "../apps/schema";
 import { toWebhookConfigJson } from "../apps/serialize";
 import { recordAudit, workspaceAudit } from "../audit";
@@ -34,8 +34,6 @@ import type { TEnvironment } from "../environments";
 import { invalidField } from "../errors";
 import { randomToken } from "../ids";
 import type { ZWebhookConfigResourceJson } from "./endpoints";
-
-export { ZWebhookConfigPatch, type TWebhookConfigPatch } from "../apps/schema";
 
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 
@@ -120,7 +118,7 @@ export function getWebhookConfig(app: App, auth: WorkspaceAuth): TWebhookConfigR
 
 export async function updateWebhookConfig(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   app: App,
   patch: TWebhookConfigPatch,
 ): Promise<TWebhookConfigResourceJson> {
@@ -137,7 +135,11 @@ export async function updateWebhookConfig(
   return toWebhookConfigResourceJson(updated, actor.auth);
 }
 
-export async function rotateWebhookSecret(db: Tx, actor: Actor, app: App): Promise<{ secret: string }> {
+export async function rotateWebhookSecret(
+  db: Tx,
+  actor: WorkspaceActor,
+  app: App,
+): Promise<{ secret: string }> {
   const secret = generateWebhookSecret();
   await db.app.update({ where: { id: app.id }, data: { webhookSecretEncrypted: encryptSecret(secret) } });
   await recordAudit(db, {

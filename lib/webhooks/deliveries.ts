@@ -12,33 +12,28 @@
  *   subscription: the integrator asked for them explicitly;
  * - both are audited in the same transaction as the queued job.
  */
-import { z } from "zod";
-import type { Actor } from "../apps/service";
+import type { WorkspaceActor } from "../auth/actor";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { Tx } from "../db/client";
 import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
 import { invalidField, notFound } from "../errors";
-import { page, paginationFields, type TPage } from "../http/pagination";
+import { page, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { memberParser } from "../state-machine";
-import type { TDeliveryAttemptDetailJson, TDeliveryDetailJson, TDeliveryJson } from "./delivery-endpoints";
+import {
+  DELIVERY_STATUSES,
+  DELIVERY_TRIGGERS,
+  type TDeliveryAttemptDetailJson,
+  type TDeliveryDetailJson,
+  type TDeliveryJson,
+  type TListDeliveriesQuery,
+} from "./delivery-endpoints";
 import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "./delivery";
 import { queueDelivery } from "./events";
 
-export const DELIVERY_STATUSES = ["pending", "succeeded", "dead"] as const;
 /** `webhook_deliveries.status` as read from its row. */
 export const parseDeliveryStatus = memberParser(DELIVERY_STATUSES, "webhook_deliveries.status");
-
-/** What made an attempt: the retry schedule, or POST …/redeliver. */
-export const DELIVERY_TRIGGERS = ["automatic", "manual"] as const;
 export const parseDeliveryTrigger = memberParser(DELIVERY_TRIGGERS, "webhook_delivery_attempts.trigger");
-
-export const ZListDeliveriesQuery = z.object({
-  ...paginationFields(20),
-  status: z.enum(DELIVERY_STATUSES, { error: `must be one of: ${DELIVERY_STATUSES.join(", ")}` }).optional(),
-  eventType: z.string().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
-});
-export type TListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
 
 type DeliveryRow = WebhookDelivery & { attempts: WebhookDeliveryAttempt[] };
 
@@ -156,7 +151,7 @@ function requireUrl(app: Pick<App, "webhookUrl">): string {
 
 export async function redeliverDelivery(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   app: Pick<App, "id" | "webhookUrl">,
   deliveryId: string,
 ): Promise<TDeliveryDetailJson> {
@@ -202,7 +197,7 @@ export function buildTestEventPayload(clientId: string, at = new Date()) {
 
 export async function sendTestEvent(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   app: Pick<App, "id" | "webhookUrl">,
 ): Promise<TDeliveryDetailJson> {
   const url = requireUrl(app);

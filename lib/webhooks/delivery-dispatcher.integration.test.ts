@@ -11,7 +11,6 @@ import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webho
 import { makeVerificationRow, makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
 import type { TEventType } from "./event-types";
 import { emitVerificationEvent } from "./events";
-import { deliverWebhookTask } from "./delivery";
 import { APPLICATION_NAME, WebhookDispatcher } from "./delivery-dispatcher";
 import {
   claimDueDeliveries,
@@ -403,51 +402,6 @@ describe("leases", () => {
     } finally {
       await db().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
     }
-  });
-});
-
-describe("the webhook_deliver job of earlier versions", () => {
-  it("puts a lost delivery back on the queue, and leaves a finished one alone", async () => {
-    const { app } = await makeWebhookApp({ url: receiver.url });
-    const body = JSON.stringify({ eventId: newId("evt") });
-    const lost = await db().webhookDelivery.create({
-      data: {
-        id: newId("dlv"),
-        appId: app.clientId,
-        eventType: "webhook.test",
-        url: receiver.url,
-        body,
-        nextAttemptAt: new Date(Date.now() - 5_000),
-        queuedTrigger: null,
-      },
-    });
-    const finished = await db().webhookDelivery.create({
-      data: {
-        id: newId("dlv"),
-        appId: app.clientId,
-        eventType: "webhook.test",
-        url: receiver.url,
-        body,
-        status: "succeeded",
-        attemptCount: 1,
-        queuedTrigger: null,
-      },
-    });
-    await deliverWebhookTask({ deliveryId: lost.id });
-    await deliverWebhookTask({ deliveryId: finished.id, trigger: "manual" });
-    const [request] = await receiver.waitForRequests(1);
-    expect(request!.headers["x-service-delivery"]).toBe(lost.id);
-    await waitFor(
-      async () =>
-        (await db().webhookDelivery.findUniqueOrThrow({ where: { id: lost.id } })).status === "succeeded",
-    );
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: finished.id } })).toMatchObject({
-      status: "succeeded",
-      queuedTrigger: null,
-      attemptCount: 1,
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.requests).toHaveLength(1);
   });
 });
 

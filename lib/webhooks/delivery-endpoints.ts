@@ -4,10 +4,22 @@
  */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { pageOf } from "../http/pagination";
-import { DELIVERY_STATUSES, DELIVERY_TRIGGERS, ZListDeliveriesQuery } from "./deliveries";
+import { pageOf, paginationFields } from "../http/pagination";
 
 const iso = z.string().describe("ISO 8601 date-time");
+
+/** A delivery's states (deliveries.ts reads `webhook_deliveries.status` with them). */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "dead"] as const;
+
+/** What made an attempt: the retry schedule, or POST …/redeliver. */
+export const DELIVERY_TRIGGERS = ["automatic", "manual"] as const;
+
+export const ZListDeliveriesQuery = z.object({
+  ...paginationFields(20),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of: ${DELIVERY_STATUSES.join(", ")}` }).optional(),
+  eventType: z.string().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
+});
+export type TListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
 
 export const ZDeliveryAttemptJson = z.object({
   attemptNumber: z.number().int().min(1).describe("1 for the first attempt, counting manual ones"),

@@ -14,13 +14,16 @@
  *   when the lease was lost, as before), and each delivery's new state only while its lease is
  *   still the one its claim set; `recordAndClaim` does both in one statement (the dispatcher);
  * - a delivery whose sender died keeps its lease until it expires, then the sweeper re-queues it
- *   (delivery-sweep.ts): delivery is at-least-once.
+ *   (delivery-sweep.ts): delivery is at-least-once;
+ * - a connection of the dispatcher's pool that fails while a statement holds it (the server
+ *   restarted) fails that statement and is discarded, never a crash (`guardConnections`).
  */
-import type { Tx } from "../db/client";
-import { column, defineStatement, queryAll, type TRow } from "../db/sql";
+import type pg from "pg";
+import { kyselyOf, poolOf, type Tx } from "../db/client";
+import { logger } from "../log";
 import { memberParser } from "../state-machine";
 import type { TAttemptResult } from "./delivery-request";
-import { waitsForEarlierSql } from "./delivery-order";
+import { queuePendingAttempts, recordAndClaimRows, type TDispatchRow } from "./store/queue";
 
 /** The channel the database trigger notifies when a delivery is queued (migration 20261127010000). */
 export const QUEUE_CHANNEL = "idv_webhook_queue";
@@ -83,116 +86,30 @@ export interface TClaimedBatch {
   nextDueAt: Date | null;
 }
 
-type TDispatchRow =
-  | { kind: "recorded"; id: string }
-  | { kind: "claimed"; delivery: Omit<TClaimedDelivery, "leaseUntil"> }
-  | { kind: "next"; nextDueAt: Date | null };
+/** A column a `claimed` row always has. */
+function present<T>(value: T | null, name: string): T {
+  if (value === null) throw new Error(`webhooks_record_and_claim: a claimed row without ${name}`);
+  return value;
+}
 
-/**
- * One statement records a batch of outcomes and claims the next batch ($4 rows; 0 claims none,
- * an empty $1 records none). The claim sees the table as it was before the statement, so the
- * deliveries this statement records count as finished for the order of their sessions (the
- * `recorded` ids): the next event of a session goes in the same round trip.
- */
-const DISPATCH = defineStatement<[string, Date, Date, number], TDispatchRow>({
-  name: "webhooks_record_and_claim",
-  text: `WITH input AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
-      delivery_id text, lease_until text, attempt_id text, attempt_number int, trigger text,
-      started_at text, duration_ms int, response_status int, error text, success boolean,
-      request_headers jsonb, response_headers jsonb, response_body text, response_body_truncated boolean,
-      status text, last_error text, url text, next_attempt_at text, queued_trigger text)
-  ),
-  attempts AS (
-    INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt_number, trigger, started_at,
-      duration_ms, response_status, error, success, request_headers, response_headers, response_body,
-      response_body_truncated)
-    SELECT i.attempt_id, i.delivery_id, i.attempt_number, i.trigger, i.started_at::timestamp,
-           i.duration_ms, i.response_status, i.error, i.success, i.request_headers, i.response_headers,
-           i.response_body, i.response_body_truncated
-      FROM input i
-     WHERE i.attempt_id IS NOT NULL
-       AND EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.id = i.delivery_id)
-    ON CONFLICT (id) DO NOTHING
-  ),
-  recorded AS (
-    UPDATE webhook_deliveries d
-       SET status = i.status,
-           attempt_count = COALESCE(i.attempt_number, d.attempt_count),
-           last_status = CASE WHEN i.attempt_id IS NULL THEN d.last_status ELSE i.response_status END,
-           last_error = i.last_error,
-           url = COALESCE(i.url, d.url),
-           next_attempt_at = i.next_attempt_at::timestamp,
-           lease_until = NULL,
-           queued_trigger = i.queued_trigger,
-           delivered_at = CASE WHEN i.success THEN i.started_at::timestamp ELSE d.delivered_at END,
-           updated_at = $2::timestamp
-      FROM input i
-     WHERE d.id = i.delivery_id AND d.lease_until = i.lease_until::timestamp
-    RETURNING d.id
-  ),
-  due AS (
-    SELECT d.id, d.queued_trigger
-      FROM webhook_deliveries d
-     WHERE d.queued_trigger IS NOT NULL
-       AND d.next_attempt_at <= $2::timestamp
-       AND d.status = 'pending'
-       AND (d.lease_until IS NULL OR d.lease_until < $2::timestamp)
-       AND NOT ${waitsForEarlierSql("d", "recorded")}
-     ORDER BY d.next_attempt_at
-     LIMIT $4
-     FOR UPDATE OF d SKIP LOCKED
-  ),
-  claimed AS (
-    UPDATE webhook_deliveries d
-       SET lease_until = $3::timestamp, queued_trigger = NULL, updated_at = $2::timestamp
-      FROM due
-     WHERE d.id = due.id
-    RETURNING d.id, d.app_id, d.event_type, d.body, d.attempt_count, d.delivered_at IS NOT NULL AS delivered,
-              due.queued_trigger AS trigger
-  )
-  SELECT 'recorded' AS kind, r.id, NULL::text AS app_id, NULL::text AS event_type, NULL::text AS body,
-         NULL::int AS attempt_count, NULL::boolean AS delivered, NULL::text AS trigger,
-         NULL::int AS automatic_attempts, NULL::boolean AS app_live, NULL::boolean AS webhook_enabled,
-         NULL::text AS webhook_url, NULL::text AS webhook_secret_encrypted, NULL::text AS next_due_at
-    FROM recorded r
-  UNION ALL
-  SELECT 'claimed', c.id, c.app_id, c.event_type, c.body, c.attempt_count, c.delivered, c.trigger,
-         CASE WHEN c.attempt_count = 0 THEN 0 ELSE (
-           SELECT count(*)::int FROM webhook_delivery_attempts t
-            WHERE t.delivery_id = c.id AND t.trigger = 'automatic') END,
-         (a.id IS NOT NULL AND a.deleted_at IS NULL), COALESCE(a.webhook_enabled, false),
-         a.webhook_url, a.webhook_secret_encrypted, NULL
-    FROM claimed c LEFT JOIN apps a ON a.id = c.app_id
-  UNION ALL
-  SELECT 'next', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-         (SELECT min(q.next_attempt_at)::text FROM webhook_deliveries q
-           WHERE q.queued_trigger IS NOT NULL AND q.next_attempt_at > $2::timestamp)`,
-  parse: (row: TRow): TDispatchRow => {
-    const kind = column.text(row, "kind");
-    if (kind === "recorded") return { kind, id: column.text(row, "id") };
-    if (kind === "next") return { kind, nextDueAt: column.timestampOrNull(row, "next_due_at") };
-    return {
-      kind: "claimed",
-      delivery: {
-        id: column.text(row, "id"),
-        appId: column.text(row, "app_id"),
-        eventType: column.text(row, "event_type"),
-        body: column.text(row, "body"),
-        attemptCount: column.int(row, "attempt_count"),
-        delivered: column.boolean(row, "delivered"),
-        trigger: parseTrigger(column.text(row, "trigger")),
-        automaticAttempts: column.int(row, "automatic_attempts"),
-        app: {
-          live: column.boolean(row, "app_live"),
-          webhookEnabled: column.boolean(row, "webhook_enabled"),
-          webhookUrl: column.textOrNull(row, "webhook_url"),
-          webhookSecretEncrypted: column.textOrNull(row, "webhook_secret_encrypted"),
-        },
-      },
-    };
-  },
-});
+function claimedOf(row: TDispatchRow): Omit<TClaimedDelivery, "leaseUntil"> {
+  return {
+    id: present(row.id, "id"),
+    appId: present(row.appId, "app_id"),
+    eventType: present(row.eventType, "event_type"),
+    body: present(row.body, "body"),
+    attemptCount: present(row.attemptCount, "attempt_count"),
+    delivered: present(row.delivered, "delivered"),
+    trigger: parseTrigger(present(row.trigger, "trigger")),
+    automaticAttempts: present(row.automaticAttempts, "automatic_attempts"),
+    app: {
+      live: present(row.appLive, "app_live"),
+      webhookEnabled: present(row.webhookEnabled, "webhook_enabled"),
+      webhookUrl: row.webhookUrl,
+      webhookSecretEncrypted: row.webhookSecretEncrypted,
+    },
+  };
+}
 
 function recordRow(r: TAttemptRecord) {
   const a = r.attempt;
@@ -219,6 +136,24 @@ function recordRow(r: TAttemptRecord) {
   };
 }
 
+const guarded = new WeakSet<pg.Pool>();
+
+/**
+ * Keeps a connection of `db`'s pool that fails while checked out from crashing the process: pg
+ * emits "error" on it, which pg-pool listens to only while it is idle (its statement fails with
+ * the error all the same, and pg-pool discards a connection that is no longer queryable when it
+ * comes back). The data layer (lib/db/kysely.ts) does not listen there yet: until it does, the
+ * dispatcher's pool gets a listener on each connection it opens.
+ */
+function guardConnections(db: Tx): void {
+  const pool = poolOf(db);
+  if (!pool || guarded.has(pool)) return;
+  guarded.add(pool);
+  pool.on("connect", (client) =>
+    client.on("error", (err) => logger.warn({ err }, "webhook dispatcher: database connection failed")),
+  );
+}
+
 /**
  * Records `records` and claims up to `limit` due deliveries, in one statement on the client `db`
  * (getDb(), or the dispatcher's own; not a transaction). `written`: the deliveries whose state
@@ -232,12 +167,13 @@ export async function recordAndClaim(
 ): Promise<{ written: Set<string>; claimed: TClaimedBatch }> {
   const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
   const input = JSON.stringify(records.map(recordRow));
-  const rows = await queryAll(db, DISPATCH, [input, now, leaseUntil, limit]);
+  guardConnections(db);
+  const rows = await recordAndClaimRows(kyselyOf(db), { input, now, leaseUntil, limit });
   const written = new Set<string>();
   const claimed: TClaimedBatch = { deliveries: [], nextDueAt: null };
   for (const row of rows) {
-    if (row.kind === "recorded") written.add(row.id);
-    else if (row.kind === "claimed") claimed.deliveries.push({ ...row.delivery, leaseUntil });
+    if (row.kind === "recorded") written.add(present(row.id, "id"));
+    else if (row.kind === "claimed") claimed.deliveries.push({ ...claimedOf(row), leaseUntil });
     else claimed.nextDueAt = row.nextDueAt;
   }
   return { written, claimed };
@@ -259,7 +195,7 @@ export async function recordAttempts(
 }
 
 /**
- * Queues the next attempt of a delivery now (manual redelivery, sweeper, the webhook_deliver job).
+ * Queues the next attempt of a delivery now (manual redelivery, sweeper).
  * Call in the transaction of the change it follows from: the dispatchers wake at its commit.
  */
 export async function queueDeliveryAttempt(
@@ -270,9 +206,5 @@ export async function queueDeliveryAttempt(
 ): Promise<number> {
   const ids = typeof deliveryId === "string" ? [deliveryId] : [...deliveryId];
   if (ids.length === 0) return 0;
-  const { count } = await db.webhookDelivery.updateMany({
-    where: { id: { in: ids }, status: "pending" },
-    data: { queuedTrigger: trigger, nextAttemptAt: now },
-  });
-  return count;
+  return queuePendingAttempts(kyselyOf(db), ids, trigger, now);
 }

@@ -1,6 +1,6 @@
 /**
- * Webhook delivery: one attempt of a claimed delivery, sent, and what to record of it (DESIGN.md
- * §5; spec, Events); the dispatcher records it. Every attempt goes through the queue: there is no
+ * Webhook delivery: one attempt of a claimed delivery, sent, and what to record of it
+ * (docs/design.md §5; spec, Events); the dispatcher records it. Every attempt goes through the queue: there is no
  * path that claims and sends a single delivery on its own (docs/decisions.md, issue 23 item 15). The queue is delivery-queue.ts, the dispatcher that claims and sends batches
  * delivery-dispatcher.ts, the HTTP request delivery-request.ts, the order of a session's events
  * delivery-order.ts, the sweeper delivery-sweep.ts, the settings (WEBHOOK_RETRY_SCHEDULE,
@@ -26,8 +26,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { decryptSecret } from "../crypto/encryption";
-import type { TDeliverWebhookPayload } from "../jobs/definitions";
-import { getDb } from "../db/client";
 import { config } from "../config";
 import type { TAttemptRecord, TClaimedDelivery } from "./delivery-queue";
 import { sendWebhookRequest, type TAttemptResult } from "./delivery-request";
@@ -137,23 +135,4 @@ export async function attemptClaimed(
     queuedTrigger: nextAttemptAt ? "automatic" : null,
   };
   return { record, outcome, attempt };
-}
-
-/**
- * The `webhook_deliver` job (lib/jobs/definitions.ts): jobs queued by earlier versions, one per
- * attempt (nothing adds one any more). The delivery row is the queue now:
- * the job puts a pending delivery that nobody holds back on it (a no-op when it is already queued,
- * being sent, or finished), and the dispatcher sends it.
- */
-export async function deliverWebhookTask({ deliveryId, trigger }: TDeliverWebhookPayload): Promise<void> {
-  const now = new Date();
-  await getDb().webhookDelivery.updateMany({
-    where: {
-      id: deliveryId,
-      status: "pending",
-      queuedTrigger: null,
-      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-    },
-    data: { queuedTrigger: trigger ?? "automatic", nextAttemptAt: now },
-  });
 }

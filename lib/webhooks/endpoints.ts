@@ -1,8 +1,8 @@
 /** Endpoint definitions of the webhook configuration resource (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { ZWebhookConfigJson } from "../apps/endpoints";
+import { ZWebhookConfigPatch } from "../apps/schema";
 import { endpoint } from "../http/endpoint";
-import { ZWebhookConfigPatch } from "./config";
 
 /** The webhook-config resource: the app's configuration plus whether deliveries are signed. */
 export const ZWebhookConfigResourceJson = ZWebhookConfigJson.extend({

@@ -5,14 +5,15 @@
  * is sent from inside the transaction; a crash either loses the whole change or keeps the event and
  * its delivery.
  * A batch of events (a session's creation events, an outcome's pair) with its deliveries is one
- * statement (`outboxCtes`), which a state change may embed in its own.
+ * statement (store/outbox.ts `withOutbox`), which a state change may embed in its own
+ * (lib/verifications/store).
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
+import type { Db } from "../db/kysely";
 import { newId } from "../ids";
-import { column, defineStatement, utcParam, type TSqlValue } from "../db/sql";
-import { runStatement, type TSqlDb } from "../db/statement";
 import type { TEventType } from "./event-types";
+import { insertDelivery, insertEvents, type TOutboxParams } from "./store/outbox";
 import { outboxWake, wakeAfterCommit } from "./wake";
 
 export interface TEventPayload {
@@ -102,62 +103,17 @@ export interface TEventSpec {
   verification?: TEventSource;
 }
 
-/** How many parameters `outboxCtes` takes. */
-export const OUTBOX_PARAMS = 8;
-
 /**
- * The outbox of a batch of events as common table expressions of one statement, with its
- * parameters at $first … $first + OUTBOX_PARAMS - 1 (values from `outboxValues`): the events in
- * order (their `seq` follows the list) and a delivery for each one the app's webhook is enabled
- * and subscribed for, the app's settings read in the same statement. A new delivery row is
- * queued for its first attempt by its own column default, and its insert wakes the dispatchers
- * at commit (lib/webhooks/delivery-queue.ts; the dispatcher of this process directly where it
- * can, lib/webhooks/wake.ts): no job. An empty batch writes nothing.
- */
-export function outboxCtes(first: number): string {
-  const $ = (i: number) => `$${first + i}`;
-  const stamp = utcParam(first + 2);
-  return `outbox_events AS (
-    SELECT e.id, e.type, e.body, e.delivery_id, e.ord
-    FROM unnest(${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[])
-      WITH ORDINALITY AS e(id, type, body, delivery_id, ord)
-  ),
-  outbox_inserted_events AS (
-    INSERT INTO verification_events (id, verification_id, app_id, type, payload, created_at)
-    SELECT e.id, ${$(0)}::text, ${$(1)}::text, e.type, e.body::jsonb, ${stamp}
-    FROM outbox_events e ORDER BY e.ord
-    RETURNING id, seq
-  ),
-  outbox_webhook AS (
-    SELECT a.webhook_url, a.webhook_events FROM apps a
-    WHERE a.id = ${$(1)}::text AND a.deleted_at IS NULL AND a.webhook_enabled AND a.webhook_url IS NOT NULL
-  ),
-  outbox_wake AS (
-    SELECT set_config('idv.webhook_wake', ${$(7)}::text, true) AS mode
-  ),
-  outbox_deliveries AS (
-    INSERT INTO webhook_deliveries (id, app_id, event_id, verification_id, event_seq, event_type, url, body,
-      next_attempt_at, created_at, updated_at)
-    SELECT e.delivery_id, ${$(1)}::text, e.id, ${$(0)}::text, ie.seq, e.type, w.webhook_url, e.body,
-      ${stamp}, ${stamp}, ${stamp}
-    FROM outbox_events e JOIN outbox_inserted_events ie ON ie.id = e.id
-      CROSS JOIN outbox_webhook w CROSS JOIN outbox_wake
-    WHERE e.type = ANY (w.webhook_events) ORDER BY e.ord
-    RETURNING id
-  )`;
-}
-
-/**
- * The values of `outboxCtes`' parameters for `events` of `verification`, to run on `db`, and their
- * payloads; `ran()` once the statement has run (it wakes this process's dispatcher when the change
- * is committed, lib/webhooks/wake.ts).
+ * The values of the outbox's parameters for `events` of `verification`, to run on `db`, and
+ * their payloads; `ran()` once the statement has run (it wakes this process's dispatcher when the
+ * change is committed, lib/webhooks/wake.ts).
  */
 export function outboxValues(
   verification: TEventSource,
   events: readonly TEventSpec[],
   at: Date,
-  db: TSqlDb,
-): { values: TSqlValue[]; payloads: TEventPayload[]; ran: () => void } {
+  db: Db,
+): { params: TOutboxParams; payloads: TEventPayload[]; ran: () => void } {
   const wake = outboxWake(db);
   const payloads = events.map((e) =>
     buildEventPayload(e.verification ?? verification, e.type, {
@@ -166,25 +122,18 @@ export function outboxValues(
       ...(e.result ? { result: e.result } : {}),
     }),
   );
-  const values: TSqlValue[] = [
-    verification.id,
-    verification.appId,
+  const params: TOutboxParams = {
+    verificationId: verification.id,
+    appId: verification.appId,
     at,
-    payloads.map((p) => p.eventId),
-    payloads.map((p) => p.event),
-    payloads.map((p) => JSON.stringify(p)),
-    payloads.map(() => newId("dlv")),
+    eventIds: payloads.map((p) => p.eventId),
+    eventTypes: payloads.map((p) => p.event),
+    bodies: payloads.map((p) => JSON.stringify(p)),
+    deliveryIds: payloads.map(() => newId("dlv")),
     wake,
-  ];
-  return { values, payloads, ran: () => wakeAfterCommit(db, wake) };
+  };
+  return { params, payloads, ran: () => wakeAfterCommit(db, wake) };
 }
-
-const EMIT_EVENTS = defineStatement<TSqlValue[], number>({
-  name: "webhooks_emit_events",
-  text: `WITH ${outboxCtes(1)}
-  SELECT count(*)::int AS deliveries FROM outbox_deliveries`,
-  parse: (row) => column.int(row, "deliveries"),
-});
 
 /**
  * Records `events` for `verification` (its row as it is after the state change; an event may
@@ -192,13 +141,13 @@ const EMIT_EVENTS = defineStatement<TSqlValue[], number>({
  * where subscribed: one statement. Call inside the state change's transaction.
  */
 export async function emitVerificationEvents(
-  db: TSqlDb,
+  db: Db,
   verification: TEventSource,
   events: readonly TEventSpec[],
 ): Promise<TEventPayload[]> {
   if (events.length === 0) return [];
-  const { values, payloads, ran } = outboxValues(verification, events, new Date(), db);
-  await runStatement(db, EMIT_EVENTS, values);
+  const { params, payloads, ran } = outboxValues(verification, events, new Date(), db);
+  await insertEvents(db, params);
   ran();
   return payloads;
 }
@@ -213,7 +162,7 @@ export async function emitVerificationEvent(
   type: TEventType,
   options: { metadata?: Record<string, unknown>; result?: TEventPayload["data"]["result"] } = {},
 ): Promise<TEventPayload> {
-  const [payload] = await emitVerificationEvents(db, verification, [{ type, ...options }]);
+  const [payload] = await emitVerificationEvents(kyselyOf(db), verification, [{ type, ...options }]);
   return payload!;
 }
 
@@ -227,16 +176,17 @@ export async function queueDelivery(
   input: { appId: string; eventId: string | null; eventType: string; url: string; body: string },
 ): Promise<string> {
   const id = newId("dlv");
-  await db.webhookDelivery.create({
-    data: {
-      id,
-      appId: input.appId,
-      eventId: input.eventId,
-      eventType: input.eventType,
-      url: input.url,
-      body: input.body,
-      nextAttemptAt: new Date(),
-    },
+  const now = new Date();
+  await insertDelivery(kyselyOf(db), {
+    id,
+    appId: input.appId,
+    eventId: input.eventId,
+    eventType: input.eventType,
+    url: input.url,
+    body: input.body,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
   });
   return id;
 }

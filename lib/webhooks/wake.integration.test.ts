@@ -1,19 +1,20 @@
 /**
  * Waking this process's webhook dispatcher without a NOTIFY (lib/webhooks/wake.ts, migration
- * 20261128010000): a statement run on its own, or in a transaction of lib/db/statement.ts, that
+ * 20261128010000): a statement run on its own, or in a transaction whose commit it knows, that
  * queues deliveries while this process runs a dispatcher sends no notification and wakes the
- * dispatcher once committed; inside a Prisma transaction, or with no dispatcher here, the
+ * dispatcher once committed (also a session's own Prisma transaction, whose commit its opener
+ * knows); inside another Prisma transaction, or with no dispatcher here, the
  * trigger notifies every instance as before. Delivery itself is proven with a real receiver.
  */
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { inSqlTransaction } from "@/lib/db/statement";
+import { getDb, kysely, kyselyOf } from "@/lib/db/client";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { makeVerificationRow, makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
+import { inSessionTransaction, recordEvent, saveChange } from "@/lib/verifications/transitions";
 import { QUEUE_CHANNEL } from "./delivery-queue";
 import { emitVerificationEvents } from "./events";
-import { localDispatcher, setLocalDispatcher, type TWakeable } from "./wake";
+import { inWakingTransaction, localDispatcher, setLocalDispatcher, type TWakeable } from "./wake";
 
 setUpWebhookDeliveryTests();
 
@@ -62,7 +63,7 @@ describe("with a dispatcher in this process (the job worker's)", () => {
   it("a statement on its own queues the delivery without a NOTIFY, and the dispatcher sends it", async () => {
     const session = await sessionWithWebhook();
     const arriving = nextRequests(1);
-    await emitVerificationEvents(getDb(), session, [{ type: "verification.created" }]);
+    await emitVerificationEvents(kysely(), session, [{ type: "verification.created" }]);
     const [request] = await arriving;
     expect(request!.event!.event).toBe("verification.created");
     expect(await notified()).toBe(0);
@@ -71,16 +72,16 @@ describe("with a dispatcher in this process (the job worker's)", () => {
   it("a Prisma transaction still notifies (its commit is not known here)", async () => {
     const session = await sessionWithWebhook();
     await getDb().$transaction((tx) =>
-      emitVerificationEvents(tx, session, [{ type: "verification.created" }]),
+      emitVerificationEvents(kyselyOf(tx), session, [{ type: "verification.created" }]),
     );
     await receiver.waitForRequests(1);
     expect(await notified()).toBe(1);
   });
 
-  it("a transaction of lib/db/statement.ts queues without a NOTIFY and is sent once committed", async () => {
+  it("a transaction of the data layer that wakes after its commit queues without a NOTIFY and is sent once committed", async () => {
     const session = await sessionWithWebhook();
     const arriving = nextRequests(2);
-    await inSqlTransaction(getDb(), (tx) =>
+    await inWakingTransaction(kysely(), (tx) =>
       emitVerificationEvents(tx, session, [
         { type: "verification.created" },
         { type: "verification.requested" },
@@ -88,6 +89,18 @@ describe("with a dispatcher in this process (the job worker's)", () => {
     );
     const requests = await arriving;
     expect(requests.map((r) => r.event!.event)).toEqual(["verification.created", "verification.requested"]);
+    expect(await notified()).toBe(0);
+  });
+
+  it("a session's own transaction (a Prisma one, inSessionTransaction) queues without a NOTIFY and is sent once committed", async () => {
+    const session = await sessionWithWebhook();
+    const arriving = nextRequests(1);
+    await inSessionTransaction(getDb(), session.id, (tx, change) => {
+      recordEvent(change, "verification.created");
+      return saveChange(tx, change);
+    });
+    const [request] = await arriving;
+    expect(request!.event!.event).toBe("verification.created");
     expect(await notified()).toBe(0);
   });
 });
@@ -122,7 +135,7 @@ describe("the wake itself", () => {
   });
 
   it("comes after the commit, never before, and not at all for a rolled-back transaction", async () => {
-    await inSqlTransaction(getDb(), async (tx) => {
+    await inWakingTransaction(kysely(), async (tx) => {
       await emitVerificationEvents(tx, session, [{ type: "verification.created" }]);
       // inside the transaction: nothing woken yet
       expect(woken).toEqual([]);
@@ -130,7 +143,7 @@ describe("the wake itself", () => {
     await expect.poll(() => woken).toEqual([1]);
 
     await expect(
-      inSqlTransaction(getDb(), async (tx) => {
+      inWakingTransaction(kysely(), async (tx) => {
         await emitVerificationEvents(tx, session, [{ type: "verification.requested" }]);
         throw new Error("changed my mind");
       }),
@@ -142,7 +155,7 @@ describe("the wake itself", () => {
 
   it("without a dispatcher in this process (IDV_JOBS=off), the trigger notifies the others", async () => {
     setLocalDispatcher(undefined);
-    await emitVerificationEvents(getDb(), session, [{ type: "verification.created" }]);
+    await emitVerificationEvents(kysely(), session, [{ type: "verification.created" }]);
     expect(await notified()).toBe(1);
     expect(woken).toEqual([]);
   });

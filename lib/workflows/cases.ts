@@ -22,12 +22,13 @@ import type { Tx } from "../db/client";
 import type { Workflow, WorkflowCase } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
-import { getOwnedApp, type Actor } from "../apps/service";
+import { getOwnedApp } from "../apps/service";
+import type { WorkspaceActor } from "../auth/actor";
 import { memberParser } from "../state-machine";
 import type { AppRow } from "../apps/serialize";
-import type { TRunnableWorkflow } from "./engine";
+import type { TRunnableWorkflow } from "./engine/nodes";
 import { runnableWorkflow } from "./row";
-import type { ZCaseJson, ZCreateCaseBody } from "./run-endpoints";
+import { EXPECTED_OUTCOMES, type ZCaseJson, type ZCreateCaseBody } from "./run-endpoints";
 import {
   checkedDraft,
   findTestIdentity,
@@ -36,8 +37,6 @@ import {
   type TDraftInput,
 } from "./test-run";
 
-export const EXPECTED_OUTCOMES = ["completed", "failed"] as const;
-export type TExpectedOutcome = (typeof EXPECTED_OUTCOMES)[number];
 /** `workflow_cases.expected_outcome` as read from its row. */
 const parseExpectedOutcome = memberParser(EXPECTED_OUTCOMES, "workflow_cases.expected_outcome");
 
@@ -115,7 +114,7 @@ export async function runCases(
 
 export async function createCase(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
   input: TCreateCase,
@@ -146,7 +145,7 @@ export async function createCase(
 
 export async function deleteCase(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
   caseId: string,

@@ -12,7 +12,6 @@ import {
   ZUpdateWorkflow,
   ZValidateWorkflow,
 } from "./schema";
-import { TEMPLATE_IDS } from "./templates";
 import { VERSION_AUTHOR_TYPES } from "./versioning";
 
 const TAG = "Workflows";
@@ -209,6 +208,14 @@ export const restoreWorkflowVersion = endpoint({
   },
   errors: [400, 412],
 });
+
+/** The templates of templates.ts, in the order the listing gives them. */
+export const TEMPLATE_IDS = [
+  "full_identity",
+  "age_over_18",
+  "high_assurance",
+  "match_known_customer",
+] as const;
 
 export const ZWorkflowTemplateJson = z.object({
   id: z.enum(TEMPLATE_IDS),

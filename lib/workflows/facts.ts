@@ -19,13 +19,9 @@ import { z } from "zod";
 import { jsonParser } from "../state-machine";
 import { walkFromEntry } from "./graph";
 import type { TWorkflowNode } from "./json";
-import {
-  evaluateCondition,
-  isAtLeast,
-  isClaimPresent,
-  type TClaimFacts,
-  type TRunnableWorkflow,
-} from "./engine";
+import { isAtLeast } from "./engine/age";
+import { evaluateCondition, isClaimPresent, type TClaimFacts } from "./engine/conditions";
+import type { TRunnableWorkflow } from "./engine/nodes";
 import { ZEvaluateConfig, ZIfConfig, ZVerificationConfig, type TCondition } from "./schema";
 
 const ZAgeFact = z.union([z.boolean(), z.literal("undetermined"), z.literal("invalid")]);

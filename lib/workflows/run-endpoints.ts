@@ -5,11 +5,16 @@
  */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { EXPECTED_OUTCOMES } from "./cases";
 import { MAX_NODES, ZWorkflowName, ZWorkflowNodeInput } from "./schema";
-import { WHAT_IF_MAX_EXAMPLES, WHAT_IF_MAX_SESSIONS } from "./what-if";
 
 const TAG = "Workflows";
+
+/** What a regression case expects of its run (cases.ts; `workflow_cases.expected_outcome`). */
+export const EXPECTED_OUTCOMES = ["completed", "failed"] as const;
+export type TExpectedOutcome = (typeof EXPECTED_OUTCOMES)[number];
+/** What-if (what-if.ts): the most recorded sessions one run replays, and changed examples it shows. */
+export const WHAT_IF_MAX_SESSIONS = 1000;
+export const WHAT_IF_MAX_EXAMPLES = 20;
 const str = () => z.string({ error: "must be a string" });
 
 /** An editor's draft: `name` and `positions` are accepted so the draft can be sent as held, and ignored. */

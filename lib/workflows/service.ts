@@ -32,7 +32,8 @@ import type { Workflow } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { validationError } from "../errors/validation";
 import { newId } from "../ids";
-import { getOwnedApp, type Actor } from "../apps/service";
+import { getOwnedApp } from "../apps/service";
+import type { WorkspaceActor } from "../auth/actor";
 import { toAppJson, toWorkflowJson, type AppRow, type TAppJson, type TWorkflowJson } from "../apps/serialize";
 import { applyCreationDefaults, normalizeNodes } from "./defaults";
 import { runnableWorkflow, storedContent, storedNodes } from "./row";
@@ -49,7 +50,8 @@ import { validatePositions, validateWorkflow, withNodeIds, type TWorkflowDraft }
 import type { TWorkflowIssue } from "./validate-issues";
 import { listWorkflowTemplates, type TWorkflowTemplateJson } from "./templates";
 import { assertIfMatch, keepPositionsOf, sameContent, type TWorkflowContent } from "./versioning";
-import { loadWorkflowVersion, parseVersionParam, recordWorkflowVersion, versionAuthor } from "./versions";
+import { recordWorkflowVersion, versionAuthor } from "./version-record";
+import { loadWorkflowVersion, parseVersionParam } from "./versions";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
@@ -70,7 +72,7 @@ async function lockWorkflow(db: Tx, workflowId: string): Promise<Workflow> {
 /** Stores `content` as the workflow's next version (row and history). */
 async function saveVersion(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   current: Workflow,
   content: TWorkflowContent,
   restoredFrom?: number,
@@ -161,7 +163,7 @@ export async function validateWorkflowDraft(
 
 export async function createWorkflow(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   input: TCreateWorkflow,
 ): Promise<TWorkflowJson> {
@@ -193,7 +195,7 @@ export async function createWorkflow(
 
 export async function updateWorkflow(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
   patch: TUpdateWorkflow,
@@ -242,7 +244,7 @@ export async function updateWorkflow(
  */
 export async function restoreWorkflowVersion(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
   rawVersion: string,
@@ -268,7 +270,7 @@ export async function restoreWorkflowVersion(
 
 export async function deleteWorkflow(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
 ): Promise<{ deleted: true }> {
@@ -295,7 +297,7 @@ export async function deleteWorkflow(
 
 export async function setDefaultWorkflow(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
 ): Promise<TAppJson> {
@@ -358,7 +360,7 @@ function settingsPath(nodePath: string, nodeIndex: number): string {
  */
 export async function updateVerificationSettings(
   db: Tx,
-  actor: Actor,
+  actor: WorkspaceActor,
   clientId: string,
   patch: TUpdateVerificationSettings,
 ): Promise<TVerificationSettings> {

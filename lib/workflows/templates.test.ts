@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { findProvider } from "../providers/catalog";
 import { walkFromEntry } from "./graph";
-import { TEMPLATE_IDS, WORKFLOW_TEMPLATES, layoutTopToBottom, listWorkflowTemplates } from "./templates";
+import { TEMPLATE_IDS } from "./endpoints";
+import { WORKFLOW_TEMPLATES, layoutTopToBottom, listWorkflowTemplates } from "./templates";
 import { validateWorkflow } from "./validate";
 
 describe("workflow templates", () => {

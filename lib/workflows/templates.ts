@@ -15,14 +15,6 @@ import { STARTER_PROVIDER_ID } from "./starter";
 import type { TNodePositions, TWorkflowNode } from "./json";
 import type { ZWorkflowTemplateJson } from "./endpoints";
 
-export const TEMPLATE_IDS = [
-  "full_identity",
-  "age_over_18",
-  "high_assurance",
-  "match_known_customer",
-] as const;
-export type TTemplateId = (typeof TEMPLATE_IDS)[number];
-
 export type TWorkflowTemplateJson = z.infer<typeof ZWorkflowTemplateJson>;
 /** A template as defined here; the listing adds the providers the app lacks. */
 export type TWorkflowTemplate = Omit<TWorkflowTemplateJson, "missingProviders">;

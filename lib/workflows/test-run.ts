@@ -26,14 +26,10 @@ import type { AppRow } from "../apps/serialize";
 import { simulateOutcome } from "../providers/adapters/simulator";
 import { findProvider, type TProviderDefinition } from "../providers/catalog";
 import type { TTestIdentity } from "../providers/identities";
-import {
-  planVerification,
-  runChecks,
-  traceChecks,
-  traceUnauthenticated,
-  type TRunnableWorkflow,
-  type TWorkflowTrace,
-} from "./engine";
+import { planVerification } from "./engine/plan";
+import { runChecks } from "./engine/run";
+import type { TRunnableWorkflow } from "./engine/nodes";
+import { traceChecks, traceUnauthenticated, type TWorkflowTrace } from "./engine/trace";
 import type { TWorkflowNode } from "./json";
 import { normalizeNodes } from "./defaults";
 import type { TWorkflowNodeInput } from "./schema";

@@ -9,6 +9,7 @@
  * - the workflow row's `version` is the number of its newest row; migrating existing workflows
  *   wrote version 1 from their content then, authored by "system";
  * - authors are shown as the audit log shows actors (email of a user, name of an API key).
+ * Versions are written by version-record.ts; this module reads them.
  */
 import type { z } from "zod";
 import { actorDisplayNames } from "../audit/log";
@@ -21,41 +22,13 @@ import { getOwnedApp } from "../apps/service";
 import { memberGuard } from "../state-machine";
 import type { ZWorkflowVersionJson, ZWorkflowVersionSummaryJson } from "./endpoints";
 import { storedContent } from "./row";
-import { VERSION_AUTHOR_TYPES, type TVersionAuthorType } from "./versioning";
+import { VERSION_AUTHOR_TYPES } from "./versioning";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
 export type TWorkflowVersionSummaryJson = z.infer<typeof ZWorkflowVersionSummaryJson>;
 export type TWorkflowVersionJson = z.infer<typeof ZWorkflowVersionJson>;
 export type TVersionAuthor = TWorkflowVersionJson["author"];
-
-/** The author of a change made with a workspace credential. */
-export function versionAuthor(auth: Pick<WorkspaceAuth, "actor">): { type: TVersionAuthorType; id: string } {
-  return { type: auth.actor.type === "user" ? "user" : "api_key", id: auth.actor.id };
-}
-
-/** Writes the workflow row's current content as its version `workflow.version`. */
-export async function recordWorkflowVersion(
-  db: Tx,
-  workflow: Workflow,
-  author: { type: TVersionAuthorType; id: string | null },
-  restoredFrom?: number,
-): Promise<void> {
-  await db.workflowVersion.create({
-    data: {
-      workflowId: workflow.id,
-      version: workflow.version,
-      name: workflow.name,
-      entryNodeId: workflow.entryNodeId,
-      nodes: workflow.nodes as object[],
-      positions: (workflow.positions ?? {}) as object,
-      actorType: author.type,
-      actorId: author.id,
-      restoredFrom: restoredFrom ?? null,
-      createdAt: workflow.updatedAt,
-    },
-  });
-}
 
 /** The workflow of this app (404 otherwise), after the app checks of getOwnedApp. */
 async function ownedWorkflow(db: Tx, auth: Auth, clientId: string, workflowId: string): Promise<Workflow> {

@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import { buildDecision, type TDecisionRecord } from "../verifications/decisions";
 import { simulateOutcome } from "../providers/adapters/simulator";
 import { NOW, provider, requestNode, responseNode, verificationNode, workflow } from "./engine/test-fixtures";
-import { runChecks, type TRunnableWorkflow } from "./engine";
+import { runChecks } from "./engine/run";
+import type { TRunnableWorkflow } from "./engine/nodes";
 import { collectFacts, conditionKey, factsFromRecord, UnknownFact } from "./facts";
 import type { TWorkflowNode } from "./json";
 import { knownCustomerData } from "./test-run";
-import { compareRuns, replayDecision, WHAT_IF_MAX_EXAMPLES, type TReplayRecord } from "./what-if";
+import { WHAT_IF_MAX_EXAMPLES } from "./run-endpoints";
+import { compareRuns, replayDecision, type TReplayRecord } from "./what-if";
 
 const deEid = provider("de_eid");
 

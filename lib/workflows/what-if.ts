@@ -23,20 +23,13 @@ import { getOwnedApp } from "../apps/service";
 import { ApiError } from "../errors";
 import { findProvider } from "../providers/catalog";
 import type { TSourceIdentity } from "../providers/adapters/types";
-import {
-  planVerification,
-  runChecks,
-  traceChecks,
-  traceUnauthenticated,
-  type TRunnableWorkflow,
-  type TVerificationPlan,
-} from "./engine";
+import { planVerification, type TVerificationPlan } from "./engine/plan";
+import { runChecks } from "./engine/run";
+import type { TRunnableWorkflow } from "./engine/nodes";
+import { traceChecks, traceUnauthenticated } from "./engine/trace";
 import { factsFromRecord, parseRecordedFacts, UnknownFact, type TRecordedFacts } from "./facts";
-import type { ZWhatIfJson } from "./run-endpoints";
+import { WHAT_IF_MAX_EXAMPLES, WHAT_IF_MAX_SESSIONS, type ZWhatIfJson } from "./run-endpoints";
 import { checkedDraft, type TDraftInput } from "./test-run";
-
-export const WHAT_IF_MAX_SESSIONS = 1000;
-export const WHAT_IF_MAX_EXAMPLES = 20;
 
 /** What a decision record holds that a re-run needs. */
 export interface TReplayRecord {

@@ -9,7 +9,7 @@ import { FileClock } from "lucide-react";
 import Link from "next/link";
 import { useId } from "react";
 import { ActionFilter, AuditTarget } from "@/components/audit/entry-parts";
-import { pageFetcher, useFilteredList } from "@/components/console/filtered-list";
+import { pageFetcher, usePagedList } from "@/components/console/paged-list";
 import { DateRangeFilter, FilterBar, ListResults } from "@/components/console/list-filters";
 import { CodeFilter } from "@/components/logs/filters";
 import { logColumns, TimeCell } from "@/components/logs/cells";
@@ -47,12 +47,11 @@ function Details({ data }: { data: Record<string, unknown> }) {
 export function OperatorAuditLog() {
   const { env, user } = useOperator();
   const actionsListId = useId();
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => operatorAuditKeys.list(env, { ...values, offset, limit: LIMIT }),
-    queryFn: pageFetcher<TOperatorAuditPage>(env, "/v1/operator/audit-events", LIMIT),
-    keepPreviousPage: true,
+    queryKey: (page, values) => operatorAuditKeys.list(env, { ...values, ...page }),
+    queryFn: pageFetcher<TOperatorAuditPage>(env, "/v1/operator/audit-events"),
   });
   const { values, setFilter, fieldError } = list;
   const mine = values.operatorId === user.id;

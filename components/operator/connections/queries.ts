@@ -7,7 +7,7 @@ import type { TEnv } from "@/components/console/api";
 import type { BadgeTone } from "@/components/ui/badge";
 import type { TConnectionCheckJson, TConnectionJson } from "@/lib/connections/schema";
 import type { TConnectionSchemasJson } from "@/lib/connections/settings-schema";
-import type { TTestSignInResult } from "@/lib/connections/test-sign-in";
+import type { TTestSignInResult } from "@/lib/connections/test-sign-in-cookies";
 
 export type TConnection = TConnectionJson;
 export type TConnectionCheck = TConnectionCheckJson;

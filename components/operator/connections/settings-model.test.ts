@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { adapterSettingsJsonSchema } from "@/lib/connections/settings-schema";
-import { draftOf, fieldsOf, labelOf, settingsOf, type TJsonSchema } from "./settings-model";
+import {
+  detailsNoFieldShows,
+  draftOf,
+  fieldsOf,
+  labelOf,
+  settingsOf,
+  type TJsonSchema,
+} from "./settings-model";
 
 const SCHEMA: TJsonSchema = {
   type: "object",
@@ -158,5 +165,23 @@ describe("the scheme parameters of the real adapter schemas (SPID, CIE, GOV.UK, 
     const draft = draftOf(fields, stored);
     expect(draft.attributeConsumingServiceIndex).toBe("0");
     expect(settingsOf(fields, draft).settings).toEqual(stored);
+  });
+});
+
+describe("detailsNoFieldShows", () => {
+  it("leaves out the details a field, a group's field, the adapter or the switch shows", () => {
+    const fields = fieldsOf(SCHEMA, ["clientSecret"]);
+    const detail = (path: string) => ({ path, message: "is wrong" });
+    const shown = [
+      "adapter",
+      "enabled",
+      "settings.issuer",
+      "settings.scopes[0]",
+      "settings.claimMapping.prenom",
+      "settings.requestObject.signingAlg",
+    ].map(detail);
+    const unshown = [detail("settings"), detail("settings.unknownField"), detail("name")];
+    expect(detailsNoFieldShows(fields, [...shown, ...unshown])).toEqual(unshown);
+    expect(detailsNoFieldShows(fields, [])).toEqual([]);
   });
 });

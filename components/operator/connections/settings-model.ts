@@ -281,3 +281,26 @@ export function settingsOf(
   }
   return { settings, errors };
 }
+
+/**
+ * The details of a refused PUT that no field of the form shows (they go to the form's own error
+ * line): neither `adapter`, `enabled`, nor under the path of a field or of a group's field.
+ */
+export function detailsNoFieldShows<T extends { path: string }>(
+  fields: TField[],
+  details: readonly T[],
+): T[] {
+  const fieldPaths = [
+    ...fields.flatMap((f) => (f.kind === "group" ? [f.path, ...f.fields.map((g) => g.path)] : [f.path])),
+  ];
+  return details.filter(
+    (d) =>
+      d.path !== "adapter" &&
+      d.path !== "enabled" &&
+      !fieldPaths.some((p) =>
+        [`settings.${p}`, `settings.${p}.`, `settings.${p}[`].some(
+          (s) => d.path === s || d.path.startsWith(s),
+        ),
+      ),
+  );
+}

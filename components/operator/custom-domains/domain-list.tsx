@@ -6,7 +6,7 @@
  */
 import { Globe } from "lucide-react";
 import { api } from "@/components/console/api";
-import { filterParams, useFilteredList } from "@/components/console/filtered-list";
+import { filterParams, usePagedList } from "@/components/console/paged-list";
 import { FilterBar, ListResults } from "@/components/console/list-filters";
 import { CHECK_RESULT_LABEL, CHECK_RESULT_TONE, describeDomain } from "@/components/domains/describe";
 import { CodeFilter, SelectFilter } from "@/components/logs/filters";
@@ -52,14 +52,15 @@ function LastCheck({ domain }: { domain: TOperatorDomain }) {
 
 export function DomainList() {
   const { env } = useOperator();
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => customDomainOperatorKeys.list(env, values, offset),
-    queryFn: (values, offset) =>
+    queryKey: ({ offset }, values) => customDomainOperatorKeys.list(env, values, offset),
+    queryFn: ({ offset }, values) =>
       api<TOperatorDomainPage>(env, "/v1/operator/custom-domains", {
         query: { ...filterParams(values), limit: LIMIT, offset },
       }),
+    keepPreviousPage: false,
   });
   const { values, setFilter, fieldError } = list;
   return (

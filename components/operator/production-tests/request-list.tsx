@@ -9,7 +9,7 @@ import { CalendarCheck, FlaskConical, X } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { api } from "@/components/console/api";
-import { useFilteredList } from "@/components/console/filtered-list";
+import { usePagedList } from "@/components/console/paged-list";
 import { FilterBar, ListResults } from "@/components/console/list-filters";
 import { CodeFilter, SelectFilter } from "@/components/logs/filters";
 import { PLATFORM_LABELS, STATE_BADGES, testState } from "@/components/production-tests/format";
@@ -41,11 +41,11 @@ export function providerList(ids: readonly string[], names: TProviderNames): str
 
 export function RequestList({ providerNames }: { providerNames: TProviderNames }) {
   const { env } = useOperator();
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => productionTestOperatorKeys.list(env, values, offset),
-    queryFn: (values, offset) =>
+    queryKey: ({ offset }, values) => productionTestOperatorKeys.list(env, values, offset),
+    queryFn: ({ offset }, values) =>
       api<TOperatorItemPage>(env, "/v1/operator/production-tests", {
         query: {
           status: values.status || DEFAULT_REQUEST_STATUS,
@@ -54,6 +54,7 @@ export function RequestList({ providerNames }: { providerNames: TProviderNames }
           offset,
         },
       }),
+    keepPreviousPage: false,
   });
   const { values, setFilter, fieldError } = list;
   const status = values.status || DEFAULT_REQUEST_STATUS;

@@ -8,7 +8,7 @@
 import { Building2 } from "lucide-react";
 import Link from "next/link";
 import { api } from "@/components/console/api";
-import { useFilteredList } from "@/components/console/filtered-list";
+import { usePagedList } from "@/components/console/paged-list";
 import { FilterBar, ListResults } from "@/components/console/list-filters";
 import { CodeFilter } from "@/components/logs/filters";
 import { Badge } from "@/components/ui/badge";
@@ -30,16 +30,15 @@ const FILTERS = ["search"] as const;
 
 export function WorkspaceList() {
   const { env } = useOperator();
-  const list = useFilteredList({
+  const list = usePagedList({
     filters: FILTERS,
     limit: LIMIT,
-    queryKey: (values, offset) => workspaceKeys.list(env, values.search, offset, LIMIT),
-    queryFn: (values, offset, { signal }) =>
+    queryKey: ({ offset }, values) => workspaceKeys.list(env, values.search, offset, LIMIT),
+    queryFn: ({ offset }, values, { signal }) =>
       api<TWorkspacePage>(env, "/v1/operator/workspaces", {
         query: { search: values.search || undefined, limit: LIMIT, offset },
         signal,
       }),
-    keepPreviousPage: true,
   });
   const { values, setFilter, fieldError } = list;
   const envLabel = ENV_LABELS[env];

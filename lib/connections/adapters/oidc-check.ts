@@ -10,7 +10,8 @@
  */
 import { X509Certificate } from "node:crypto";
 import { describeFetchError, guardedFetch } from "../../http/guarded-fetch";
-import { clientAuthMethodOf, type TOidcUpstreamConfig } from "../../providers/adapters/oidc";
+import { clientAuthMethodOf } from "../../providers/adapters/oidc-client";
+import type { TOidcUpstreamConfig } from "../../providers/adapters/oidc-settings";
 import { signingAlgOf } from "../../providers/adapters/oidc-keys";
 import type { TConnectionCheckJson } from "../check-json";
 

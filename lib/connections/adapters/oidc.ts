@@ -14,10 +14,9 @@ import {
   beginOidcAuthorization,
   completeOidcAuthorization,
   ZOidcSavedState,
-  ZOidcUpstreamConfig,
   type TOidcSavedState,
-  type TOidcUpstreamConfig,
 } from "../../providers/adapters/oidc";
+import { ZOidcUpstreamConfig, type TOidcUpstreamConfig } from "../../providers/adapters/oidc-settings";
 import { checkOidcIssuer } from "./oidc-check";
 import type { TConnectionAdapterModule } from "./types";
 

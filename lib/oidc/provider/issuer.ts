@@ -1,5 +1,5 @@
 /**
- * The issuer an OpenID Provider request speaks as (DESIGN.md §2).
+ * The issuer an OpenID Provider request speaks as (docs/design.md §2).
  * Rules:
  * - `{PUBLIC_URL}/oidc/{env}` on the service's own hosts;
  * - `https://{oidcDomain}` when the request's Host is the oidcDomain of an ACTIVE custom domain of

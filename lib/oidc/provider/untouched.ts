@@ -14,30 +14,17 @@
  *   the requests of that app in flight at once.
  */
 import { config } from "../../config";
-import { column, defineStatement, utcParam } from "../../db/sql";
-import { runStatement, type TSqlDb } from "../../db/statement";
+import { kyselyOf, type Tx } from "../../db/client";
+import { countUntouchedSessions } from "../store";
 import { AuthorizationError } from "./authorization-error";
 
 const WINDOW_MS = 3600 * 1000;
 
-const COUNT_UNTOUCHED = defineStatement<[appId: string, since: Date, limit: number], number>({
-  name: "oidc_untouched_sessions",
-  text: `SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM verifications
-       WHERE app_id = $1::text AND untouched AND created_at >= ${utcParam(2)}
-       LIMIT $3::int) AS capped`,
-  parse: (row) => column.int(row, "n"),
-});
-
 /** The error /auth answers once the app has IDV_OIDC_UNTOUCHED_LIMIT untouched sessions of the last hour. */
-export async function checkUntouchedCap(db: TSqlDb, appId: string, now = new Date()): Promise<void> {
+export async function checkUntouchedCap(db: Tx, appId: string, now = new Date()): Promise<void> {
   const limit = config().limits.oidcUntouched;
-  const [count] = await runStatement(db, COUNT_UNTOUCHED, [
-    appId,
-    new Date(now.getTime() - WINDOW_MS),
-    limit,
-  ]);
-  if ((count ?? 0) >= limit) {
+  const count = await countUntouchedSessions(kyselyOf(db), appId, new Date(now.getTime() - WINDOW_MS), limit);
+  if (count >= limit) {
     throw new AuthorizationError(
       "temporarily_unavailable",
       "Too many sign-ins of this client were started and not continued; try again later",

@@ -11,11 +11,10 @@
  * - invalid tokens count per address (lib/rate-limit/credentials.ts): over the limit, 429
  *   slow_down with Retry-After;
  * - the token (stored as its SHA-256), its verification's sealed userinfo and its app's state are
- *   read in one prepared statement (lib/db/sql.ts), outside any transaction.
+ *   read in one prepared statement (lib/oidc/store.ts), outside any transaction.
  */
 import { sha256Hex } from "../../crypto/hash";
-import { getDb } from "../../db/client";
-import { column, defineStatement, queryOne } from "../../db/sql";
+import { kysely } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { readBodyText } from "../../http/body";
 import { BufferedResponse } from "../../http/buffered-response";
@@ -25,53 +24,11 @@ import { newId } from "../../ids";
 import { clientIp } from "../../rate-limit";
 import { addressBlocked, countCredentialFailure } from "../../rate-limit/credentials";
 import { oauthRateLimited } from "../../rate-limit/oauth";
-import { readUserinfo, type TUserinfoRow } from "../../verifications/read";
+import { readUserinfo } from "../../verifications/read";
+import { readAccessToken } from "../store";
 import { servesApp } from "../../domains/served-app";
 
 const REALM = 'Bearer realm="userinfo"';
-
-interface TTokenRow {
-  appId: string;
-  environment: string;
-  expiresAt: Date;
-  revokedAt: Date | null;
-  /** null: the verification is gone */
-  verification: TUserinfoRow | null;
-  /** the app exists and is not deleted */
-  appLive: boolean;
-}
-
-/** An access token by its hash, with what /userinfo answers from. */
-const ACCESS_TOKEN = defineStatement<[tokenHash: string], TTokenRow>({
-  name: "oidc_userinfo_access_token",
-  text: `SELECT t.app_id, t.environment::text AS environment, t.expires_at, t.revoked_at,
-                v.id AS verification_id, v.status AS verification_status,
-                v.personal_data_deleted_at, v.result_encrypted,
-                (a.id IS NOT NULL AND a.deleted_at IS NULL) AS app_live
-           FROM oidc_access_tokens t
-           LEFT JOIN verifications v ON v.id = t.verification_id
-           LEFT JOIN apps a ON a.id = t.app_id
-          WHERE t.token_hash = $1`,
-  parse: (row) => {
-    const verificationId = column.textOrNull(row, "verification_id");
-    return {
-      appId: column.text(row, "app_id"),
-      environment: column.text(row, "environment"),
-      expiresAt: column.timestamp(row, "expires_at"),
-      revokedAt: column.timestampOrNull(row, "revoked_at"),
-      verification:
-        verificationId === null
-          ? null
-          : {
-              id: verificationId,
-              status: column.text(row, "verification_status"),
-              personalDataDeletedAt: column.timestampOrNull(row, "personal_data_deleted_at"),
-              resultEncrypted: column.textOrNull(row, "result_encrypted"),
-            },
-      appLive: column.boolean(row, "app_live"),
-    };
-  },
-});
 
 class BearerError extends Error {
   constructor(
@@ -145,14 +102,22 @@ export async function handleUserinfoRequest(request: Request, environment: TEnvi
   if (blocked > 0) return oauthRateLimited(blocked, { "X-Request-Id": requestId });
   try {
     const token = await readBearerToken(request);
-    const row = token.length <= 256 ? await queryOne(getDb(), ACCESS_TOKEN, [sha256Hex(token)]) : null;
+    const row = token.length <= 256 ? await readAccessToken(kysely(), sha256Hex(token)) : undefined;
     // on a custom OIDC domain, another app's token is as unknown as any (lib/domains/served-app.ts)
     if (!row || row.environment !== environment || !servesApp(request.headers, row.appId))
       throw new BearerError(401, "invalid_token", "The access token is invalid");
     if (row.revokedAt) throw new BearerError(401, "invalid_token", "The access token has been revoked");
     if (row.expiresAt.getTime() <= Date.now())
       throw new BearerError(401, "invalid_token", "The access token has expired");
-    const v = row.verification;
+    const v =
+      row.verificationId === null || row.verificationStatus === null
+        ? null
+        : {
+            id: row.verificationId,
+            status: row.verificationStatus,
+            personalDataDeletedAt: row.personalDataDeletedAt,
+            resultEncrypted: row.resultEncrypted,
+          };
     if (!v || !row.appLive) throw new BearerError(401, "invalid_token", "The access token is invalid");
     let userinfo: unknown;
     try {

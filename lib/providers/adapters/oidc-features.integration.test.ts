@@ -11,13 +11,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { checkOidcIssuer } from "../../connections/check";
 import { ApiError } from "../../errors";
 import { startUpstreamOp, type TUpstreamOp } from "../../testing/upstream-oidc";
-import {
-  beginOidcAuthorization,
-  clearOidcDiscoveryCache,
-  completeOidcAuthorization,
-  ZOidcUpstreamConfig,
-  type TOidcUpstreamConfig,
-} from "./oidc";
+import { beginOidcAuthorization, completeOidcAuthorization } from "./oidc";
+import { clearOidcDiscoveryCache } from "./oidc-client";
+import { ZOidcUpstreamConfig, type TOidcUpstreamConfig } from "./oidc-settings";
 import { publicJwk, type TPrivateJwk } from "./oidc-keys";
 
 const privateJwk = (type: "rsa" | "ec", kid: string): Record<string, unknown> => ({

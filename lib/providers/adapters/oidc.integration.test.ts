@@ -2,12 +2,9 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../errors";
 import { startUpstreamOp, type TUpstreamOp } from "../../testing/upstream-oidc";
-import {
-  beginOidcAuthorization,
-  clearOidcDiscoveryCache,
-  completeOidcAuthorization,
-  type TOidcUpstreamConfig,
-} from "./oidc";
+import { beginOidcAuthorization, completeOidcAuthorization } from "./oidc";
+import { clearOidcDiscoveryCache } from "./oidc-client";
+import type { TOidcUpstreamConfig } from "./oidc-settings";
 
 const HIGH = "http://eidas.europa.eu/LoA/high";
 

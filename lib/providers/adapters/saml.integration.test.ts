@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
-import { CRONTAB, jobNamed } from "../../jobs/definitions";
+import { CRONTAB, jobNamed } from "../../jobs/handlers";
 import { fixture, startSamlIdp, type TSamlAnswer, type TSamlIdp } from "../../testing/saml-idp";
 import {
   beginSamlAuthentication,

@@ -1,5 +1,6 @@
 // The one callback of every real upstream (register {PUBLIC_URL}/verify/callback there).
-import { completeTestSignIn, isTestSignInCallback } from "@/lib/connections/test-sign-in";
+import { completeTestSignIn } from "@/lib/connections/test-sign-in";
+import { isTestSignInCallback } from "@/lib/connections/test-sign-in-cookies";
 import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";

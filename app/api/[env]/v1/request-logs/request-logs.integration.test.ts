@@ -178,8 +178,8 @@ describe("request log retention", () => {
   });
 
   it("is scheduled hourly", async () => {
-    const { CRONTAB, requestLogPurgeJob } = await import("@/lib/jobs/definitions");
-    expect(typeof (await requestLogPurgeJob.handler())).toBe("function");
+    const { CRONTAB, jobNamed } = await import("@/lib/jobs/handlers");
+    expect(typeof (await jobNamed("request_log_purge")!.handler())).toBe("function");
     expect(CRONTAB).toContainEqual(expect.stringMatching(/^\d+ \* \* \* \* request_log_purge$/));
   });
 });

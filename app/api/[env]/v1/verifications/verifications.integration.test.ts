@@ -204,9 +204,8 @@ describe("end states", () => {
     expect((await t.simulate(integrator, { outcome: "success" })).status).toBe(400);
   });
 
-  it("expires through the simulator and through a verification_expire job of an earlier version", async () => {
-    // sessions at their TTL are expired by the sweep (lib/verifications/expiry-sweep.integration.test.ts);
-    // jobs earlier versions queued, one per session, still run
+  it("expires through the simulator and at its TTL", async () => {
+    // sessions at their TTL are expired by the sweep (lib/verifications/expiry-sweep.integration.test.ts)
     const t = await makeVerifyingApp();
     const simulated = (await t.start({ providerId: "passport" })).body.verificationId;
     expect((await t.simulate(simulated, { outcome: "expire" })).body.status).toBe("expired");
@@ -217,13 +216,13 @@ describe("end states", () => {
       where: { id: timed },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    const { expireVerificationTask } = await import("@/lib/verifications/jobs");
-    await expireVerificationTask({ verificationId: timed });
+    const { expireIfDue } = await import("@/lib/verifications/transitions");
+    await getDb().$transaction((tx) => expireIfDue(tx, timed));
     expect((await t.status(timed)).body).toMatchObject({ status: "expired", reason: "session_timed_out" });
     expect(await eventTypes(timed)).toEqual([...CREATED, "verification.session.timed_out"]);
-    // a job for a session that is not due does nothing
+    // a session that is not due stays open
     const fresh = (await t.start({ providerId: "passport" })).body.verificationId;
-    await expireVerificationTask({ verificationId: fresh });
+    expect(await getDb().$transaction((tx) => expireIfDue(tx, fresh))).toBe(false);
     expect((await t.status(fresh)).body.status).toBe("awaiting_user_action");
   });
 

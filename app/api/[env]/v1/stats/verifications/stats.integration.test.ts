@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { rollupVerificationStats } from "@/lib/stats/rollup";
-import { getVerificationStats, settledBefore, type TStatsPeriod } from "@/lib/stats/verifications";
+import type { TStatsPeriod } from "@/lib/stats/endpoints";
+import { getVerificationStats, settledBefore } from "@/lib/stats/verifications";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { activateProviders, makeVerifyingApp } from "@/lib/testing/verifications";
@@ -467,8 +468,8 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
   });
 
   it("is scheduled hourly", async () => {
-    const { CRONTAB, verificationStatsRollupJob } = await import("@/lib/jobs/definitions");
-    expect(typeof (await verificationStatsRollupJob.handler())).toBe("function");
+    const { CRONTAB, jobNamed } = await import("@/lib/jobs/handlers");
+    expect(typeof (await jobNamed("verification_stats_rollup")!.handler())).toBe("function");
     expect(CRONTAB).toContainEqual(expect.stringMatching(/^\d+ \* \* \* \* verification_stats_rollup$/));
   });
 });

@@ -1,7 +1,8 @@
 // The SAML assertion consumer service (HTTP-POST) of a provider's saml connection. The IdP's post
 // is cross-site and carries no cookie of ours: the session (or an operator's test sign-in) comes
 // from the RelayState.
-import { completeTestSignInPost, isTestSignInRelayState } from "@/lib/connections/test-sign-in";
+import { completeTestSignInPost } from "@/lib/connections/test-sign-in";
+import { isTestSignInRelayState } from "@/lib/connections/test-sign-in-hand-offs";
 import { getDb } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse } from "@/lib/hosted/headers";

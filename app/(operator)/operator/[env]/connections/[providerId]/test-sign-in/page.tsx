@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { environmentParam } from "@/components/console/server-session";
 import { TestSignInResultView } from "@/components/operator/connections/test-result";
-import { readTestSignInResult } from "@/lib/connections/test-sign-in";
+import { readTestSignInResult } from "@/lib/connections/test-sign-in-cookies";
 import { findProvider } from "@/lib/providers/catalog";
 
 export const metadata: Metadata = { title: "Test sign-in" };

@@ -8,7 +8,7 @@ import {
   TEST_RESULT_COOKIE,
   TEST_SIGN_IN_COOKIE,
   readTestSignInResult,
-} from "@/lib/connections/test-sign-in";
+} from "@/lib/connections/test-sign-in-cookies";
 import { getDb } from "@/lib/db/client";
 import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/router";

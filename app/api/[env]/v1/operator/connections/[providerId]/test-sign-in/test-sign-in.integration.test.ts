@@ -6,7 +6,7 @@ import {
   TEST_RESULT_COOKIE,
   TEST_SIGN_IN_COOKIE,
   readTestSignInResult,
-} from "@/lib/connections/test-sign-in";
+} from "@/lib/connections/test-sign-in-cookies";
 import { getDb } from "@/lib/db/client";
 import { opSettings } from "@/lib/testing/connections";
 import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";

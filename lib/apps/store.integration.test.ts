@@ -1,0 +1,182 @@
+/**
+ * getOwnedApp reads an app with its providers and workflows in one prepared statement
+ * (lib/apps/store.ts `readApp`), exactly the rows Prisma's `include` gave — every column, JSON
+ * documents with their keys as stored, timestamps to the millisecond — in the caller's Prisma
+ * transaction when it runs in one; and answers GET /v1/apps/{clientId} with the same 404 and 403.
+ */
+import { describe, expect, it } from "vitest";
+import { getDb } from "../db/client";
+import { newId } from "../ids";
+import { refusalOf } from "../testing/api-error";
+import { makeWorkspace, sessionHeaders } from "../testing/factories";
+import { bearer, call } from "../testing/router";
+import { statementsOf } from "../testing/statements";
+import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "../testing/workflows";
+import { toAppJson } from "./serialize";
+import { getOwnedApp } from "./service";
+
+const PNG_1X1 =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/** The app as Prisma's model API reads it (what getOwnedApp returned before), relations in key order. */
+async function prismaRow(clientId: string) {
+  const app = await getDb().app.findUniqueOrThrow({
+    where: { id: clientId },
+    include: { providers: true, workflows: true },
+  });
+  return {
+    ...app,
+    providers: [...app.providers].sort((a, b) => a.providerId.localeCompare(b.providerId)),
+    workflows: [...app.workflows].sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+describe("getOwnedApp on the data layer", () => {
+  it("reads every column of the app, its providers and its workflows as Prisma does, JSON keys as stored", async () => {
+    const { ws, app } = await makeWorkflowsApp();
+    await addAppProvider(app.clientId, "de_eid", { enabled: false });
+    // another app's workflow is not this app's
+    const other = await makeWorkflowsApp();
+    await createWorkflow(other.key, other.app.clientId, workflowBody({ name: "elsewhere" }));
+    // JSON documents whose keys a camelCase mapping of result rows would rename
+    const snake = { legal_name: "Shop B.V.", vat_id: "NL0001", nested_list: [{ min_loa: 2 }] };
+    await getDb().app.update({
+      where: { id: app.clientId },
+      data: { companyInfo: snake, clientSecretRotatedAt: new Date("2026-03-08T06:30:00.123Z") },
+    });
+    await getDb().appProvider.update({
+      where: { appId_providerId: { appId: app.clientId, providerId: "de_eid" } },
+      data: { config: { accepted_values: { min_loa: 3 } } },
+    });
+    const [workflow] = await getDb().workflow.findMany({ where: { appId: app.clientId } });
+    await getDb().workflow.update({
+      where: { id: workflow!.id },
+      data: { positions: { start_node: { x: 1.5, y: -2 } } },
+    });
+    const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
+
+    const read = await getOwnedApp(getDb(), auth, app.clientId);
+    const expected = await prismaRow(app.clientId);
+    expect(read).toEqual(expected);
+    expect(read.companyInfo).toEqual(snake);
+    expect(read.providers.map((p) => p.providerId)).toEqual(["de_eid", "passport"]);
+    expect(read.providers[0]!.config).toEqual({ accepted_values: { min_loa: 3 } });
+    expect(read.workflows[0]!.positions).toEqual({ start_node: { x: 1.5, y: -2 } });
+    expect(read.clientSecretRotatedAt).toEqual(new Date("2026-03-08T06:30:00.123Z"));
+    expect(read.workflows[0]!.createdAt).toEqual(workflow!.createdAt);
+  });
+
+  it("reads in the caller's Prisma transaction: its uncommitted writes, and nothing once rolled back", async () => {
+    const { ws, app } = await makeWorkflowsApp();
+    const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
+    const rollback = new Error("roll back");
+    const seen = await getDb()
+      .$transaction(async (tx) => {
+        await tx.app.update({ where: { id: app.clientId }, data: { name: "Uncommitted" } });
+        await tx.appProvider.create({ data: { appId: app.clientId, providerId: "nl_digid" } });
+        const inside = await getOwnedApp(tx, auth, app.clientId);
+        expect(inside.name).toBe("Uncommitted");
+        expect(inside.providers.map((p) => p.providerId)).toEqual(["nl_digid", "passport"]);
+        throw rollback;
+      })
+      .catch((err: unknown) => err);
+    expect(seen).toBe(rollback);
+    const after = await getOwnedApp(getDb(), auth, app.clientId);
+    expect(after.name).not.toBe("Uncommitted");
+    expect(after.providers.map((p) => p.providerId)).toEqual(["passport"]);
+  });
+
+  it("answers GET /v1/apps/{clientId} in one statement: providers, workflows, webhook configuration, redirects, logo", async () => {
+    const { ws, app, key, base } = await makeWorkflowsApp();
+    await addAppProvider(app.clientId, "de_eid", { enabled: false });
+    await addAppProvider(app.clientId, "nl_digid");
+    await createWorkflow(
+      key,
+      app.clientId,
+      workflowBody({ name: "Second", positions: { start: { x: 1.5, y: -2 } } }),
+    );
+    await createWorkflow(key, app.clientId, workflowBody({ name: "Ünïcode ’third’" }));
+    const patched = await call("PATCH", base, {
+      headers: bearer(key),
+      body: {
+        name: "Shop \"quoted\" 'name'",
+        logo: PNG_1X1,
+        redirectUris: ["https://shop.example.com/cb", "com.example.app:/oauth"],
+        defaultSuccessRedirectUri: "https://shop.example.com/done",
+        defaultFailureRedirectUri: "https://shop.example.com/failed",
+        pkceRequired: false,
+        webhookConfig: {
+          url: "https://hooks.example.com/idv",
+          enabled: true,
+          retryAttempts: 5,
+          timeoutSeconds: 7,
+          events: ["verification.completed", "verification.workflow.cancelled"],
+        },
+      },
+    });
+    expect(patched.status).toBe(200);
+    const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
+
+    const read = toAppJson(await getOwnedApp(getDb(), auth, app.clientId));
+    expect(read).toEqual(toAppJson(await prismaRow(app.clientId)));
+    expect(read.workflows).toHaveLength(3);
+    expect(Object.keys(read.providers)).toEqual(["de_eid", "nl_digid", "passport"]);
+    expect(read.webhookConfig.events).toEqual(["verification.completed", "verification.workflow.cancelled"]);
+    // and the route answers it, reading the app in one statement
+    const { result: res, statements } = await statementsOf(() => call("GET", base, { headers: bearer(key) }));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(read);
+    expect(statements.filter((name) => name === "app_read")).toEqual(["app_read"]);
+  });
+
+  it("refuses unknown, deleted and other-environment apps 404, another workspace's 403", async () => {
+    const { ws, app, base } = await makeWorkflowsApp();
+    const other = await makeWorkspace();
+    const gone = await makeWorkflowsApp();
+    expect((await call("DELETE", gone.base, { headers: gone.headers })).status).toBe(200);
+    const db = getDb();
+    const sandbox = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
+    const cases: [{ workspaceId: string; environment: "sandbox" | "production" }, string][] = [
+      [sandbox, newId("app")],
+      [{ workspaceId: gone.ws.workspaceId, environment: "sandbox" }, gone.app.clientId],
+      [{ workspaceId: ws.workspaceId, environment: "production" }, app.clientId],
+      [{ workspaceId: other.workspaceId, environment: "sandbox" }, app.clientId],
+    ];
+    const answers: [number, string, string][] = [];
+    for (const [auth, clientId] of cases) {
+      answers.push(await refusalOf(getOwnedApp(db, auth, clientId)));
+    }
+    expect(answers.map(([status, code]) => `${status} ${code}`)).toEqual([
+      "404 RESOURCE_NOT_FOUND",
+      "404 RESOURCE_NOT_FOUND",
+      "404 RESOURCE_NOT_FOUND",
+      "403 RESOURCE_FORBIDDEN",
+    ]);
+    expect((await call("GET", base, { headers: bearer(other.keys.sandbox) })).status).toBe(403);
+    expect((await call("GET", gone.base, { headers: gone.headers })).status).toBe(404);
+    expect(
+      (await call("GET", `/api/production/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.production) }))
+        .status,
+    ).toBe(404);
+  });
+
+  it("words the 403 for who asks: an API key's caller, or a person signed in to the console", async () => {
+    const { app, base } = await makeWorkflowsApp();
+    const other = await makeWorkspace();
+    const asKey = await call("GET", base, { headers: bearer(other.keys.sandbox) });
+    expect(asKey.status).toBe(403);
+    expect(asKey.body.error.message).toBe(`The API key's workspace does not own app "${app.clientId}"`);
+
+    // the console's member of another workspace holds no API key: the answer speaks of the workspace shown
+    const session = await sessionHeaders(other.userId);
+    const forConsole = `This app belongs to another workspace: app "${app.clientId}" is not in the workspace you have open`;
+    const read = await call("GET", base, { headers: session });
+    expect(read.status).toBe(403);
+    expect(read.body.error).toMatchObject({ code: "RESOURCE_FORBIDDEN", message: forConsole });
+    // writes load the app with getOwnedApp: the same words
+    const write = await call("PATCH", base, { headers: session, body: { name: "Not mine" } });
+    expect(write.status).toBe(403);
+    expect(write.body.error.message).toBe(forConsole);
+    expect(JSON.stringify([read.body, write.body])).not.toContain("API key");
+  });
+});

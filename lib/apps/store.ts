@@ -1,0 +1,132 @@
+/**
+ * The apps table with its providers and workflows, on the data layer (lib/db/kysely.ts).
+ * `readApp` is the one read of an app with both (getOwnedApp, lib/apps/service.ts, for every
+ * route and use case that loads an app): one prepared statement, the relations aggregated as
+ * JSON (`jsonArrayFrom` of one `jsonBuildObject` per row, `o`: the data layer maps only a result
+ * row's own columns, so a nested row names its keys itself), with every column of the three
+ * tables (the rows Prisma's `include: { providers: true, workflows: true }` gave).
+ * Rules of rows read as JSON:
+ * - timestamps travel as epoch milliseconds (lib/db/timestamps.ts) and become Dates here;
+ * - json columns travel as text and are parsed here, into Prisma's JSON type.
+ */
+import type { Expression, RawBuilder } from "kysely";
+import { sql } from "kysely";
+import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
+import type { App, AppProvider, Workflow } from "../db/generated/client";
+import { prepared, type Db } from "../db/kysely";
+import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../db/timestamps";
+
+/** A JSON document as Prisma types it (what JSON.parse of the column's text gives). */
+type TJson = Workflow["nodes"];
+
+/** A json/jsonb column as its text (parsed by `parseJson`). */
+const jsonText = (column: Expression<unknown>): RawBuilder<string> => sql<string>`${column}::text`;
+
+function parseJson(text: string): TJson {
+  const value: TJson = JSON.parse(text);
+  return value;
+}
+
+const APP_COLUMNS = [
+  "id",
+  "workspaceId",
+  "environment",
+  "name",
+  "logo",
+  "redirectUris",
+  "defaultWorkflowId",
+  "defaultSuccessRedirectUri",
+  "defaultFailureRedirectUri",
+  "clientSecretHash",
+  "clientSecretRotatedAt",
+  "webhookUrl",
+  "webhookEnabled",
+  "webhookRetryAttempts",
+  "webhookTimeoutSeconds",
+  "webhookEvents",
+  "webhookSecretEncrypted",
+  "pkceRequired",
+  "createdAt",
+  "updatedAt",
+  "deletedAt",
+] as const;
+
+const APP_WITH_RELATIONS = prepared("app_read", (db, p: { clientId: string }) =>
+  db
+    .selectFrom("apps as a")
+    .select(APP_COLUMNS)
+    .select((eb) => [
+      jsonText(eb.ref("a.companyInfo")).as("companyInfoText"),
+      jsonArrayFrom(
+        eb
+          .selectFrom("appProviders as p")
+          .select((pe) =>
+            jsonBuildObject({
+              appId: pe.ref("p.appId"),
+              providerId: pe.ref("p.providerId"),
+              enabled: pe.ref("p.enabled"),
+              status: pe.ref("p.status"),
+              configText: jsonText(pe.ref("p.config")),
+              currentTicketId: pe.ref("p.currentTicketId"),
+              activatedAtMs: epochMsOrNull(pe.ref("p.activatedAt")),
+              createdAtMs: epochMs(pe.ref("p.createdAt")),
+              updatedAtMs: epochMs(pe.ref("p.updatedAt")),
+            }).as("o"),
+          )
+          .whereRef("p.appId", "=", "a.id")
+          .orderBy("p.providerId"),
+      ).as("providers"),
+      jsonArrayFrom(
+        eb
+          .selectFrom("workflows as w")
+          .select((we) =>
+            jsonBuildObject({
+              id: we.ref("w.id"),
+              appId: we.ref("w.appId"),
+              name: we.ref("w.name"),
+              entryNodeId: we.ref("w.entryNodeId"),
+              nodesText: jsonText(we.ref("w.nodes")),
+              positionsText: jsonText(we.ref("w.positions")),
+              version: we.ref("w.version"),
+              createdAtMs: epochMs(we.ref("w.createdAt")),
+              updatedAtMs: epochMs(we.ref("w.updatedAt")),
+            }).as("o"),
+          )
+          .whereRef("w.appId", "=", "a.id")
+          .orderBy("w.id"),
+      ).as("workflows"),
+    ])
+    .where("a.id", "=", p.clientId),
+);
+
+/** An app with its providers and workflows (every column, as Prisma's rows). */
+export type TAppWithRelations = App & { providers: AppProvider[]; workflows: Workflow[] };
+
+/** App `clientId` with its providers and workflows, deleted or not; undefined when there is none. */
+export async function readApp(db: Db, clientId: string): Promise<TAppWithRelations | undefined> {
+  const [row] = await APP_WITH_RELATIONS.run(db, { clientId });
+  if (!row) return undefined;
+  const { companyInfoText, providers, workflows, ...app } = row;
+  return {
+    ...app,
+    companyInfo: parseJson(companyInfoText),
+    providers: providers.map(
+      ({ o: { configText, activatedAtMs, createdAtMs, updatedAtMs, ...provider } }) => ({
+        ...provider,
+        config: parseJson(configText),
+        activatedAt: fromEpochMsOrNull(activatedAtMs),
+        createdAt: fromEpochMs(createdAtMs),
+        updatedAt: fromEpochMs(updatedAtMs),
+      }),
+    ),
+    workflows: workflows.map(
+      ({ o: { nodesText, positionsText, createdAtMs, updatedAtMs, ...workflow } }) => ({
+        ...workflow,
+        nodes: parseJson(nodesText),
+        positions: parseJson(positionsText),
+        createdAt: fromEpochMs(createdAtMs),
+        updatedAt: fromEpochMs(updatedAtMs),
+      }),
+    ),
+  };
+}

@@ -1,0 +1,357 @@
+/**
+ * The OpenID side's statements on the data layer (lib/db/kysely.ts), all prepared (each runs on
+ * a request of a token endpoint, /userinfo or /auth):
+ * - the code exchange (exchange.ts) in two: the presented code with its verification, read in
+ *   one (with the client's credential at the token endpoints, `grantWithCredential`), and its
+ *   consumption with what is issued from it in the other;
+ * - /userinfo's access token with its verification and its app (provider/userinfo.ts);
+ * - /auth's count of an app's untouched sessions (provider/untouched.ts).
+ * Rules:
+ * - the read takes no lock: every check of lib/oidc/codes.ts and of the verification runs on it,
+ *   and the ID token is minted, before anything is written;
+ * - the consumption is one statement, atomic by itself: the conditional update of `used_at`
+ *   (only while it is null, so of two concurrent redemptions exactly one wins: the other's update
+ *   finds the row used once the winner commits), the OpenID Provider's access token and the
+ *   audit entry (lib/audit/store.ts), both written only when the update happened;
+ * - a code that lost the race is answered as a reused code (codes.ts).
+ */
+import { sql } from "kysely";
+import { jsonBuildObject, jsonObjectFrom } from "kysely/helpers/postgres";
+import { auditSelection, auditValues, AUDIT_COLUMNS, type TAuditValues } from "../audit/store";
+import type { AuditEntry } from "../audit/entry";
+import { defineAppRowRead } from "../auth/app-credentials";
+import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../db/timestamps";
+import { prepared, type Db } from "../db/kysely";
+import type { TEnvironment } from "../environments";
+import type { TStoredCode } from "./codes";
+
+/** What the exchange needs of the code's verification. */
+export interface TGrantVerification {
+  id: string;
+  appId: string;
+  environment: string;
+  status: string;
+  subject: string | null;
+  loa: number | null;
+  providerId: string;
+  /** verifiedAt, else updatedAt */
+  authTime: Date;
+}
+
+/** What the exchange reads of a code: the stored code and its verification. */
+export interface TGrant {
+  code: TStoredCode;
+  verification: TGrantVerification | null;
+}
+
+/**
+ * The code of hash `codeHash` with its verification, as one JSON object (it is also read inside
+ * the credential's statement: defineAppRowRead), timestamps in epoch milliseconds.
+ */
+const grantRows = (db: Db, codeHash: string) =>
+  db
+    .selectFrom("authorizationCodes as c")
+    .select((eb) =>
+      jsonBuildObject({
+        codeHash: eb.ref("c.codeHash"),
+        appId: eb.ref("c.appId"),
+        environment: eb.ref("c.environment"),
+        verificationId: eb.ref("c.verificationId"),
+        surface: eb.ref("c.surface"),
+        redirectUri: eb.ref("c.redirectUri"),
+        codeChallenge: eb.ref("c.codeChallenge"),
+        nonce: eb.ref("c.nonce"),
+        scope: eb.ref("c.scope"),
+        expiresAtMs: epochMs(eb.ref("c.expiresAt")),
+        usedAtMs: epochMsOrNull(eb.ref("c.usedAt")),
+        // null when the verification is gone (`v`: the object's one key)
+        verification: jsonObjectFrom(
+          eb
+            .selectFrom("verifications as v")
+            .select((v) =>
+              jsonBuildObject({
+                id: v.ref("v.id"),
+                appId: v.ref("v.appId"),
+                environment: v.ref("v.environment"),
+                status: v.ref("v.status"),
+                subject: v.ref("v.subject"),
+                loa: v.ref("v.loa"),
+                providerId: v.ref("v.providerId"),
+                authTimeMs: epochMs(v.fn.coalesce("v.verifiedAt", "v.updatedAt")),
+              }).as("v"),
+            )
+            .whereRef("v.id", "=", "c.verificationId"),
+        ),
+      }).as("grant"),
+    )
+    .where("c.codeHash", "=", codeHash);
+
+type TGrantRow = {
+  expiresAtMs: number;
+  usedAtMs: number | null;
+  verification: { v: { authTimeMs: number } & Omit<TGrantVerification, "authTime"> } | null;
+} & Omit<TStoredCode, "expiresAt" | "usedAt">;
+
+function verificationOf({
+  authTimeMs,
+  ...v
+}: { authTimeMs: number } & Omit<TGrantVerification, "authTime">): TGrantVerification {
+  return { ...v, authTime: fromEpochMs(authTimeMs) };
+}
+
+function grantOf({ expiresAtMs, usedAtMs, verification, ...code }: TGrantRow): TGrant {
+  return {
+    code: { ...code, expiresAt: fromEpochMs(expiresAtMs), usedAt: fromEpochMsOrNull(usedAtMs) },
+    verification: verification && verificationOf(verification.v),
+  };
+}
+
+const READ_GRANT = prepared("oidc_grant_read", (db, p: { codeHash: string }) => grantRows(db, p.codeHash));
+
+/**
+ * The code of hash `id` with its verification, read in the same statement as the client's
+ * credential (lib/auth/app-credentials.ts `authenticateAppWith`): the token endpoints'
+ * authentication and the code are one round trip.
+ */
+export const grantWithCredential = defineAppRowRead({
+  name: "oidc_grant_with_credential",
+  param: "code",
+  row: (db, id) => grantRows(db, id).$asScalar(),
+  parse: grantOf,
+});
+
+/** The stored code of `codeHash` with its verification (null when the code is missing). */
+export async function readGrant(db: Db, codeHash: string): Promise<TGrant | null> {
+  const [row] = await READ_GRANT.run(db, { codeHash });
+  return row ? grantOf(row.grant) : null;
+}
+
+/** The access token the OpenID Provider issues with the ID token (stored as its SHA-256). */
+export interface TIssuedAccessToken {
+  tokenHash: string;
+  scope: string;
+  expiresAt: Date;
+}
+
+interface TConsumeValues extends TAuditValues {
+  codeHash: string;
+  now: Date;
+  /** null: no access token is issued */
+  tokenHash: string | null;
+  appId: string;
+  environment: TEnvironment;
+  verificationId: string;
+  scope: string | null;
+  expiresAt: Date | null;
+}
+
+const CONSUME_GRANT = prepared("oidc_grant_consume", (db, p: TConsumeValues) =>
+  db
+    .with("consumed", (qc) =>
+      qc
+        .updateTable("authorizationCodes")
+        .set({ usedAt: p.now })
+        .where("codeHash", "=", p.codeHash)
+        .where("usedAt", "is", null)
+        .returning("codeHash"),
+    )
+    .with("accessToken", (qc) =>
+      qc
+        .insertInto("oidcAccessTokens")
+        .columns([
+          "tokenHash",
+          "appId",
+          "environment",
+          "verificationId",
+          "codeHash",
+          "scope",
+          "expiresAt",
+          "createdAt",
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom("consumed")
+            .select((c) => [
+              c.val(p.tokenHash).as("tokenHash"),
+              c.val(p.appId).as("appId"),
+              c.val(p.environment).as("environment"),
+              c.val(p.verificationId).as("verificationId"),
+              "consumed.codeHash",
+              c.val(p.scope).as("scope"),
+              c.val(p.expiresAt).as("expiresAt"),
+              c.val(p.now).as("createdAt"),
+            ])
+            .where(sql<boolean>`${p.tokenHash}::text IS NOT NULL`),
+        ),
+    )
+    .with("audit", (qc) =>
+      qc
+        .insertInto("auditEvents")
+        .columns(AUDIT_COLUMNS)
+        .expression((eb) => eb.selectFrom("consumed").select((c) => auditSelection(c, p))),
+    )
+    .selectNoFrom((eb) => eb.exists(eb.selectFrom("consumed").select("codeHash")).as("consumed")),
+);
+
+/**
+ * Marks the code used at `now` (only if it still is unused), with the access token (if any) and
+ * the audit entry: one statement. False when a concurrent redemption consumed it first.
+ */
+export async function consumeGrant(
+  db: Db,
+  input: {
+    code: Pick<TStoredCode, "codeHash" | "appId" | "verificationId" | "environment">;
+    now: Date;
+    accessToken?: TIssuedAccessToken;
+    audit: AuditEntry;
+  },
+): Promise<boolean> {
+  const token = input.accessToken;
+  const [row] = await CONSUME_GRANT.run(db, {
+    codeHash: input.code.codeHash,
+    now: input.now,
+    tokenHash: token?.tokenHash ?? null,
+    appId: input.code.appId,
+    environment: input.code.environment,
+    verificationId: input.code.verificationId,
+    scope: token?.scope ?? null,
+    expiresAt: token?.expiresAt ?? null,
+    ...auditValues(input.audit),
+  });
+  return row?.consumed === true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// /userinfo (provider/userinfo.ts)
+
+const ACCESS_TOKEN = prepared("oidc_userinfo_access_token", (db, p: { tokenHash: string }) =>
+  db
+    .selectFrom("oidcAccessTokens as t")
+    .leftJoin("verifications as v", "v.id", "t.verificationId")
+    .leftJoin("apps as a", "a.id", "t.appId")
+    .select((eb) => [
+      "t.appId",
+      "t.environment",
+      "t.expiresAt",
+      "t.revokedAt",
+      "v.id as verificationId",
+      "v.status as verificationStatus",
+      "v.personalDataDeletedAt",
+      "v.resultEncrypted",
+      eb
+        .cast<boolean>(eb.and([eb("a.id", "is not", null), eb("a.deletedAt", "is", null)]), "boolean")
+        .as("appLive"),
+    ])
+    .where("t.tokenHash", "=", p.tokenHash),
+);
+
+/**
+ * An access token by its hash, with what /userinfo answers from: its verification's sealed
+ * userinfo (null columns: the verification is gone) and whether its app exists and is not deleted.
+ */
+export async function readAccessToken(db: Db, tokenHash: string) {
+  const [row] = await ACCESS_TOKEN.run(db, { tokenHash });
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// /auth's cap of untouched sessions (provider/untouched.ts)
+
+const COUNT_UNTOUCHED = prepared(
+  "oidc_untouched_sessions",
+  (db, p: { appId: string; since: Date; limit: number }) =>
+    db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom("verifications")
+          .select(sql.lit(1).as("one"))
+          .where("appId", "=", p.appId)
+          // `untouched` itself (not `= $n`): the partial index of untouched rows applies
+          .where((v) => v.ref("untouched"))
+          .where("createdAt", ">=", p.since)
+          .limit(p.limit)
+          .as("capped"),
+      )
+      .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n")),
+);
+
+/** How many untouched sessions of `appId` were created since `since`, counted up to `limit`. */
+export async function countUntouchedSessions(
+  db: Db,
+  appId: string,
+  since: Date,
+  limit: number,
+): Promise<number> {
+  const [row] = await COUNT_UNTOUCHED.run(db, { appId, since, limit });
+  return row?.n ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Housekeeping (purge.ts): bounded batches of rows past their grace period
+
+/** Deletes at most `limit` authorization codes that expired before `before`: how many went. */
+export async function deleteExpiredCodes(db: Db, before: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom("authorizationCodes")
+    .where("codeHash", "in", (eb) =>
+      eb.selectFrom("authorizationCodes").select("codeHash").where("expiresAt", "<", before).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes at most `limit` OP access tokens that expired before `before`: how many went. */
+export async function deleteExpiredAccessTokens(db: Db, before: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom("oidcAccessTokens")
+    .where("tokenHash", "in", (eb) =>
+      eb.selectFrom("oidcAccessTokens").select("tokenHash").where("expiresAt", "<", before).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes at most `limit` OIDC authorization requests that expired before `before`: how many went. */
+export async function deleteExpiredAuthorizationRequests(
+  db: Db,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom("oidcAuthorizationRequests")
+    .where("id", "in", (eb) =>
+      eb.selectFrom("oidcAuthorizationRequests").select("id").where("expiresAt", "<", before).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes at most `limit` sessions nobody acted on that ended before `before`: how many went. */
+export async function deleteEndedUntouchedSessions(db: Db, before: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom("verifications")
+    .where("id", "in", (eb) =>
+      eb
+        .selectFrom("verifications")
+        .select("id")
+        // `untouched` itself: the partial index of untouched rows (migration 20261129030000)
+        .where((v) => v.ref("untouched"))
+        .where("endedAt", "<", before)
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Waits for the lock of `environment`'s `alg` signing keys, held until `db`'s transaction ends. */
+export async function lockSigningKeys(db: Db, environment: TEnvironment, alg: string): Promise<void> {
+  await db
+    .selectNoFrom((eb) =>
+      eb
+        .fn("pg_advisory_xact_lock", [
+          eb.fn("hashtextextended", [eb.val(`signing-keys:${environment}:${alg}`), sql.lit(0)]),
+        ])
+        .as("locked"),
+    )
+    .execute();
+}
