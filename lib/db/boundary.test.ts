@@ -2,7 +2,8 @@
  * One way to reach the database (docs/architecture.md "Where new code goes"): statements are
  * built only in the stores (`lib/<domain>/store.ts`, or a `store/` folder) and the data layer
  * itself (lib/db); everything else hands a `Db` to a store. Files still on the old ways (the
- * Prisma client, lib/db/sql.ts, lib/db/statement.ts, `$queryRaw`/`$executeRaw`) are listed in
+ * Prisma client, `$queryRaw`/`$executeRaw`; the hand-written statements of lib/db/sql.ts and
+ * statement.ts are gone, and importing them again is refused too) are listed in
  * lib/db/not-yet-moved.json while they move: no other file may take them up, and a listed file
  * that no longer uses them must leave the list, so it only shrinks.
  */

@@ -9,8 +9,8 @@
  *   connection until the pool is empty and every query waits for ever (scripts/fault-kill.mjs);
  * - waiting for a pooled connection is bounded (DATABASE_CONNECT_TIMEOUT_MS, default 5000): a
  *   pool that cannot serve answers 503 instead of hanging;
- * - one `pg` pool per client, shared by Prisma and lib/db/sql.ts (the hot reads' prepared
- *   statements): `poolOf(db)` finds it; `$disconnect()` ends it (also when only sql.ts used it),
+ * - one `pg` pool per client, shared by Prisma and the data layer (lib/db/kysely.ts):
+ *   `poolOf(db)` finds it; `$disconnect()` ends it (also when only the data layer used it),
  *   and the process's client (getDb()) is made anew on the next call after its `$disconnect()`;
  * - an idle pooled connection that fails (the server restarted) is logged, never a crash.
  */
@@ -85,7 +85,7 @@ class ReleasingPrismaPg extends PrismaPg {
   }
 }
 
-// the pool of each client createDb made (a transaction's client has none: see lib/db/sql.ts);
+// the pool of each client createDb made (a transaction's client has none: kyselyOf);
 // on globalThis like the client itself, which outlives a reload of this module (next dev)
 const pools = (globalForDb.idvPools ??= new WeakMap<object, pg.Pool>());
 

@@ -6,7 +6,8 @@
  */
 import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createDb, getDb, kysely, kyselyOf } from "./client";
+import pg from "pg";
+import { createDb, getDb, kysely, kyselyOf, poolOf } from "./client";
 import { inTransaction, prepared } from "./kysely";
 import { isDatabaseUnavailable } from "../http/unavailable";
 import { newId } from "../ids";
@@ -192,6 +193,52 @@ describe("the data layer", () => {
     } finally {
       await one.$disconnect();
       await sql`DROP TABLE ${sql.table(table)}`.execute(kysely());
+    }
+  });
+
+  it("a connection the server ends inside a transaction is 'database unavailable', rolled back and discarded", async () => {
+    const one = createDb(process.env.DATABASE_URL!, 1);
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const db = kyselyOf(one);
+      const lost = newWorkspace("lost with its connection");
+      const err = await rejection(
+        inTransaction(db, async (tx) => {
+          await tx.insertInto("workspaces").values(lost).execute();
+          const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(tx);
+          // the server ends this session, as a restart would, before the transaction commits
+          await admin.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
+          await tx.selectFrom("workspaces").select("id").where("id", "=", lost.id).execute();
+        }),
+      );
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      // the pool made a new connection instead of reusing the dead one (and nothing crashed)
+      expect(await db.selectFrom("workspaces").select("id").where("id", "=", lost.id).execute()).toEqual([]);
+    } finally {
+      await admin.end();
+      await one.$disconnect();
+    }
+  });
+
+  it("waiting longer than DATABASE_CONNECT_TIMEOUT_MS for a connection is 'database unavailable', running nothing", async () => {
+    process.env.DATABASE_CONNECT_TIMEOUT_MS = "200";
+    const one = createDb(process.env.DATABASE_URL!, 1);
+    delete process.env.DATABASE_CONNECT_TIMEOUT_MS;
+    const held = await poolOf(one)!.connect();
+    let ran = false;
+    try {
+      const err = await rejection(
+        inTransaction(kyselyOf(one), async () => {
+          ran = true;
+        }),
+      );
+      expect(String(err)).toMatch(/timeout exceeded when trying to connect/);
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      expect(ran).toBe(false);
+    } finally {
+      held.release();
+      await one.$disconnect();
     }
   });
 

@@ -1,6 +1,6 @@
 /**
  * Counts the database round trips of a piece of code: every statement any `pg` client of the
- * process sends while `fn` runs (Prisma's adapter, lib/db/sql.ts and LISTEN connections all go
+ * process sends while `fn` runs (Prisma's adapter, the data layer and LISTEN connections all go
  * through `pg.Client#query`). Background work that is not `fn`'s is left out: the request log's
  * batch insert (written up to a second later, lib/request-log/writer.ts) and the LISTEN
  * connection's heartbeat.
