@@ -9,7 +9,7 @@
 // 1500 ms), FAULT_SESSIONS completed sandbox sessions (6 events each) plus a trickle of sessions
 // during the faults, FAULT_KILLS SIGKILLs of the whole server process group while deliveries are
 // in flight, a restart after each. After each kill it prints the delivery queue (the delivery rows
-// are the queue, lib/webhooks/delivery-queue.ts) as the dead server left it. Passes when every
+// are the queue, lib/webhooks/dispatch/queue.ts) as the dead server left it. Passes when every
 // event in the database reached the receiver at least once (duplicates are counted and matched
 // against the requests cut off by a kill) and every delivery the dead server held under its lease
 // was sent again once the lease ran out.

@@ -31,5 +31,5 @@ export function prettyJson(text: string): string {
   }
 }
 
-/** How much of a receiver's answer the service keeps (lib/webhooks/delivery-request.ts), in words. */
+/** How much of a receiver's answer the service keeps (lib/webhooks/dispatch/request.ts), in words. */
 export const MAX_RESPONSE_BODY_TEXT = "4 KB";

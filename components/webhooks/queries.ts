@@ -10,7 +10,7 @@ import type {
   TDeliveryAttemptDetailJson,
   TDeliveryDetailJson,
   TDeliveryJson,
-} from "@/lib/webhooks/delivery-endpoints";
+} from "@/lib/webhooks/log/endpoints";
 import type { TPage } from "@/lib/http/pagination";
 
 /** The configuration as the console keeps it: never the secret (see `toCachedConfig`). */

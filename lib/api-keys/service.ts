@@ -12,40 +12,26 @@
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
 import { recordAudit, workspaceAudit } from "../audit";
-import type { Tx } from "../db/client";
-import type { TEnvironment } from "../environments";
-import { notFound } from "../errors";
+import { kyselyOf, type Tx } from "../db/client";
+import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import type { TApiKeyJson, TCreatedApiKeyJson } from "./endpoints";
+import {
+  countKeys,
+  listKeys,
+  readKey,
+  readScopedKey,
+  revokeKey,
+  type TKeyRow,
+  type TKeyScope,
+} from "./store";
 
 export interface KeyActor {
   auth: WorkspaceAuth;
   requestId: string;
 }
 
-const keySelect = {
-  id: true,
-  name: true,
-  environment: true,
-  keyPrefix: true,
-  createdAt: true,
-  lastUsedAt: true,
-  revokedAt: true,
-  user: { select: { id: true, email: true } },
-} as const;
-
-interface KeyRow {
-  id: string;
-  name: string;
-  environment: TEnvironment | null;
-  keyPrefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  user: { id: string; email: string } | null;
-}
-
-function toApiKeyJson(row: KeyRow, environment: TEnvironment): TApiKeyJson {
+function toApiKeyJson(row: TKeyRow, environment: TKeyScope["environment"]): TApiKeyJson {
   return {
     keyId: row.id,
     name: row.name,
@@ -58,8 +44,8 @@ function toApiKeyJson(row: KeyRow, environment: TEnvironment): TApiKeyJson {
   };
 }
 
-function scope(auth: WorkspaceAuth) {
-  return { kind: "workspace" as const, workspaceId: auth.workspaceId, environment: auth.environment };
+function scope(auth: WorkspaceAuth): TKeyScope {
+  return { workspaceId: auth.workspaceId, environment: auth.environment };
 }
 
 export async function listApiKeys(
@@ -67,16 +53,10 @@ export async function listApiKeys(
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TApiKeyJson>> {
-  const where = scope(auth);
+  const kdb = kyselyOf(db);
   const [total, rows] = await Promise.all([
-    db.apiKey.count({ where }),
-    db.apiKey.findMany({
-      where,
-      select: keySelect,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: limit,
-      skip: offset,
-    }),
+    countKeys(kdb, scope(auth)),
+    listKeys(kdb, scope(auth), { limit, offset }),
   ]);
   return page(
     rows.map((r) => toApiKeyJson(r, auth.environment)),
@@ -98,7 +78,9 @@ export async function createApiKey(
     userId: auth.actor.type === "user" ? auth.actor.id : undefined,
     name: input.name,
   });
-  const row = await db.apiKey.findUniqueOrThrow({ where: { id: created.id }, select: keySelect });
+  const row = await readKey(kyselyOf(db), created.id);
+  // what Prisma's findUniqueOrThrow (P2025) answered
+  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "api_key.created",
@@ -111,17 +93,11 @@ export async function createApiKey(
 
 export async function revokeApiKey(db: Tx, actor: KeyActor, keyId: string): Promise<{ revoked: true }> {
   const { auth } = actor;
-  const row = await db.apiKey.findFirst({
-    where: { id: keyId, ...scope(auth) },
-    select: { id: true, name: true },
-  });
+  const kdb = kyselyOf(db);
+  const row = await readScopedKey(kdb, scope(auth), keyId);
   if (!row) throw notFound(`API key ${keyId}`);
   // conditional, so that of two concurrent revocations only one is recorded
-  const revoked = await db.apiKey.updateMany({
-    where: { id: keyId, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  if (revoked.count === 0) return { revoked: true };
+  if (!(await revokeKey(kdb, keyId, new Date()))) return { revoked: true };
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "api_key.revoked",

@@ -28,7 +28,7 @@ import { page, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
-import { recordWorkflowVersion, versionAuthor } from "../workflows/version-record";
+import { versionAuthor, writeWorkflowVersion } from "../workflows/version-record";
 import { checkLogoDataUrl } from "./logo";
 import { foreignAppError, type TAppAsker } from "./ownership";
 import type { TUpdateApp } from "./schema";
@@ -98,7 +98,7 @@ export async function createApp(
     data: { defaultWorkflowId: workflowId },
     include: withRelations,
   });
-  await recordWorkflowVersion(db, app.workflows[0]!, versionAuthor(actor.auth));
+  await writeWorkflowVersion(kyselyOf(db), app.workflows[0]!, versionAuthor(actor.auth));
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "app.created",

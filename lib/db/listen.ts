@@ -1,7 +1,7 @@
 /**
  * A PostgreSQL connection of its own (not from the pool) that LISTENs on one channel and keeps
  * listening: the one mechanism behind the cache invalidation listener (lib/cache/listener.ts)
- * and the webhook dispatcher's wake-ups (lib/webhooks/delivery-dispatcher.ts).
+ * and the webhook dispatcher's wake-ups (lib/webhooks/dispatch/dispatcher.ts).
  * Rules:
  * - `onReady` runs each time LISTEN is acknowledged (the first time and after every reconnect):
  *   what happened while nobody listened went unheard, so the user catches up there (caches drop

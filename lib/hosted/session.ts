@@ -12,7 +12,7 @@
  * - simulator actions exist only for sandbox sessions and go through simulateSession, the same
  *   path as the App API test helper; a production session is "not found" there;
  * - every write runs in one transaction with the events it emits; a state change (cancel, push,
- *   start) in a transaction of its own on the data layer (lib/webhooks/wake.ts
+ *   start) in a transaction of its own on the data layer (lib/webhooks/dispatch/wake.ts
  *   `inWakingTransaction`), as the App API's: the row's lock read, then the change made in
  *   memory and written in one statement (lib/verifications/transitions.ts; the simulator
  *   through sandbox.ts `simulateSession`, which may record a production-test participation).
@@ -26,7 +26,7 @@ import { answerHostedReturn } from "../verifications/return";
 import { settleOutcome } from "../verifications/outcome";
 import { simulateSession } from "../verifications/sandbox";
 import { applyStart, lockSession, saveChange, type TSessionChange } from "../verifications/transitions";
-import { inWakingTransaction } from "../webhooks/wake";
+import { inWakingTransaction } from "../webhooks/dispatch/wake";
 import { isTerminal } from "../verifications/state-machine";
 import { readFlowType, readSessionStatus } from "../verifications/store/session";
 import { hostedBrowser } from "./binding";

@@ -121,7 +121,7 @@ export const connectionRecheckJob = defineJob({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Webhooks (lib/webhooks/delivery-sweep.ts; deliveries are sent by the dispatcher, not by jobs)
+// Webhooks (lib/webhooks/dispatch/sweep.ts; deliveries are sent by the dispatcher, not by jobs)
 
 export const sweepWebhookDeliveriesJob = defineJob({
   name: "webhook_sweep",

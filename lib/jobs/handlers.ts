@@ -48,7 +48,7 @@ export const JOBS: readonly TRegisteredJob[] = [
   ),
   jobTask(
     sweepWebhookDeliveriesJob,
-    async () => (await import("../webhooks/delivery-sweep")).sweepWebhookDeliveriesTask,
+    async () => (await import("../webhooks/dispatch/sweep")).sweepWebhookDeliveriesTask,
   ),
   jobTask(sendMailJob, async () => (await import("../mail/queue")).sendMailTask),
   jobTask(mailLinkPurgeJob, async () => (await import("../team/link-purge")).purgeExpiredMailLinksTask),

@@ -1,7 +1,7 @@
 /**
  * Runs the job queue inside the service process (started from instrumentation.ts, and by tests
  * that need background work), together with the webhook dispatcher, which has a queue of its own
- * (the delivery rows, lib/webhooks/delivery-queue.ts), and the sweeper that expires sessions at
+ * (the delivery rows, lib/webhooks/dispatch/queue.ts), and the sweeper that expires sessions at
  * their TTL (lib/verifications/expiry-sweep.ts). `installJobQueue` creates the job queue's
  * schema; it runs with the database migrations.
  */
@@ -9,7 +9,7 @@ import { Logger, run, runMigrations, type Runner, type TaskList } from "graphile
 import { config } from "../config";
 import { logger } from "../log";
 import type { ExpirySweeper } from "../verifications/expiry-sweep";
-import type { WebhookDispatcher } from "../webhooks/delivery-dispatcher";
+import type { WebhookDispatcher } from "../webhooks/dispatch/dispatcher";
 import { CRONTAB, JOBS } from "./handlers";
 
 function taskList(): TaskList {
@@ -37,7 +37,7 @@ let sweeper: ExpirySweeper | undefined;
 /**
  * Starts graphile-worker (every job of lib/jobs/definitions.ts, `concurrency` at a time, polling
  * every `pollInterval` ms besides its LISTEN) and the webhook dispatcher
- * (lib/webhooks/delivery-dispatcher.ts: WEBHOOK_CONCURRENCY deliveries at a time, woken by its own
+ * (lib/webhooks/dispatch/dispatcher.ts: WEBHOOK_CONCURRENCY deliveries at a time, woken by its own
  * LISTEN, polling at the same interval) and the expiry sweeper (every `expirySweepMs`,
  * IDV_EXPIRY_SWEEP_MS).
  */
@@ -60,15 +60,15 @@ export async function startJobWorker(
     logger.warn({ task: job.task_identifier, err: error }, "job failed"),
   );
   // imported here: the queue's schema (installJobQueue) needs no domain code
-  const { WebhookDispatcher } = await import("../webhooks/delivery-dispatcher");
+  const { WebhookDispatcher } = await import("../webhooks/dispatch/dispatcher");
   dispatcher = new WebhookDispatcher({
     connectionString,
     concurrency: config().webhookConcurrency,
     pollIntervalMs: pollInterval,
   });
   dispatcher.start();
-  // writers in this process wake it directly, without a NOTIFY (lib/webhooks/wake.ts)
-  const { setLocalDispatcher } = await import("../webhooks/wake");
+  // writers in this process wake it directly, without a NOTIFY (lib/webhooks/dispatch/wake.ts)
+  const { setLocalDispatcher } = await import("../webhooks/dispatch/wake");
   setLocalDispatcher(dispatcher);
   const { ExpirySweeper } = await import("../verifications/expiry-sweep");
   sweeper = new ExpirySweeper({ connectionString, intervalMs: expirySweepMs });
@@ -87,6 +87,6 @@ export async function stopJobWorker(): Promise<void> {
   runner = undefined;
   dispatcher = undefined;
   sweeper = undefined;
-  if (sending) (await import("../webhooks/wake")).setLocalDispatcher(undefined);
+  if (sending) (await import("../webhooks/dispatch/wake")).setLocalDispatcher(undefined);
   await Promise.all([current?.stop(), sending?.stop(config().webhookTimeoutMs + 5000), sweeping?.stop()]);
 }

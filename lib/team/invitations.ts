@@ -27,7 +27,7 @@ import { recordAudit, workspaceWideAudit } from "../audit";
 import { userActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId, randomToken } from "../ids";
@@ -44,6 +44,22 @@ import { invitationMail } from "../mail/templates";
 import { mailConfigured } from "../mail/transport";
 import { forbidden, type TeamActor } from "./members";
 import type { TAcceptInvitation, TCreateInvitation } from "./schema";
+import { insertUser, readUserByEmail, setUserName } from "./store/accounts";
+import {
+  claimInvitation,
+  countPendingInvitations,
+  insertInvitation,
+  listPendingInvitations,
+  readInvitation,
+  readInvitationByToken,
+  revokePendingInvitations,
+  setInvitationAcceptedBy,
+  setInvitationRevoked,
+} from "./store/invitations";
+import { hasMemberWithEmail, insertMembership, readMembershipRole, readWorkspaceName } from "./store/members";
+
+// what Prisma's "not found" (P2025, from findUniqueOrThrow or an update of a missing row) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const TOKEN_LENGTH = 43;
@@ -61,45 +77,36 @@ export async function createInvitation(
   if (input.role === "owner" && !can(auth.role, "team_owner", auth.environment))
     throw forbidden(auth, "team_owner");
   const email = normalizeEmail(input.email);
-  const member = await db.membership.findFirst({
-    where: { workspaceId: auth.workspaceId, user: { email } },
-    select: { userId: true },
-  });
-  if (member) {
+  const kdb = kyselyOf(db);
+  if (await hasMemberWithEmail(kdb, auth.workspaceId, email)) {
     throw new ApiError("ALREADY_MEMBER", `${email} is already a member of this workspace`, {
       details: [{ path: "email", message: "is already a member of this workspace" }],
     });
   }
   const now = new Date();
-  const replaced = await db.invitation.updateMany({
-    where: { workspaceId: auth.workspaceId, email, acceptedAt: null, revokedAt: null },
-    data: { revokedAt: now },
-  });
+  const replaced = await revokePendingInvitations(kdb, auth.workspaceId, email, now);
   const token = randomToken(TOKEN_LENGTH);
-  const invitation = await db.invitation.create({
-    data: {
-      id: newId("inv"),
-      workspaceId: auth.workspaceId,
-      email,
-      role: input.role,
-      tokenHash: sha256Hex(token),
-      createdById: auth.actor.type === "user" ? auth.actor.id : null,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
-    },
-  });
+  const invitation = {
+    id: newId("inv"),
+    workspaceId: auth.workspaceId,
+    email,
+    role: input.role,
+    tokenHash: sha256Hex(token),
+    createdById: auth.actor.type === "user" ? auth.actor.id : null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+  };
+  await insertInvitation(kdb, invitation);
   const emailed = mailConfigured();
   if (emailed) {
-    const workspace = await db.workspace.findUniqueOrThrow({
-      where: { id: auth.workspaceId },
-      select: { name: true },
-    });
+    const workspaceName = await readWorkspaceName(kdb, auth.workspaceId);
+    if (workspaceName === undefined) throw missingRow();
     await queueMail(
       db,
       "invitation",
       invitationMail({
         to: email,
-        workspaceName: workspace.name,
+        workspaceName,
         role: input.role,
         invitedBy: auth.actor.type === "user" ? auth.actor.name : null,
         url: invitationUrl(token),
@@ -112,7 +119,7 @@ export async function createInvitation(
     action: "invitation.created",
     targetType: "invitation",
     targetId: invitation.id,
-    data: { email, role: input.role, replaced: replaced.count, emailed },
+    data: { email, role: input.role, replaced, emailed },
   });
   return {
     invitationId: invitation.id,
@@ -130,28 +137,14 @@ export async function listInvitations(
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TInvitationJson>> {
-  const where = {
-    workspaceId: auth.workspaceId,
-    acceptedAt: null,
-    revokedAt: null,
-    expiresAt: { gt: new Date() },
-  };
+  const kdb = kyselyOf(db);
+  const now = new Date();
   const [total, rows] = await Promise.all([
-    db.invitation.count({ where }),
-    db.invitation.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: limit,
-      skip: offset,
-    }),
+    countPendingInvitations(kdb, auth.workspaceId, now),
+    listPendingInvitations(kdb, auth.workspaceId, now, { limit, offset }),
   ]);
-  const creatorIds = [...new Set(rows.map((r) => r.createdById).filter((id): id is string => !!id))];
-  const creators = creatorIds.length
-    ? await db.user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, email: true } })
-    : [];
-  const emails = new Map(creators.map((u) => [u.id, u.email]));
   const data = rows.map((r) => {
-    const creatorEmail = r.createdById ? emails.get(r.createdById) : undefined;
+    const creatorEmail = r.creatorEmail;
     return {
       invitationId: r.id,
       email: r.email,
@@ -170,7 +163,8 @@ export async function revokeInvitation(
   invitationId: string,
 ): Promise<{ revoked: true }> {
   const { auth } = actor;
-  const invitation = await db.invitation.findUnique({ where: { id: invitationId } });
+  const kdb = kyselyOf(db);
+  const invitation = await readInvitation(kdb, invitationId);
   if (!invitation || invitation.workspaceId !== auth.workspaceId)
     throw notFound(`Invitation ${invitationId}`);
   if (invitation.acceptedAt) {
@@ -180,7 +174,7 @@ export async function revokeInvitation(
     );
   }
   if (invitation.revokedAt) return { revoked: true };
-  await db.invitation.update({ where: { id: invitationId }, data: { revokedAt: new Date() } });
+  if (!(await setInvitationRevoked(kdb, invitationId, new Date()))) throw missingRow();
   await recordAudit(db, {
     ...workspaceWideAudit(actor),
     action: "invitation.revoked",
@@ -199,15 +193,12 @@ interface UsableInvitation {
   email: string;
   role: string;
   expiresAt: Date;
-  workspace: { name: string };
+  workspaceName: string;
 }
 
 /** The invitation of a token if it can still be accepted, else 410 (counted against `ip`). */
 async function usableInvitation(db: Tx, token: string, ip: string): Promise<UsableInvitation> {
-  const row = await db.invitation.findUnique({
-    where: { tokenHash: sha256Hex(token) },
-    include: { workspace: { select: { name: true } } },
-  });
+  const row = await readInvitationByToken(kyselyOf(db), sha256Hex(token));
   let problem: string | undefined;
   if (!row) problem = "This invitation link is not valid. Ask for a new invitation";
   else if (row.acceptedAt) problem = "This invitation was already used. Sign in instead";
@@ -227,13 +218,13 @@ export async function lookupInvitation(
 ): Promise<TInvitationLookupJson> {
   await checkLimit(invitationLimit(), input.ip, "invitation");
   const invitation = await usableInvitation(db, input.token, input.ip);
-  const user = await db.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
+  const user = await readUserByEmail(kyselyOf(db), invitation.email);
   return {
-    workspaceName: invitation.workspace.name,
+    workspaceName: invitation.workspaceName,
     email: invitation.email,
     role: parseRole(invitation.role),
     expiresAt: invitation.expiresAt.toISOString(),
-    existingUser: user !== null,
+    existingUser: user !== undefined,
   };
 }
 
@@ -246,20 +237,14 @@ export async function acceptInvitation(
   const invitation = await usableInvitation(db, input.token, input.ip);
   const now = new Date();
   // claim first: the row lock makes a concurrent accept wait, then find nothing to claim
-  const claimed = await db.invitation.updateMany({
-    where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
-    data: { acceptedAt: now },
-  });
-  if (claimed.count !== 1) {
+  const kdb = kyselyOf(db);
+  if (!(await claimInvitation(kdb, invitation.id, now))) {
     await fail(limit, input.ip);
     throw new ApiError("INVITATION_INVALID", "This invitation was already used. Sign in instead");
   }
 
   const email = invitation.email;
-  const existing = await db.user.findUnique({
-    where: { email },
-    select: { id: true, name: true, passwordHash: true },
-  });
+  const existing = await readUserByEmail(kdb, email);
   let userId: string;
   if (existing) {
     await checkSignInLimits(email, input.ip);
@@ -269,26 +254,27 @@ export async function acceptInvitation(
       throw invalidField("password", `is not the password of your account ${email}`);
     }
     if (input.name && !existing.name) {
-      await db.user.update({ where: { id: existing.id }, data: { name: input.name }, select: { id: true } });
+      await setUserName(kdb, existing.id, input.name);
     }
     userId = existing.id;
   } else {
     if (input.password.length < 8) throw invalidField("password", "must be at least 8 characters");
     userId = newId("usr");
-    await db.user.create({
-      data: { id: userId, email, name: input.name ?? null, passwordHash: await hashPassword(input.password) },
-      select: { id: true },
+    await insertUser(kdb, {
+      id: userId,
+      email,
+      name: input.name ?? null,
+      passwordHash: await hashPassword(input.password),
     });
   }
 
-  await db.invitation.update({ where: { id: invitation.id }, data: { acceptedBy: userId } });
-  const membership = await db.membership.findUnique({
-    where: { workspaceId_userId: { workspaceId: invitation.workspaceId, userId } },
-    select: { role: true },
-  });
-  if (!membership) {
-    await db.membership.create({
-      data: { workspaceId: invitation.workspaceId, userId, role: parseRole(invitation.role) },
+  if (!(await setInvitationAcceptedBy(kdb, invitation.id, userId))) throw missingRow();
+  const membershipRole = await readMembershipRole(kdb, invitation.workspaceId, userId);
+  if (membershipRole === undefined) {
+    await insertMembership(kdb, {
+      workspaceId: invitation.workspaceId,
+      userId,
+      role: parseRole(invitation.role),
     });
   }
   await recordAudit(db, {
@@ -301,9 +287,9 @@ export async function acceptInvitation(
     requestId: input.requestId,
     data: {
       email,
-      role: membership ? parseRole(membership.role) : parseRole(invitation.role),
+      role: parseRole(membershipRole ?? invitation.role),
       newUser: !existing,
-      alreadyMember: membership !== null,
+      alreadyMember: membershipRole !== undefined,
     },
   });
   return { workspaceId: invitation.workspaceId, userId, email };

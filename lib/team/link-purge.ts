@@ -4,28 +4,25 @@
  * keeps that). An expired link answers 410 either way, so deleting it changes no answer but
  * "expired" becoming "not valid". Run by the hourly `mail_link_purge` job in bounded batches.
  */
-import { getDb, type Db } from "../db/client";
+import { getDb, kyselyOf, type Tx } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 import { logger } from "../log";
+import { deleteExpiredPasswordResets, deleteExpiredSignupRequests } from "./store/accounts";
 
 const GRACE_MS = 24 * 60 * 60 * 1000;
 
 export async function purgeExpiredMailLinks(
-  db: Pick<Db, "$executeRaw">,
+  prismaDb: Tx,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<{ passwordResets: number; signupRequests: number }> {
-  // the columns are UTC timestamps without a zone
-  const before = new Date(now.getTime() - GRACE_MS).toISOString();
+  const db = kyselyOf(prismaDb);
+  const before = new Date(now.getTime() - GRACE_MS);
   const passwordResets = await deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM password_resets
-       WHERE id IN (SELECT id FROM password_resets WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
+    (limit) => deleteExpiredPasswordResets(db, before, limit),
     batchSize,
   );
   const signupRequests = await deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM signup_requests
-       WHERE id IN (SELECT id FROM signup_requests WHERE expires_at < ${before}::timestamp LIMIT ${limit})`,
+    (limit) => deleteExpiredSignupRequests(db, before, limit),
     batchSize,
   );
   return { passwordResets, signupRequests };

@@ -18,11 +18,13 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { operatorAudit, recordAudit, workspaceWideAudit } from "../audit";
 import { endAllSessions } from "../auth/sessions";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";
 import { fail, reset } from "../rate-limit";
 import type { TMeJson } from "./endpoints";
 import { checkLimit, passwordChangeLimit } from "./limits";
+import { readUserById, readUserWithWorkspaces } from "./store/accounts";
+import { readWorkspaceName } from "./store/members";
 import type { TChangePassword } from "./schema";
 
 type Permissions = TMeJson["permissions"];
@@ -34,38 +36,25 @@ export function permissionsOf(auth: Pick<WorkspaceAuth, "role" | "environment">)
 }
 
 export async function getMe(db: Tx, auth: WorkspaceAuth): Promise<TMeJson> {
-  const workspace = await db.workspace.findUnique({
-    where: { id: auth.workspaceId },
-    select: { id: true, name: true },
-  });
-  if (!workspace) throw notFound("Workspace");
+  const kdb = kyselyOf(db);
+  const workspaceName = await readWorkspaceName(kdb, auth.workspaceId);
+  if (workspaceName === undefined) throw notFound("Workspace");
   let user: TMeJson["user"] = null;
   let memberships: TMeJson["memberships"] = [];
   if (auth.actor.type === "user") {
-    const row = await db.user.findUnique({
-      where: { id: auth.actor.id },
-      select: {
-        id: true,
-        email: true,
-        name: true,
-        memberships: {
-          orderBy: { createdAt: "asc" },
-          select: { role: true, workspace: { select: { id: true, name: true } } },
-        },
-      },
-    });
+    const row = await readUserWithWorkspaces(kdb, auth.actor.id);
     if (!row) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
     user = { id: row.id, email: row.email, name: row.name };
     memberships = row.memberships.map((m) => ({
-      workspaceId: m.workspace.id,
-      name: m.workspace.name,
+      workspaceId: m.workspaceId,
+      name: m.name,
       role: parseRole(m.role),
     }));
   }
   return {
     user,
     actor: { type: auth.actor.type, id: auth.actor.id, name: auth.actor.name },
-    workspace: { id: workspace.id, name: workspace.name },
+    workspace: { id: auth.workspaceId, name: workspaceName },
     environment: auth.environment,
     role: auth.role,
     permissions: permissionsOf(auth),
@@ -88,7 +77,7 @@ export async function changePassword(
   const userId = auth.actor.id;
   const limit = passwordChangeLimit();
   await checkLimit(limit, userId, "password change");
-  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  const user = await readUserById(kyselyOf(db), userId);
   if (!user) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     await fail(limit, userId);

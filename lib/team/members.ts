@@ -14,32 +14,31 @@
 import { can, parseRole, PERMISSION_LABEL, type TPermission, type TRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { recordAudit, workspaceWideAudit } from "../audit";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import type { TTeamMemberJson } from "./endpoints";
 import { notifyOwnersOfRoleChange } from "./role-notice";
+import {
+  countMembers,
+  countOwners,
+  deleteMember,
+  listMemberRows,
+  lockWorkspaceRow,
+  readMember,
+  updateMemberRole,
+  type TMemberRow,
+} from "./store/members";
 
 export interface TeamActor {
   auth: WorkspaceAuth;
   requestId: string;
 }
 
-const memberSelect = {
-  userId: true,
-  role: true,
-  createdAt: true,
-  user: { select: { email: true, name: true, lastSignInAt: true } },
-} as const;
+// what Prisma's "not found" (P2025, from an update or delete of a missing row) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
-interface MemberRow {
-  userId: string;
-  role: string;
-  createdAt: Date;
-  user: { email: string; name: string | null; lastSignInAt: Date | null };
-}
-
-function toMemberJson(row: MemberRow, auth: WorkspaceAuth): TTeamMemberJson {
+function toMemberJson(row: TMemberRow, auth: WorkspaceAuth): TTeamMemberJson {
   return {
     userId: row.userId,
     email: row.user.email,
@@ -64,18 +63,15 @@ export function requirePermission(auth: WorkspaceAuth, permission: TPermission):
 
 /** Serializes team changes of one workspace (the last-owner rule reads, then writes). */
 export async function lockWorkspace(db: Tx, workspaceId: string): Promise<void> {
-  await db.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
+  await lockWorkspaceRow(kyselyOf(db), workspaceId);
 }
 
 async function ownerCount(db: Tx, workspaceId: string): Promise<number> {
-  return db.membership.count({ where: { workspaceId, role: "owner" } });
+  return countOwners(kyselyOf(db), workspaceId);
 }
 
-async function findMember(db: Tx, workspaceId: string, userId: string): Promise<MemberRow> {
-  const row = await db.membership.findUnique({
-    where: { workspaceId_userId: { workspaceId, userId } },
-    select: memberSelect,
-  });
+async function findMember(db: Tx, workspaceId: string, userId: string): Promise<TMemberRow> {
+  const row = await readMember(kyselyOf(db), workspaceId, userId);
   if (!row) throw notFound(`Member ${userId}`);
   return row;
 }
@@ -85,16 +81,10 @@ export async function listMembers(
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TTeamMemberJson>> {
-  const where = { workspaceId: auth.workspaceId };
+  const kdb = kyselyOf(db);
   const [total, rows] = await Promise.all([
-    db.membership.count({ where }),
-    db.membership.findMany({
-      where,
-      select: memberSelect,
-      orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
-      take: limit,
-      skip: offset,
-    }),
+    countMembers(kdb, auth.workspaceId),
+    listMemberRows(kdb, auth.workspaceId, { limit, offset }),
   ]);
   return page(
     rows.map((r) => toMemberJson(r, auth)),
@@ -122,11 +112,8 @@ export async function changeMemberRole(
       "The workspace needs an owner: make another member owner before changing this role",
     );
   }
-  const updated = await db.membership.update({
-    where: { workspaceId_userId: { workspaceId: auth.workspaceId, userId } },
-    data: { role },
-    select: memberSelect,
-  });
+  const updated = await updateMemberRole(kyselyOf(db), auth.workspaceId, userId, role);
+  if (!updated) throw missingRow();
   await recordAudit(db, {
     ...workspaceWideAudit(actor),
     action: "member.role_changed",
@@ -154,9 +141,7 @@ export async function removeMember(db: Tx, actor: TeamActor, userId: string): Pr
         : "The workspace needs an owner: make another member owner first",
     );
   }
-  await db.membership.delete({
-    where: { workspaceId_userId: { workspaceId: auth.workspaceId, userId } },
-  });
+  if (!(await deleteMember(kyselyOf(db), auth.workspaceId, userId))) throw missingRow();
   await recordAudit(db, {
     ...workspaceWideAudit(actor),
     action: "member.removed",

@@ -23,7 +23,7 @@ import { recordAudit } from "../audit";
 import { publicUrl } from "../config";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword } from "../crypto/password";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { ApiError } from "../errors";
 import { newId, randomToken } from "../ids";
 import { queueMail } from "../mail/queue";
@@ -31,6 +31,14 @@ import { passwordResetMail } from "../mail/templates";
 import { mailConfigured } from "../mail/transport";
 import { fail, rateLimited, reset, signInLimits, take } from "../rate-limit";
 import { checkLimit, mailEmailLimit, passwordResetIpLimit } from "./limits";
+import {
+  claimPasswordReset,
+  deleteUnusedPasswordResets,
+  insertPasswordReset,
+  readPasswordResetByToken,
+  readUserByEmail,
+} from "./store/accounts";
+import { workspaceIdsOfUser } from "./store/members";
 
 export const PASSWORD_RESET_TTL_MS = 30 * 60 * 1000;
 const TOKEN_LENGTH = 43;
@@ -64,20 +72,18 @@ export async function requestPasswordReset(
   const wait = Math.max(byIp, byEmail);
   if (wait > 0) throw rateLimited(wait, "password reset");
 
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
+  const kdb = kyselyOf(db);
+  const user = await readUserByEmail(kdb, email);
   if (user) {
     const now = new Date();
-    await db.passwordReset.deleteMany({ where: { userId: user.id, usedAt: null } });
+    await deleteUnusedPasswordResets(kdb, user.id);
     const token = randomToken(TOKEN_LENGTH);
-    await db.passwordReset.create({
-      data: {
-        id: newId("pwr"),
-        userId: user.id,
-        tokenHash: sha256Hex(token),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
-      },
-      select: { id: true },
+    await insertPasswordReset(kdb, {
+      id: newId("pwr"),
+      userId: user.id,
+      tokenHash: sha256Hex(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
     });
     await queueMail(
       db,
@@ -92,15 +98,12 @@ interface UsableReset {
   id: string;
   userId: string;
   expiresAt: Date;
-  user: { email: string };
+  email: string;
 }
 
 /** The reset of a token if it can still be used, else 410 (counted against `ip`). */
 async function usableReset(db: Tx, token: string, ip: string): Promise<UsableReset> {
-  const row = await db.passwordReset.findUnique({
-    where: { tokenHash: sha256Hex(token) },
-    select: { id: true, userId: true, expiresAt: true, usedAt: true, user: { select: { email: true } } },
-  });
+  const row = await readPasswordResetByToken(kyselyOf(db), sha256Hex(token));
   let problem: string | undefined;
   if (!row) problem = "This password-reset link is not valid. Ask for a new one";
   else if (row.usedAt)
@@ -121,7 +124,7 @@ export async function lookupPasswordReset(
   if (!mailConfigured()) throw unavailable();
   await checkLimit(passwordResetIpLimit(), input.ip, "password reset");
   const row = await usableReset(db, input.token, input.ip);
-  return { email: row.user.email, expiresAt: row.expiresAt.toISOString() };
+  return { email: row.email, expiresAt: row.expiresAt.toISOString() };
 }
 
 export async function completePasswordReset(
@@ -134,11 +137,8 @@ export async function completePasswordReset(
   const row = await usableReset(db, input.token, input.ip);
   const now = new Date();
   // claim first: a concurrent use waits on the row lock, then finds nothing to claim
-  const claimed = await db.passwordReset.updateMany({
-    where: { id: row.id, usedAt: null, expiresAt: { gt: now } },
-    data: { usedAt: now },
-  });
-  if (claimed.count !== 1) {
+  const kdb = kyselyOf(db);
+  if (!(await claimPasswordReset(kdb, row.id, now))) {
     await fail(limit, input.ip);
     throw new ApiError(
       "RESET_LINK_INVALID",
@@ -146,12 +146,8 @@ export async function completePasswordReset(
     );
   }
   await endAllSessions(db, row.userId, { passwordHash: await hashPassword(input.newPassword) });
-  await db.passwordReset.deleteMany({ where: { userId: row.userId, usedAt: null } });
-  const memberships = await db.membership.findMany({
-    where: { userId: row.userId },
-    select: { workspaceId: true },
-  });
-  for (const { workspaceId } of memberships) {
+  await deleteUnusedPasswordResets(kdb, row.userId);
+  for (const workspaceId of await workspaceIdsOfUser(kdb, row.userId)) {
     await recordAudit(db, {
       workspaceId,
       environment: null,
@@ -163,6 +159,6 @@ export async function completePasswordReset(
       data: { via: "email_link" },
     });
   }
-  await reset(signInLimits().email, row.user.email);
-  return { reset: true, email: row.user.email };
+  await reset(signInLimits().email, row.email);
+  return { reset: true, email: row.email };
 }

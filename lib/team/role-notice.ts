@@ -6,10 +6,13 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { publicUrl } from "../config";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
+import { ApiError } from "../errors";
 import { queueMail } from "../mail/queue";
 import { roleChangedMail } from "../mail/templates";
 import { mailConfigured } from "../mail/transport";
+import { readUserById } from "./store/accounts";
+import { readWorkspaceOwners } from "./store/members";
 
 export async function notifyOwnersOfRoleChange(
   db: Tx,
@@ -17,28 +20,22 @@ export async function notifyOwnersOfRoleChange(
   change: { memberEmail: string; from: string; to: string },
 ): Promise<void> {
   if (!mailConfigured()) return;
-  const workspace = await db.workspace.findUniqueOrThrow({
-    where: { id: auth.workspaceId },
-    select: {
-      name: true,
-      memberships: { where: { role: "owner" }, select: { userId: true, user: { select: { email: true } } } },
-    },
-  });
+  const kdb = kyselyOf(db);
+  const workspace = await readWorkspaceOwners(kdb, auth.workspaceId);
+  // what Prisma's findUniqueOrThrow (P2025) answered
+  if (!workspace) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   let changedBy = `the API key "${auth.actor.name}"`;
   if (auth.actor.type === "user") {
-    const user = await db.user.findUnique({
-      where: { id: auth.actor.id },
-      select: { email: true, name: true },
-    });
+    const user = await readUserById(kdb, auth.actor.id);
     changedBy = user ? (user.name ? `${user.name} (${user.email})` : user.email) : auth.actor.name;
   }
-  for (const owner of workspace.memberships) {
+  for (const owner of workspace.owners) {
     if (auth.actor.type === "user" && owner.userId === auth.actor.id) continue;
     await queueMail(
       db,
       "role_changed",
       roleChangedMail({
-        to: owner.user.email,
+        to: owner.email,
         workspaceName: workspace.name,
         changedBy,
         member: change.memberEmail,

@@ -28,7 +28,7 @@ import { publicUrl } from "../config";
 import { signupEnabled } from "../console/signup";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import { Prisma, type Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { newId, randomToken } from "../ids";
 import { queueMail } from "../mail/queue";
@@ -39,6 +39,15 @@ import type { TJoinedJson, TSignUpPendingJson } from "./endpoints";
 import { checkLimit, mailEmailLimit, signUpLimit } from "./limits";
 import { forgotPasswordUrl } from "./password-reset";
 import type { TSignUp, TSignUpConfirm } from "./schema";
+import {
+  claimSignupRequest,
+  insertSignupRequest,
+  insertUser,
+  isUniqueViolation,
+  readSignupRequestByToken,
+  readUserByEmail,
+} from "./store/accounts";
+import { insertMembership, insertWorkspace } from "./store/members";
 
 const EMAIL_UNUSABLE = "cannot be used for sign-up; sign in instead, or use another email";
 export const SIGNUP_CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -74,7 +83,8 @@ export async function signUp(
   if (wait > 0) throw rateLimited(wait, "sign-up");
   // hashed for a known address too: both answers take the same time
   const passwordHash = await hashPassword(input.password);
-  const user = await db.user.findUnique({ where: { email }, select: { id: true } });
+  const kdb = kyselyOf(db);
+  const user = await readUserByEmail(kdb, email);
   if (user) {
     await queueMail(
       db,
@@ -84,18 +94,15 @@ export async function signUp(
   } else {
     const token = randomToken(TOKEN_LENGTH);
     const now = new Date();
-    await db.signupRequest.create({
-      data: {
-        id: newId("sup"),
-        email,
-        name: input.name ?? null,
-        workspaceName: input.workspaceName,
-        passwordHash,
-        tokenHash: sha256Hex(token),
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + SIGNUP_CONFIRMATION_TTL_MS),
-      },
-      select: { id: true },
+    await insertSignupRequest(kdb, {
+      id: newId("sup"),
+      email,
+      name: input.name ?? null,
+      workspaceName: input.workspaceName,
+      passwordHash,
+      tokenHash: sha256Hex(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SIGNUP_CONFIRMATION_TTL_MS),
     });
     await queueMail(
       db,
@@ -116,42 +123,42 @@ async function signUpAtOnce(
   input: TSignUp & { ip: string; requestId: string },
 ): Promise<TJoinedJson> {
   const email = normalizeEmail(input.email);
-  let user = await db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+  const kdb = kyselyOf(db);
+  const existing = await readUserByEmail(kdb, email);
+  let userId: string;
   let newUser = false;
-  if (user) {
+  if (existing) {
     await checkSignInLimits(email, input.ip);
-    if (!(await verifyPassword(input.password, user.passwordHash))) {
+    if (!(await verifyPassword(input.password, existing.passwordHash))) {
       const limits = signInLimits();
       await fail(limits.email, email);
       await fail(limits.ip, input.ip);
       throw invalidField("email", EMAIL_UNUSABLE);
     }
+    userId = existing.id;
   } else {
+    userId = newId("usr");
     try {
-      user = await db.user.create({
-        data: {
-          id: newId("usr"),
-          email,
-          name: input.name ?? null,
-          passwordHash: await hashPassword(input.password),
-        },
-        select: { id: true, passwordHash: true },
+      await insertUser(kdb, {
+        id: userId,
+        email,
+        name: input.name ?? null,
+        passwordHash: await hashPassword(input.password),
       });
     } catch (err) {
       // the same email signed up at the same moment
-      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")
-        throw invalidField("email", EMAIL_UNUSABLE);
+      if (isUniqueViolation(err)) throw invalidField("email", EMAIL_UNUSABLE);
       throw err;
     }
     newUser = true;
   }
   const workspaceId = await createOwnedWorkspace(db, {
-    userId: user.id,
+    userId,
     workspaceName: input.workspaceName,
     requestId: input.requestId,
     data: { newUser },
   });
-  return { workspaceId, userId: user.id, email };
+  return { workspaceId, userId, email };
 }
 
 async function createOwnedWorkspace(
@@ -159,8 +166,9 @@ async function createOwnedWorkspace(
   input: { userId: string; workspaceName: string; requestId: string; data: Record<string, unknown> },
 ): Promise<string> {
   const workspaceId = newId("ws");
-  await db.workspace.create({ data: { id: workspaceId, name: input.workspaceName } });
-  await db.membership.create({ data: { workspaceId, userId: input.userId, role: "owner" } });
+  const kdb = kyselyOf(db);
+  await insertWorkspace(kdb, { id: workspaceId, name: input.workspaceName });
+  await insertMembership(kdb, { workspaceId, userId: input.userId, role: "owner" });
   await recordAudit(db, {
     workspaceId,
     environment: null,
@@ -186,7 +194,8 @@ export async function confirmSignUp(
   refuseWhenDisabled();
   const limit = signUpLimit();
   await checkLimit(limit, input.ip, "sign-up");
-  const row = await db.signupRequest.findUnique({ where: { tokenHash: sha256Hex(input.token) } });
+  const kdb = kyselyOf(db);
+  const row = await readSignupRequestByToken(kdb, sha256Hex(input.token));
   let problem: string | undefined;
   if (!row) problem = "This confirmation link is not valid. Sign up again";
   else if (row.confirmedAt) problem = "This confirmation link was already used. Sign in instead";
@@ -202,24 +211,16 @@ export async function confirmSignUp(
   }
   const now = new Date();
   // claim first: a concurrent use waits on the row lock, then finds nothing to claim
-  const claimed = await db.signupRequest.updateMany({
-    where: { id: row.id, confirmedAt: null, expiresAt: { gt: now } },
-    data: { confirmedAt: now },
-  });
+  const claimed = await claimSignupRequest(kdb, row.id, now);
   const taken = "This address has an account already. Sign in instead";
-  if (claimed.count !== 1)
+  if (!claimed)
     throw new ApiError("SIGNUP_LINK_INVALID", "This confirmation link was already used. Sign in instead");
-  if (await db.user.findUnique({ where: { email: row.email }, select: { id: true } }))
-    throw new ApiError("SIGNUP_LINK_INVALID", taken);
+  if (await readUserByEmail(kdb, row.email)) throw new ApiError("SIGNUP_LINK_INVALID", taken);
   const userId = newId("usr");
   try {
-    await db.user.create({
-      data: { id: userId, email: row.email, name: row.name, passwordHash: row.passwordHash },
-      select: { id: true },
-    });
+    await insertUser(kdb, { id: userId, email: row.email, name: row.name, passwordHash: row.passwordHash });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")
-      throw new ApiError("SIGNUP_LINK_INVALID", taken);
+    if (isUniqueViolation(err)) throw new ApiError("SIGNUP_LINK_INVALID", taken);
     throw err;
   }
   const workspaceId = await createOwnedWorkspace(db, {

@@ -28,7 +28,7 @@ import type { TUserinfo, TVerificationStatus } from "../verifications/endpoints"
 import { hostedPageUrl, readUserinfo, toStatusRecord } from "../verifications/read";
 import { cancelByIntegrator } from "../verifications/transitions";
 import { parseVerificationState } from "../verifications/state-machine";
-import { parseDeliveryStatus } from "../webhooks/deliveries";
+import { parseDeliveryStatus } from "../webhooks/log/service";
 import { planVerification } from "../workflows/engine/plan";
 import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import { runnableWorkflow } from "../workflows/row";

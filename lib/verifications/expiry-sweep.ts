@@ -4,7 +4,7 @@
  * "Performance (issue 15)").
  * Rules:
  * - a sweep expires every open session whose expiresAt has passed, in batches of at most
- *   EXPIRY_BATCH_SIZE, each batch one transaction on the data layer (lib/webhooks/wake.ts
+ *   EXPIRY_BATCH_SIZE, each batch one transaction on the data layer (lib/webhooks/dispatch/wake.ts
  *   `inWakingTransaction`: `inTransaction` that wakes this process's webhook dispatcher after
  *   the commit), on `db`'s pool: the due sessions locked in one statement with SKIP
  *   LOCKED, then each expired through the state table with its `session.timed_out` event and
@@ -23,7 +23,7 @@
  */
 import { createDb, kyselyOf, withApplicationName, type Db } from "../db/client";
 import { logger } from "../log";
-import { inWakingTransaction } from "../webhooks/wake";
+import { inWakingTransaction } from "../webhooks/dispatch/wake";
 import { expireDueSessions } from "./transitions";
 
 /** The most sessions one batch (one transaction, one locking statement) expires. */

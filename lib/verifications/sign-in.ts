@@ -38,7 +38,7 @@ import { isTerminal } from "./state-machine";
 import { readVerification } from "./store/session";
 import { startSession } from "./transitions";
 import { recordUpstreamOutcome } from "./upstream-faults";
-import { inWakingTransaction } from "../webhooks/wake";
+import { inWakingTransaction } from "../webhooks/dispatch/wake";
 
 type TSession = Pick<Verification, "environment" | "providerId">;
 

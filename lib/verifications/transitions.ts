@@ -33,7 +33,7 @@ import { ApiError, notFound } from "../errors";
 import { transition } from "../state-machine";
 import type { TEventSpec } from "../webhooks/events";
 import type { TEventType } from "../webhooks/event-types";
-import { trackCommit } from "../webhooks/wake";
+import { trackCommit } from "../webhooks/dispatch/wake";
 import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import { announcement, unannounced } from "./create";
 import type { TDecisionRow } from "./decisions";
@@ -76,7 +76,7 @@ export async function lockVerification(db: Tx, verificationId: string): Promise<
  * Runs `fn` on session `verificationId` locked in a transaction of its own (see the module
  * rules): `tx` runs the session's statements, `prisma` is the same transaction for what is still
  * written with Prisma (a production-test participation). Deliveries its change queues wake this
- * process's dispatcher once it has committed (lib/webhooks/wake.ts).
+ * process's dispatcher once it has committed (lib/webhooks/dispatch/wake.ts).
  */
 export async function inSessionTransaction<T>(
   db: PrismaDb,

@@ -38,7 +38,7 @@ import { readVerification } from "./store/session";
 import { lockVerification, startSession } from "./transitions";
 import { recordUpstreamOutcome } from "./upstream-faults";
 import { isTerminal } from "./state-machine";
-import { inWakingTransaction } from "../webhooks/wake";
+import { inWakingTransaction } from "../webhooks/dispatch/wake";
 
 /** The `aud` a wallet puts in its Key Binding JWT for an unsigned DC API request from our page. */
 export function walletAudience(): string {

@@ -33,7 +33,7 @@ import type { App } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
 import { invalidField } from "../errors";
 import { randomToken } from "../ids";
-import type { ZWebhookConfigResourceJson } from "./endpoints";
+import type { ZWebhookConfigResourceJson } from "./config-endpoints";
 
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 

@@ -1,7 +1,7 @@
 /**
  * Verification events (spec, Events): each state change writes its event in the same
  * transaction, as the exact webhook body, and — when the app's webhook is enabled, has a URL and
- * subscribes to the type — a delivery row, which is its own queue entry (delivery-queue.ts). Nothing
+ * subscribes to the type — a delivery row, which is its own queue entry (dispatch/queue.ts). Nothing
  * is sent from inside the transaction; a crash either loses the whole change or keeps the event and
  * its delivery.
  * A batch of events (a session's creation events, an outcome's pair) with its deliveries is one
@@ -14,7 +14,7 @@ import type { Db } from "../db/kysely";
 import { newId } from "../ids";
 import type { TEventType } from "./event-types";
 import { insertDelivery, insertEvents, type TOutboxParams } from "./store/outbox";
-import { outboxWake, wakeAfterCommit } from "./wake";
+import { outboxWake, wakeAfterCommit } from "./dispatch/wake";
 
 export interface TEventPayload {
   event: TEventType;
@@ -106,7 +106,7 @@ export interface TEventSpec {
 /**
  * The values of the outbox's parameters for `events` of `verification`, to run on `db`, and
  * their payloads; `ran()` once the statement has run (it wakes this process's dispatcher when the
- * change is committed, lib/webhooks/wake.ts).
+ * change is committed, lib/webhooks/dispatch/wake.ts).
  */
 export function outboxValues(
   verification: TEventSource,
@@ -169,7 +169,7 @@ export async function emitVerificationEvent(
 /**
  * Creates a delivery outside a verification's events (test events). The row queues itself for its
  * first automatic attempt (column default) and its insert wakes the dispatchers at commit
- * (delivery-queue.ts): no job.
+ * (dispatch/queue.ts): no job.
  */
 export async function queueDelivery(
   db: Tx,

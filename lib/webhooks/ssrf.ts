@@ -134,7 +134,7 @@ export function privateNetworksAllowed(): boolean {
 
 /**
  * A refused destination. Its message names the address, for the server log only: attempt errors
- * shown to tenants never say what a name resolved to (see delivery-errors.ts).
+ * shown to tenants never say what a name resolved to (see dispatch/errors.ts).
  */
 export class ForbiddenAddressError extends Error {
   readonly code = "ERR_WEBHOOK_DESTINATION_NOT_ALLOWED";

@@ -18,8 +18,7 @@
 import type { z } from "zod";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import type { Tx } from "../db/client";
-import type { Workflow, WorkflowCase } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { getOwnedApp } from "../apps/service";
@@ -28,6 +27,7 @@ import { memberParser } from "../state-machine";
 import type { AppRow } from "../apps/serialize";
 import type { TRunnableWorkflow } from "./engine/nodes";
 import { runnableWorkflow } from "./row";
+import { deleteCaseRow, insertCase, listCaseRows, type TWorkflowCaseRow, type TWorkflowRow } from "./store";
 import { EXPECTED_OUTCOMES, type ZCaseJson, type ZCreateCaseBody } from "./run-endpoints";
 import {
   checkedDraft,
@@ -46,13 +46,13 @@ export type TCaseJson = z.infer<typeof ZCaseJson>;
 export type TCaseResult = TCaseJson["result"];
 export type TCreateCase = z.infer<typeof ZCreateCaseBody>;
 
-function findAppWorkflow(app: AppRow, workflowId: string): Workflow {
+function findAppWorkflow(app: AppRow, workflowId: string): TWorkflowRow {
   const workflow = app.workflows.find((w) => w.id === workflowId);
   if (!workflow) throw notFound(`Workflow "${workflowId}" of app "${app.id}"`);
   return workflow;
 }
 
-function resultOf(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, now: Date): TCaseResult {
+function resultOf(app: AppRow, workflow: TRunnableWorkflow, c: TWorkflowCaseRow, now: Date): TCaseResult {
   let outcome: "completed" | "failed";
   let reasonCode: string | undefined;
   try {
@@ -68,7 +68,7 @@ function resultOf(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, now
   return { outcome, ...(reasonCode ? { reasonCode } : {}), passed: outcome === c.expectedOutcome };
 }
 
-function toCaseJson(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, now: Date): TCaseJson {
+function toCaseJson(app: AppRow, workflow: TRunnableWorkflow, c: TWorkflowCaseRow, now: Date): TCaseJson {
   return {
     id: c.id,
     name: c.name,
@@ -79,8 +79,8 @@ function toCaseJson(app: AppRow, workflow: TRunnableWorkflow, c: WorkflowCase, n
   };
 }
 
-async function loadCases(db: Tx, workflowId: string): Promise<WorkflowCase[]> {
-  return db.workflowCase.findMany({ where: { workflowId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+async function loadCases(db: Tx, workflowId: string): Promise<TWorkflowCaseRow[]> {
+  return listCaseRows(kyselyOf(db), workflowId);
 }
 
 /** GET …/workflows/{workflow_id}/cases: results against the latest saved workflow. */
@@ -123,15 +123,13 @@ export async function createCase(
   const workflow = findAppWorkflow(app, workflowId);
   const provider = findTestProvider(input.providerId);
   findTestIdentity(provider, input.identityId);
-  const created = await db.workflowCase.create({
-    data: {
-      id: newId("wfc"),
-      workflowId: workflow.id,
-      name: input.name,
-      providerId: provider.id,
-      identityId: input.identityId,
-      expectedOutcome: input.expectedOutcome,
-    },
+  const created = await insertCase(kyselyOf(db), {
+    id: newId("wfc"),
+    workflowId: workflow.id,
+    name: input.name,
+    providerId: provider.id,
+    identityId: input.identityId,
+    expectedOutcome: input.expectedOutcome,
   });
   await recordAudit(db, {
     ...workspaceAudit(actor),
@@ -152,8 +150,8 @@ export async function deleteCase(
 ): Promise<{ deleted: true }> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = findAppWorkflow(app, workflowId);
-  const { count } = await db.workflowCase.deleteMany({ where: { id: caseId, workflowId: workflow.id } });
-  if (count === 0) throw notFound(`Case "${caseId}" of workflow "${workflow.id}"`);
+  if (!(await deleteCaseRow(kyselyOf(db), workflow.id, caseId)))
+    throw notFound(`Case "${caseId}" of workflow "${workflow.id}"`);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow_case.deleted",

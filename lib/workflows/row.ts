@@ -5,7 +5,6 @@
  * the same zod schemas the API answers with, so a row that does not have the stored shape fails
  * loudly here (WorkflowDefect) instead of somewhere deep in the engine.
  */
-import type { Prisma } from "../db/client";
 import { z } from "zod";
 import { WorkflowDefect } from "./engine/defect";
 import type { TRunnableWorkflow } from "./engine/nodes";
@@ -28,7 +27,7 @@ export function storedPositions(value: unknown): TNodePositions {
 }
 
 /** What the engine runs: the entry node and the nodes of a stored row. */
-export function runnableWorkflow(row: { entryNodeId: string; nodes: Prisma.JsonValue }): TRunnableWorkflow {
+export function runnableWorkflow(row: { entryNodeId: string; nodes: unknown }): TRunnableWorkflow {
   return { entryNodeId: row.entryNodeId, nodes: storedNodes(row.nodes) };
 }
 
@@ -85,8 +84,8 @@ export function runnableWorkflowVersion(row: {
 export function storedContent(row: {
   name: string;
   entryNodeId: string;
-  nodes: Prisma.JsonValue;
-  positions: Prisma.JsonValue | null;
+  nodes: unknown;
+  positions: unknown;
 }): { name: string; entryNodeId: string; nodes: TWorkflowNode[]; positions: TNodePositions } {
   return {
     name: row.name,

@@ -27,8 +27,8 @@
  */
 import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import type { Tx } from "../db/client";
-import type { Workflow } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
 import { validationError } from "../errors/validation";
 import { newId } from "../ids";
@@ -50,7 +50,17 @@ import { validatePositions, validateWorkflow, withNodeIds, type TWorkflowDraft }
 import type { TWorkflowIssue } from "./validate-issues";
 import { listWorkflowTemplates, type TWorkflowTemplateJson } from "./templates";
 import { assertIfMatch, keepPositionsOf, sameContent, type TWorkflowContent } from "./versioning";
-import { recordWorkflowVersion, versionAuthor } from "./version-record";
+import { versionAuthor, writeWorkflowVersion } from "./version-record";
+import {
+  deleteWorkflowRow,
+  insertWorkflow,
+  lockApp,
+  lockWorkflowRow,
+  setDefaultWorkflowOf,
+  updateWorkflowContent,
+  type TWorkflowRow,
+} from "./store";
+import { readApp } from "../apps/store";
 import { loadWorkflowVersion, parseVersionParam } from "./versions";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
@@ -64,48 +74,42 @@ function assertValid(app: AppRow, draft: TWorkflowDraft): void {
  * Locks the workflow row for the rest of the transaction and reads it afresh: the version a
  * change replaces is then the one stored, whatever ran concurrently.
  */
-async function lockWorkflow(db: Tx, workflowId: string): Promise<Workflow> {
-  await db.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
-  return db.workflow.findUniqueOrThrow({ where: { id: workflowId } });
+async function lockWorkflow(db: Db, workflowId: string): Promise<TWorkflowRow> {
+  const workflow = await lockWorkflowRow(db, workflowId);
+  // gone since the app was read (a concurrent delete): what Prisma's P2025 answered
+  if (!workflow) throw resourceGone();
+  return workflow;
+}
+
+/** The answer the pipeline gave to Prisma's "record not found" (P2025) on these paths. */
+function resourceGone(): ApiError {
+  return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
 
 /** Stores `content` as the workflow's next version (row and history). */
 async function saveVersion(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
-  current: Workflow,
+  current: TWorkflowRow,
   content: TWorkflowContent,
   restoredFrom?: number,
-): Promise<Workflow> {
-  const updated = await db.workflow.update({
-    where: { id: current.id },
-    data: {
-      name: content.name,
-      entryNodeId: content.entryNodeId,
-      nodes: content.nodes as object[],
-      positions: content.positions,
-      version: current.version + 1,
-    },
-  });
-  await recordWorkflowVersion(db, updated, versionAuthor(actor.auth), restoredFrom);
+): Promise<TWorkflowRow> {
+  const updated = await updateWorkflowContent(db, current.id, content, current.version + 1);
+  if (!updated) throw resourceGone();
+  await writeWorkflowVersion(db, updated, versionAuthor(actor.auth), restoredFrom);
   return updated;
 }
 
-function findAppWorkflow(app: AppRow, workflowId: string): Workflow {
+function findAppWorkflow(app: AppRow, workflowId: string): TWorkflowRow {
   const workflow = app.workflows.find((w) => w.id === workflowId);
   if (!workflow) throw notFound(`Workflow "${workflowId}" of app "${app.id}"`);
   return workflow;
 }
 
-function sortWorkflows(workflows: Workflow[]): Workflow[] {
+function sortWorkflows(workflows: TWorkflowRow[]): TWorkflowRow[] {
   return [...workflows].sort(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
   );
-}
-
-/** Serializes concurrent delete / set-default on one app. */
-async function lockApp(db: Tx, clientId: string): Promise<void> {
-  await db.$queryRaw`SELECT id FROM apps WHERE id = ${clientId} FOR UPDATE`;
 }
 
 export async function listWorkflows(db: Tx, auth: Auth, clientId: string): Promise<TWorkflowJson[]> {
@@ -171,18 +175,16 @@ export async function createWorkflow(
   const nodes = applyCreationDefaults(normalizeNodes(input.nodes));
   const positions = input.positions ?? {};
   assertValid(app, { entryNodeId: input.entryNodeId, nodes, positions });
-  const workflow = await db.workflow.create({
-    data: {
-      id: newId("wf"),
-      appId: app.id,
-      name: input.name,
-      entryNodeId: input.entryNodeId,
-      nodes: nodes as object[],
-      positions,
-      version: 1,
-    },
+  const data = kyselyOf(db);
+  const workflow = await insertWorkflow(data, {
+    id: newId("wf"),
+    appId: app.id,
+    name: input.name,
+    entryNodeId: input.entryNodeId,
+    nodes,
+    positions,
   });
-  await recordWorkflowVersion(db, workflow, versionAuthor(actor.auth));
+  await writeWorkflowVersion(data, workflow, versionAuthor(actor.auth));
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.created",
@@ -203,7 +205,8 @@ export async function updateWorkflow(
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   findAppWorkflow(app, workflowId);
-  const current = await lockWorkflow(db, workflowId);
+  const data = kyselyOf(db);
+  const current = await lockWorkflow(data, workflowId);
   assertIfMatch(ifMatch, current.version, current.id);
   const fields = (["name", "entryNodeId", "nodes", "positions"] as const).filter(
     (f) => patch[f] !== undefined,
@@ -227,7 +230,7 @@ export async function updateWorkflow(
   }
   if (sameContent(next, before)) return toWorkflowJson(current);
 
-  const updated = await saveVersion(db, actor, current, next);
+  const updated = await saveVersion(data, actor, current, next);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.updated",
@@ -252,12 +255,13 @@ export async function restoreWorkflowVersion(
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   findAppWorkflow(app, workflowId);
-  const current = await lockWorkflow(db, workflowId);
-  const source = await loadWorkflowVersion(db, current.id, parseVersionParam(rawVersion, current.id));
+  const data = kyselyOf(db);
+  const current = await lockWorkflow(data, workflowId);
+  const source = await loadWorkflowVersion(data, current.id, parseVersionParam(rawVersion, current.id));
   assertIfMatch(ifMatch, current.version, current.id);
   const content = storedContent(source);
   assertValid(app, content);
-  const updated = await saveVersion(db, actor, current, content, source.version);
+  const updated = await saveVersion(data, actor, current, content, source.version);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.restored",
@@ -275,7 +279,8 @@ export async function deleteWorkflow(
   workflowId: string,
 ): Promise<{ deleted: true }> {
   // read under the lock: a concurrent set-default must not slip in between check and delete
-  await lockApp(db, clientId);
+  const data = kyselyOf(db);
+  await lockApp(data, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = findAppWorkflow(app, workflowId);
   if (app.defaultWorkflowId === workflow.id) {
@@ -284,7 +289,7 @@ export async function deleteWorkflow(
       `Workflow "${workflow.id}" is the app's default workflow and cannot be deleted; set another default first (PUT /v1/apps/${app.id}/default-workflow)`,
     );
   }
-  await db.workflow.delete({ where: { id: workflow.id } });
+  if (!(await deleteWorkflowRow(data, workflow.id))) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.deleted",
@@ -301,7 +306,8 @@ export async function setDefaultWorkflow(
   clientId: string,
   workflowId: string,
 ): Promise<TAppJson> {
-  await lockApp(db, clientId);
+  const data = kyselyOf(db);
+  await lockApp(data, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = app.workflows.find((w) => w.id === workflowId);
   if (!workflow) {
@@ -310,11 +316,9 @@ export async function setDefaultWorkflow(
     });
   }
   if (app.defaultWorkflowId === workflow.id) return toAppJson(app);
-  const updated = await db.app.update({
-    where: { id: app.id },
-    data: { defaultWorkflowId: workflow.id },
-    include: { providers: true, workflows: true },
-  });
+  if (!(await setDefaultWorkflowOf(data, app.id, workflow.id))) throw resourceGone();
+  const updated = await readApp(data, app.id);
+  if (!updated) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "app.default_workflow_set",
@@ -364,11 +368,12 @@ export async function updateVerificationSettings(
   clientId: string,
   patch: TUpdateVerificationSettings,
 ): Promise<TVerificationSettings> {
-  await lockApp(db, clientId);
+  const data = kyselyOf(db);
+  await lockApp(data, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const listed = app.workflows.find((w) => w.id === app.defaultWorkflowId);
   // the settings live in the workflow's nodes: the change is a workflow version like any other
-  const workflow = listed ? await lockWorkflow(db, listed.id) : undefined;
+  const workflow = listed ? await lockWorkflow(data, listed.id) : undefined;
   const nodes = workflow ? storedNodes(workflow.nodes) : [];
   const node = workflow ? firstVerificationNode(nodes, workflow.entryNodeId) : undefined;
   if (!workflow || !node) {
@@ -417,7 +422,7 @@ export async function updateVerificationSettings(
   }
   const before = storedContent(workflow);
   const next = { ...before, nodes: updatedNodes };
-  if (!sameContent(next, before)) await saveVersion(db, actor, workflow, next);
+  if (!sameContent(next, before)) await saveVersion(data, actor, workflow, next);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "verification_settings.updated",

@@ -6,8 +6,8 @@
  * import apps/service.ts and be imported by it.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import type { Tx } from "../db/client";
-import type { Workflow } from "../db/generated/client";
+import type { Db } from "../db/kysely";
+import { insertWorkflowVersion, type TWorkflowRow } from "./store";
 import type { TVersionAuthorType } from "./versioning";
 
 /** The author of a change made with a workspace credential. */
@@ -16,24 +16,22 @@ export function versionAuthor(auth: Pick<WorkspaceAuth, "actor">): { type: TVers
 }
 
 /** Writes the workflow row's current content as its version `workflow.version`. */
-export async function recordWorkflowVersion(
-  db: Tx,
-  workflow: Workflow,
+export async function writeWorkflowVersion(
+  db: Db,
+  workflow: TWorkflowRow,
   author: { type: TVersionAuthorType; id: string | null },
   restoredFrom?: number,
 ): Promise<void> {
-  await db.workflowVersion.create({
-    data: {
-      workflowId: workflow.id,
-      version: workflow.version,
-      name: workflow.name,
-      entryNodeId: workflow.entryNodeId,
-      nodes: workflow.nodes as object[],
-      positions: (workflow.positions ?? {}) as object,
-      actorType: author.type,
-      actorId: author.id,
-      restoredFrom: restoredFrom ?? null,
-      createdAt: workflow.updatedAt,
-    },
+  await insertWorkflowVersion(db, {
+    workflowId: workflow.id,
+    version: workflow.version,
+    name: workflow.name,
+    entryNodeId: workflow.entryNodeId,
+    nodes: workflow.nodes,
+    positions: workflow.positions ?? {},
+    actorType: author.type,
+    actorId: author.id,
+    restoredFrom: restoredFrom ?? null,
+    createdAt: workflow.updatedAt,
   });
 }

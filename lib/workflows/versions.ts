@@ -14,14 +14,20 @@
 import type { z } from "zod";
 import { actorDisplayNames } from "../audit/log";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import type { Tx } from "../db/client";
-import type { Workflow, WorkflowVersion } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { getOwnedApp } from "../apps/service";
 import { memberGuard } from "../state-machine";
 import type { ZWorkflowVersionJson, ZWorkflowVersionSummaryJson } from "./endpoints";
 import { storedContent } from "./row";
+import {
+  findWorkflowVersion,
+  listWorkflowVersionRows,
+  type TWorkflowRow,
+  type TWorkflowVersionRow,
+} from "./store";
 import { VERSION_AUTHOR_TYPES } from "./versioning";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;
@@ -31,7 +37,12 @@ export type TWorkflowVersionJson = z.infer<typeof ZWorkflowVersionJson>;
 export type TVersionAuthor = TWorkflowVersionJson["author"];
 
 /** The workflow of this app (404 otherwise), after the app checks of getOwnedApp. */
-async function ownedWorkflow(db: Tx, auth: Auth, clientId: string, workflowId: string): Promise<Workflow> {
+async function ownedWorkflow(
+  db: Tx,
+  auth: Auth,
+  clientId: string,
+  workflowId: string,
+): Promise<TWorkflowRow> {
   const app = await getOwnedApp(db, auth, clientId);
   const workflow = app.workflows.find((w) => w.id === workflowId);
   if (!workflow) throw notFound(`Workflow "${workflowId}" of app "${app.id}"`);
@@ -47,20 +58,18 @@ export function parseVersionParam(raw: string, workflowId: string): number {
 
 /** A stored version of this app's workflow, or 404. */
 export async function loadWorkflowVersion(
-  db: Tx,
+  db: Db,
   workflowId: string,
   version: number,
-): Promise<WorkflowVersion> {
-  const row = await db.workflowVersion.findUnique({
-    where: { workflowId_version: { workflowId, version } },
-  });
+): Promise<TWorkflowVersionRow> {
+  const row = await findWorkflowVersion(db, workflowId, version);
   if (!row) throw notFound(`Version ${version} of workflow "${workflowId}"`);
   return row;
 }
 
 const isVersionAuthorType = memberGuard(VERSION_AUTHOR_TYPES);
 
-function authorOf(row: WorkflowVersion, names: Map<string, string>): TVersionAuthor {
+function authorOf(row: TWorkflowVersionRow, names: Map<string, string>): TVersionAuthor {
   // `workflow_versions.actor_type`; a type this version does not know shows as `system`
   const type = isVersionAuthorType(row.actorType) ? row.actorType : "system";
   return { type, id: row.actorId, display: row.actorId ? (names.get(row.actorId) ?? null) : null };
@@ -75,11 +84,7 @@ export async function listWorkflowVersions(
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TWorkflowVersionSummaryJson>> {
   const workflow = await ownedWorkflow(db, auth, clientId, workflowId);
-  const where = { workflowId: workflow.id };
-  const [total, rows] = await Promise.all([
-    db.workflowVersion.count({ where }),
-    db.workflowVersion.findMany({ where, orderBy: { version: "desc" }, take: limit, skip: offset }),
-  ]);
+  const { total, rows } = await listWorkflowVersionRows(kyselyOf(db), workflow.id, { limit, offset });
   const names = await actorDisplayNames(
     db,
     auth.workspaceId,
@@ -109,7 +114,11 @@ export async function getWorkflowVersion(
   rawVersion: string,
 ): Promise<TWorkflowVersionJson> {
   const workflow = await ownedWorkflow(db, auth, clientId, workflowId);
-  const row = await loadWorkflowVersion(db, workflow.id, parseVersionParam(rawVersion, workflow.id));
+  const row = await loadWorkflowVersion(
+    kyselyOf(db),
+    workflow.id,
+    parseVersionParam(rawVersion, workflow.id),
+  );
   const names = await actorDisplayNames(db, auth.workspaceId, [row.actorId]);
   return {
     version: row.version,

@@ -17,7 +17,7 @@
  *   (at most 20) show sessions whose outcome, reason or path changed, outcome changes first.
  */
 import type { z } from "zod";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
 import { ApiError } from "../errors";
@@ -29,6 +29,7 @@ import type { TRunnableWorkflow } from "./engine/nodes";
 import { traceChecks, traceUnauthenticated } from "./engine/trace";
 import { factsFromRecord, parseRecordedFacts, UnknownFact, type TRecordedFacts } from "./facts";
 import { WHAT_IF_MAX_EXAMPLES, WHAT_IF_MAX_SESSIONS, type ZWhatIfJson } from "./run-endpoints";
+import { recentDecisions } from "./store";
 import { checkedDraft, type TDraftInput } from "./test-run";
 
 /** What a decision record holds that a re-run needs. */
@@ -161,21 +162,17 @@ export async function whatIf(
 ): Promise<TWhatIfResult> {
   const app = await getOwnedApp(db, auth, clientId);
   const workflow = checkedDraft(app, input.workflow);
-  const rows = await db.verificationDecision.findMany({
-    where: {
-      appId: app.id,
-      environment: auth.environment,
-      ...(input.workflowId ? { workflowId: input.workflowId } : {}),
-    },
-    orderBy: [{ decidedAt: "desc" }, { verificationId: "desc" }],
-    take: Math.min(input.limit ?? WHAT_IF_MAX_SESSIONS, WHAT_IF_MAX_SESSIONS),
-    include: { verification: { select: { createdAt: true } } },
+  const rows = await recentDecisions(kyselyOf(db), {
+    appId: app.id,
+    environment: auth.environment,
+    ...(input.workflowId ? { workflowId: input.workflowId } : {}),
+    limit: Math.min(input.limit ?? WHAT_IF_MAX_SESSIONS, WHAT_IF_MAX_SESSIONS),
   });
   return compareRuns(
     workflow,
     rows.map((r) => ({
       verificationId: r.verificationId,
-      createdAt: r.verification.createdAt,
+      createdAt: r.createdAt,
       providerId: r.providerId,
       loa: r.loa,
       claimsPresent: r.claimsPresent,

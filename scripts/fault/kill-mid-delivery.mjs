@@ -9,7 +9,7 @@ import { formatStatus, settleDeliveries, waitAllDelivered } from "./webhooks.mjs
 
 /**
  * The app's delivery queue as it stands (the delivery rows are the queue, lib/webhooks/
- * delivery-queue.ts): the deliveries by status and, of the pending ones, those queued and due,
+ * dispatch/queue.ts): the deliveries by status and, of the pending ones, those queued and due,
  * queued for a later retry, under a live lease (being sent: by the server just killed, they wait
  * for the lease to run out, then the sweeper re-queues them), and those neither queued nor held
  * (their lease ran out: the sweeper re-queues them).

@@ -7,7 +7,7 @@
 import { sql, type Insertable } from "kysely";
 import type { WebhookDelivery } from "../../db/generated/kysely/types";
 import { prepared, type Db } from "../../db/kysely";
-import type { TWakeMode } from "../wake";
+import type { TWakeMode } from "../dispatch/wake";
 
 /** The parameters of the outbox (`withOutbox`), from `outboxValues`. */
 export interface TOutboxParams {
@@ -36,8 +36,8 @@ interface TOutboxEvent {
  * `seq` follows the list) and a delivery for each one the app's webhook is enabled and
  * subscribed for, the app's settings read in the same statement. A new delivery row is queued
  * for its first attempt by its own column default, and its insert wakes the dispatchers at
- * commit (lib/webhooks/delivery-queue.ts; the dispatcher of this process directly where it can,
- * lib/webhooks/wake.ts): no job. An empty batch writes nothing. `outboxDeliveries` holds the ids
+ * commit (lib/webhooks/dispatch/queue.ts; the dispatcher of this process directly where it can,
+ * lib/webhooks/dispatch/wake.ts): no job. An empty batch writes nothing. `outboxDeliveries` holds the ids
  * of the deliveries it queued.
  */
 export function withOutbox(db: Db, p: TOutboxParams) {

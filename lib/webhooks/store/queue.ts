@@ -1,12 +1,12 @@
 /**
- * The queue of webhook attempts (lib/webhooks/delivery-queue.ts has the rules) on the data layer
+ * The queue of webhook attempts (lib/webhooks/dispatch/queue.ts has the rules) on the data layer
  * (lib/db/kysely.ts): the dispatcher's one statement that records a batch of outcomes and
  * claims the next batch (prepared: it runs on every round of the dispatcher), and the queueing
  * of a delivery's next attempt.
  */
 import { sql } from "kysely";
 import { prepared, type Db } from "../../db/kysely";
-import { waitsForEarlierSql } from "../delivery-order";
+import { waitsForEarlierSql } from "../dispatch/order";
 
 /** One outcome as the statement reads it (`jsonb_to_recordset`; timestamps as UTC text). */
 interface TInputRow {
@@ -150,7 +150,7 @@ const DISPATCH = prepared("webhooks_record_and_claim", (db, p: TDispatchParams) 
         .where((eb) =>
           eb.or([eb("d.leaseUntil", "is", null), eb("d.leaseUntil", "<", sql<Date>`${p.now}::timestamp`)]),
         )
-        // the order of a session's events (delivery-order.ts): a statement-level condition
+        // the order of a session's events (dispatch/order.ts): a statement-level condition
         .where(sql<boolean>`NOT ${sql.raw(waitsForEarlierSql("d", "recorded"))}`)
         .orderBy("d.nextAttemptAt")
         .limit(p.limit)

@@ -1,6 +1,6 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as endpoints from "@/lib/webhooks/endpoints";
+import * as endpoints from "@/lib/webhooks/config-endpoints";
 import { getWebhookConfig, updateWebhookConfig } from "@/lib/webhooks/config";
 
 export const GET = withApi(endpoints.getWebhookConfig, async ({ db, auth, params }) =>

@@ -96,7 +96,7 @@ async function otherWorkspaceKey() {
   return (await makeWorkspace()).keys.sandbox;
 }
 
-/** The trigger of the attempt queued for the delivery (lib/webhooks/delivery-queue.ts), or null. */
+/** The trigger of the attempt queued for the delivery (lib/webhooks/dispatch/queue.ts), or null. */
 const queuedOf = async (deliveryId: string) =>
   (await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).queuedTrigger;
 

@@ -1,6 +1,6 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as endpoints from "@/lib/webhooks/endpoints";
+import * as endpoints from "@/lib/webhooks/config-endpoints";
 import { rotateWebhookSecret } from "@/lib/webhooks/config";
 
 export const POST = withApi(endpoints.rotateWebhookSecret, async ({ db, auth, params, requestId }) => {

@@ -1,7 +1,7 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { getDelivery } from "@/lib/webhooks/deliveries";
-import * as endpoints from "@/lib/webhooks/delivery-endpoints";
+import { getDelivery } from "@/lib/webhooks/log/service";
+import * as endpoints from "@/lib/webhooks/log/endpoints";
 
 export const GET = withApi(endpoints.getWebhookDelivery, async ({ db, auth, params }) => {
   const app = await getOwnedApp(db, auth, params.clientId);

@@ -1,7 +1,7 @@
 import { getOwnedApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import { redeliverDelivery } from "@/lib/webhooks/deliveries";
-import * as endpoints from "@/lib/webhooks/delivery-endpoints";
+import { redeliverDelivery } from "@/lib/webhooks/log/service";
+import * as endpoints from "@/lib/webhooks/log/endpoints";
 
 export const POST = withApi(endpoints.redeliverWebhookDelivery, async ({ db, auth, params, requestId }) => {
   const app = await getOwnedApp(db, auth, params.clientId);

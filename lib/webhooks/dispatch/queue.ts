@@ -7,23 +7,23 @@
  * - queueing a delivery (insert, or `queueDeliveryAttempt`) wakes the dispatchers of every
  *   instance when its transaction commits: a database trigger sends NOTIFY idv_webhook_queue;
  * - `claimDueDeliveries` takes a batch in one statement: due, queued, pending, no live lease,
- *   not waiting for an earlier event of its session (delivery-order.ts), oldest first, rows
+ *   not waiting for an earlier event of its session (dispatch/order.ts), oldest first, rows
  *   another claim holds skipped (FOR UPDATE SKIP LOCKED); it sets the lease and takes the
  *   delivery off the queue, so of two concurrent claims — two instances — only one gets a row;
  * - `recordAttempts` writes a batch of outcomes in one statement: the attempt rows (kept even
  *   when the lease was lost, as before), and each delivery's new state only while its lease is
  *   still the one its claim set; `recordAndClaim` does both in one statement (the dispatcher);
  * - a delivery whose sender died keeps its lease until it expires, then the sweeper re-queues it
- *   (delivery-sweep.ts): delivery is at-least-once;
+ *   (dispatch/sweep.ts): delivery is at-least-once;
  * - a connection of the dispatcher's pool that fails while a statement holds it (the server
  *   restarted) fails that statement and is discarded, never a crash (`guardConnections`).
  */
 import type pg from "pg";
-import { kyselyOf, poolOf, type Tx } from "../db/client";
-import { logger } from "../log";
-import { memberParser } from "../state-machine";
-import type { TAttemptResult } from "./delivery-request";
-import { queuePendingAttempts, recordAndClaimRows, type TDispatchRow } from "./store/queue";
+import { kyselyOf, poolOf, type Tx } from "../../db/client";
+import { logger } from "../../log";
+import { memberParser } from "../../state-machine";
+import type { TAttemptResult } from "./request";
+import { queuePendingAttempts, recordAndClaimRows, type TDispatchRow } from "../store/queue";
 
 /** The channel the database trigger notifies when a delivery is queued (migration 20261127010000). */
 export const QUEUE_CHANNEL = "idv_webhook_queue";

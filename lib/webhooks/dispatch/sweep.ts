@@ -2,7 +2,7 @@
  * The `webhook_sweep` task (every minute): delivery is at-least-once.
  * Rules:
  * - a worker that dies between sending and recording leaves a pending delivery whose lease
- *   expires; the sweeper puts it back on the queue (delivery-queue.ts), and also pending
+ *   expires; the sweeper puts it back on the queue (dispatch/queue.ts), and also pending
  *   deliveries that are on no queue and nobody holds (next attempt overdue by more than
  *   WEBHOOK_SWEEP_GRACE_SECONDS), so the receiver may see an event twice and dedupes on eventId;
  * - deliveries still queued are left alone, however overdue (waiting for an earlier event of
@@ -13,10 +13,10 @@
  * - the trigger of the lost attempt is inferred: a pending delivery with its automatic attempts
  *   used up, or already delivered, or redelivered before, is a manual redelivery.
  */
-import { getDb, type Tx } from "../db/client";
-import { logger } from "../log";
-import { queueDeliveryAttempt } from "./delivery-queue";
-import { config } from "../config";
+import { getDb, type Tx } from "../../db/client";
+import { logger } from "../../log";
+import { queueDeliveryAttempt } from "./queue";
+import { config } from "../../config";
 
 const SWEEP_BATCH = 500;
 

@@ -6,20 +6,20 @@
  * - the log is newest first and shows every attempt; the detail adds the exact body sent and,
  *   per attempt, the request headers and the receiver's answer (headers, start of the body);
  * - redelivery is for finished deliveries only (dead or succeeded): it queues one manual attempt
- *   at once, never retried; if it fails the delivery returns to its previous status (delivery.ts);
+ *   at once, never retried; if it fails the delivery returns to its previous status (dispatch/attempt.ts);
  *   a pending delivery already has its next attempt queued and is refused;
  * - redelivery and test events need a webhook URL, but not an enabled webhook or a
  *   subscription: the integrator asked for them explicitly;
  * - both are audited in the same transaction as the queued job.
  */
-import type { WorkspaceActor } from "../auth/actor";
-import { recordAudit, workspaceAudit } from "../audit";
-import type { Tx } from "../db/client";
-import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../db/generated/client";
-import { invalidField, notFound } from "../errors";
-import { page, type TPage } from "../http/pagination";
-import { newId } from "../ids";
-import { memberParser } from "../state-machine";
+import type { WorkspaceActor } from "../../auth/actor";
+import { recordAudit, workspaceAudit } from "../../audit";
+import type { Tx } from "../../db/client";
+import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../../db/generated/client";
+import { invalidField, notFound } from "../../errors";
+import { page, type TPage } from "../../http/pagination";
+import { newId } from "../../ids";
+import { memberParser } from "../../state-machine";
 import {
   DELIVERY_STATUSES,
   DELIVERY_TRIGGERS,
@@ -27,9 +27,9 @@ import {
   type TDeliveryDetailJson,
   type TDeliveryJson,
   type TListDeliveriesQuery,
-} from "./delivery-endpoints";
-import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "./delivery";
-import { queueDelivery } from "./events";
+} from "./endpoints";
+import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "../dispatch/attempt";
+import { queueDelivery } from "../events";
 
 /** `webhook_deliveries.status` as read from its row. */
 export const parseDeliveryStatus = memberParser(DELIVERY_STATUSES, "webhook_deliveries.status");
@@ -78,7 +78,7 @@ export function toDeliveryJson(d: DeliveryRow): TDeliveryJson {
   };
 }
 
-/** A stored header map (JSON written by delivery.ts), or null. */
+/** A stored header map (JSON written by dispatch/attempt.ts), or null. */
 function headerMap(value: unknown): Record<string, string> | null {
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, String(v)]));

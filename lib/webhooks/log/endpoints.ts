@@ -3,12 +3,12 @@
  * lib/http/endpoint.ts).
  */
 import { z } from "zod";
-import { endpoint } from "../http/endpoint";
-import { pageOf, paginationFields } from "../http/pagination";
+import { endpoint } from "../../http/endpoint";
+import { pageOf, paginationFields } from "../../http/pagination";
 
 const iso = z.string().describe("ISO 8601 date-time");
 
-/** A delivery's states (deliveries.ts reads `webhook_deliveries.status` with them). */
+/** A delivery's states (service.ts reads `webhook_deliveries.status` with them). */
 export const DELIVERY_STATUSES = ["pending", "succeeded", "dead"] as const;
 
 /** What made an attempt: the retry schedule, or POST …/redeliver. */

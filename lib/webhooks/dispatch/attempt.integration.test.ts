@@ -13,11 +13,11 @@ import {
   setUpWebhookDeliveryTests,
 } from "@/lib/testing/webhooks";
 import { newId } from "@/lib/ids";
-import { TEST_EVENT_TYPE } from "./delivery";
-import { LEASE_SECONDS, queueDeliveryAttempt } from "./delivery-queue";
-import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./delivery-errors";
-import { sweepWebhookDeliveries } from "./delivery-sweep";
-import { verifyWebhook, WebhookVerificationError } from "./receiver";
+import { TEST_EVENT_TYPE } from "./attempt";
+import { LEASE_SECONDS, queueDeliveryAttempt } from "./queue";
+import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./errors";
+import { sweepWebhookDeliveries } from "./sweep";
+import { verifyWebhook, WebhookVerificationError } from "../receiver";
 
 // the receivers listen on loopback; one test below proves what happens without that
 setUpWebhookDeliveryTests();

@@ -14,19 +14,19 @@
  *   HMAC, not the secret), the receiver's headers without Set-Cookie and the first 4 KiB of its
  *   body; a body still arriving when the time is up is kept as far as it came and does not turn a
  *   received status into a timeout;
- * - failures are worded for the tenant (delivery-errors.ts), never with resolved addresses.
+ * - failures are worded for the tenant (dispatch/errors.ts), never with resolved addresses.
  */
 import http from "node:http";
 import https from "node:https";
-import { clip, tenantConnectionError } from "./delivery-errors";
-import { config } from "../config";
+import { clip, tenantConnectionError } from "./errors";
+import { config } from "../../config";
 import {
   assertAllowedHost,
   createGuardedLookup,
   guardedLookup,
   privateNetworksAllowed,
   type TResolve,
-} from "./ssrf";
+} from "../ssrf";
 
 /** How much of the receiver's answer is kept per attempt. */
 export const MAX_RESPONSE_BODY_BYTES = 4096;

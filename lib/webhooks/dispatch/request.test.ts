@@ -2,8 +2,8 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MAX_RESPONSE_BODY_BYTES, sendWebhookRequest } from "./delivery-request";
-import type { TResolve } from "./ssrf";
+import { MAX_RESPONSE_BODY_BYTES, sendWebhookRequest } from "./request";
+import type { TResolve } from "../ssrf";
 
 const DESTINATION_NOT_ALLOWED =
   "destination not allowed: private, loopback, link-local and reserved addresses are refused";

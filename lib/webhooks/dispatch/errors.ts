@@ -8,8 +8,8 @@
  *   internal names exist;
  * - texts are clipped to 500 characters.
  */
-import { logger } from "../log";
-import { ForbiddenAddressError } from "./ssrf";
+import { logger } from "../../log";
+import { ForbiddenAddressError } from "../ssrf";
 
 const MAX_ERROR_LENGTH = 500;
 

@@ -1,5 +1,5 @@
 /**
- * Waking this process's webhook dispatcher without a NOTIFY (lib/webhooks/wake.ts, migration
+ * Waking this process's webhook dispatcher without a NOTIFY (lib/webhooks/dispatch/wake.ts, migration
  * 20261128010000): a statement run on its own, or in a transaction whose commit it knows, that
  * queues deliveries while this process runs a dispatcher sends no notification and wakes the
  * dispatcher once committed (also a session's own Prisma transaction, whose commit its opener
@@ -12,8 +12,8 @@ import { getDb, kysely, kyselyOf } from "@/lib/db/client";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { makeVerificationRow, makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
 import { inSessionTransaction, recordEvent, saveChange } from "@/lib/verifications/transitions";
-import { QUEUE_CHANNEL } from "./delivery-queue";
-import { emitVerificationEvents } from "./events";
+import { QUEUE_CHANNEL } from "./queue";
+import { emitVerificationEvents } from "../events";
 import { inWakingTransaction, localDispatcher, setLocalDispatcher, type TWakeable } from "./wake";
 
 setUpWebhookDeliveryTests();

@@ -1,9 +1,9 @@
 /**
  * Webhook delivery: one attempt of a claimed delivery, sent, and what to record of it
  * (docs/design.md §5; spec, Events); the dispatcher records it. Every attempt goes through the queue: there is no
- * path that claims and sends a single delivery on its own (docs/decisions.md, issue 23 item 15). The queue is delivery-queue.ts, the dispatcher that claims and sends batches
- * delivery-dispatcher.ts, the HTTP request delivery-request.ts, the order of a session's events
- * delivery-order.ts, the sweeper delivery-sweep.ts, the settings (WEBHOOK_RETRY_SCHEDULE,
+ * path that claims and sends a single delivery on its own (docs/decisions.md, issue 23 item 15). The queue is dispatch/queue.ts, the dispatcher that claims and sends batches
+ * dispatch/dispatcher.ts, the HTTP request dispatch/request.ts, the order of a session's events
+ * dispatch/order.ts, the sweeper dispatch/sweep.ts, the settings (WEBHOOK_RETRY_SCHEDULE,
  * WEBHOOK_TIMEOUT_MS, WEBHOOK_CONCURRENCY, WEBHOOK_SWEEP_GRACE_SECONDS) lib/config.
  * Rules:
  * - one worker at a time sends a delivery: it first claims a lease (status pending and no live
@@ -25,13 +25,13 @@
  *   a URL.
  */
 import { randomUUID } from "node:crypto";
-import { decryptSecret } from "../crypto/encryption";
-import { config } from "../config";
-import type { TAttemptRecord, TClaimedDelivery } from "./delivery-queue";
-import { sendWebhookRequest, type TAttemptResult } from "./delivery-request";
-import { SIGNATURE_HEADER, signPayload } from "./signature";
+import { decryptSecret } from "../../crypto/encryption";
+import { config } from "../../config";
+import type { TAttemptRecord, TClaimedDelivery } from "./queue";
+import { sendWebhookRequest, type TAttemptResult } from "./request";
+import { SIGNATURE_HEADER, signPayload } from "../signature";
 
-export { LEASE_SECONDS, queueDeliveryAttempt, type TDeliveryTrigger } from "./delivery-queue";
+export { LEASE_SECONDS, queueDeliveryAttempt, type TDeliveryTrigger } from "./queue";
 
 /** Event type of the deliveries made by POST …/webhook-config/test. */
 export const TEST_EVENT_TYPE = "webhook.test";

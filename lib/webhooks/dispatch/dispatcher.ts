@@ -1,7 +1,7 @@
 /**
  * The webhook dispatcher of one process (started with the job worker, lib/jobs/worker.ts): it
- * claims due deliveries from the queue in batches (delivery-queue.ts), sends one attempt of each
- * at once (delivery.ts) and records their outcomes in batches.
+ * claims due deliveries from the queue in batches (dispatch/queue.ts), sends one attempt of each
+ * at once (attempt.ts) and records their outcomes in batches.
  * Rules:
  * - it claims when woken: by NOTIFY idv_webhook_queue (a delivery was queued by any instance, sent
  *   at its commit), when the next queued delivery falls due (retries: each claim says when), and
@@ -18,10 +18,10 @@
  *   that the sweeper re-queues the delivery and the receiver may see it twice (at-least-once);
  * - stop() claims nothing more and waits for the attempts in flight to be recorded (bounded).
  */
-import { createDb, withApplicationName, type Db } from "../db/client";
-import { ListenConnection } from "../db/listen";
-import { logger } from "../log";
-import { attemptClaimed } from "./delivery";
+import { createDb, withApplicationName, type Db } from "../../db/client";
+import { ListenConnection } from "../../db/listen";
+import { logger } from "../../log";
+import { attemptClaimed } from "./attempt";
 import {
   claimDueDeliveries,
   QUEUE_CHANNEL,
@@ -29,7 +29,7 @@ import {
   type TAttemptRecord,
   type TClaimedBatch,
   type TClaimedDelivery,
-} from "./delivery-queue";
+} from "./queue";
 
 /** The name its connections show in pg_stat_activity. */
 export const APPLICATION_NAME = "idv-webhook-dispatcher";

@@ -19,7 +19,7 @@
  * The dispatcher is kept on globalThis: the worker is started by instrumentation.ts, whose
  * modules are not the route handlers' copies.
  */
-import { inTransaction, onPrismaTransaction, type Db } from "../db/kysely";
+import { inTransaction, onPrismaTransaction, type Db } from "../../db/kysely";
 
 const LOCAL_DISPATCHER = Symbol.for("idv.webhook-dispatcher");
 

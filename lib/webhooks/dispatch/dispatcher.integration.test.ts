@@ -9,16 +9,16 @@ import { newId } from "@/lib/ids";
 import { waitFor } from "@/lib/testing/jobs";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { makeVerificationRow, makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
-import type { TEventType } from "./event-types";
-import { emitVerificationEvent } from "./events";
-import { APPLICATION_NAME, WebhookDispatcher } from "./delivery-dispatcher";
+import type { TEventType } from "../event-types";
+import { emitVerificationEvent } from "../events";
+import { APPLICATION_NAME, WebhookDispatcher } from "./dispatcher";
 import {
   claimDueDeliveries,
   queueDeliveryAttempt,
   recordAndClaim,
   recordAttempts,
   type TAttemptRecord,
-} from "./delivery-queue";
+} from "./queue";
 
 // each dispatcher holds at most 4 deliveries, so that both of them take part below
 process.env.WEBHOOK_CONCURRENCY = "4";

@@ -1,0 +1,145 @@
+/**
+ * lib/workflows/store.ts against PostgreSQL: its rows are the rows Prisma read before the move
+ * (every column, JSON documents with their keys as stored — a provider id in a node's overrides
+ * and node ids in positions have underscores, which the data layer would rename in a jsonb it
+ * reads —, timestamps in UTC), in Prisma's order.
+ */
+import { describe, expect, it } from "vitest";
+import { getDb, kysely } from "../db/client";
+import { bearer, call } from "../testing/router";
+import { makeVerifyingApp } from "../testing/verifications";
+import { createWorkflow, workflowBody } from "../testing/workflows";
+import {
+  findWorkflowVersion,
+  listCaseRows,
+  listWorkflowVersionRows,
+  lockWorkflowRow,
+  recentDecisions,
+} from "./store";
+
+async function setup() {
+  const t = await makeVerifyingApp(["passport", "bank_data_match"]);
+  const body = workflowBody();
+  const nodes = body.nodes.map((node) =>
+    node.type === "verification"
+      ? { ...node, config: { ...node.config, providers: { bank_data_match: { enabled: false } } } }
+      : node,
+  );
+  const positions = { start: { x: 0, y: 0 }, verify: { x: 10, y: 20 } };
+  const wf = await createWorkflow(t.ws.keys.sandbox, t.app.clientId, { ...body, nodes, positions });
+  const base = `/api/sandbox/v1/apps/${t.app.clientId}/workflows/${wf.workflowId}`;
+  return { t, wf, base, headers: bearer(t.ws.keys.sandbox) };
+}
+
+describe("the workflows store", () => {
+  it("reads and writes workflows and versions as Prisma did, JSON keys as stored", async () => {
+    const { wf, base, headers } = await setup();
+    const positions = { start: { x: 1, y: 2 }, verify: { x: 3, y: 4 } };
+    const patched = await call("PATCH", base, { headers, body: { positions } });
+    expect(patched.status, patched.text).toBe(200);
+    // the row the update returned keeps the node's overrides, keyed by provider id
+    const verify = patched.body.nodes.find((n: { id: string }) => n.id === "verify");
+    expect(verify.config.providers).toEqual({ bank_data_match: { enabled: false } });
+
+    const prisma = getDb();
+    const db = kysely();
+    const row = await lockWorkflowRow(db, wf.workflowId);
+    expect(row).toEqual(await prisma.workflow.findUnique({ where: { id: wf.workflowId } }));
+    expect(row?.version).toBe(2);
+    expect(await lockWorkflowRow(db, "wf_missing")).toBeUndefined();
+
+    for (const version of [1, 2]) {
+      const stored = await findWorkflowVersion(db, wf.workflowId, version);
+      expect(stored).toEqual(
+        await prisma.workflowVersion.findUnique({
+          where: { workflowId_version: { workflowId: wf.workflowId, version } },
+        }),
+      );
+      expect(JSON.stringify(stored?.nodes)).toContain('"bank_data_match"');
+    }
+    expect(await findWorkflowVersion(db, wf.workflowId, 3)).toBeUndefined();
+
+    const listed = await listWorkflowVersionRows(db, wf.workflowId, { limit: 1, offset: 1 });
+    expect(listed).toEqual({
+      total: 2,
+      rows: await prisma.workflowVersion.findMany({
+        where: { workflowId: wf.workflowId },
+        orderBy: { version: "desc" },
+        take: 1,
+        skip: 1,
+      }),
+    });
+    expect(listed.rows.map((r) => r.version)).toEqual([1]);
+  });
+
+  it("lists cases oldest first, as Prisma did", async () => {
+    const { wf, base, headers } = await setup();
+    for (const name of ["first", "second", "third"]) {
+      const created = await call("POST", `${base}/cases`, {
+        headers,
+        body: {
+          name,
+          providerId: "passport",
+          identityId: "passport-anna-eriksson",
+          expectedOutcome: "completed",
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+    }
+    const rows = await listCaseRows(kysely(), wf.workflowId);
+    expect(rows.map((r) => r.name)).toEqual(["first", "second", "third"]);
+    expect(rows).toEqual(
+      await getDb().workflowCase.findMany({
+        where: { workflowId: wf.workflowId },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      }),
+    );
+  });
+
+  it("reads decision records newest first with their facts' keys as stored", async () => {
+    const { t, wf } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const started = await t.start({ providerId: "passport", workflowId: wf.workflowId });
+      expect(started.status, started.text).toBe(201);
+      const id = started.body.verificationId as string;
+      const done = await t.simulate(id, { outcome: "success", identity: "passport-anna-eriksson" });
+      expect(done.status, done.text).toBe(200);
+      ids.push(id);
+    }
+    const prisma = getDb();
+    await prisma.verificationDecision.update({
+      where: { verificationId: ids[0]! },
+      data: { facts: { "claim:given_name": { exists: true }, birth_date: false } },
+    });
+
+    const read = async (workflowId?: string, limit = 10) =>
+      recentDecisions(kysely(), {
+        appId: t.app.clientId,
+        environment: "sandbox",
+        ...(workflowId ? { workflowId } : {}),
+        limit,
+      });
+    const rows = await prisma.verificationDecision.findMany({
+      where: { appId: t.app.clientId, environment: "sandbox" },
+      orderBy: [{ decidedAt: "desc" }, { verificationId: "desc" }],
+      include: { verification: { select: { createdAt: true } } },
+    });
+    const expected = rows.map((r) => ({
+      verificationId: r.verificationId,
+      createdAt: r.verification.createdAt,
+      providerId: r.providerId,
+      loa: r.loa,
+      claimsPresent: r.claimsPresent,
+      facts: r.facts,
+      outcome: r.outcome,
+      reasonCode: r.reasonCode,
+      path: r.path,
+    }));
+    expect(expected.map((r) => r.verificationId).sort()).toEqual([...ids].sort());
+    expect(await read()).toEqual(expected);
+    expect(await read(wf.workflowId, 1)).toEqual(expected.slice(0, 1));
+    expect(await read("wf_other")).toEqual([]);
+    expect((await read()).at(-1)?.facts).toEqual({ "claim:given_name": { exists: true }, birth_date: false });
+  });
+});
