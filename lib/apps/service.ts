@@ -32,8 +32,8 @@ import { versionAuthor, writeWorkflowVersion } from "../workflows/version-record
 import { checkLogoDataUrl } from "./logo";
 import { foreignAppError, type TAppAsker } from "./ownership";
 import type { TUpdateApp } from "./schema";
-import { readApp } from "./store";
-import { toAppJson, type AppRow, type TAppJson } from "./serialize";
+import { readApp, readAppView } from "./store";
+import { toAppJson, type AppRow, type TAppJson, type TAppSource } from "./serialize";
 import { checkRedirectUri, MAX_REDIRECT_URIS } from "./uris";
 
 export const DEFAULT_APP_NAME = "My App";
@@ -47,6 +47,17 @@ const withRelations = { providers: true, workflows: true } as const;
  */
 export async function getOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Promise<AppRow> {
   const app = await readApp(kyselyOf(db), clientId);
+  if (!app || app.deletedAt !== null || app.environment !== auth.environment)
+    throw notFound(`App "${clientId}"`);
+  if (app.workspaceId !== auth.workspaceId) {
+    throw foreignAppError(auth, clientId);
+  }
+  return app;
+}
+
+/** GET /v1/apps/{clientId}: the app as toAppJson shows it, with getOwnedApp's 404 / 403. */
+export async function getOwnedAppView(db: Tx, auth: TAppAsker, clientId: string): Promise<TAppSource> {
+  const app = await readAppView(kyselyOf(db), clientId);
   if (!app || app.deletedAt !== null || app.environment !== auth.environment)
     throw notFound(`App "${clientId}"`);
   if (app.workspaceId !== auth.workspaceId) {

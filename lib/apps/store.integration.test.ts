@@ -2,7 +2,8 @@
  * getOwnedApp reads an app with its providers and workflows in one prepared statement
  * (lib/apps/store.ts `readApp`), exactly the rows Prisma's `include` gave — every column, JSON
  * documents with their keys as stored, timestamps to the millisecond — in the caller's Prisma
- * transaction when it runs in one; and answers GET /v1/apps/{clientId} with the same 404 and 403.
+ * transaction when it runs in one; GET /v1/apps/{clientId} reads only what it shows (`readAppView`),
+ * with the same 404 and 403.
  */
 import { describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
@@ -13,7 +14,7 @@ import { bearer, call } from "../testing/router";
 import { statementsOf } from "../testing/statements";
 import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "../testing/workflows";
 import { toAppJson } from "./serialize";
-import { getOwnedApp } from "./service";
+import { getOwnedApp, getOwnedAppView } from "./service";
 
 const PNG_1X1 =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -126,7 +127,9 @@ describe("getOwnedApp on the data layer", () => {
     const { result: res, statements } = await statementsOf(() => call("GET", base, { headers: bearer(key) }));
     expect(res.status).toBe(200);
     expect(res.body).toEqual(read);
-    expect(statements.filter((name) => name === "app_read")).toEqual(["app_read"]);
+    // only what it shows (lib/apps/store.ts `readAppView`), one statement
+    expect(toAppJson(await getOwnedAppView(getDb(), auth, app.clientId))).toEqual(read);
+    expect(statements.filter((name) => name.startsWith("app_"))).toEqual(["app_view"]);
   });
 
   it("refuses unknown, deleted and other-environment apps 404, another workspace's 403", async () => {
@@ -145,6 +148,8 @@ describe("getOwnedApp on the data layer", () => {
     const answers: [number, string, string][] = [];
     for (const [auth, clientId] of cases) {
       answers.push(await refusalOf(getOwnedApp(db, auth, clientId)));
+      // the view GET /v1/apps/{clientId} reads answers the same
+      expect(await refusalOf(getOwnedAppView(db, auth, clientId))).toEqual(answers.at(-1));
     }
     expect(answers.map(([status, code]) => `${status} ${code}`)).toEqual([
       "404 RESOURCE_NOT_FOUND",

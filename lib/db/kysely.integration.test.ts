@@ -159,6 +159,10 @@ describe("the data layer", () => {
       const statements = await sql<{ name: string }>`SELECT name FROM pg_prepared_statements`.execute(tx);
       expect(statements.rows.map((r) => r.name)).toContain("test_kysely_workspaces_by_ids");
     });
+    // on the pool (pg-pool's own query, past the executor): the same rows, named the same way
+    expect(await BY_IDS.run(kysely(), { ids: [b.id], name: "prepared b" })).toEqual([
+      { id: b.id, name: "prepared b", isNamed: true },
+    ]);
     // the same statement again (this module loaded twice, by two route bundles) is the same one
     const again = prepared("test_kysely_workspaces_by_ids", (db, p: { ids: string[]; name: string }) =>
       db

@@ -30,7 +30,6 @@ import {
   type PostgresCursor,
   type PostgresPoolClient,
   type PostgresQueryResult,
-  type QueryResult,
 } from "kysely";
 import type { DB } from "./generated/kysely/types";
 
@@ -63,12 +62,14 @@ const shared = globalThis as unknown as {
     statementNames: Map<string, string>;
     scopes: AsyncLocalStorage<TScope>;
     byPool: WeakMap<pg.Pool, Db>;
+    direct: WeakMap<Db, TClientLike>;
   };
 };
 const state = (shared.idvKysely ??= {
   statementNames: new Map(),
   scopes: new AsyncLocalStorage(),
   byPool: new WeakMap(),
+  direct: new WeakMap(),
 });
 
 /** Statement text → name, for the statements of `prepared` (named prepared statements). */
@@ -179,6 +180,7 @@ export function kyselyFor(pool: pg.Pool): Db {
   if (!db) {
     db = kyselyOnPool(pool);
     byPool.set(pool, db);
+    state.direct.set(db, pool);
   }
   return db;
 }
@@ -223,6 +225,7 @@ export function onPrismaTransaction(): Db {
     const single: PostgresPool = { connect: async () => wrapper, end: async () => undefined };
     // the Prisma transaction owns BEGIN and COMMIT: this handle only runs statements in it
     scope.db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), plugins });
+    state.direct.set(scope.db, client);
   }
   return scope.db;
 }
@@ -231,6 +234,36 @@ export function onPrismaTransaction(): Db {
 // Hot statements
 
 const PARAM = Symbol("prepared parameter");
+
+// a result column's name as the CamelCasePlugin gives it (`created_at` → `createdAt`)
+const camelNames = new Map<string, string>();
+function camelName(name: string): string {
+  let camel = camelNames.get(name);
+  if (camel === undefined) {
+    // Kysely's mapper: the first character kept, later underscores dropped, the one after upper
+    camel = name.slice(0, 1);
+    for (let i = 1; i < name.length; i++) {
+      const char = name.charAt(i);
+      if (char !== "_") camel += name.charAt(i - 1) === "_" ? char.toUpperCase() : char;
+    }
+    camelNames.set(name, camel);
+  }
+  return camel;
+}
+
+/** Rows of a prepared statement named as the plugin names them: top-level columns only. */
+function camelCaseRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  const first = rows[0];
+  if (!first) return rows;
+  const keys = Object.keys(first);
+  const names = keys.map(camelName);
+  if (names.every((name, i) => name === keys[i])) return rows;
+  return rows.map((row) => {
+    const named: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) named[names[i]!] = row[keys[i]!];
+    return named;
+  });
+}
 // compiles the statements of `prepared`: compiling needs only the dialect and the plugins
 const compiler = new Kysely<DB>({
   dialect: new PostgresDialect({
@@ -286,10 +319,20 @@ export function prepared<P extends object, R>(
       const values = order.map((key, i): unknown =>
         key === undefined ? fixed[i] : Reflect.get(params, key),
       );
-      const result: QueryResult<R> = await db.executeQuery(
-        CompiledQuery.raw(compiled.sql, values) as CompiledQuery<R>,
-      );
-      return result.rows;
+      const direct = state.direct.get(db);
+      // on the pool: pg-pool's own query (one checkout, no executor, no plugin pass); in a
+      // Prisma transaction: its connection's; in a transaction of ours: its connection, through
+      // the executor but past the plugins
+      const rows = direct
+        ? (await queryOn<Record<string, unknown>>(direct, compiled.sql, values)).rows
+        : await db
+            .getExecutor()
+            .provideConnection((connection) =>
+              connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(compiled.sql, values)),
+            )
+            .then((result) => result.rows);
+      // the rows are the built query's (its compile-time type), named as the plugin names them
+      return camelCaseRows(rows) as R[];
     },
   };
 }

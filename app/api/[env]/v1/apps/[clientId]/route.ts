@@ -1,10 +1,10 @@
 import * as endpoints from "@/lib/apps/endpoints";
 import { toAppJson } from "@/lib/apps/serialize";
-import { deleteApp, getOwnedApp, updateApp } from "@/lib/apps/service";
+import { deleteApp, getOwnedAppView, updateApp } from "@/lib/apps/service";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(endpoints.getApp, async ({ db, auth, params }) =>
-  json(200, toAppJson(await getOwnedApp(db, auth, params.clientId))),
+  json(200, toAppJson(await getOwnedAppView(db, auth, params.clientId))),
 );
 
 export const PATCH = withApi(endpoints.updateApp, async ({ db, auth, body, params, requestId }) =>
