@@ -47,6 +47,30 @@ export interface TDispatchParams {
  * rows: one per delivery recorded (kind `recorded`), one per delivery claimed (`claimed`) and
  * one with when the next queued delivery not yet due falls due (`next`).
  */
+// typed NULLs: the branches of DISPATCH's UNION ALL have the same columns, each branch NULL in
+// those it does not have (PostgreSQL needs the type of a NULL a UNION cannot infer)
+const NULL = {
+  text: sql<string | null>`NULL::text`,
+  int: sql<number | null>`NULL::int`,
+  boolean: sql<boolean | null>`NULL::boolean`,
+  timestamp: sql<Date | null>`NULL::timestamp`,
+};
+
+/** The delivery columns of a branch that claims no delivery ('next', 'recorded'), in order. */
+const NO_DELIVERY = [
+  NULL.text.as("appId"),
+  NULL.text.as("eventType"),
+  NULL.text.as("body"),
+  NULL.int.as("attemptCount"),
+  NULL.boolean.as("delivered"),
+  NULL.text.as("trigger"),
+  NULL.int.as("automaticAttempts"),
+  NULL.boolean.as("appLive"),
+  NULL.boolean.as("webhookEnabled"),
+  NULL.text.as("webhookUrl"),
+  NULL.text.as("webhookSecretEncrypted"),
+] as const;
+
 const DISPATCH = prepared("webhooks_record_and_claim", (db, p: TDispatchParams) =>
   db
     .with("input", (qc) =>
@@ -179,18 +203,8 @@ const DISPATCH = prepared("webhooks_record_and_claim", (db, p: TDispatchParams) 
     )
     .selectNoFrom((eb) => [
       sql<string>`'next'`.as("kind"),
-      sql<string | null>`NULL::text`.as("id"),
-      sql<string | null>`NULL::text`.as("appId"),
-      sql<string | null>`NULL::text`.as("eventType"),
-      sql<string | null>`NULL::text`.as("body"),
-      sql<number | null>`NULL::int`.as("attemptCount"),
-      sql<boolean | null>`NULL::boolean`.as("delivered"),
-      sql<string | null>`NULL::text`.as("trigger"),
-      sql<number | null>`NULL::int`.as("automaticAttempts"),
-      sql<boolean | null>`NULL::boolean`.as("appLive"),
-      sql<boolean | null>`NULL::boolean`.as("webhookEnabled"),
-      sql<string | null>`NULL::text`.as("webhookUrl"),
-      sql<string | null>`NULL::text`.as("webhookSecretEncrypted"),
+      NULL.text.as("id"),
+      ...NO_DELIVERY,
       eb
         .selectFrom("webhookDeliveries as q")
         .select((eb) => eb.fn.min("q.nextAttemptAt").as("at"))
@@ -201,22 +215,7 @@ const DISPATCH = prepared("webhooks_record_and_claim", (db, p: TDispatchParams) 
     .unionAll((eb) =>
       eb
         .selectFrom("recorded as r")
-        .select([
-          sql<string>`'recorded'`.as("kind"),
-          "r.id",
-          sql<string | null>`NULL::text`.as("appId"),
-          sql<string | null>`NULL::text`.as("eventType"),
-          sql<string | null>`NULL::text`.as("body"),
-          sql<number | null>`NULL::int`.as("attemptCount"),
-          sql<boolean | null>`NULL::boolean`.as("delivered"),
-          sql<string | null>`NULL::text`.as("trigger"),
-          sql<number | null>`NULL::int`.as("automaticAttempts"),
-          sql<boolean | null>`NULL::boolean`.as("appLive"),
-          sql<boolean | null>`NULL::boolean`.as("webhookEnabled"),
-          sql<string | null>`NULL::text`.as("webhookUrl"),
-          sql<string | null>`NULL::text`.as("webhookSecretEncrypted"),
-          sql<Date | null>`NULL::timestamp`.as("nextDueAt"),
-        ]),
+        .select([sql<string>`'recorded'`.as("kind"), "r.id", ...NO_DELIVERY, NULL.timestamp.as("nextDueAt")]),
     )
     .unionAll((eb) =>
       eb
@@ -249,7 +248,7 @@ const DISPATCH = prepared("webhooks_record_and_claim", (db, p: TDispatchParams) 
           eb.fn.coalesce("a.webhookEnabled", sql<boolean>`false`).as("webhookEnabled"),
           "a.webhookUrl",
           "a.webhookSecretEncrypted",
-          sql<Date | null>`NULL::timestamp`.as("nextDueAt"),
+          NULL.timestamp.as("nextDueAt"),
         ]),
     ),
 );
