@@ -6,6 +6,7 @@
  * - leaves the request-shaping hooks (lib/http/request-shaping.ts) where the production server's
  *   fast path finds them (server/production.mjs): the bundled modules of this process, so the
  *   fast path shares the route handlers' configuration and database client;
+ * - leaves the health hooks (lib/health/hooks.ts: readiness, shutdown) for the same server;
  * - runs the background job worker (the queue is shared through PostgreSQL, so any number of
  *   instances may run it). IDV_JOBS=off disables it, e.g. for an instance that should only serve
  *   requests.
@@ -19,6 +20,8 @@ export async function register() {
   const { registerFastPathHooks } = await import("./lib/http/request-shaping");
   const { OP_PAGE } = await import("./app/oidc/_lib/op-page");
   registerFastPathHooks(OP_PAGE);
+  const { registerHealthHooks } = await import("./lib/health/hooks");
+  registerHealthHooks();
   if (!config().jobs) return;
   const { startJobWorker } = await import("./lib/jobs/worker");
   await startJobWorker();

@@ -63,8 +63,101 @@ function methodNotAllowed(res, method) {
   res.end(body);
 }
 
+/** lib/health/hooks.ts HEALTH_HOOKS: readiness and the stop of the process's background work */
+export const HEALTH_HOOKS = Symbol.for("idv.health");
+
+const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
+
+/** The server's own state: a shutdown began (readiness is 503 from then on). */
+const serverState = { shuttingDown: false };
+
+function writeJson(res, status, value, extra = {}) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    ...extra,
+  });
+  res.end(res.req?.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * GET (or HEAD) /healthz and /readyz, on any host, before routing, the request log and the rate
+ * limits (lib/health/readiness.ts): liveness is 200 while the process serves; readiness is 200
+ * when the process's checks pass, else 503 with the first failing one's short reason — 503
+ * "starting" until instrumentation.ts left the health hooks, "shutting down" from the signal on.
+ * Returns false for any other path.
+ */
+export async function answerHealth(req, res, pathname, state = serverState) {
+  if (!HEALTH_PATHS.has(pathname)) return false;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    writeJson(
+      res,
+      405,
+      {
+        error: {
+          code: "METHOD_NOT_ALLOWED",
+          message: `${String(req.method).slice(0, 32)} is not allowed. Allowed: GET, HEAD`,
+        },
+      },
+      { allow: "GET, HEAD" },
+    );
+    return true;
+  }
+  if (pathname === "/healthz") {
+    writeJson(res, 200, { status: "ok" });
+    return true;
+  }
+  const hooks = globalThis[HEALTH_HOOKS];
+  const answer = state.shuttingDown
+    ? { ready: false, reason: "shutting down" }
+    : hooks
+      ? await hooks.readiness()
+      : { ready: false, reason: "starting" };
+  if (answer.ready) writeJson(res, 200, { status: "ready" });
+  else writeJson(res, 503, { status: "not_ready", reason: answer.reason });
+  return true;
+}
+
+/**
+ * The stop of the server on SIGTERM/SIGINT (once, whatever the signals): readiness turns 503 at
+ * once, the server accepts no more connections and closes each keep-alive connection as soon as it
+ * is idle, requests in flight finish — those still running after `timeoutMs` lose their
+ * connection —, then the process's background work stops and its pool closes (`health.stop()`).
+ * Resolves when all of that is done.
+ */
+export function gracefulShutdown({
+  server,
+  timeoutMs,
+  state = serverState,
+  health = () => globalThis[HEALTH_HOOKS],
+}) {
+  let stopping;
+  return () =>
+    (stopping ??= (async () => {
+      state.shuttingDown = true;
+      health()?.beginShutdown();
+      const closed = new Promise((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // a connection becomes idle when its response ends: close it then, not at its keep-alive timeout
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+      try {
+        await closed;
+      } finally {
+        clearInterval(idle);
+        clearTimeout(deadline);
+      }
+      await health()?.stop();
+    })());
+}
+
 /** lib/config IDV_BODY_TIMEOUT_MS's default, for a server started without the hooks */
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** lib/config IDV_SHUTDOWN_TIMEOUT_MS's default */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
 
 /**
  * node:http's own time bounds, behind the listener's body timeout: a request (headers and body)
@@ -290,6 +383,11 @@ export function holdBody(req, limit, timeoutMs) {
  */
 export function requestListener({ port, serveFast, handle }) {
   return async (req, res) => {
+    const rawUrl = req.url ?? "/";
+    const query = rawUrl.indexOf("?");
+    const rawPath = query < 0 ? rawUrl : rawUrl.slice(0, query);
+    // checked without an await: a body must be held before the first one (holdBody)
+    if (HEALTH_PATHS.has(rawPath)) return void (await answerHealth(req, res, rawPath));
     forwardedHeaders(req, port);
     const hooks = globalThis[FAST_PATH_HOOKS];
     if (!hooks) {
@@ -398,7 +496,7 @@ async function main() {
     },
   });
   const port = Number(values.port);
-  const { fast } = await startServer({
+  const { fast, server } = await startServer({
     dir: process.cwd(),
     port,
     hostname: values.hostname,
@@ -407,9 +505,22 @@ async function main() {
   });
   const mode = values.dev ? " (development)" : fast ? "" : " (fast path off)";
   console.log(`  ✓ Ready on http://${values.hostname}:${port}${mode}`);
-  const stop = () => process.exit(0);
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  const shutdown = gracefulShutdown({
+    server,
+    timeoutMs: globalThis[HEALTH_HOOKS]?.shutdownTimeoutMs() ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  });
+  const stop = (signal) => () => {
+    console.log(`  ${signal}: finishing the requests in flight, then stopping`);
+    shutdown().then(
+      () => process.exit(0),
+      (err) => {
+        console.error("shutdown failed", err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", stop("SIGTERM"));
+  process.on("SIGINT", stop("SIGINT"));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -12,8 +12,11 @@ import { OP_PAGE } from "../app/oidc/_lib/op-page";
 import { BufferedResponse } from "../lib/http/buffered-response";
 import { fastPathHooks } from "../lib/http/request-shaping";
 import {
+  answerHealth,
   FAST_PATH_HOOKS,
   forwardedHeaders,
+  gracefulShutdown,
+  HEALTH_HOOKS,
   requestListener,
   serverOptions,
   writeResponse,
@@ -353,5 +356,105 @@ describe("requestListener", () => {
     });
     expect(res.body).toBe("next:ok");
     expect(seen.map((s) => s.body)).toEqual(["ok"]);
+  });
+});
+
+describe("health", () => {
+  afterEach(() => {
+    delete globalThis[FAST_PATH_HOOKS];
+    delete globalThis[HEALTH_HOOKS];
+  });
+
+  it("answers /healthz 200 and /readyz from the health hooks, on any host, before anything else sees them", async () => {
+    const { port, seen } = await serveListener({ fast: true });
+    const live = await raw(port, get("/healthz", ["Host: shop.example.com"]));
+    expect(live.status).toBe(200);
+    expect(JSON.parse(live.body)).toEqual({ status: "ok" });
+    expect(live.headers["cache-control"]).toBe("no-store");
+    // no health hooks yet (instrumentation.ts has not run): starting
+    const starting = await raw(port, get("/readyz?probe=1"));
+    expect(starting.status).toBe(503);
+    expect(JSON.parse(starting.body)).toEqual({ status: "not_ready", reason: "starting" });
+    let answer = { ready: false, reason: "database: unreachable" };
+    globalThis[HEALTH_HOOKS] = { readiness: async () => answer };
+    const down = await raw(port, get("/readyz"));
+    expect(down.status).toBe(503);
+    expect(JSON.parse(down.body)).toEqual({ status: "not_ready", reason: "database: unreachable" });
+    answer = { ready: true };
+    const up = await raw(port, get("/readyz"));
+    expect(up.status).toBe(200);
+    expect(JSON.parse(up.body)).toEqual({ status: "ready" });
+    const head = await fetch(`http://127.0.0.1:${port}/readyz`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    const post = await raw(port, [`POST /healthz HTTP/1.1`, "Host: 127.0.0.1", "Content-Length: 0"]);
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET, HEAD");
+    // neither Next.js nor the fast path saw any of them; a longer path is not a health path
+    expect(seen).toEqual([]);
+    expect((await raw(port, get("/healthz/x"))).status).toBe(200);
+    expect(seen.map((s) => s.url)).toEqual(["/healthz/x"]);
+  });
+
+  it("on shutdown: readiness 503 at once, no new connection, the request in flight finishes, then the background work stops", async () => {
+    const events = [];
+    const health = {
+      readiness: async () => ({ ready: true }),
+      beginShutdown: () => events.push("not ready"),
+      stop: async () => events.push("stopped"),
+    };
+    const state = { shuttingDown: false };
+    const slow = http.createServer(async (req, res) => {
+      if (await answerHealth(req, res, req.url, state)) return;
+      setTimeout(() => {
+        events.push("answered");
+        res.end("slow done");
+      }, 300);
+    });
+    server = slow;
+    await new Promise((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    const port = slow.address().port;
+    const agent = new http.Agent({ keepAlive: true });
+    const inFlight = new Promise((resolve, reject) =>
+      http
+        .get({ port, host: "127.0.0.1", path: "/slow", agent }, (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode, body }));
+        })
+        .on("error", reject),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const shutdown = gracefulShutdown({ server: slow, timeoutMs: 5_000, state, health: () => health });
+    const done = shutdown();
+    expect(shutdown()).toBe(done);
+    expect(events).toEqual(["not ready"]);
+    await expect(fetch(`http://127.0.0.1:${port}/readyz`)).rejects.toThrow();
+    expect(await inFlight).toEqual({ status: 200, body: "slow done" });
+    await done;
+    expect(events).toEqual(["not ready", "answered", "stopped"]);
+    agent.destroy();
+    server = undefined;
+  });
+
+  it("cuts what is still running at the deadline, and still stops the background work", async () => {
+    const events = [];
+    const hanging = http.createServer(() => undefined);
+    await new Promise((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const port = hanging.address().port;
+    const request = new Promise((resolve) =>
+      http.get({ port, host: "127.0.0.1", path: "/never" }).on("error", (err) => resolve(err.code)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await gracefulShutdown({
+      server: hanging,
+      timeoutMs: 200,
+      state: { shuttingDown: false },
+      health: () => ({ beginShutdown: () => undefined, stop: async () => events.push("stopped") }),
+    })();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await request).toBe("ECONNRESET");
+    expect(events).toEqual(["stopped"]);
   });
 });

@@ -61,6 +61,10 @@ export interface TConfig {
   readonly fastPath: boolean;
   /** `idv serve`: time a request body may take to arrive, in ms (408 after it; server/production.mjs) */
   readonly bodyTimeoutMs: number;
+  /** IDV_READY_TIMEOUT_MS: the time the database gets to answer a readiness probe (lib/health). */
+  readonly readyTimeoutMs: number;
+  /** IDV_SHUTDOWN_TIMEOUT_MS: the time requests in flight get to finish after SIGTERM. */
+  readonly shutdownTimeoutMs: number;
   /** `idv serve`: the production server's V8 old-space limit (--max-old-space-size), in MB */
   readonly maxHeapMb: number;
   readonly jobConcurrency: number;
@@ -141,6 +145,8 @@ function toConfig(env: TEnvironmentValues): TConfig {
     jobs: env.IDV_JOBS,
     fastPath: env.IDV_FAST_PATH,
     bodyTimeoutMs: env.IDV_BODY_TIMEOUT_MS,
+    readyTimeoutMs: env.IDV_READY_TIMEOUT_MS,
+    shutdownTimeoutMs: env.IDV_SHUTDOWN_TIMEOUT_MS,
     maxHeapMb: env.IDV_MAX_HEAP_MB,
     jobConcurrency: env.JOB_CONCURRENCY,
     expirySweepMs: env.IDV_EXPIRY_SWEEP_MS,

@@ -142,6 +142,11 @@ export function getDb(): PrismaClient {
   return globalForDb.idvPrisma;
 }
 
+/** Closes the process's database client and its pool (the end of a graceful stop). */
+export async function closeDatabase(): Promise<void> {
+  await globalForDb.idvPrisma?.$disconnect();
+}
+
 /** The data layer (lib/db/kysely.ts) on the pool of getDb(). */
 export function kysely(): KyselyDb {
   return kyselyOf(getDb());

@@ -33,6 +33,13 @@ function quietLogger(): Logger {
 let runner: Runner | undefined;
 let dispatcher: WebhookDispatcher | undefined;
 let sweeper: ExpirySweeper | undefined;
+/** graphile-worker's runner ended by itself (its connection lost for good, a crash of its own). */
+let runnerEnded = false;
+
+/** Whether the worker runs in this process: started, not stopped, and its runner not ended. */
+export function jobWorkerRunning(): boolean {
+  return runner !== undefined && !runnerEnded;
+}
 
 /**
  * Starts graphile-worker (every job of lib/jobs/definitions.ts, `concurrency` at a time, polling
@@ -56,6 +63,18 @@ export async function startJobWorker(
     crontab: CRONTAB.join("\n"),
     logger: quietLogger(),
   });
+  runnerEnded = false;
+  const started = runner;
+  started.promise.then(
+    () => {
+      if (runner === started) runnerEnded = true;
+    },
+    (err: unknown) => {
+      if (runner !== started) return;
+      runnerEnded = true;
+      logger.error({ err }, "job worker stopped");
+    },
+  );
   runner.events.on("job:error", ({ job, error }) =>
     logger.warn({ task: job.task_identifier, err: error }, "job failed"),
   );
