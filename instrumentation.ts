@@ -6,7 +6,8 @@
  * - leaves the request-shaping hooks (lib/http/request-shaping.ts) where the production server's
  *   fast path finds them (server/production.mjs): the bundled modules of this process, so the
  *   fast path shares the route handlers' configuration and database client;
- * - leaves the health hooks (lib/health/hooks.ts: readiness, shutdown) for the same server;
+ * - leaves the health hooks (lib/health/hooks.ts: readiness, shutdown) and the metrics hooks
+ *   (lib/metrics/hooks.ts) for the same server;
  * - runs the background job worker (the queue is shared through PostgreSQL, so any number of
  *   instances may run it). IDV_JOBS=off disables it, e.g. for an instance that should only serve
  *   requests.
@@ -22,6 +23,8 @@ export async function register() {
   registerFastPathHooks(OP_PAGE);
   const { registerHealthHooks } = await import("./lib/health/hooks");
   registerHealthHooks();
+  const { registerMetricsHooks } = await import("./lib/metrics/hooks");
+  registerMetricsHooks();
   if (!config().jobs) return;
   const { startJobWorker } = await import("./lib/jobs/worker");
   await startJobWorker();

@@ -2,7 +2,8 @@
  * An instance's life as a load balancer or an orchestrator sees it (issue 27), on the production
  * build: a second `idv serve` on the e2e database (its own port, running jobs) answers /healthz and
  * /readyz; on SIGTERM it stops accepting connections at once, lets a request already in flight
- * (its body still arriving) finish and answer, stops its job worker and exits with code 0.
+ * (its body still arriving) finish and answer, stops its job worker and exits with code 0. Its
+ * metrics are served to the bearer of the metrics token, on its port and on the metrics port.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
@@ -14,6 +15,8 @@ import { E2E_ENV, E2E_HOSTS, E2E_PORT } from "./support/env";
 const root = path.resolve(import.meta.dirname, "..");
 const PORT = E2E_PORT + 2;
 const BASE = `http://127.0.0.1:${PORT}`;
+const METRICS_PORT = E2E_PORT + 3;
+const METRICS_TOKEN = "e2e-metrics-token-0123456789";
 
 let instance: ChildProcess | undefined;
 let log = "";
@@ -71,6 +74,8 @@ test("health, readiness and a graceful stop of one instance", async () => {
       IDV_HOSTS: JSON.stringify(E2E_HOSTS),
       IDV_JOBS: "on",
       IDV_SHUTDOWN_TIMEOUT_MS: "20000",
+      IDV_METRICS_TOKEN: METRICS_TOKEN,
+      IDV_METRICS_PORT: String(METRICS_PORT),
       LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -86,6 +91,22 @@ test("health, readiness and a graceful stop of one instance", async () => {
   const ready = await fetch(`${BASE}/readyz`);
   expect(await ready.json()).toEqual({ status: "ready" });
   expect(ready.headers.get("cache-control")).toBe("no-store");
+
+  // metrics: to the token's bearer only, on the service's port and on the metrics port
+  expect((await fetch(`${BASE}/metrics`)).status).toBe(401);
+  expect(
+    (await fetch(`${BASE}/metrics`, { headers: { authorization: "Bearer not-the-token-000000" } })).status,
+  ).toBe(401);
+  await fetch(`${BASE}/api/sandbox/v1/apps`, { headers: { authorization: "Bearer idv_test_wrong" } });
+  for (const url of [`${BASE}/metrics`, `http://127.0.0.1:${METRICS_PORT}/metrics`]) {
+    const scraped = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scraped.status, url).toBe(200);
+    const text = await scraped.text();
+    expect(text).toContain('idv_http_requests_total{route="/api/[env]/v1/apps",method="GET",status="401"} 1');
+    expect(text).toMatch(/^idv_webhook_queue_depth \d+$/m);
+    expect(text).toMatch(/^idv_process_resident_memory_bytes \d+/m);
+  }
+  expect((await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).status).toBe(401);
 
   // a request in flight: an app's creation whose body has not all arrived yet
   const { keys } = await createWorkspace("lifecycle");

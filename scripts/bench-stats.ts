@@ -16,7 +16,8 @@
 // rows).
 import { performance } from "node:perf_hooks";
 import { createDatabaseIfMissing, migrateDatabase } from "../lib/db/database";
-import { createDb, Prisma } from "../lib/db/client";
+import { sql, type RawBuilder } from "kysely";
+import { createDb, kyselyOf } from "../lib/db/client";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { newId } from "../lib/ids";
 import { isDeepStrictEqual } from "node:util";
@@ -114,8 +115,10 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ min: number; median: nu
   return { min: times[0]!, median: times[Math.floor(times.length / 2)]!, result };
 }
 
-async function explain(sql: Prisma.Sql): Promise<string[]> {
-  const rows = await db.$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
+async function explain(statement: RawBuilder<unknown>): Promise<string[]> {
+  const { rows } = await sql<{ "QUERY PLAN": string }>`EXPLAIN (ANALYZE, BUFFERS) ${statement}`.execute(
+    kyselyOf(db),
+  );
   const lines = rows.map((r) => r["QUERY PLAN"]);
   return lines.filter((l) => /Scan|Sort Method|Execution Time|Planning Time|Aggregate|Workers/.test(l));
 }

@@ -13,10 +13,13 @@ import { BufferedResponse } from "../lib/http/buffered-response";
 import { fastPathHooks } from "../lib/http/request-shaping";
 import {
   answerHealth,
+  coarseRouteLabel,
   FAST_PATH_HOOKS,
   forwardedHeaders,
   gracefulShutdown,
   HEALTH_HOOKS,
+  METRICS_HOOKS,
+  metricsListener,
   requestListener,
   serverOptions,
   writeResponse,
@@ -456,5 +459,75 @@ describe("health", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(await request).toBe("ECONNRESET");
     expect(events).toEqual(["stopped"]);
+  });
+});
+
+describe("metrics", () => {
+  afterEach(() => {
+    delete globalThis[FAST_PATH_HOOKS];
+    delete globalThis[METRICS_HOOKS];
+  });
+
+  function metricsHooks({ token }) {
+    const observed = [];
+    globalThis[METRICS_HOOKS] = {
+      observeRequest: (method, route, status) => observed.push(`${method} ${route} ${status}`),
+      exposition: async () => ({ contentType: "text/plain; version=0.0.4", text: "idv_up 1\n" }),
+      carriesToken: (authorization) => token !== undefined && authorization === `Bearer ${token}`,
+      tokenSet: () => token !== undefined,
+      port: () => undefined,
+    };
+    return observed;
+  }
+
+  it("serves /metrics on the service's port only to the bearer of the token, and counts every other request", async () => {
+    const { port, seen } = await serveListener({ fast: true });
+    expect((await raw(port, get("/metrics"))).status).toBe(404);
+    metricsHooks({ token: undefined });
+    // no token set: never served on the service's port
+    expect((await raw(port, get("/metrics"))).status).toBe(404);
+    const observed = metricsHooks({ token: "0123456789abcdef0123" });
+    const none = await raw(port, get("/metrics"));
+    expect(none.status).toBe(401);
+    expect(none.headers["www-authenticate"]).toBe('Bearer realm="metrics"');
+    expect((await raw(port, get("/metrics", ["Authorization: Bearer wrong-token-0000000"]))).status).toBe(
+      401,
+    );
+    const scraped = await raw(port, get("/metrics", ["Authorization: Bearer 0123456789abcdef0123"]));
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toBe("idv_up 1\n");
+    expect(seen).toEqual([]);
+    // other requests are observed with a bounded route label; /metrics and health are not
+    await raw(port, get("/verify/abc"));
+    await raw(port, get("/no-such-thing/123"));
+    await raw(port, get("/healthz"));
+    // the fast path's answers and the listener's own refusals too
+    await raw(port, get("/api/sandbox/v1/apps"));
+    await raw(port, [`TRACE /console/x HTTP/1.1`, "Host: 127.0.0.1"]);
+    expect(observed).toEqual([
+      "GET /verify/… 200",
+      "GET (other) 200",
+      "GET /api/… 200",
+      "TRACE /console/… 405",
+    ]);
+  });
+
+  it("serves /metrics without a token on the metrics port when none is set, and nothing else there", async () => {
+    metricsHooks({ token: undefined });
+    const base = await serve(metricsListener());
+    const res = await fetch(`${base}/metrics`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("idv_up 1\n");
+    expect((await fetch(`${base}/api/sandbox/v1/apps`)).status).toBe(404);
+    metricsHooks({ token: "0123456789abcdef0123" });
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+  });
+
+  it("labels requests by route template or a fixed prefix, never by the path sent", () => {
+    expect(coarseRouteLabel("/")).toBe("/");
+    expect(coarseRouteLabel("/console/sandbox/apps/app_01")).toBe("/console/…");
+    expect(coarseRouteLabel("/api/auth/session")).toBe("/api/auth/…");
+    expect(coarseRouteLabel("/api/sandbox/v1/x")).toBe("/api/…");
+    expect(coarseRouteLabel("/wp-admin/login.php")).toBe("(other)");
   });
 });

@@ -5,7 +5,7 @@ import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { readSessionCookie } from "@/lib/auth/console-session";
 import { loadConsoleMember, WORKSPACE_COOKIE, type ConsoleMember } from "@/lib/console/session-member";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { parseEnvironment, type TEnvironment } from "@/lib/environments";
 
 /** The props of a layout below `/{console|operator}/[env]/`. */
@@ -33,7 +33,7 @@ export async function requireConsoleMember(
   const claims = await currentSession();
   const back = `/?callbackUrl=${encodeURIComponent(returnTo)}`;
   if (!claims) redirect(back);
-  const member = await loadConsoleMember(getDb(), {
+  const member = await loadConsoleMember(kysely(), {
     session: claims,
     workspaceId: (await cookies()).get(WORKSPACE_COOKIE)?.value,
     environment,

@@ -5,18 +5,16 @@
  * and duplicate jobs are harmless.
  */
 import { SYSTEM_ACTOR } from "../auth/actor";
-import { getDb } from "../db/client";
+import { getDb, kyselyOf } from "../db/client";
 import { ApiError } from "../errors";
 import type { TCompleteDemoActivationPayload } from "../jobs/definitions";
+import { readTicket } from "./store/tickets";
 import { moveTicket } from "./tickets";
 
 /** The `activation.complete_demo` job (lib/jobs/definitions.ts). */
 export async function completeDemoActivation({ ticketId }: TCompleteDemoActivationPayload): Promise<void> {
   await getDb().$transaction(async (tx) => {
-    const ticket = await tx.activationTicket.findUnique({
-      where: { id: ticketId },
-      include: { app: { select: { id: true, name: true, deletedAt: true } } },
-    });
+    const ticket = await readTicket(kyselyOf(tx), ticketId);
     if (!ticket || !ticket.demo || ticket.status !== "activation_processing") return;
     try {
       await moveTicket(tx, ticket, {

@@ -17,7 +17,8 @@
  */
 import type { OperatorActor } from "../auth/actor";
 import { operatorAudit, recordAudit } from "../audit";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -27,14 +28,29 @@ import { parseCompanyInfo, parseSubmittedValues } from "../providers/requirement
 import type { TListTicketsQuery, TQueueTicketJson, TTicketDetailJson, TTicketJson } from "./schema";
 import { transition } from "../state-machine";
 import { ACTIVATION_TRANSITIONS, activationStatusOf, stateConflict } from "./state-machine";
-import { createTicket, getTicket, moveTicket, toTicketJson, type TicketWithApp } from "./tickets";
+import {
+  insertProviderRow,
+  lockApp,
+  readAppScope,
+  readCompanyInfo,
+  readProviderStatus,
+  updateProviderRow,
+} from "./store/apps";
+import {
+  countQueue,
+  listEarlierTickets,
+  listQueue,
+  readWorkspaceNames,
+  type TTicketWithApp,
+} from "./store/tickets";
+import { createTicket, getTicket, moveTicket, toTicketJson } from "./tickets";
 
-async function withWorkspaceNames(db: Tx, tickets: TicketWithApp[]): Promise<TQueueTicketJson[]> {
+// what Prisma's "not found" (P2025, from findUniqueOrThrow or an update of a missing row) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+
+async function withWorkspaceNames(db: Db, tickets: TTicketWithApp[]): Promise<TQueueTicketJson[]> {
   const ids = [...new Set(tickets.map((t) => t.workspaceId))];
-  const workspaces = ids.length
-    ? await db.workspace.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })
-    : [];
-  const names = new Map(workspaces.map((w) => [w.id, w.name]));
+  const names = ids.length ? await readWorkspaceNames(db, ids) : new Map<string, string>();
   return tickets.map((t) => ({
     ...toTicketJson(t),
     workspaceName: names.get(t.workspaceId) ?? t.workspaceId,
@@ -46,24 +62,13 @@ export async function listTickets(
   env: TEnvironment,
   query: TListTicketsQuery,
 ): Promise<TPage<TQueueTicketJson>> {
-  const where = {
-    environment: env,
-    status: query.status,
-    ...(query.providerId ? { providerId: query.providerId } : {}),
-    app: { deletedAt: null },
-  };
+  const kdb = kyselyOf(db);
+  const filter = { environment: env, status: query.status, providerId: query.providerId ?? null };
   const [total, rows] = await Promise.all([
-    db.activationTicket.count({ where }),
-    db.activationTicket.findMany({
-      where,
-      include: { app: { select: { id: true, name: true, deletedAt: true } } },
-      // a queue: the oldest request first
-      orderBy: [{ requestedAt: "asc" }, { id: "asc" }],
-      take: query.limit,
-      skip: query.offset,
-    }),
+    countQueue(kdb, filter),
+    listQueue(kdb, filter, { limit: query.limit, offset: query.offset }),
   ]);
-  return page(await withWorkspaceNames(db, rows), total, query.limit, query.offset);
+  return page(await withWorkspaceNames(kdb, rows), total, query.limit, query.offset);
 }
 
 /** One ticket with what its review needs: requirements beside the values, company info, history. */
@@ -72,17 +77,14 @@ export async function getTicketDetail(
   env: TEnvironment,
   ticketId: string,
 ): Promise<TTicketDetailJson> {
-  const ticket = await getTicket(db, env, ticketId);
+  const kdb = kyselyOf(db);
+  const ticket = await getTicket(kdb, env, ticketId);
   const [[queued], app, earlier] = await Promise.all([
-    withWorkspaceNames(db, [ticket]),
-    db.app.findUniqueOrThrow({ where: { id: ticket.appId }, select: { companyInfo: true } }),
-    db.activationTicket.findMany({
-      where: { appId: ticket.appId, providerId: ticket.providerId, id: { not: ticket.id } },
-      include: { app: { select: { id: true, name: true, deletedAt: true } } },
-      orderBy: [{ requestedAt: "desc" }, { id: "desc" }],
-      take: 50,
-    }),
+    withWorkspaceNames(kdb, [ticket]),
+    readCompanyInfo(kdb, ticket.appId),
+    listEarlierTickets(kdb, ticket),
   ]);
+  if (!app) throw missingRow();
   const companyInfo = parseCompanyInfo(app.companyInfo);
   const submitted = parseSubmittedValues(ticket.submitted);
   const requirements = findProvider(ticket.providerId)?.activation.requirements ?? [];
@@ -95,7 +97,7 @@ export async function getTicketDetail(
 }
 
 export async function startReview(db: Tx, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
-  const ticket = await getTicket(db, actor.env, ticketId);
+  const ticket = await getTicket(kyselyOf(db), actor.env, ticketId);
   const moved = await moveTicket(db, ticket, {
     event: "start_review",
     data: { reviewStartedAt: new Date(), reviewerUserId: actor.auth.userId },
@@ -105,7 +107,7 @@ export async function startReview(db: Tx, actor: OperatorActor, ticketId: string
 }
 
 export async function approveTicket(db: Tx, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
-  const ticket = await getTicket(db, actor.env, ticketId);
+  const ticket = await getTicket(kyselyOf(db), actor.env, ticketId);
   const moved = await moveTicket(db, ticket, {
     event: "approve",
     data: { activatedAt: new Date(), reviewerUserId: actor.auth.userId },
@@ -120,7 +122,7 @@ export async function rejectTicket(
   ticketId: string,
   reason: string,
 ): Promise<TTicketJson> {
-  const ticket = await getTicket(db, actor.env, ticketId);
+  const ticket = await getTicket(kyselyOf(db), actor.env, ticketId);
   const moved = await moveTicket(db, ticket, {
     event: "reject",
     data: { rejectedAt: new Date(), rejectionReason: reason, reviewerUserId: actor.auth.userId },
@@ -135,7 +137,8 @@ export async function recordContractActivation(
   actor: OperatorActor,
   input: { clientId: string; providerId: string },
 ): Promise<TTicketJson> {
-  const app = await db.app.findUnique({ where: { id: input.clientId } });
+  const kdb = kyselyOf(db);
+  const app = await readAppScope(kdb, input.clientId);
   if (!app || app.deletedAt || app.environment !== actor.env) throw notFound(`App "${input.clientId}"`);
   const provider = findProvider(input.providerId);
   if (!provider) throw invalidField("providerId", "Unknown provider");
@@ -150,9 +153,9 @@ export async function recordContractActivation(
       },
     );
   }
-  await db.$queryRaw`SELECT id FROM apps WHERE id = ${app.id} FOR UPDATE`;
-  const key = { appId_providerId: { appId: app.id, providerId: provider.id } };
-  const row = await db.appProvider.findUnique({ where: key });
+  await lockApp(kdb, app.id);
+  const key = { appId: app.id, providerId: provider.id };
+  const row = await readProviderStatus(kdb, app.id, provider.id);
   const from = activationStatusOf(row);
   const to = transition(ACTIVATION_TRANSITIONS, from, "record_contract", () =>
     stateConflict(`Provider "${provider.id}" is ${from} for app ${app.id}; nothing to record`, [
@@ -160,7 +163,7 @@ export async function recordContractActivation(
     ]),
   );
   const now = new Date();
-  const ticketId = await createTicket(db, app, provider.id, {
+  const ticketId = await createTicket(kdb, app, provider.id, {
     status: to,
     submitted: {},
     requestedAt: now,
@@ -169,8 +172,8 @@ export async function recordContractActivation(
     reviewerUserId: actor.auth.userId,
   });
   const state = { status: to, currentTicketId: ticketId, activatedAt: now, enabled: true, config: {} };
-  if (row) await db.appProvider.update({ where: key, data: state });
-  else await db.appProvider.create({ data: { appId: app.id, providerId: provider.id, ...state } });
+  if (!row) await insertProviderRow(kdb, key, state);
+  else if (!(await updateProviderRow(kdb, key, state))) throw missingRow();
   await recordAudit(db, {
     ...operatorAudit(actor),
     workspaceId: app.workspaceId,
@@ -180,5 +183,5 @@ export async function recordContractActivation(
     targetId: ticketId,
     data: { clientId: app.id, providerId: provider.id, from, to },
   });
-  return toTicketJson(await getTicket(db, actor.env, ticketId));
+  return toTicketJson(await getTicket(kdb, actor.env, ticketId));
 }

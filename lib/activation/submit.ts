@@ -18,8 +18,8 @@
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
-import type { Tx } from "../db/client";
-import { invalidField, type ErrorDetail } from "../errors";
+import { kyselyOf, type Tx } from "../db/client";
+import { ApiError, invalidField, type ErrorDetail } from "../errors";
 import { validationError } from "../errors/validation";
 import { completeDemoActivationJob } from "../jobs/definitions";
 import { enqueue } from "../jobs/registry";
@@ -40,6 +40,13 @@ import {
   stateConflict,
   type TActivationEvent,
 } from "./state-machine";
+import {
+  insertProviderRow,
+  lockApp,
+  readProviderStatuses,
+  updateCompanyInfo,
+  updateProviderRow,
+} from "./store/apps";
 import { createTicket } from "./tickets";
 
 /** how long a demo activation stays in activation_processing */
@@ -61,6 +68,9 @@ function eventFor(provider: TProviderDefinition, demo: boolean): TActivationEven
   return kind === "registration" ? "submit_registration" : "submit_contract";
 }
 
+// what Prisma's "not found" (P2025, from an update of a missing row) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+
 function conflictMessage(status: string): string {
   if (status === "activated") return "is already activated";
   return `has an activation under review (status ${status}); wait for the review result`;
@@ -77,11 +87,11 @@ export async function submitActivation(
   if (demo && actor.auth.environment !== "sandbox") {
     throw invalidField("demo", "is only available in the sandbox; production activations are reviewed");
   }
+  const kdb = kyselyOf(db);
   // read what the decision depends on only under the lock
-  const [locked] = await db.$queryRaw<{ companyInfo: unknown }[]>`
-    SELECT company_info AS "companyInfo" FROM apps WHERE id = ${app.id} FOR UPDATE`;
+  const locked = await lockApp(kdb, app.id);
   const storedInfo = locked?.companyInfo;
-  const rows = await db.appProvider.findMany({ where: { appId: app.id } });
+  const rows = await readProviderStatuses(kdb, app.id);
   const rowById = new Map(rows.map((r) => [r.providerId, r]));
 
   const details: ErrorDetail[] = [];
@@ -118,10 +128,10 @@ export async function submitActivation(
 
   for (const step of planned) {
     const { provider, values, to } = step;
-    const key = { appId_providerId: { appId: app.id, providerId: provider.id } };
+    const key = { appId: app.id, providerId: provider.id };
     if (!step.exists) {
       // added disabled: a provider is enabled when it becomes activated
-      await db.appProvider.create({ data: { appId: app.id, providerId: provider.id, enabled: false } });
+      await insertProviderRow(kdb, key, { enabled: false });
       await recordAudit(db, {
         ...audit,
         action: "app_provider.added",
@@ -139,21 +149,19 @@ export async function submitActivation(
     if (step.event === "submit_contract") continue; // activated off-API: no ticket
 
     const activated = to === "activated";
-    const ticketId = await createTicket(db, app, provider.id, {
+    const ticketId = await createTicket(kdb, app, provider.id, {
       status: to,
       submitted: values,
       demo: demo && step.event === "submit_demo",
       requestedAt: now,
       activatedAt: activated ? now : null,
     });
-    await db.appProvider.update({
-      where: key,
-      data: {
-        status: to,
-        currentTicketId: ticketId,
-        ...(activated ? { activatedAt: now, enabled: true, config: values } : {}),
-      },
+    const updated = await updateProviderRow(kdb, key, {
+      status: to,
+      currentTicketId: ticketId,
+      ...(activated ? { activatedAt: now, enabled: true, config: values } : {}),
     });
+    if (!updated) throw missingRow();
     await recordAudit(db, {
       ...audit,
       action: "activation.submitted",
@@ -177,7 +185,7 @@ export async function submitActivation(
     }
   }
   if (companyInfoChanged) {
-    await db.app.update({ where: { id: app.id }, data: { companyInfo: companyInfo as object } });
+    if (!(await updateCompanyInfo(kdb, app.id, companyInfo))) throw missingRow();
   }
   return loadProviderEntries(
     db,

@@ -8,10 +8,10 @@
  */
 import { recordAudit } from "../audit";
 import type { AuditEntry } from "../audit/entry";
-import type { Tx } from "../db/client";
-import type { ActivationTicket, App, Prisma } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
-import { notFound } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { findProvider } from "../providers/catalog";
 import { parseSubmittedValues } from "../providers/requirements";
@@ -23,47 +23,38 @@ import {
   type TActivationEvent,
 } from "./state-machine";
 import type { TTicketJson } from "./schema";
-
-export type TicketWithApp = ActivationTicket & { app: Pick<App, "id" | "name" | "deletedAt"> };
-
-const withApp = { app: { select: { id: true, name: true, deletedAt: true } } } as const;
-
-/** What a new ticket records beyond the app and the provider it is for. */
-type TNewTicket = Omit<
-  Prisma.ActivationTicketUncheckedCreateInput,
-  "id" | "appId" | "workspaceId" | "environment" | "providerId"
->;
+import { mirrorTicketOnProvider } from "./store/apps";
+import {
+  insertTicket,
+  readTicket,
+  readTicketStatus,
+  updateTicketStatus,
+  type TNewTicket,
+  type TTicketChange,
+  type TTicketWithApp,
+} from "./store/tickets";
 
 /** Opens a ticket (act_…) for `providerId` of `app`, in the app's workspace and environment; its id. */
 export async function createTicket(
-  db: Tx,
-  app: Pick<App, "id" | "workspaceId" | "environment">,
+  db: Db,
+  app: { id: string; workspaceId: string; environment: TEnvironment },
   providerId: string,
   ticket: TNewTicket,
 ): Promise<string> {
   const id = newId("act");
-  await db.activationTicket.create({
-    data: {
-      id,
-      appId: app.id,
-      workspaceId: app.workspaceId,
-      environment: app.environment,
-      providerId,
-      ...ticket,
-    },
-  });
+  await insertTicket(db, id, app, providerId, ticket);
   return id;
 }
 
 /** A ticket of `env` whose app still exists, or 404. */
-export async function getTicket(db: Tx, env: TEnvironment, ticketId: string): Promise<TicketWithApp> {
-  const ticket = await db.activationTicket.findUnique({ where: { id: ticketId }, include: withApp });
+export async function getTicket(db: Db, env: TEnvironment, ticketId: string): Promise<TTicketWithApp> {
+  const ticket = await readTicket(db, ticketId);
   if (!ticket || ticket.environment !== env || ticket.app.deletedAt)
     throw notFound(`Activation ticket "${ticketId}"`);
   return ticket;
 }
 
-export function toTicketJson(ticket: TicketWithApp): TTicketJson {
+export function toTicketJson(ticket: TTicketWithApp): TTicketJson {
   const provider = findProvider(ticket.providerId);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
@@ -90,43 +81,38 @@ export function toTicketJson(ticket: TicketWithApp): TTicketJson {
 export interface TTicketMove {
   event: TActivationEvent;
   /** extra ticket fields (timestamps, reason, reviewer) */
-  data?: {
-    reviewStartedAt?: Date;
-    activatedAt?: Date;
-    rejectedAt?: Date;
-    rejectionReason?: string;
-    reviewerUserId?: string;
-  };
+  data?: TTicketChange;
   audit: Pick<AuditEntry, "actor" | "requestId"> & {
     action: string;
     data?: Record<string, unknown>;
   };
 }
 
-export async function moveTicket(db: Tx, ticket: TicketWithApp, move: TTicketMove): Promise<TicketWithApp> {
+// what Prisma's "not found" (P2025, from findUniqueOrThrow) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+
+/** Moves `ticket` in `db`'s transaction; its row as moved. */
+export async function moveTicket(db: Tx, ticket: TTicketWithApp, move: TTicketMove): Promise<TTicketWithApp> {
   const refuse = (status: string) =>
     stateConflict(
       `Activation ticket ${ticket.id} is ${status}; this needs a ticket in status ${allowedFrom(ACTIVATION_TRANSITIONS, move.event).join(" or ")}`,
       [{ path: "ticket_id", message: `status is ${status}` }],
     );
   const to = transition(ACTIVATION_TRANSITIONS, ticket.status, move.event, refuse);
-  const { count } = await db.activationTicket.updateMany({
-    where: { id: ticket.id, status: ticket.status },
-    data: { status: to, ...move.data },
-  });
-  if (count === 0) {
-    const now = await db.activationTicket.findUnique({ where: { id: ticket.id }, select: { status: true } });
-    throw refuse(now?.status ?? "gone");
+  const kdb = kyselyOf(db);
+  if (!(await updateTicketStatus(kdb, ticket.id, { from: ticket.status, to, change: move.data }))) {
+    throw refuse((await readTicketStatus(kdb, ticket.id)) ?? "gone");
   }
   const activated = to === "activated";
-  await db.appProvider.updateMany({
-    where: { appId: ticket.appId, providerId: ticket.providerId, currentTicketId: ticket.id },
-    data: {
-      status: to,
-      ...(activated
-        ? { activatedAt: move.data?.activatedAt ?? new Date(), enabled: true, config: ticket.submitted ?? {} }
-        : {}),
-    },
+  await mirrorTicketOnProvider(kdb, ticket, {
+    status: to,
+    ...(activated
+      ? {
+          activatedAt: move.data?.activatedAt ?? new Date(),
+          enabled: true,
+          config: ticket.submitted ?? {},
+        }
+      : {}),
   });
   await recordAudit(db, {
     ...move.audit,
@@ -142,5 +128,7 @@ export async function moveTicket(db: Tx, ticket: TicketWithApp, move: TTicketMov
       ...move.audit.data,
     },
   });
-  return db.activationTicket.findUniqueOrThrow({ where: { id: ticket.id }, include: withApp });
+  const moved = await readTicket(kdb, ticket.id);
+  if (!moved) throw missingRow();
+  return moved;
 }

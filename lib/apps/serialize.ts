@@ -24,7 +24,7 @@ export type TWebhookSource = Pick<
   "webhookUrl" | "webhookEnabled" | "webhookRetryAttempts" | "webhookTimeoutSeconds" | "webhookEvents"
 > & { webhookSecretEncrypted?: string | null };
 
-/** What toAppJson reads of an app with its providers and workflows (getOwnedApp reads more: lib/apps/store.ts). */
+/** What toAppJson reads of an app with its providers and workflows (getOwnedApp reads more: lib/apps/store/read.ts). */
 export type TAppSource = TWebhookSource &
   Pick<
     App,

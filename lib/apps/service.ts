@@ -23,7 +23,7 @@ import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { invalidField, notFound } from "../errors";
+import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId } from "../ids";
 import { webhookConfigChanges } from "../webhooks/config";
@@ -32,17 +32,37 @@ import { versionAuthor, writeWorkflowVersion } from "../workflows/version-record
 import { checkLogoDataUrl } from "./logo";
 import { foreignAppError, type TAppAsker } from "./ownership";
 import type { TUpdateApp } from "./schema";
-import { readApp, readAppView } from "./store";
+import { countApps, listAppPage } from "./store/list";
+import { readApp, readAppView } from "./store/read";
+import {
+  deleteCustomDomainOfApp,
+  insertApp,
+  revokeAppAccessTokens,
+  setClientSecretHash,
+  softDeleteAppRow,
+  updateAppRow,
+  type TAppChanges,
+} from "./store/writes";
 import { toAppJson, type AppRow, type TAppJson, type TAppSource } from "./serialize";
 import { checkRedirectUri, MAX_REDIRECT_URIS } from "./uris";
 
 export const DEFAULT_APP_NAME = "My App";
 
-const withRelations = { providers: true, workflows: true } as const;
+/** The answer the pipeline gave to Prisma's "record not found" (P2025, an update of a missing row). */
+function resourceGone(): ApiError {
+  return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+}
+
+/** The app as getOwnedApp reads it, right after this transaction wrote it. */
+async function appAfterWrite(db: Tx, clientId: string): Promise<AppRow> {
+  const app = await readApp(kyselyOf(db), clientId);
+  if (!app) throw resourceGone();
+  return app;
+}
 
 /**
  * Loads an app the caller may act on, with its providers and workflows, or throws 404 / 403 as
- * the spec orders. One prepared statement (lib/apps/store.ts `readApp`), in `db`'s transaction
+ * the spec orders. One prepared statement (lib/apps/store/read.ts `readApp`), in `db`'s transaction
  * when it is one: GET /v1/apps/{clientId} and every use case that loads an app.
  */
 export async function getOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Promise<AppRow> {
@@ -76,39 +96,17 @@ export async function createApp(
   const workflowId = newId("wf");
   const { secret, hash } = generateClientSecret(env);
   const starter = starterWorkflow();
-  await db.app.create({
-    data: {
-      id: clientId,
-      workspaceId: actor.auth.workspaceId,
-      environment: env,
-      name: input.name ?? DEFAULT_APP_NAME,
-      redirectUris: [],
-      // new apps require PKCE at the OpenID Provider (the column's default, false, is for older apps)
-      pkceRequired: true,
-      clientSecretHash: hash,
-      providers: {
-        create: {
-          providerId: STARTER_PROVIDER_ID,
-          enabled: true,
-          status: "activated",
-          activatedAt: new Date(),
-        },
-      },
-      workflows: {
-        create: {
-          id: workflowId,
-          name: starter.name,
-          entryNodeId: starter.entryNodeId,
-          nodes: starter.nodes as object[],
-        },
-      },
-    },
+  // new apps require PKCE at the OpenID Provider (insertApp sets pkceRequired)
+  await insertApp(kyselyOf(db), {
+    id: clientId,
+    workspaceId: actor.auth.workspaceId,
+    environment: env,
+    name: input.name ?? DEFAULT_APP_NAME,
+    clientSecretHash: hash,
+    providerId: STARTER_PROVIDER_ID,
+    workflow: { id: workflowId, name: starter.name, entryNodeId: starter.entryNodeId, nodes: starter.nodes },
   });
-  const app = await db.app.update({
-    where: { id: clientId },
-    data: { defaultWorkflowId: workflowId },
-    include: withRelations,
-  });
+  const app = await appAfterWrite(db, clientId);
   await writeWorkflowVersion(kyselyOf(db), app.workflows[0]!, versionAuthor(actor.auth));
   await recordAudit(db, {
     ...workspaceAudit(actor),
@@ -125,22 +123,16 @@ export async function listApps(
   auth: WorkspaceAuth,
   { limit, offset, search }: { limit: number; offset: number; search?: string },
 ): Promise<TPage<TAppJson>> {
-  const where = {
+  // `search`: part of the name (any case) or the exact clientId; blank means no filter
+  const filter = {
     workspaceId: auth.workspaceId,
     environment: auth.environment,
-    deletedAt: null,
-    // `search`: part of the name (any case) or the exact clientId; blank means no filter
-    ...(search ? { OR: [{ name: { contains: search, mode: "insensitive" as const } }, { id: search }] } : {}),
+    search: search || undefined,
   };
+  const kdb = kyselyOf(db);
   const [total, rows] = await Promise.all([
-    db.app.count({ where }),
-    db.app.findMany({
-      where,
-      include: withRelations,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: limit,
-      skip: offset,
-    }),
+    countApps(kdb, filter),
+    listAppPage(kdb, filter, { limit, offset }),
   ]);
   return page(rows.map(toAppJson), total, limit, offset);
 }
@@ -169,7 +161,7 @@ export async function updateApp(
   }
   const app = await getOwnedApp(db, actor.auth, clientId);
   const env = actor.auth.environment;
-  const data: Record<string, unknown> = {};
+  const data: TAppChanges = {};
   if (patch.name !== undefined) data.name = patch.name;
   if (patch.logo !== undefined) {
     if (patch.logo === null || patch.logo === "") data.logo = null;
@@ -199,7 +191,8 @@ export async function updateApp(
     Object.assign(data, webhookConfigChanges(app, patch.webhookConfig, env, "webhookConfig."));
   if (patch.pkceRequired !== undefined) data.pkceRequired = patch.pkceRequired;
 
-  const updated = await db.app.update({ where: { id: clientId }, data, include: withRelations });
+  if (!(await updateAppRow(kyselyOf(db), clientId, data))) throw resourceGone();
+  const updated = await appAfterWrite(db, clientId);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "app.updated",
@@ -212,12 +205,9 @@ export async function updateApp(
 
 export async function deleteApp(db: Tx, actor: WorkspaceActor, clientId: string): Promise<{ deleted: true }> {
   await getOwnedApp(db, actor.auth, clientId);
-  await db.app.update({
-    where: { id: clientId },
-    data: { deletedAt: new Date(), clientSecretHash: null, webhookEnabled: false },
-  });
+  if (!(await softDeleteAppRow(kyselyOf(db), clientId, new Date()))) throw resourceGone();
   // its custom domain stops routing and its hosts become free for other apps at once
-  await db.customDomain.deleteMany({ where: { appId: clientId } });
+  await deleteCustomDomainOfApp(kyselyOf(db), clientId);
   // every instance's cached OP issuer of its hosts (lib/oidc/provider/issuer.ts), on commit
   await publishInvalidation(db, CACHE_TOPICS.customDomains);
   await recordAudit(db, {
@@ -237,20 +227,14 @@ export async function rotateClientSecret(
   await getOwnedApp(db, actor.auth, clientId);
   const { secret, hash } = generateClientSecret(actor.auth.environment);
   const rotatedAt = new Date();
-  await db.app.update({
-    where: { id: clientId },
-    data: { clientSecretHash: hash, clientSecretRotatedAt: rotatedAt },
-  });
-  const revoked = await db.oidcAccessToken.updateMany({
-    where: { appId: clientId, revokedAt: null, expiresAt: { gt: rotatedAt } },
-    data: { revokedAt: rotatedAt },
-  });
+  if (!(await setClientSecretHash(kyselyOf(db), clientId, hash, rotatedAt))) throw resourceGone();
+  const revoked = await revokeAppAccessTokens(kyselyOf(db), clientId, rotatedAt);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "app.client_secret_rotated",
     targetType: "app",
     targetId: clientId,
-    data: { accessTokensRevoked: revoked.count },
+    data: { accessTokensRevoked: revoked },
   });
   return { clientId, clientSecret: secret, rotatedAt: rotatedAt.toISOString() };
 }

@@ -8,23 +8,33 @@
  *   the whole page, and only among this workspace's keys and apps.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import type { Tx } from "../db/client";
-import type { AuditEvent, Prisma } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import { memberGuard } from "../state-machine";
-import { createdAtRange } from "../verification-log/filters";
 import { AUDIT_ACTOR_TYPES, type TAuditEventJson, type TListAuditEventsQuery } from "./endpoints";
+import {
+  countAuditEvents,
+  listAuditEventRows,
+  readAppNames,
+  readKeyNames,
+  readUserEmails,
+  type TAuditEventRow,
+  type TAuditFilter,
+} from "./store";
 
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
 /** `action` exact, or a prefix when it ends in `*` (a lone `*` is no filter). */
-function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
+function actionFilter(action: string | undefined): Pick<TAuditFilter, "action"> {
   if (!action) return {};
-  if (!action.endsWith("*")) return { action };
+  if (!action.endsWith("*")) return { action: { exact: action } };
   const prefix = action.slice(0, -1);
-  return prefix ? { action: { startsWith: prefix } } : {};
+  return prefix ? { action: { prefix } } : {};
 }
+
+/** The fields of an audit filter that name who and what (every entry of the environment without them). */
+export type TAuditFields = Omit<TAuditFilter, "environment" | "action" | "from" | "to">;
 
 /**
  * One page of the entries matching `filters` that belong to `environment` or to none (environment
@@ -34,28 +44,25 @@ function actionFilter(action: string | undefined): Prisma.AuditEventWhereInput {
 export async function findAuditEvents(
   db: Tx,
   environment: TEnvironment,
-  filters: Prisma.AuditEventWhereInput,
+  filters: TAuditFields,
   query: { action?: string; from?: Date; to?: Date; limit: number; offset: number },
-): Promise<{ total: number; rows: AuditEvent[] }> {
-  const where: Prisma.AuditEventWhereInput = {
+): Promise<{ total: number; rows: TAuditEventRow[] }> {
+  const filter: TAuditFilter = {
     ...filters,
-    OR: [{ environment }, { environment: null }],
+    environment,
     ...actionFilter(query.action),
-    ...createdAtRange(query),
+    ...(query.from ? { from: query.from } : {}),
+    ...(query.to ? { to: query.to } : {}),
   };
+  const kdb = kyselyOf(db);
   const [total, rows] = await Promise.all([
-    db.auditEvent.count({ where }),
-    db.auditEvent.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: query.limit,
-      skip: query.offset,
-    }),
+    countAuditEvents(kdb, filter),
+    listAuditEventRows(kdb, filter, { limit: query.limit, offset: query.offset }),
   ]);
   return { total, rows };
 }
 
-function actorNames(db: Tx, scope: Scope, rows: AuditEvent[]): Promise<Map<string, string>> {
+function actorNames(db: Tx, scope: Scope, rows: TAuditEventRow[]): Promise<Map<string, string>> {
   return actorDisplayNames(
     db,
     scope.workspaceId,
@@ -74,22 +81,11 @@ export async function actorDisplayNames(
 ): Promise<Map<string, string>> {
   const ids = [...new Set(actorIds.filter((id): id is string => id !== null))];
   const of = (prefix: string) => ids.filter((id) => id.startsWith(prefix));
+  const kdb = kyselyOf(db);
   const [users, keys, apps] = await Promise.all([
-    of("usr_").length
-      ? db.user.findMany({ where: { id: { in: of("usr_") } }, select: { id: true, email: true } })
-      : [],
-    of("key_").length
-      ? db.apiKey.findMany({
-          where: { id: { in: of("key_") }, workspaceId },
-          select: { id: true, name: true },
-        })
-      : [],
-    of("app_").length
-      ? db.app.findMany({
-          where: { id: { in: of("app_") }, workspaceId },
-          select: { id: true, name: true },
-        })
-      : [],
+    of("usr_").length ? readUserEmails(kdb, of("usr_")) : [],
+    of("key_").length ? readKeyNames(kdb, workspaceId, of("key_")) : [],
+    of("app_").length ? readAppNames(kdb, workspaceId, of("app_")) : [],
   ]);
   return new Map<string, string>([
     ...users.map((u) => [u.id, u.email] as [string, string]),
@@ -99,6 +95,11 @@ export async function actorDisplayNames(
 }
 
 const isAuditActorType = memberGuard(AUDIT_ACTOR_TYPES);
+
+/** A JSON object (the `data` of an entry as written; anything else shows as `{}`). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /** `audit_events.actor_type`; a type this version does not know shows as `system`. */
 function actorType(value: string): TAuditEventJson["actor"]["type"] {
@@ -131,7 +132,7 @@ export async function listAuditEvents(
 }
 
 /** An entry as the API returns it; `names` maps actor ids to what a person recognises. */
-export function toAuditEventJson(r: AuditEvent, names: ReadonlyMap<string, string>): TAuditEventJson {
+export function toAuditEventJson(r: TAuditEventRow, names: ReadonlyMap<string, string>): TAuditEventJson {
   return {
     auditId: r.id,
     createdAt: r.createdAt.toISOString(),
@@ -145,6 +146,6 @@ export function toAuditEventJson(r: AuditEvent, names: ReadonlyMap<string, strin
     targetId: r.targetId,
     environment: r.environment,
     requestId: r.requestId,
-    data: r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {},
+    data: isRecord(r.data) ? r.data : {},
   };
 }

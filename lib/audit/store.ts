@@ -3,12 +3,13 @@
  * the data layer (lib/db/kysely.ts): `INSERT INTO audit_events (AUDIT_COLUMNS) SELECT
  * auditSelection(…)`, on its own (`insertAudit`, which `recordAudit` runs) or in a hot path's
  * single statement, in a CTE that selects from the change it records (the entry then exists only
- * when that change happened: lib/oidc/store.ts).
+ * when that change happened: lib/oidc/store/grant.ts). The reads of the log (log.ts) are below.
  */
-import type { ExpressionBuilder } from "kysely";
+import type { ExpressionBuilder, Selectable } from "kysely";
 import { nowUtc } from "../db/timestamps";
 import type { Db } from "../db/kysely";
 import type { AuditEvent } from "../db/generated/kysely/types";
+import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 import type { AuditEntry } from "./entry";
 
@@ -85,5 +86,102 @@ export async function insertAudit(db: Db, entry: AuditEntry): Promise<void> {
     .insertInto("auditEvents")
     .columns(AUDIT_COLUMNS)
     .expression(db.selectNoFrom((eb) => auditSelection(eb, values)))
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the log (lib/audit/log.ts: GET /v1/audit-events and the operators' view)
+
+/** An entry's row, every column. */
+export type TAuditEventRow = Selectable<AuditEvent>;
+
+/** Which entries: of `environment` or of none, narrowed by the other fields present. */
+export interface TAuditFilter {
+  environment: TEnvironment;
+  workspaceId?: string;
+  actorType?: string;
+  actorId?: string;
+  targetType?: string;
+  targetId?: string;
+  /** `action` exactly, or (`prefix`) every action starting with it (LIKE, as Prisma's startsWith) */
+  action?: { exact: string } | { prefix: string };
+  /** createdAt from (inclusive) and to (exclusive) */
+  from?: Date;
+  to?: Date;
+}
+
+function auditEventsOf(db: Db, f: TAuditFilter) {
+  let query = db
+    .selectFrom("auditEvents")
+    .where((eb) => eb.or([eb("environment", "=", f.environment), eb("environment", "is", null)]));
+  if (f.workspaceId !== undefined) query = query.where("workspaceId", "=", f.workspaceId);
+  if (f.actorType !== undefined) query = query.where("actorType", "=", f.actorType);
+  if (f.actorId !== undefined) query = query.where("actorId", "=", f.actorId);
+  if (f.targetType !== undefined) query = query.where("targetType", "=", f.targetType);
+  if (f.targetId !== undefined) query = query.where("targetId", "=", f.targetId);
+  if (f.action && "exact" in f.action) query = query.where("action", "=", f.action.exact);
+  if (f.action && "prefix" in f.action) query = query.where("action", "like", `${f.action.prefix}%`);
+  if (f.from) query = query.where("createdAt", ">=", f.from);
+  if (f.to) query = query.where("createdAt", "<", f.to);
+  return query;
+}
+
+/** How many entries `filter` selects. */
+export async function countAuditEvents(db: Db, filter: TAuditFilter): Promise<number> {
+  const { n } = await auditEventsOf(db, filter)
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** One page of the entries `filter` selects, newest first (ids break ties). */
+export function listAuditEventRows(
+  db: Db,
+  filter: TAuditFilter,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<TAuditEventRow[]> {
+  return auditEventsOf(db, filter)
+    .selectAll()
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** The emails of the users `ids` (those that exist). */
+export function readUserEmails(db: Db, ids: readonly string[]): Promise<{ id: string; email: string }[]> {
+  return db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("id", "in", [...ids])
+    .execute();
+}
+
+/** The names of the workspace's API keys among `ids`. */
+export function readKeyNames(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom("apiKeys")
+    .select(["id", "name"])
+    .where("id", "in", [...ids])
+    .where("workspaceId", "=", workspaceId)
+    .execute();
+}
+
+/** The names of the workspace's apps among `ids` (deleted ones too). */
+export function readAppNames(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom("apps")
+    .select(["id", "name"])
+    .where("id", "in", [...ids])
+    .where("workspaceId", "=", workspaceId)
     .execute();
 }

@@ -23,7 +23,7 @@ import {
   type TAppCredential,
   type TJsonRow,
   type TJsonSafe,
-} from "./store";
+} from "./store/credentials";
 
 export interface AppAuth {
   kind: "app";
@@ -55,8 +55,8 @@ export interface TAppRowRead<R, N extends string = string> {
 }
 
 /**
- * Defines a row read with the credential (lib/auth/store.ts `credentialWithRow`, the statement
- * `name`). `row` reads at most one row by its primary key `id`, the path parameter (already
+ * Defines a row read with the credential (lib/auth/store/credentials.ts `credentialWithRow`, the
+ * statement `name`). `row` reads at most one row by its primary key `id`, the path parameter (already
  * checked by format: lib/http/validation.ts), as one JSON object (a scalar subquery selecting a
  * `jsonBuildObject`) in a subquery of the app's row: without a row of its own the credential is
  * still read and checked, so its 401 comes before any 404. Its values are therefore JSON values

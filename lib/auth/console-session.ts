@@ -28,7 +28,7 @@ import { ApiError } from "../errors";
 import { parseRole, type TRole } from "./roles";
 import { sessionClaimsOf, type SessionClaims } from "./session-claims";
 import { sessionEndedBy, type SessionUserState } from "./sessions";
-import { readSessionMember, readSessionUser } from "./store";
+import { readSessionMember, readSessionUser } from "./store/sessions";
 
 export function secureCookies(): boolean {
   return config().https;

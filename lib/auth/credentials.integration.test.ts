@@ -1,5 +1,5 @@
 /**
- * The credential lookups against real rows (lib/auth/store.ts prepared statements): App API Basic
+ * The credential lookups against real rows (lib/auth/store/credentials.ts prepared statements): App API Basic
  * credentials and workspace API keys accept exactly what they accepted on Prisma and refuse the
  * rest with the same errors.
  */

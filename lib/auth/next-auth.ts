@@ -12,7 +12,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { config } from "../config";
-import { getDb } from "../db/client";
+import { getDb, kysely } from "../db/client";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import { clientIp } from "../rate-limit";
@@ -84,7 +84,7 @@ export function authOptions(): NextAuthOptions {
           return token;
         }
         // a renewal: throwing makes next-auth answer an empty session and clear the cookie
-        await checkSessionRenewal(getDb(), token);
+        await checkSessionRenewal(kysely(), token);
         return token;
       },
       session({ session, token }) {
@@ -93,7 +93,7 @@ export function authOptions(): NextAuthOptions {
     },
     events: {
       async signOut({ token }) {
-        await revokeSession(getDb(), token);
+        await revokeSession(kysely(), token);
       },
     },
     logger: {

@@ -3,12 +3,13 @@
  * stored as SHA-256, bound to an operator user. Workspace keys never pass this check. Failed
  * checks count per address (lib/rate-limit/credentials.ts: 429 over the limit).
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ApiError } from "../errors";
 import { newId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization } from "./header";
+import { insertApiKey, readOperatorKeyByHash } from "./store/keys";
 
 export interface OperatorAuth {
   kind: "operator";
@@ -24,15 +25,13 @@ const PREFIX = "sk_operator_";
 export async function createOperatorKey(db: Tx, userId: string): Promise<{ id: string; key: string }> {
   const key = `${PREFIX}${randomToken(40)}`;
   const id = newId("key");
-  await db.apiKey.create({
-    data: {
-      id,
-      kind: "operator",
-      userId,
-      name: "Operator key",
-      keyHash: sha256Hex(key),
-      keyPrefix: key.slice(0, PREFIX.length + 4),
-    },
+  await insertApiKey(kyselyOf(db), {
+    id,
+    kind: "operator",
+    userId,
+    name: "Operator key",
+    keyHash: sha256Hex(key),
+    keyPrefix: key.slice(0, PREFIX.length + 4),
   });
   return { id, key };
 }
@@ -59,23 +58,14 @@ async function checkOperatorKey(db: Tx, authorization: string | null): Promise<O
   );
   if (parsed.scheme !== "bearer" || !/^sk_operator_[A-Za-z0-9]{40}$/.test(parsed.token)) throw invalid;
   const hash = sha256Hex(parsed.token);
-  const row = await db.apiKey.findUnique({
-    where: { keyHash: hash },
-    select: {
-      id: true,
-      kind: true,
-      userId: true,
-      keyHash: true,
-      revokedAt: true,
-      user: { select: { isOperator: true } },
-    },
-  });
+  // one prepared statement on every Operator API request with a key (the key and its user)
+  const row = await readOperatorKeyByHash(kyselyOf(db), hash);
   if (
     !row ||
     row.kind !== "operator" ||
     row.revokedAt ||
     !row.userId ||
-    !row.user?.isOperator ||
+    !row.isOperator ||
     !digestEquals(row.keyHash, hash)
   ) {
     throw invalid;

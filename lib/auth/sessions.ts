@@ -15,8 +15,10 @@
  *   every revocation deletes such rows first (a batch at a time).
  */
 import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
+import { ApiError } from "../errors";
 import { sessionClaimsOf, sessionEndsAt, type SessionClaims } from "./session-claims";
-import { insertRevokedSession, readSessionUser } from "./store";
+import { endUserSessions, insertRevokedSession, readSessionUser } from "./store/sessions";
 
 /** A session that has ended, refused by renewal (next-auth answers an empty session and clears the cookie). */
 export class SessionEndedError extends Error {
@@ -27,14 +29,11 @@ export class SessionEndedError extends Error {
  * Ends every console session of the user (password change, password reset, "sign out of all
  * sessions"): `sessionsValidFrom` becomes now, to the millisecond; every session signed in
  * before it (sign-in time in milliseconds, `signedInAtMs`) is refused, and a sign-in right after
- * it is not.
+ * it is not. A user that is not there is 404 RESOURCE_NOT_FOUND (what Prisma's P2025 answered).
  */
 export async function endAllSessions(db: Tx, userId: string, extra: { passwordHash?: string } = {}) {
-  await db.user.update({
-    where: { id: userId },
-    data: { ...extra, sessionsValidFrom: new Date() },
-    select: { id: true },
-  });
+  if (!(await endUserSessions(kyselyOf(db), userId, new Date(), extra)))
+    throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
 
 /**
@@ -72,10 +71,10 @@ export function sessionEndedBy(claims: SessionClaims, state: SessionUserState): 
  * The renewal check of next-auth's jwt callback (every `GET /api/auth/session`): throws
  * `SessionEndedError` when the session in `token` has ended or has no workspace left. One statement.
  */
-export async function checkSessionRenewal(db: Tx, token: Record<string, unknown>): Promise<void> {
+export async function checkSessionRenewal(db: Db, token: Record<string, unknown>): Promise<void> {
   const claims = sessionClaimsOf(token);
   if (!claims) throw new SessionEndedError("no live session claims (signed in before issue 23, or too old)");
-  const user = await readSessionUser(kyselyOf(db), claims.userId, claims.sessionId);
+  const user = await readSessionUser(db, claims.userId, claims.sessionId);
   if (!user) throw new SessionEndedError("the user is gone");
   const ended = sessionEndedBy(claims, user);
   if (ended) throw new SessionEndedError(ended);
@@ -87,10 +86,10 @@ export async function checkSessionRenewal(db: Tx, token: Record<string, unknown>
  * Ends the one session of `token` (its sign-out, next-auth's signOut event): its sid is refused
  * until the session's absolute end. A token without live claims has nothing left to end.
  */
-export async function revokeSession(db: Tx, token: Record<string, unknown> | null): Promise<void> {
+export async function revokeSession(db: Db, token: Record<string, unknown> | null): Promise<void> {
   const claims = token ? sessionClaimsOf(token) : undefined;
   if (!claims) return;
-  await insertRevokedSession(kyselyOf(db), {
+  await insertRevokedSession(db, {
     sid: claims.sessionId,
     userId: claims.userId,
     expiresAt: new Date(sessionEndsAt(claims) * 1000),

@@ -6,13 +6,15 @@
  * - failures count per email and per source address in PostgreSQL (lib/rate-limit); over either
  *   limit the attempt is refused before the password is checked (429 RATE_LIMITED with
  *   Retry-After); a success clears the email's counter;
- * - a successful sign-in records lastSignInAt.
+ * - a successful sign-in records lastSignInAt (a user gone meanwhile: 404 RESOURCE_NOT_FOUND, what
+ *   Prisma's P2025 answered).
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError } from "../errors";
 import { isSafeText } from "../http/safe-text";
 import { fail, rateLimited, reset, retryAfter, signInLimits } from "../rate-limit";
+import { readSignInUser, recordSignIn } from "./store/sessions";
 
 export interface SignedInUser {
   id: string;
@@ -43,13 +45,9 @@ export async function signInWithPassword(
 ): Promise<SignedInUser> {
   const email = normalizeEmail(input.email);
   await checkSignInLimits(email, input.ip);
+  const kdb = kyselyOf(db);
   // an email PostgreSQL cannot hold (a NUL) names nobody: no lookup, the same failure as unknown
-  const user = !isSafeText(email)
-    ? null
-    : await db.user.findUnique({
-        where: { email },
-        select: { id: true, email: true, name: true, passwordHash: true, isOperator: true },
-      });
+  const user = isSafeText(email) ? await readSignInUser(kdb, email) : undefined;
   dummyHash ??= hashPassword("not a password of anyone");
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user || !ok) {
@@ -59,6 +57,7 @@ export async function signInWithPassword(
     throw new ApiError("INVALID_CREDENTIALS", "Email or password is incorrect");
   }
   await reset(signInLimits().email, email);
-  await db.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() }, select: { id: true } });
+  if (!(await recordSignIn(kdb, user.id, new Date())))
+    throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   return { id: user.id, email: user.email, name: user.name, isOperator: user.isOperator };
 }

@@ -14,7 +14,7 @@ import { newId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization } from "./header";
 import type { TRole } from "./roles";
-import { readKeyByHash, touchKeyLastUsed } from "./store";
+import { insertApiKey, readKeyByHash, touchKeyLastUsed } from "./store/keys";
 
 // lastUsedAt is written at most once a minute per key and process, off the request's path
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -52,17 +52,15 @@ export async function createWorkspaceKey(
 ): Promise<{ id: string; key: string }> {
   const key = `${workspaceKeyPrefix(input.environment)}${randomToken(40)}`;
   const id = newId("key");
-  await db.apiKey.create({
-    data: {
-      id,
-      kind: "workspace",
-      workspaceId: input.workspaceId,
-      environment: input.environment,
-      userId: input.userId ?? null,
-      name: input.name ?? "Default key",
-      keyHash: sha256Hex(key),
-      keyPrefix: key.slice(0, workspaceKeyPrefix(input.environment).length + 4),
-    },
+  await insertApiKey(kyselyOf(db), {
+    id,
+    kind: "workspace",
+    workspaceId: input.workspaceId,
+    environment: input.environment,
+    userId: input.userId ?? null,
+    name: input.name ?? "Default key",
+    keyHash: sha256Hex(key),
+    keyPrefix: key.slice(0, workspaceKeyPrefix(input.environment).length + 4),
   });
   return { id, key };
 }

@@ -9,11 +9,12 @@
  * - given the client instead of a transaction, the notification goes out at once: call it after
  *   the change.
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { CACHE_CHANNEL, encodeInvalidation, existingProcessListener } from "./listener";
+import { notify } from "./store";
 import type { TCacheTopic } from "./topics";
 
 export async function publishInvalidation(tx: Tx, topic: TCacheTopic, key?: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_notify(${CACHE_CHANNEL}, ${encodeInvalidation(topic, key)})`;
+  await notify(kyselyOf(tx), CACHE_CHANNEL, encodeInvalidation(topic, key));
   existingProcessListener()?.deliver(topic, key);
 }

@@ -16,8 +16,8 @@
  */
 import fs from "node:fs";
 import { z } from "zod";
-import type { Tx } from "../db/client";
-import type { ProviderConnection } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { ENVIRONMENTS, type TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { zodDetails } from "../errors/validation";
@@ -35,6 +35,13 @@ import {
   unsealSecrets,
   type TConnectionActor,
 } from "../connections/service";
+import { settingsObject } from "../connections/rows";
+import {
+  listConnectionRowsIn,
+  otherProviderIds,
+  readConnection,
+  type TConnectionRow,
+} from "../connections/store/connections";
 import { CliError, parseCommandWithArguments, usageError } from "./args";
 import { printResult, withDatabase } from "./runtime";
 import { ZEnvironmentFlag, ZJsonFlag } from "./schemas";
@@ -85,21 +92,21 @@ const same = (a: unknown, b: unknown) => JSON.stringify(sorted(a)) === JSON.stri
 // ---------------------------------------------------------------------------------------------
 // export
 
-function exportEntry(row: ProviderConnection): TEntry {
+function exportEntry(row: TConnectionRow): TEntry {
   const adapter = parseAdapter(row.adapter);
   const stored = unsealSecrets(row);
   const storedSecrets = SECRET_FIELDS[adapter].filter((name) => stored[name] !== undefined);
   return {
     adapter,
     enabled: row.enabled,
-    settings: sorted(row.settings ?? {}) as Record<string, unknown>,
+    settings: settingsObject(sorted(row.settings)),
     ...(storedSecrets.length ? { storedSecrets } : {}),
   };
 }
 
 /** The connections of `envs` as the file holds them, providers in catalog order. */
-export async function exportConnections(db: Tx, envs: readonly TEnvironment[]): Promise<TConnectionsFile> {
-  const rows = await db.providerConnection.findMany({ where: { environment: { in: [...envs] } } });
+export async function exportConnections(db: Db, envs: readonly TEnvironment[]): Promise<TConnectionsFile> {
+  const rows = await listConnectionRowsIn(db, envs);
   const order = new Map(PROVIDERS.map((p, i) => [p.id, i]));
   const rank = (id: string) => order.get(id) ?? PROVIDERS.length;
   rows.sort((a, b) => rank(a.providerId) - rank(b.providerId) || a.providerId.localeCompare(b.providerId));
@@ -155,7 +162,7 @@ function resolveSecrets(where: string, entry: TEntry, variables: TVariables): Re
 
 /** What applying the entry would change in the stored row (empty: nothing). */
 function changesOf(
-  before: ProviderConnection,
+  before: TConnectionRow,
   adapter: TConnectionAdapter,
   enabled: boolean,
   split: { settings: Record<string, unknown>; secretsSet: string[] },
@@ -163,7 +170,7 @@ function changesOf(
   const fields: string[] = [];
   if (before.adapter !== adapter) fields.push("adapter");
   if (before.enabled !== enabled) fields.push("enabled");
-  const old = (before.settings ?? {}) as Record<string, unknown>;
+  const old = settingsObject(before.settings);
   for (const key of [...new Set([...Object.keys(old), ...Object.keys(split.settings)])].sort()) {
     if (!same(old[key], split.settings[key])) fields.push(`settings.${key}`);
   }
@@ -184,9 +191,7 @@ async function importEntry(
     throw new CliError("VALIDATION_ERROR", `${where}: not a provider of the catalog`, 2);
   }
   const settings = resolveSecrets(where, entry, variables);
-  const before = await tx.providerConnection.findUnique({
-    where: { environment_providerId: { environment: env, providerId } },
-  });
+  const before = await readConnection(kyselyOf(tx), env, providerId);
   const kept = before && before.adapter === entry.adapter ? unsealSecrets(before) : {};
   // a secret equal to the stored one is no rotation (a JSON secret, a private JWK, is stored as its text)
   for (const name of SECRET_FIELDS[entry.adapter]) {
@@ -244,12 +249,8 @@ export async function importConnections(
       await importEntry(tx, env, providerId, entry, report, variables);
     }
     if (!prune) continue;
-    const stale = await tx.providerConnection.findMany({
-      where: { environment: env, providerId: { notIn: Object.keys(entries) } },
-      select: { providerId: true },
-      orderBy: { providerId: "asc" },
-    });
-    for (const { providerId } of stale) {
+    const stale = await otherProviderIds(kyselyOf(tx), env, Object.keys(entries));
+    for (const providerId of stale) {
       await deleteConnection(tx, { cli: true, env }, providerId);
       report.deleted.push(`${env}.${providerId}`);
     }
@@ -290,7 +291,7 @@ async function runExport(args: string[]): Promise<number> {
   const { flags, positionals } = parseCommandWithArguments(args, ZExportFlags, ["json"], 1);
   const target = positionals[0];
   const envs = flags.env ? [flags.env] : [...ENVIRONMENTS];
-  const file = await withDatabase((db) => exportConnections(db, envs));
+  const file = await withDatabase((db) => exportConnections(kyselyOf(db), envs));
   const text = `${JSON.stringify(file, null, 2)}\n`;
   if (target === undefined) {
     process.stdout.write(text);

@@ -65,6 +65,10 @@ export interface TConfig {
   readonly readyTimeoutMs: number;
   /** IDV_SHUTDOWN_TIMEOUT_MS: the time requests in flight get to finish after SIGTERM. */
   readonly shutdownTimeoutMs: number;
+  /** IDV_METRICS_TOKEN: the bearer token of GET /metrics (lib/metrics/exposition.ts) */
+  readonly metricsToken: string | undefined;
+  /** IDV_METRICS_PORT: a port of its own for GET /metrics */
+  readonly metricsPort: number | undefined;
   /** `idv serve`: the production server's V8 old-space limit (--max-old-space-size), in MB */
   readonly maxHeapMb: number;
   readonly jobConcurrency: number;
@@ -147,6 +151,8 @@ function toConfig(env: TEnvironmentValues): TConfig {
     bodyTimeoutMs: env.IDV_BODY_TIMEOUT_MS,
     readyTimeoutMs: env.IDV_READY_TIMEOUT_MS,
     shutdownTimeoutMs: env.IDV_SHUTDOWN_TIMEOUT_MS,
+    metricsToken: env.IDV_METRICS_TOKEN,
+    metricsPort: env.IDV_METRICS_PORT,
     maxHeapMb: env.IDV_MAX_HEAP_MB,
     jobConcurrency: env.JOB_CONCURRENCY,
     expirySweepMs: env.IDV_EXPIRY_SWEEP_MS,

@@ -251,6 +251,15 @@ export const ZEnvironment = z.object({
   IDV_BODY_TIMEOUT_MS: between(1000, 600_000, 30_000),
   IDV_READY_TIMEOUT_MS: between(100, 60_000, 2000),
   IDV_SHUTDOWN_TIMEOUT_MS: between(1000, 600_000, 25_000),
+  IDV_METRICS_TOKEN: variable(
+    z
+      .string()
+      .trim()
+      .min(16, "must be at least 16 characters")
+      .regex(/^\S+$/, "must not contain spaces")
+      .optional(),
+  ),
+  IDV_METRICS_PORT: variable(number(PORT).int(PORT).min(1, PORT).max(65535, PORT).optional()),
   IDV_MAX_HEAP_MB: positiveInteger(256),
   JOB_CONCURRENCY: positiveInteger(5),
   IDV_EXPIRY_SWEEP_MS: between(100, 60_000, 5000),
@@ -340,6 +349,8 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   IDV_BODY_TIMEOUT_MS: { default: "`30000`" },
   IDV_READY_TIMEOUT_MS: { default: "`2000`" },
   IDV_SHUTDOWN_TIMEOUT_MS: { default: "`25000`" },
+  IDV_METRICS_TOKEN: { default: "unset (no `/metrics` on the service's port)" },
+  IDV_METRICS_PORT: { default: "unset" },
   IDV_MAX_HEAP_MB: { default: "`256`" },
   JOB_CONCURRENCY: { default: "`5`" },
   IDV_EXPIRY_SWEEP_MS: { default: "`5000`" },

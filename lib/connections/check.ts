@@ -9,13 +9,14 @@
  * - a failure is an answer (`ok: false`, `error`), never an exception; an adapter without a
  *   check (wallet) is 400 naming `adapter`.
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
 import { findProvider } from "../providers/catalog";
 import { adapterModuleOf, CONNECTION_ADAPTER_MODULES, CONNECTION_ADAPTERS } from "./adapters/registry";
 import { adapterSettings, type TConnectionCheckJson } from "./schema";
 import { parseConnectionAdapter, recordConnectionOutcome, unsealSecrets } from "./service";
+import { readConnection } from "./store/connections";
 
 export { checkOidcIssuer, guardedGetJson } from "./adapters/oidc-check";
 
@@ -26,9 +27,7 @@ export async function checkConnection(
   providerId: string,
 ): Promise<TConnectionCheckJson> {
   if (!findProvider(providerId)) throw notFound(`Provider "${providerId}"`);
-  const row = await db.providerConnection.findUnique({
-    where: { environment_providerId: { environment: env, providerId } },
-  });
+  const row = await readConnection(kyselyOf(db), env, providerId);
   if (!row) throw notFound(`Connection of provider "${providerId}"`);
   const adapter = adapterModuleOf(row.adapter);
   if (!adapter?.check) {

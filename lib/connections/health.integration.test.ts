@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import { jobNamed } from "../jobs/handlers";
+import { metrics } from "../metrics/registry";
 import {
   opSettings,
   putTestConnection,
@@ -93,10 +94,18 @@ async function runRecheckJob(): Promise<void> {
   await job!.task({});
 }
 
+/** idv_upstream_requests_total of `provider` with `outcome` in this process. */
+async function upstreamCount(provider: string, outcome: "ok" | "error"): Promise<number> {
+  const { values } = await metrics().upstreamRequests.get();
+  return values.find((v) => v.labels.provider === provider && v.labels.outcome === outcome)?.value ?? 0;
+}
+
 describe("the health of a connection", () => {
   it("counts sign-ins, upstream failures and latency; a person's cancel is not counted", async () => {
     await putTestConnection("production", "de_eid", { adapter: "oidc", settings: opSettings(op) });
     const t = await makeVerifyingApp(["de_eid"], "production");
+    const okBefore = await upstreamCount("de_eid", "ok");
+    const errorsBefore = await upstreamCount("de_eid", "error");
     expect((await connectionJson("de_eid")).health.lastHour).toEqual({
       signIns: 0,
       failures: 0,
@@ -160,6 +169,9 @@ describe("the health of a connection", () => {
     const afterRun = await connectionJson("de_eid");
     expect(afterRun.state).toBe("connected");
     expect(afterRun.health.lastHour).toMatchObject({ signIns: 5, failures: 3, errorRate: 0.6 });
+    // the process's metrics count the same calls (lib/metrics: idv_upstream_requests_total)
+    expect(await upstreamCount("de_eid", "ok")).toBe(okBefore + 2);
+    expect(await upstreamCount("de_eid", "error")).toBe(errorsBefore + 3);
   });
 
   it("counts a verified wallet presentation; one that does not verify is the wallet's, not counted", async () => {

@@ -21,13 +21,14 @@
  *   `connection_recheck` (every 5 minutes) runs the connection's check on each failing one: a
  *   check that passes clears it (recordConnectionOutcome); buckets older than two days go too.
  */
+import { observeUpstream } from "../metrics/count";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { getDb, kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { logger } from "../log";
 import { connectionCacheKey, type THealthWindow, type TConnectionHealth } from "./schema";
-import { deleteHealthBefore, healthReadStatement, recordSignIn } from "./store";
+import { deleteHealthBefore, healthReadStatement, recordSignIn } from "./store/health";
 
 /** The length of a bucket. */
 export const BUCKET_MS = 5 * 60_000;
@@ -69,6 +70,7 @@ export async function recordConnectionSignIn(
   outcome: TSignInOutcome,
   now = new Date(),
 ): Promise<void> {
+  observeUpstream(providerId, outcome.ok, Math.max(outcome.latencyMs, 0) / 1000);
   try {
     const latency = Math.min(Math.max(Math.round(outcome.latencyMs), 0), 2_147_483_647);
     const slot = latencySlot(latency);
@@ -108,7 +110,7 @@ export async function recordConnectionSignIn(
 const HOUR_BUCKETS = 12;
 const DAY_BUCKETS = 288;
 
-// the windows' sums, one statement for any number of providers (lib/connections/store.ts)
+// the windows' sums, one statement for any number of providers (lib/connections/store/health.ts)
 const READ = healthReadStatement(SLOTS);
 
 /** The median of a latency histogram, estimated linearly within its bucket (at most `max`). */

@@ -11,20 +11,21 @@
  * - the connection id is the key (not the provider): it is unguessable and does not change when
  *   the settings do; a rotated key is served as soon as the PUT commits.
  */
-import type { Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { notFound } from "../errors";
 import { publicJwk } from "../providers/adapters/oidc-keys";
 import { adapterSettings } from "./schema";
 import { unsealSecrets } from "./rows";
+import { readConnectionById } from "./store/connections";
 
 /** The connection's JWKS document: `{keys: [...]}`; 404 when there is nothing to serve. */
 export async function connectionJwks(
-  db: Tx,
+  db: Db,
   connectionId: string,
 ): Promise<{ keys: Record<string, unknown>[] }> {
   const row = /^con_[A-Za-z0-9_-]{1,100}$/.test(connectionId)
-    ? await db.providerConnection.findUnique({ where: { id: connectionId } })
-    : null;
+    ? await readConnectionById(db, connectionId)
+    : undefined;
   if (!row || row.adapter !== "oidc") throw notFound(`Keys of connection "${connectionId}"`);
   const config = adapterSettings("oidc", row.settings, unsealSecrets(row));
   const keys: Record<string, unknown>[] = [];

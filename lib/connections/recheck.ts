@@ -11,23 +11,20 @@
  *   debug level; anything else thrown by one check is logged and does not stop the others;
  * - then it deletes the health buckets past their retention (health.ts).
  */
-import { getDb, type Tx } from "../db/client";
+import { getDb, kyselyOf, type Tx } from "../db/client";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import { checkConnection } from "./check";
 import { purgeConnectionHealth } from "./health";
 import { connectionState } from "./rows";
+import { listErroredConnections } from "./store/connections";
 
 /** Checks run at once. */
 export const RECHECK_CONCURRENCY = 4;
 
 /** Re-checks every enabled failing connection; how many were checked and how many came back. */
 export async function recheckFailingConnections(db: Tx): Promise<{ checked: number; recovered: number }> {
-  const rows = await db.providerConnection.findMany({
-    where: { enabled: true, lastErrorAt: { not: null } },
-    select: { environment: true, providerId: true, enabled: true, lastErrorAt: true, lastSuccessAt: true },
-    orderBy: [{ environment: "asc" }, { providerId: "asc" }],
-  });
+  const rows = await listErroredConnections(kyselyOf(db));
   const failing = rows.filter((row) => connectionState(row) === "failing");
   let checked = 0;
   let recovered = 0;

@@ -27,7 +27,8 @@ import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { config, parseSetting } from "../config";
 import { encryptSecret } from "../crypto/encryption";
-import { getDb, type Tx } from "../db/client";
+import { getDb, kysely, kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 import { logger } from "../log";
@@ -45,6 +46,7 @@ import {
 } from "./schema";
 import { CONNECTION_ADAPTER_MODULES } from "./adapters/registry";
 import { connectionState, parseConnectionAdapter, unsealSecrets } from "./rows";
+import { insertConnectionIfAbsent, readConnection } from "./store/connections";
 
 export type TRuntimeConnection = {
   [A in TConnectionAdapter]: { adapter: A; settings: TAdapterSettings[A] };
@@ -91,10 +93,8 @@ function unavailable(reason: TUnavailableReason, providerId: string): TConnectio
   };
 }
 
-async function load(db: Tx, env: TEnvironment, providerId: string): Promise<TCachedConnection> {
-  const row = await db.providerConnection.findUnique({
-    where: { environment_providerId: { environment: env, providerId } },
-  });
+async function load(db: Db, env: TEnvironment, providerId: string): Promise<TCachedConnection> {
+  const row = await readConnection(db, env, providerId);
   if (!row) return { connection: null, availability: unavailable("not_connected", providerId) };
   if (!row.enabled) return { connection: null, availability: unavailable("disabled", providerId) };
   // an adapter outside the list is a corrupt row (a clear error), not a connection its adapter refuses
@@ -128,7 +128,7 @@ async function load(db: Tx, env: TEnvironment, providerId: string): Promise<TCac
 
 function cached(env: TEnvironment, providerId: string, db?: Tx): Promise<TCachedConnection> {
   return connections().get(connectionCacheKey(env, providerId), async () => ({
-    value: await load(db ?? getDb(), env, providerId),
+    value: await load(db ? kyselyOf(db) : kysely(), env, providerId),
   }));
 }
 
@@ -260,21 +260,17 @@ export async function importEnvironmentConnections(): Promise<string[]> {
       // one transaction per connection; the insert skips a connection that exists (another
       // instance starting at the same time, or an operator's), so nothing is imported twice
       const created = await getDb().$transaction(async (tx) => {
-        const inserted = await tx.providerConnection.createMany({
-          data: [
-            {
-              id,
-              environment: "production",
-              providerId,
-              adapter,
-              enabled: true,
-              settings: settings as object,
-              secretsEncrypted: SECRET_FIELDS[adapter].length ? encryptSecret(JSON.stringify(secrets)) : null,
-            },
-          ],
-          skipDuplicates: true,
-        });
-        if (inserted.count === 0) return false;
+        const inserted = await insertConnectionIfAbsent(
+          kyselyOf(tx),
+          { id, environment: "production", providerId },
+          {
+            adapter,
+            enabled: true,
+            settings,
+            secretsEncrypted: SECRET_FIELDS[adapter].length ? encryptSecret(JSON.stringify(secrets)) : null,
+          },
+        );
+        if (!inserted) return false;
         await recordAudit(tx, {
           actor: SYSTEM_ACTOR,
           environment: "production",

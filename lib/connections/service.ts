@@ -21,15 +21,14 @@ import { cliActor, type OperatorActor } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { encryptSecret } from "../crypto/encryption";
-import type { Db, Tx } from "../db/client";
-import type { ProviderConnection } from "../db/generated/client";
+import { kyselyOf, type Db, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
-import { invalidField, notFound } from "../errors";
+import { ApiError, invalidField, notFound } from "../errors";
 import { newId } from "../ids";
 import { findProvider, PROVIDERS, type TProviderDefinition } from "../providers/catalog";
 import { failOpenSessionsOfProvider } from "../verifications/disconnect";
 import { connectionHealth, NO_HEALTH } from "./health";
-import { connectionState, parseConnectionAdapter, unsealSecrets } from "./rows";
+import { connectionState, parseConnectionAdapter, settingsObject, unsealSecrets } from "./rows";
 import {
   ADAPTER_FLOWS,
   connectionCacheKey,
@@ -42,8 +41,20 @@ import {
   type TPutConnection,
 } from "./schema";
 import { CONNECTION_ADAPTER_MODULES } from "./adapters/registry";
+import {
+  deleteConnectionRow,
+  insertConnection,
+  listConnectionRows,
+  readConnection,
+  updateConnection,
+  updateConnectionOutcome,
+  type TConnectionRow,
+} from "./store/connections";
 
 export { connectionCacheKey, connectionState, parseConnectionAdapter, unsealSecrets };
+
+// what Prisma's "not found" (P2025, from an update or delete of a row deleted concurrently) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 function catalogProvider(providerId: string): TProviderDefinition {
   const provider = findProvider(providerId);
@@ -53,7 +64,7 @@ function catalogProvider(providerId: string): TProviderDefinition {
 
 export function toConnectionJson(
   provider: TProviderDefinition,
-  row: ProviderConnection | null,
+  row: TConnectionRow | null,
   health: TConnectionHealth = NO_HEALTH,
 ): TConnectionJson {
   const base = {
@@ -85,9 +96,9 @@ export function toConnectionJson(
     connectionId: row.id,
     adapter,
     enabled: row.enabled,
-    settings: row.settings as Record<string, unknown>,
+    settings: settingsObject(row.settings),
     ...CONNECTION_ADAPTER_MODULES[adapter].connectionJson(
-      { environment: row.environment as TEnvironment, providerId: row.providerId, settings: row.settings },
+      { environment: row.environment, providerId: row.providerId, settings: row.settings },
       secrets,
     ),
     secretsSet: (SECRET_FIELDS[adapter] ?? []).filter((name) => Boolean(secrets[name])),
@@ -102,7 +113,7 @@ export function toConnectionJson(
 
 /** Every catalog provider with its connection in `env`, in catalog order. */
 export async function listConnections(db: Tx, env: TEnvironment): Promise<TConnectionJson[]> {
-  const rows = await db.providerConnection.findMany({ where: { environment: env } });
+  const rows = await listConnectionRows(kyselyOf(db), env);
   const byProvider = new Map(rows.map((r) => [r.providerId, r]));
   // every connection's health in one statement
   const ids = rows.map((r) => r.providerId);
@@ -112,9 +123,7 @@ export async function listConnections(db: Tx, env: TEnvironment): Promise<TConne
 
 export async function getConnection(db: Tx, env: TEnvironment, providerId: string): Promise<TConnectionJson> {
   const provider = catalogProvider(providerId);
-  const row = await db.providerConnection.findUnique({
-    where: { environment_providerId: { environment: env, providerId } },
-  });
+  const row = (await readConnection(kyselyOf(db), env, providerId)) ?? null;
   const health = row ? (await connectionHealth(db, env, [providerId])).get(providerId) : undefined;
   return toConnectionJson(provider, row, health);
 }
@@ -137,14 +146,14 @@ function canonicalJson(value: unknown): string {
 
 /** The names of what a change touches: adapter, enabled, settings.<key> (secrets by name only). */
 function changedFields(
-  before: ProviderConnection | null,
+  before: TConnectionRow | undefined,
   after: { adapter: string; enabled: boolean; settings: Record<string, unknown> },
   secretsSet: string[],
 ): string[] {
   const changed: string[] = [];
   if (before?.adapter !== after.adapter) changed.push("adapter");
   if (before?.enabled !== after.enabled) changed.push("enabled");
-  const old = (before?.settings ?? {}) as Record<string, unknown>;
+  const old = settingsObject(before?.settings);
   for (const key of [...new Set([...Object.keys(old), ...Object.keys(after.settings)])].sort()) {
     if (canonicalJson(old[key]) !== canonicalJson(after.settings[key])) changed.push(`settings.${key}`);
   }
@@ -193,26 +202,25 @@ export async function putConnection(
 ): Promise<{ created: boolean; connection: TConnectionJson }> {
   const provider = catalogProvider(providerId);
   refuseAdapter(provider, body.adapter);
-  const where = { environment_providerId: { environment: actor.env, providerId } };
-  const before = await db.providerConnection.findUnique({ where });
+  const rows = kyselyOf(db);
+  const before = await readConnection(rows, actor.env, providerId);
   // a secret stored for another adapter is not this one's
   const kept = before && before.adapter === body.adapter ? unsealSecrets(before) : {};
   const { settings, secrets, secretsSet } = checkSettings(body.adapter, body.settings, kept);
   const sealed = SECRET_FIELDS[body.adapter].length ? encryptSecret(JSON.stringify(secrets)) : null;
   const changed = changedFields(before, { ...body, settings }, secretsSet);
-  const data = {
+  const values = {
     adapter: body.adapter,
     enabled: body.enabled,
-    settings: settings as object,
+    settings,
     secretsEncrypted: sealed,
     // a new configuration has not failed yet
-    ...(changed.length ? { lastError: null, lastErrorAt: null, failureStreak: 0 } : {}),
+    resetState: changed.length > 0,
   };
   const row = before
-    ? await db.providerConnection.update({ where, data })
-    : await db.providerConnection.create({
-        data: { id: newId("con"), environment: actor.env, providerId, ...data },
-      });
+    ? await updateConnection(rows, actor.env, providerId, values)
+    : await insertConnection(rows, { id: newId("con"), environment: actor.env, providerId }, values);
+  if (!row) throw missingRow();
   // disabled, or another adapter: the open sessions of the provider fail (provider_unavailable)
   const failedSessions =
     !body.enabled || (before && before.adapter !== body.adapter)
@@ -242,11 +250,10 @@ export async function putConnection(
 /** Disconnects `providerId` in the actor's environment; nothing to do when it is not connected. */
 export async function deleteConnection(db: Tx, actor: TConnectionActor, providerId: string): Promise<void> {
   catalogProvider(providerId);
-  const row = await db.providerConnection.findUnique({
-    where: { environment_providerId: { environment: actor.env, providerId } },
-  });
+  const rows = kyselyOf(db);
+  const row = await readConnection(rows, actor.env, providerId);
   if (!row) return;
-  await db.providerConnection.delete({ where: { id: row.id } });
+  if (!(await deleteConnectionRow(rows, row.id))) throw missingRow();
   // its open sessions fail (provider_unavailable), with their events and webhooks
   const failedSessions = await failOpenSessionsOfProvider(db, actor.env, providerId);
   await recordAudit(db, {
@@ -272,16 +279,14 @@ export async function recordConnectionOutcome(
   error: string | null,
 ): Promise<void> {
   const now = new Date();
-  const where = { environment_providerId: { environment: env, providerId } };
-  const before = await db.providerConnection.findUnique({ where });
+  const rows = kyselyOf(db);
+  const before = await readConnection(rows, env, providerId);
   if (!before) return;
-  const after = await db.providerConnection.update({
-    where,
-    data:
-      error === null
-        ? { lastSuccessAt: now, failureStreak: 0 }
-        : { lastError: error.slice(0, 500), lastErrorAt: now },
+  const after = await updateConnectionOutcome(rows, env, providerId, {
+    error: error === null ? null : error.slice(0, 500),
+    now,
   });
+  if (!after) throw missingRow();
   if (connectionState(before) !== connectionState(after)) {
     await publishInvalidation(db, CACHE_TOPICS.connections, connectionCacheKey(env, providerId));
   }

@@ -14,9 +14,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../crypto/hash";
-import type { Db, Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { parseEnvironment } from "../environments";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
+import { deleteExpiredHandOffs, insertHandOff, takeHandOffRow } from "./store/hand-offs";
 import { sealHandOff, unsealHandOff, type THandOff } from "./test-sign-in-cookies";
 
 /** The prefix of a test sign-in's RelayState (a session's starts with ver_). */
@@ -40,15 +42,13 @@ function handOffKey(relayState: string): string {
 }
 
 /** Keeps a form post's hand-off under its RelayState (in the start's transaction). */
-export async function keepHandOff(db: Tx, relayState: string, handOff: THandOff): Promise<void> {
-  await db.connectionTestHandOff.create({
-    data: {
-      id: handOffKey(relayState),
-      environment: handOff.env,
-      providerId: handOff.providerId,
-      handOffSealed: sealHandOff(handOff),
-      expiresAt: new Date(handOff.expiresAt),
-    },
+export async function keepHandOff(db: Db, relayState: string, handOff: THandOff): Promise<void> {
+  await insertHandOff(db, {
+    id: handOffKey(relayState),
+    environment: handOff.env,
+    providerId: handOff.providerId,
+    handOffSealed: sealHandOff(handOff),
+    expiresAt: new Date(handOff.expiresAt),
   });
 }
 
@@ -58,33 +58,26 @@ export async function keepHandOff(db: Tx, relayState: string, handOff: THandOff)
  * is none (unknown, used, purged, or another ACS's: that one's row is left alone) or it expired.
  */
 export async function takeHandOff(
-  db: Tx,
+  db: Db,
   relayState: string,
   at: { env: string; providerId: string },
 ): Promise<THandOff | null> {
   const env = parseEnvironment(at.env);
   if (!env || !TEST_RELAY_STATE.test(relayState)) return null;
-  const rows = await db.$queryRaw<{ hand_off_sealed: string }[]>`
-    DELETE FROM connection_test_hand_offs
-     WHERE id = ${handOffKey(relayState)} AND environment = ${env}::"Environment"
-       AND provider_id = ${at.providerId}
-    RETURNING hand_off_sealed`;
-  const handOff = unsealHandOff(rows[0]?.hand_off_sealed);
+  const sealed = await takeHandOffRow(db, handOffKey(relayState), {
+    environment: env,
+    providerId: at.providerId,
+  });
+  const handOff = unsealHandOff(sealed);
   if (!handOff || handOff.env !== env || handOff.providerId !== at.providerId) return null;
   return Date.now() > handOff.expiresAt ? null : handOff;
 }
 
 /** Deletes the form posts' hand-offs that expired unanswered, in bounded batches (hourly). */
 export async function purgeExpiredTestSignInHandOffs(
-  db: Pick<Db, "$executeRaw">,
+  db: Tx,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<number> {
-  // the column is a UTC `timestamp without time zone`: the literal's Z is ignored on the cast
-  return deleteInBatches(
-    (limit) => db.$executeRaw`
-      DELETE FROM connection_test_hand_offs
-       WHERE id IN (SELECT id FROM connection_test_hand_offs
-                     WHERE expires_at < ${now.toISOString()}::timestamp LIMIT ${limit})`,
-    batchSize,
-  );
+  const handOffs = kyselyOf(db);
+  return deleteInBatches((limit) => deleteExpiredHandOffs(handOffs, now, limit), batchSize);
 }

@@ -28,7 +28,8 @@
 import { z } from "zod";
 import { readSessionCookie, resolveSessionOperator } from "../auth/console-session";
 import type { OperatorActor } from "../auth/actor";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
 import { findProvider } from "../providers/catalog";
@@ -36,6 +37,7 @@ import { adapterModuleOf } from "./adapters/registry";
 import type { TSignInAdapter, TSignInAnswer, TSignInCompletion } from "./adapters/types";
 import { adapterSettings } from "./schema";
 import { parseConnectionAdapter, unsealSecrets } from "./rows";
+import { readConnection } from "./store/connections";
 import {
   clearedHandOffCookie,
   HANDOFF_SECONDS,
@@ -59,11 +61,9 @@ export const ZTestSignInStartJson = z.object({
 });
 export type TTestSignInStartJson = z.infer<typeof ZTestSignInStartJson>;
 
-async function storedConnection(db: Tx, env: TEnvironment, providerId: string) {
+async function storedConnection(db: Db, env: TEnvironment, providerId: string) {
   if (!findProvider(providerId)) throw notFound(`Provider "${providerId}"`);
-  const row = await db.providerConnection.findUnique({
-    where: { environment_providerId: { environment: env, providerId } },
-  });
+  const row = await readConnection(db, env, providerId);
   if (!row) throw notFound(`Connection of provider "${providerId}"`);
   return row;
 }
@@ -116,7 +116,8 @@ export async function startTestSignIn(
   if (!claims || claims.userId !== actor.auth.userId) {
     throw new ApiError("INVALID_SESSION", "Your session has ended. Sign in again");
   }
-  const row = await storedConnection(db, actor.env, providerId);
+  const data = kyselyOf(db);
+  const row = await storedConnection(data, actor.env, providerId);
   const signIn = signInOf(row);
   const settings = storedSettings(row);
   if (settings === null) {
@@ -150,7 +151,7 @@ export async function startTestSignIn(
   if (signIn.answer === "form_post") {
     if (!bound.relayState || !bound.handOff)
       throw new Error(`the ${row.adapter} sign-in did not call bind()`);
-    await keepHandOff(db, bound.relayState, bound.handOff);
+    await keepHandOff(data, bound.relayState, bound.handOff);
     return { url, setCookie: null };
   }
   return {
@@ -217,7 +218,7 @@ async function completeAdapterTestSignIn(
 }
 
 /** The stored connection's outcome for a hand-off checked by the caller; a refusal on ApiError. */
-async function answeredResult(db: Tx, handOff: THandOff, answer: TSignInAnswer): Promise<TTestSignInResult> {
+async function answeredResult(db: Db, handOff: THandOff, answer: TSignInAnswer): Promise<TTestSignInResult> {
   try {
     const row = await storedConnection(db, handOff.env, handOff.providerId);
     return resultOf(handOff, await completeAdapterTestSignIn(row, handOff, answer));
@@ -255,7 +256,7 @@ export async function completeTestSignIn(
       result =
         handOff.binding !== undefined && carried !== handOff.binding
           ? refused(handOff, "This answer is not the one of this test sign-in: start it again")
-          : await answeredResult(db, handOff, answer);
+          : await answeredResult(kyselyOf(db), handOff, answer);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       result = refused(handOff, err.message);
@@ -280,9 +281,10 @@ export async function completeTestSignInPost(
 ): Promise<{ location: string; setCookies: string[] } | null> {
   const relayState = form.RelayState;
   if (!isTestSignInRelayState(relayState)) return null;
-  const handOff = await takeHandOff(db, relayState, at);
+  const data = kyselyOf(db);
+  const handOff = await takeHandOff(data, relayState, at);
   if (!handOff) return null;
-  const result = await answeredResult(db, handOff, { channel: "form_post", form });
+  const result = await answeredResult(data, handOff, { channel: "form_post", form });
   return {
     location: resultPagePath(handOff.env, handOff.providerId),
     setCookies: [resultCookie(handOff, result)],

@@ -1,12 +1,14 @@
 /**
  * The first render of a console page: who is signed in and which workspace they see. Server
  * components call this with the session's user id (from next-auth) and the workspace cookie;
- * every later read and write goes through the REST API.
+ * every later read and write goes through the REST API. One statement (lib/auth/store/sessions.ts
+ * `readConsoleMember`): the user, the session's revocation, the memberships with their workspaces.
  */
 import { can, parseRole, type TRole } from "../auth/roles";
 import type { SessionClaims } from "../auth/session-claims";
 import { sessionEndedBy } from "../auth/sessions";
-import type { Tx } from "../db/client";
+import { readConsoleMember } from "../auth/store/sessions";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 
 export const WORKSPACE_COOKIE = "idv.workspace";
@@ -27,38 +29,17 @@ export interface ConsoleMember {
   isOperator: boolean;
 }
 
-function loadUser(db: Tx, userId: string) {
-  return db.user.findUnique({
-    where: { id: userId },
-    select: {
-      id: true,
-      email: true,
-      name: true,
-      sessionsValidFrom: true,
-      isOperator: true,
-      memberships: {
-        orderBy: { createdAt: "asc" },
-        select: { role: true, workspace: { select: { id: true, name: true } } },
-      },
-    },
-  });
-}
-
 /** undefined when the user is gone, the session has ended (lib/auth/sessions.ts), or in no workspace. */
 export async function loadConsoleMember(
-  db: Tx,
+  db: Db,
   input: { session: SessionClaims; workspaceId?: string; environment: TEnvironment },
 ): Promise<ConsoleMember | undefined> {
-  const [user, revoked] = await Promise.all([
-    loadUser(db, input.session.userId),
-    db.revokedSession.findUnique({ where: { sid: input.session.sessionId }, select: { sid: true } }),
-  ]);
+  const user = await readConsoleMember(db, input.session.userId, input.session.sessionId);
   if (!user) return undefined;
-  if (sessionEndedBy(input.session, { sessionsValidFrom: user.sessionsValidFrom, revoked: revoked !== null }))
-    return undefined;
+  if (sessionEndedBy(input.session, user)) return undefined;
   const memberships = user.memberships.map((m) => ({
-    workspaceId: m.workspace.id,
-    name: m.workspace.name,
+    workspaceId: m.workspaceId,
+    name: m.name,
     role: parseRole(m.role),
   }));
   const current = memberships.find((m) => m.workspaceId === input.workspaceId) ?? memberships[0];

@@ -46,8 +46,8 @@ const BUILDS = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|merg
 const OLD_IMPORT =
   /import\s+(type\s+)?(\{[^}]*\}|[\w*\s]+)\s+from\s+["'][^"']*\/db\/(client|sql|statement)["']/g;
 const OLD_RAW = /\$(queryRaw|executeRaw)(Unsafe)?\b/;
-// what lib/db/client.ts offers of the data layer: the pool's handle, and its close
-const LAYER_NAMES = new Set(["kysely", "closeDatabase"]);
+// what lib/db/client.ts offers of the data layer: the pool's handle, its figures and its close
+const LAYER_NAMES = new Set(["kysely", "poolStats", "closeDatabase"]);
 
 function usesOldWays(text: string): boolean {
   for (const match of text.matchAll(OLD_IMPORT)) {

@@ -142,6 +142,12 @@ export function getDb(): PrismaClient {
   return globalForDb.idvPrisma;
 }
 
+/** The process's pool: connections open, idle, and requests waiting for one (metrics). */
+export function poolStats(): { total: number; idle: number; waiting: number } {
+  const pool = globalForDb.idvPrisma ? poolOf(globalForDb.idvPrisma) : undefined;
+  return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+}
+
 /** Closes the process's database client and its pool (the end of a graceful stop). */
 export async function closeDatabase(): Promise<void> {
   await globalForDb.idvPrisma?.$disconnect();

@@ -11,8 +11,7 @@
  *   the hosts' locks (claims.ts settleInspection), and overrides what DNS says (`host_taken`).
  */
 import type { Resolver } from "node:dns/promises";
-import { Prisma } from "../db/client";
-import type { CustomDomain } from "../db/generated/client";
+import type { TCheckedValues, TCustomDomainRow } from "./store/domains";
 import { checkDnsRecords, describeDnsChecks, toDnsCheckJson, type TDnsCheckJson } from "./dns";
 import { GAVE_UP_MESSAGE, scheduleAfterCheck } from "./schedule";
 import { parseDnsRecords } from "./serialize";
@@ -35,7 +34,7 @@ export interface TDomainInspection {
 
 /** Asks DNS about the domain's records now (no database access). */
 export async function inspectCustomDomain(
-  domain: Pick<CustomDomain, "webDomain" | "oidcDomain" | "dnsRecords">,
+  domain: Pick<TCustomDomainRow, "webDomain" | "oidcDomain" | "dnsRecords">,
   resolver?: Resolver,
 ): Promise<TDomainInspection> {
   const reserved = reservedHosts();
@@ -55,13 +54,16 @@ export async function inspectCustomDomain(
 
 export interface TCheckUpdate {
   move: TDomainTransition;
-  data: Prisma.CustomDomainUpdateManyMutationInput;
+  data: TCheckedValues;
   gaveUp: boolean;
 }
 
 /** The row's new values after a check of `current` found `inspection`. */
 export function checkUpdate(
-  current: Pick<CustomDomain, "status" | "activatedAt" | "autoChecks" | "pendingSince" | "claimExpiresAt">,
+  current: Pick<
+    TCustomDomainRow,
+    "status" | "activatedAt" | "autoChecks" | "pendingSince" | "claimExpiresAt"
+  >,
   inspection: TDomainInspection,
   { automatic, now }: { automatic: boolean; now: Date },
 ): TCheckUpdate {
@@ -77,7 +79,8 @@ export function checkUpdate(
       status: move.status,
       requiredAction: move.requiredAction,
       statusMessage: message ?? null,
-      dnsChecks: inspection.checks ?? Prisma.DbNull,
+      // JSON text for the jsonb column; SQL NULL when DNS was not asked
+      dnsChecks: inspection.checks ? JSON.stringify(inspection.checks) : null,
       lastCheckedAt: now,
       activatedAt:
         move.status === "active" ? (current.status === "active" ? current.activatedAt : now) : null,

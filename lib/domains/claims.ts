@@ -24,19 +24,25 @@
  */
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
-import type { Db, Tx } from "../db/client";
-import type { TEnvironment } from "../environments";
+import { kyselyOf, type Db, type Tx } from "../db/client";
+import type { Db as KDb } from "../db/kysely";
+import { ApiError } from "../errors";
 import { logger } from "../log";
 import type { TDomainInspection } from "./check";
+import {
+  deleteDomain,
+  deleteDomains,
+  lockExpiredClaims,
+  lockHostName,
+  readDomainsOnHosts,
+} from "./store/claims";
 
 export const EXPIRE_BATCH_SIZE = 100;
 export const EXPIRE_MAX_BATCHES = 10;
 
 /** Transaction-scoped advisory locks on host names, in sorted order. */
-export async function lockHosts(db: Tx, hosts: readonly string[]): Promise<void> {
-  for (const host of [...new Set(hosts)].sort()) {
-    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`custom-domain:${host}`}, 0))`;
-  }
+export async function lockHosts(db: KDb, hosts: readonly string[]): Promise<void> {
+  for (const host of [...new Set(hosts)].sort()) await lockHostName(db, host);
 }
 
 export interface THostHolder {
@@ -56,16 +62,10 @@ export async function otherDomainsOn(
   hosts: readonly string[],
   { exceptId, requestId }: { exceptId?: string; requestId?: string } = {},
 ): Promise<THostHolder[]> {
-  const rows = await db.customDomain.findMany({
-    where: {
-      OR: [{ webDomain: { in: [...hosts] } }, { oidcDomain: { in: [...hosts] } }],
-      ...(exceptId ? { id: { not: exceptId } } : {}),
-    },
-    include: { app: { select: { deletedAt: true, workspaceId: true, environment: true } } },
-  });
+  const rows = await readDomainsOnHosts(kyselyOf(db), hosts, exceptId || undefined);
   const live: THostHolder[] = [];
   for (const row of rows) {
-    if (row.app.deletedAt === null) {
+    if (row.deletedAt === null) {
       live.push({
         id: row.id,
         appId: row.appId,
@@ -76,10 +76,11 @@ export async function otherDomainsOn(
       continue;
     }
     // a deleted app's domain is no longer served; its hosts are free to claim
-    await db.customDomain.delete({ where: { id: row.id } });
+    // gone meanwhile: what Prisma's "not found" (P2025) of its delete answered
+    if (!(await deleteDomain(kyselyOf(db), row.id))) throw resourceGone();
     await recordAudit(db, {
-      workspaceId: row.app.workspaceId,
-      environment: row.app.environment,
+      workspaceId: row.workspaceId,
+      environment: row.environment,
       actor: SYSTEM_ACTOR,
       action: "custom_domain.released",
       targetType: "custom_domain",
@@ -115,7 +116,7 @@ export async function settleInspection(
   requestId?: string,
 ): Promise<{ inspection: TDomainInspection; taken: string[] }> {
   const hosts = [domain.webDomain, domain.oidcDomain];
-  await lockHosts(tx, hosts);
+  await lockHosts(kyselyOf(tx), hosts);
   if (inspection.event === "host_reserved") return { inspection, taken: [] };
   const holders = await otherDomainsOn(tx, hosts, {
     exceptId: domain.id,
@@ -127,6 +128,11 @@ export async function settleInspection(
     inspection: { event: "host_taken", message: hostTakenMessage(taken), checks: inspection.checks },
     taken,
   };
+}
+
+/** The answer the pipeline gave to Prisma's "record not found" (P2025). */
+function resourceGone(): ApiError {
+  return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
 
 export interface TExpireOptions {
@@ -143,39 +149,24 @@ export async function expireClaims(db: Db, options: TExpireOptions = {}): Promis
   let expired = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const count = await db.$transaction(async (tx) => {
-      // timestamps are UTC `timestamp without time zone`: the ISO literal's Z is ignored on the cast
-      const rows = await tx.$queryRaw<
-        {
-          id: string;
-          app_id: string;
-          web_domain: string;
-          oidc_domain: string;
-          status: string;
-          workspace_id: string;
-          environment: TEnvironment;
-        }[]
-      >`
-        SELECT d.id, d.app_id, d.web_domain, d.oidc_domain, d.status, a.workspace_id,
-               a.environment::text AS environment
-          FROM custom_domains d JOIN apps a ON a.id = d.app_id
-         WHERE d.status <> 'active' AND d.claim_expires_at <= ${now.toISOString()}::timestamp
-         ORDER BY d.claim_expires_at
-         LIMIT ${batchSize}
-           FOR UPDATE OF d SKIP LOCKED`;
+      const rows = await lockExpiredClaims(kyselyOf(tx), now, batchSize);
       if (rows.length === 0) return 0;
-      await tx.customDomain.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } });
+      await deleteDomains(
+        kyselyOf(tx),
+        rows.map((r) => r.id),
+      );
       for (const row of rows) {
         await recordAudit(tx, {
-          workspaceId: row.workspace_id,
+          workspaceId: row.workspaceId,
           environment: row.environment,
           actor: SYSTEM_ACTOR,
           action: "custom_domain.expired",
           targetType: "custom_domain",
           targetId: row.id,
           data: {
-            appId: row.app_id,
-            webDomain: row.web_domain,
-            oidcDomain: row.oidc_domain,
+            appId: row.appId,
+            webDomain: row.webDomain,
+            oidcDomain: row.oidcDomain,
             from: row.status,
             to: "unconfigured",
           },

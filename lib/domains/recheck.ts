@@ -24,12 +24,13 @@ import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import { getDb, type Db } from "../db/client";
+import { getDb, kyselyOf, type Db } from "../db/client";
 import { logger } from "../log";
 import { checkUpdate, inspectCustomDomain } from "./check";
 import { expireClaims, settleInspection } from "./claims";
 import { createResolver } from "./dns";
 import { forgetCustomDomainHosts } from "./routing";
+import { leaseDueDomains, readLeasedDomain, writeLeasedCheck } from "./store/domains";
 
 export const RECHECK_BATCH_SIZE = 20;
 export const RECHECK_MAX_BATCHES = 5;
@@ -65,40 +66,21 @@ interface TOutcome {
 }
 const SKIPPED: TOutcome = { written: false };
 
-/** Claims up to `limit` due domains for this run; returns their ids. */
-async function claimDueDomains(db: Db, now: Date, lease: Date, limit: number): Promise<string[]> {
-  // timestamps are UTC `timestamp without time zone`: the ISO literal's Z is ignored on the cast
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE custom_domains SET next_check_at = ${lease.toISOString()}::timestamp
-     WHERE id IN (SELECT id FROM custom_domains
-                   WHERE status IN ('awaiting_dns', 'verifying')
-                     AND next_check_at <= ${now.toISOString()}::timestamp
-                   ORDER BY next_check_at
-                   LIMIT ${limit}
-                   FOR UPDATE SKIP LOCKED)
-    RETURNING id`;
-  return rows.map((r) => r.id);
-}
-
 async function recheckOne(db: Db, id: string, lease: Date, now: Date, resolver: Resolver): Promise<TOutcome> {
-  const domain = await db.customDomain.findFirst({
-    where: { id, nextCheckAt: lease },
-    include: { app: { select: { workspaceId: true, environment: true } } },
-  });
+  const domain = await readLeasedDomain(kyselyOf(db), id, lease);
   if (!domain) return SKIPPED;
   const asked = await inspectCustomDomain(domain, resolver);
   const outcome = await db.$transaction(async (tx) => {
     const { inspection } = await settleInspection(tx, domain, asked);
     const { move, data, gaveUp } = checkUpdate(domain, inspection, { automatic: true, now });
     // only while the row still holds this run's lease: a verify, delete or reconfiguration wins
-    const { count } = await tx.customDomain.updateMany({ where: { id, nextCheckAt: lease }, data });
-    if (count === 0) return null;
+    if (!(await writeLeasedCheck(kyselyOf(tx), id, lease, data))) return null;
     if (move.status !== domain.status) {
       // every instance's cached OP issuer of these hosts (lib/oidc/provider/issuer.ts), on commit
       await publishInvalidation(tx, CACHE_TOPICS.customDomains);
       await recordAudit(tx, {
-        workspaceId: domain.app.workspaceId,
-        environment: domain.app.environment,
+        workspaceId: domain.workspaceId,
+        environment: domain.environment,
         actor: SYSTEM_ACTOR,
         action: "custom_domain.checked",
         targetType: "custom_domain",
@@ -146,7 +128,7 @@ export async function recheckDueDomains(db: Db, options: TRecheckOptions = {}): 
   const summary: TRecheckSummary = { checked: 0, changed: 0, activated: 0, gaveUp: 0, skipped: 0 };
 
   for (let batch = 0; batch < maxBatches; batch++) {
-    const ids = await claimDueDomains(db, now, lease, batchSize);
+    const ids = await leaseDueDomains(kyselyOf(db), now, lease, batchSize);
     const outcomes = await inPool(ids, PARALLEL_CHECKS, (id) =>
       recheckOne(db, id, lease, now, resolver).catch((err: unknown) => {
         // the lease runs out and the domain is due again then

@@ -21,10 +21,11 @@
  */
 import { isIP } from "node:net";
 import { config, type TConfig } from "../config";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { normalizeHost, rewriteUnderPrefix } from "../http/hosts";
 import { reservedHosts } from "./settings";
+import { readActiveHost, readTlsHost } from "./store/routing";
 
 export const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -62,19 +63,9 @@ export async function findActiveCustomDomainHost(
   db: Tx,
   host: string,
 ): Promise<TCustomDomainRoute | undefined> {
-  const rows = await db.$queryRaw<{ web_domain: string; environment: string; app_id: string }[]>`
-    SELECT d.web_domain, a.environment::text AS environment, d.app_id
-    FROM custom_domains d JOIN apps a ON a.id = d.app_id
-    WHERE (d.web_domain = ${host} OR d.oidc_domain = ${host})
-      AND d.status = 'active' AND a.deleted_at IS NULL
-    LIMIT 1`;
-  const row = rows[0];
+  const row = await readActiveHost(kyselyOf(db), host);
   if (!row) return undefined;
-  return {
-    kind: row.web_domain === host ? "web" : "oidc",
-    environment: row.environment === "production" ? "production" : "sandbox",
-    appId: row.app_id,
-  };
+  return { kind: row.webDomain === host ? "web" : "oidc", environment: row.environment, appId: row.appId };
 }
 
 interface CacheEntry {
@@ -164,45 +155,22 @@ export type TTlsDecision =
 export async function decideTlsHost(db: Tx, domain: string): Promise<TTlsDecision> {
   const host = normalizeHost(domain);
   if (!host) return { allowed: false, code: "invalid_host", host: null, domain: null };
-  const rows = await db.$queryRaw<
-    {
-      id: string;
-      web_domain: string;
-      oidc_domain: string;
-      status: string;
-      required_action: string;
-      status_message: string | null;
-      last_checked_at: Date | null;
-      app_id: string;
-      app_name: string;
-      deleted_at: Date | null;
-      environment: string;
-      workspace_id: string;
-    }[]
-  >`
-    SELECT d.id, d.web_domain, d.oidc_domain, d.status, d.required_action, d.status_message,
-           d.last_checked_at, a.id AS app_id, a.name AS app_name, a.deleted_at,
-           a.environment::text AS environment, a.workspace_id
-    FROM custom_domains d JOIN apps a ON a.id = d.app_id
-    WHERE d.web_domain = ${host} OR d.oidc_domain = ${host}
-    ORDER BY (d.status = 'active' AND a.deleted_at IS NULL) DESC, d.created_at
-    LIMIT 1`;
-  const row = rows[0];
+  const row = await readTlsHost(kyselyOf(db), host);
   if (!row) return { allowed: false, code: "unknown_host", host, domain: null };
   const found: TTlsDomainRow = {
     domainId: row.id,
-    role: row.web_domain === host ? "web" : "oidc",
-    webDomain: row.web_domain,
-    oidcDomain: row.oidc_domain,
+    role: row.webDomain === host ? "web" : "oidc",
+    webDomain: row.webDomain,
+    oidcDomain: row.oidcDomain,
     status: row.status,
-    requiredAction: row.required_action,
-    statusMessage: row.status_message,
-    lastCheckedAt: row.last_checked_at,
-    appId: row.app_id,
-    appName: row.app_name,
-    appDeleted: row.deleted_at !== null,
-    environment: row.environment === "production" ? "production" : "sandbox",
-    workspaceId: row.workspace_id,
+    requiredAction: row.requiredAction,
+    statusMessage: row.statusMessage,
+    lastCheckedAt: row.lastCheckedAt,
+    appId: row.appId,
+    appName: row.appName,
+    appDeleted: row.deletedAt !== null,
+    environment: row.environment,
+    workspaceId: row.workspaceId,
   };
   if (found.appDeleted) return { allowed: false, code: "app_deleted", host, domain: found };
   if (found.status !== "active") return { allowed: false, code: "domain_not_active", host, domain: found };

@@ -1,11 +1,11 @@
 /** The custom domain state as the API returns it. No row means `unconfigured`. */
 import { z } from "zod";
-import type { CustomDomain } from "../db/generated/client";
 import { jsonParser } from "../state-machine";
 import type { TDnsCheckJson, TDnsRecord } from "./dns";
 import { ZCustomDomainJson, ZDnsCheckJson, ZDnsRecordJson } from "./endpoints";
 import { isPendingStatus } from "./schedule";
 import { parseDomainStatus, parseRequiredAction } from "./state-machine";
+import type { TCustomDomainRow } from "./store/domains";
 
 /** `custom_domains.dns_records` (written by buildDnsRecords) as read from its row. */
 export const parseDnsRecords: (value: unknown) => TDnsRecord[] = jsonParser(
@@ -36,7 +36,7 @@ export const UNCONFIGURED_DOMAIN: Readonly<TCustomDomainJson> = {
   automaticChecks: "off",
 };
 
-export function toCustomDomainJson(row: CustomDomain): TCustomDomainJson {
+export function toCustomDomainJson(row: TCustomDomainRow): TCustomDomainJson {
   const pending = isPendingStatus(row.status);
   return {
     webDomain: row.webDomain,

@@ -11,8 +11,9 @@
  * - without the header (the service's own hosts) every app is served, as before.
  * Only the proxy sets the header; route handlers never trust a Host header for this.
  */
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { VERIFICATION_ID } from "../hosted/headers";
+import { readVerificationApp } from "./store/routing";
 
 export const SERVED_APP_HEADER = "x-idv-served-app";
 
@@ -35,6 +36,5 @@ export async function servesVerification(db: Tx, headers: Headers, id: string): 
   const served = servedApp(headers);
   if (served === undefined) return true;
   if (!VERIFICATION_ID.test(id)) return false;
-  const v = await db.verification.findUnique({ where: { id }, select: { appId: true } });
-  return v?.appId === served;
+  return (await readVerificationApp(kyselyOf(db), id)) === served;
 }

@@ -27,9 +27,7 @@ import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import type { Db, Tx } from "../db/client";
-import { Prisma } from "../db/client";
-import type { CustomDomain } from "../db/generated/client";
+import { kyselyOf, type Db, type Tx } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { newId, randomToken } from "../ids";
 import { checkUpdate, inspectCustomDomain } from "./check";
@@ -40,9 +38,23 @@ import { forgetCustomDomainHosts } from "./routing";
 import { startRecheckSchedule } from "./schedule";
 import { toCustomDomainJson, UNCONFIGURED_DOMAIN, type TCustomDomainJson } from "./serialize";
 import { claimExpiry, cnameTarget, reservedHosts } from "./settings";
+import { deleteDomain } from "./store/claims";
+import {
+  insertDomain,
+  isUniqueViolation,
+  lockDomain,
+  readDomainOfApp,
+  writeCheck,
+  type TCustomDomainRow,
+} from "./store/domains";
 import { transition } from "../state-machine";
 import { DOMAIN_TRANSITIONS, illegalDomainTransition } from "./state-machine";
 import type { Resolver } from "node:dns/promises";
+
+/** The answer the pipeline gave to Prisma's "record not found" (P2025). */
+function resourceGone(): ApiError {
+  return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+}
 
 function noDomain(clientId: string): ApiError {
   return new ApiError(
@@ -57,7 +69,7 @@ export async function getCustomDomain(
   clientId: string,
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, auth, clientId);
-  const row = await db.customDomain.findUnique({ where: { appId: app.id } });
+  const row = await readDomainOfApp(kyselyOf(db), app.id);
   return row ? toCustomDomainJson(row) : { ...UNCONFIGURED_DOMAIN };
 }
 
@@ -73,7 +85,8 @@ export async function configureCustomDomain(
   input: { webDomain: string; oidcDomain: string },
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const existing = await db.customDomain.findUnique({ where: { appId: app.id } });
+  const kdb = kyselyOf(db);
+  const existing = await readDomainOfApp(kdb, app.id);
   if (existing) {
     throw new ApiError(
       "CUSTOM_DOMAIN_EXISTS",
@@ -82,7 +95,7 @@ export async function configureCustomDomain(
   }
   const pair = parseDomainPair(input, reservedHosts());
   const hosts = [pair.webDomain, pair.oidcDomain];
-  await lockHosts(db, hosts);
+  await lockHosts(kdb, hosts);
 
   // only an active domain holds its hosts: other apps' claims may coexist with this one
   const taken = hostsHeld(await otherDomainsOn(db, hosts, { requestId: actor.requestId }), hosts);
@@ -92,27 +105,26 @@ export async function configureCustomDomain(
   const token = randomToken(32);
   const now = new Date();
   const schedule = startRecheckSchedule(now);
-  let row: CustomDomain;
+  let row: TCustomDomainRow;
   try {
-    row = await db.customDomain.create({
-      data: {
-        id: newId("dom"),
-        appId: app.id,
-        webDomain: pair.webDomain,
-        oidcDomain: pair.oidcDomain,
-        status: move.status,
-        requiredAction: move.requiredAction,
-        dnsRecords: buildDnsRecords(pair, cnameTarget(), token),
-        verificationToken: token,
-        nextCheckAt: schedule.nextCheckAt,
-        autoChecks: schedule.autoChecks,
-        pendingSince: schedule.pendingSince,
-        claimExpiresAt: claimExpiry(now),
-      },
+    row = await insertDomain(kdb, {
+      id: newId("dom"),
+      appId: app.id,
+      webDomain: pair.webDomain,
+      oidcDomain: pair.oidcDomain,
+      status: move.status,
+      requiredAction: move.requiredAction,
+      dnsRecords: JSON.stringify(buildDnsRecords(pair, cnameTarget(), token)),
+      verificationToken: token,
+      nextCheckAt: schedule.nextCheckAt,
+      autoChecks: schedule.autoChecks,
+      pendingSince: schedule.pendingSince,
+      claimExpiresAt: claimExpiry(now),
     });
   } catch (err) {
-    // only a concurrent configure of the same app gets here (hosts are locked above)
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+    // only a concurrent configure of the same app gets here (hosts are locked above): the unique
+    // violation of `app_id` (23505; Prisma's P2002)
+    if (isUniqueViolation(err)) {
       throw new ApiError(
         "CUSTOM_DOMAIN_EXISTS",
         `App "${clientId}" already has a custom domain; delete it first`,
@@ -148,7 +160,7 @@ export async function verifyCustomDomain(
   resolver?: Resolver,
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const domain = await db.customDomain.findUnique({ where: { appId: app.id } });
+  const domain = await readDomainOfApp(kyselyOf(db), app.id);
   if (!domain) throw noDomain(clientId);
   const asked = await inspectCustomDomain(domain, resolver);
 
@@ -156,12 +168,12 @@ export async function verifyCustomDomain(
     // hosts first, then the row (claims.ts: the same order as configure); the row as it is now:
     // it may have moved, expired or gone while DNS was being asked
     const { inspection, taken } = await settleInspection(tx, domain, asked, actor.requestId);
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM custom_domains WHERE id = ${domain.id} FOR UPDATE`;
-    const current = locked.length ? await tx.customDomain.findUnique({ where: { id: domain.id } }) : null;
+    const current = await lockDomain(kyselyOf(tx), domain.id);
     if (!current) throw noDomain(clientId);
     const { move, data } = checkUpdate(current, inspection, { automatic: false, now: new Date() });
-    const updated = await tx.customDomain.update({ where: { id: current.id }, data });
+    const updated = await writeCheck(kyselyOf(tx), current.id, data);
+    // locked above, so never gone; what Prisma's update of a missing row (P2025) answered
+    if (!updated) throw resourceGone();
     // every instance's cached OP issuer of these hosts (lib/oidc/provider/issuer.ts), on commit
     if (updated.status !== current.status) await publishInvalidation(tx, CACHE_TOPICS.customDomains);
     await recordAudit(tx, {
@@ -192,10 +204,12 @@ export async function deleteCustomDomain(
   clientId: string,
 ): Promise<{ deleted: true }> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const domain = await db.customDomain.findUnique({ where: { appId: app.id } });
+  const kdb = kyselyOf(db);
+  const domain = await readDomainOfApp(kdb, app.id);
   if (!domain) throw noDomain(clientId);
   const move = transition(DOMAIN_TRANSITIONS, domain.status, "delete", illegalDomainTransition);
-  await db.customDomain.delete({ where: { id: domain.id } });
+  // gone meanwhile (a concurrent delete): what Prisma's delete of a missing row (P2025) answered
+  if (!(await deleteDomain(kdb, domain.id))) throw resourceGone();
   await publishInvalidation(db, CACHE_TOPICS.customDomains);
   await recordAudit(db, {
     ...workspaceAudit(actor),

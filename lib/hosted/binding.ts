@@ -23,10 +23,18 @@
 import { randomBytes } from "node:crypto";
 import { config, publicUrl } from "../config";
 import { sha256Hex } from "../crypto/hash";
-import type { Tx } from "../db/client";
-import { nextUrlFor } from "../verifications/return";
+import type { Db } from "../db/kysely";
+import { ApiError } from "../errors";
+import { nextUrlOf } from "../verifications/return";
 import { sessionTtlSeconds } from "../verifications/settings";
 import { isTerminal } from "../verifications/state-machine";
+import {
+  claimBrowserBinding,
+  consumeHandoff,
+  readBinding,
+  readOidcRequestOf,
+  setBrowserBinding,
+} from "../verifications/store/binding";
 import { readCookie } from "./upstream-cookie";
 
 /** The hosted pages' cookie (path /verify/{id}). */
@@ -86,18 +94,18 @@ export interface THostedBrowser {
 
 /** What a browser with `secret` (its hosted cookie) may see of a session; null: unknown session. */
 export async function hostedBrowser(
-  db: Tx,
+  db: Db,
   verificationId: string,
   secret: string | undefined,
 ): Promise<THostedBrowser | null> {
-  const v = await db.verification.findUnique({ where: { id: verificationId } });
+  const v = await readBinding(db, verificationId);
   if (!v) return null;
   const bound = matchesBinding(v.browserBindingHash, secret);
   return {
     oidc: v.viaOidcProvider,
     bound,
     claimable: !v.viaOidcProvider && v.browserBindingHash === null && !isTerminal(v.status),
-    next: bound && isTerminal(v.status) ? await nextUrlFor(db, v, resumeProof(secret!)) : null,
+    next: bound && isTerminal(v.status) ? await nextUrlOf(db, v, resumeProof(secret!)) : null,
   };
 }
 
@@ -107,36 +115,25 @@ export async function hostedBrowser(
  * open. Returns the new cookie secret, or null (nothing changes; the page shows what it may).
  */
 export async function bindHostedBrowser(
-  db: Tx,
+  db: Db,
   verificationId: string,
   handoff: string | undefined,
 ): Promise<string | null> {
-  const v = await db.verification.findUnique({
-    where: { id: verificationId },
-    select: { status: true, browserBindingHash: true, viaOidcProvider: true },
-  });
+  const v = await readBinding(db, verificationId);
   if (!v) return null;
   const secret = newBindingSecret();
   if (v.viaOidcProvider) {
-    const request = await db.oidcAuthorizationRequest.findUnique({ where: { verificationId } });
+    const request = await readOidcRequestOf(db, verificationId);
     if (!request?.handoffHash || !handoff || handoff.length > 128) return null;
-    const used = await db.oidcAuthorizationRequest.updateMany({
-      where: { id: request.id, handoffHash: bindingHash(handoff) },
-      data: { handoffHash: null, proofHash: bindingHash(resumeProof(secret)) },
-    });
-    if (used.count !== 1) return null;
-    await db.verification.update({
-      where: { id: verificationId },
-      data: { browserBindingHash: bindingHash(secret) },
-    });
+    if (!(await consumeHandoff(db, request.id, bindingHash(handoff), bindingHash(resumeProof(secret)))))
+      return null;
+    // gone since it was read (a concurrent delete): what Prisma's "not found" (P2025) answered
+    if (!(await setBrowserBinding(db, verificationId, bindingHash(secret))))
+      throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
     return secret;
   }
   if (v.browserBindingHash !== null || isTerminal(v.status)) return null;
-  const claimed = await db.verification.updateMany({
-    where: { id: verificationId, browserBindingHash: null },
-    data: { browserBindingHash: bindingHash(secret) },
-  });
-  return claimed.count === 1 ? secret : null;
+  return (await claimBrowserBinding(db, verificationId, bindingHash(secret))) ? secret : null;
 }
 
 /** The OpenID Provider's hand-off address to the hosted page (on PUBLIC_URL). */

@@ -1,20 +1,23 @@
 /** /verify/{id}/qr on its own (lib/hosted/qr.ts), the database replaced: the image, its address, the frame. */
 import QRCode from "qrcode";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { HANDLER_CSP } from "../http/security-headers.mjs";
+import { readSessionEnvironment } from "../verifications/store/hosted";
 import { qrFrame, qrImage } from "./qr";
 
-vi.mock("../db/client", () => ({ getDb: vi.fn() }));
+vi.mock("../db/client", () => ({ kysely: vi.fn() }));
+vi.mock("../verifications/store/hosted", () => ({ readSessionEnvironment: vi.fn() }));
 
 const ID = `ver_${"2".repeat(26)}`;
-const findUnique = vi.fn();
+const db = {};
+const findUnique = vi.mocked(readSessionEnvironment);
 const get = (query = "") => qrImage(new Request(`http://localhost/verify/${ID}/qr${query}`), ID);
 
 const publicUrl = process.env.PUBLIC_URL;
 beforeEach(() => {
   vi.resetAllMocks();
-  vi.mocked(getDb).mockReturnValue({ verification: { findUnique } } as never);
+  vi.mocked(kysely).mockReturnValue(db as never);
   process.env.PUBLIC_URL = "https://idv.example.com";
 });
 afterEach(() => {
@@ -25,9 +28,9 @@ afterEach(() => {
 
 describe("qrImage", () => {
   it("is an SVG with the hosted headers, reading the session's environment only", async () => {
-    findUnique.mockResolvedValue({ environment: "sandbox" });
+    findUnique.mockResolvedValue("sandbox");
     const res = await get("?f=3");
-    expect(findUnique).toHaveBeenCalledWith({ where: { id: ID }, select: { environment: true } });
+    expect(findUnique).toHaveBeenCalledWith(db, ID);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/svg+xml");
     expect(res.headers.get("content-security-policy")).toBe(HANDLER_CSP);
@@ -36,14 +39,14 @@ describe("qrImage", () => {
 
   it("encodes the simulator with the frame in the sandbox, the start address in production", async () => {
     const toString = vi.spyOn(QRCode, "toString");
-    findUnique.mockResolvedValue({ environment: "sandbox" });
+    findUnique.mockResolvedValue("sandbox");
     await get("?f=3");
     expect(toString).toHaveBeenLastCalledWith(
       `https://idv.example.com/sandbox/verify/${ID}?flow=qr&f=3`,
       // (qrcode adds its defaults to the options object it is given)
       expect.objectContaining({ type: "svg", margin: 2, errorCorrectionLevel: "M" }),
     );
-    findUnique.mockResolvedValue({ environment: "production" });
+    findUnique.mockResolvedValue("production");
     await get("?f=3");
     expect(toString).toHaveBeenLastCalledWith(
       `https://idv.example.com/verify/${ID}/start`,
@@ -52,7 +55,7 @@ describe("qrImage", () => {
   });
 
   it("is the hosted 404 in text for a session that does not exist", async () => {
-    findUnique.mockResolvedValue(null);
+    findUnique.mockResolvedValue(undefined);
     const res = await get();
     expect(res.status).toBe(404);
     expect(await res.text()).toBe("Verification not found");

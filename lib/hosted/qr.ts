@@ -5,15 +5,16 @@
  * production), the image. `f` (a frame number) only defeats caches: any other value is frame 0.
  */
 import QRCode from "qrcode";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { readSessionEnvironment } from "../verifications/store/hosted";
 import { HOSTED_HEADERS, verificationNotFound } from "./headers";
 import { phoneUrlFor } from "./links";
 
 /** The answer to GET /verify/{id}/qr. */
 export async function qrImage(request: Request, id: string): Promise<Response> {
-  const v = await getDb().verification.findUnique({ where: { id }, select: { environment: true } });
-  if (!v) return verificationNotFound();
-  const target = phoneUrlFor(id, v.environment, "qr", qrFrame(new URL(request.url).searchParams.get("f")));
+  const environment = await readSessionEnvironment(kysely(), id);
+  if (!environment) return verificationNotFound();
+  const target = phoneUrlFor(id, environment, "qr", qrFrame(new URL(request.url).searchParams.get("f")));
   const svg = await QRCode.toString(target, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
   return new Response(svg, { headers: { ...HOSTED_HEADERS, "Content-Type": "image/svg+xml" } });
 }

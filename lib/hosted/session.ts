@@ -18,7 +18,7 @@
  *   through sandbox.ts `simulateSession`, which may record a production-test participation).
  */
 import { encryptSecret } from "../crypto/encryption";
-import { kyselyOf, type Db as PrismaDb, type Tx } from "../db/client";
+import { kyselyOf, type Db as PrismaDb } from "../db/client";
 import type { Db } from "../db/kysely";
 import { ApiError } from "../errors";
 import type { TSimulatedOutcome } from "../providers/adapters/simulator";
@@ -41,11 +41,11 @@ export interface THostedStatus {
 
 /** The status as the browser holding `secret` (its hosted binding cookie, if any) may see it. */
 export async function readHostedStatus(
-  db: Tx,
+  db: Db,
   verificationId: string,
   secret: string | undefined,
 ): Promise<THostedStatus | null> {
-  const v = await readSessionStatus(kyselyOf(db), verificationId);
+  const v = await readSessionStatus(db, verificationId);
   if (!v) return null;
   const status: THostedStatus = {
     status: v.status,
@@ -62,8 +62,9 @@ export async function answerReturn(
   verificationId: string,
   secret: string | undefined,
 ): Promise<string | null> {
+  // a Prisma transaction: the return's code is issued by lib/oidc/codes.ts, still on Prisma
   return db.$transaction(async (tx) => {
-    const browser = await hostedBrowser(tx, verificationId, secret);
+    const browser = await hostedBrowser(kyselyOf(tx), verificationId, secret);
     if (!browser?.bound || browser.oidc) return null;
     return answerHostedReturn(tx, verificationId);
   });
@@ -74,10 +75,10 @@ export async function answerReturn(
  * Provider session's same-device flows in a browser other than the one that started the sign-in;
  * the phone of a QR flow has no binding and only authenticates.
  */
-export async function mayStart(db: Tx, verificationId: string, secret: string | undefined): Promise<boolean> {
+export async function mayStart(db: Db, verificationId: string, secret: string | undefined): Promise<boolean> {
   const browser = await hostedBrowser(db, verificationId, secret);
   if (!browser?.oidc || browser.bound) return true;
-  return (await readFlowType(kyselyOf(db), verificationId)) === "qr";
+  return (await readFlowType(db, verificationId)) === "qr";
 }
 
 /** The session locked in the transaction `tx`, or null when there is none. */
@@ -91,8 +92,8 @@ async function lockIfAny(tx: Db, verificationId: string): Promise<TSessionChange
 }
 
 /** The end-user pressed Cancel. Returns false when the session had already ended. */
-export async function cancelByUser(db: PrismaDb, verificationId: string): Promise<boolean> {
-  return inWakingTransaction(kyselyOf(db), async (tx) => {
+export async function cancelByUser(db: Db, verificationId: string): Promise<boolean> {
+  return inWakingTransaction(db, async (tx) => {
     const change = await lockSession(tx, verificationId);
     if (isTerminal(change.row.status)) return false;
     // the provider-side "cancelled" outcome (no participation: only completed or failed have one)
@@ -102,12 +103,8 @@ export async function cancelByUser(db: PrismaDb, verificationId: string): Promis
 }
 
 /** Push flow: the identifier was entered. Returns false when it does not fit the provider. */
-export async function submitPushIdentifier(
-  db: PrismaDb,
-  verificationId: string,
-  raw: unknown,
-): Promise<boolean> {
-  return inWakingTransaction(kyselyOf(db), async (tx) => {
+export async function submitPushIdentifier(db: Db, verificationId: string, raw: unknown): Promise<boolean> {
+  return inWakingTransaction(db, async (tx) => {
     const change = await lockSession(tx, verificationId);
     const v = change.row;
     if (v.flowType !== "push") {
@@ -129,8 +126,8 @@ export async function submitPushIdentifier(
 }
 
 /** Redirect flow: the end-user left for the provider (sandbox: its simulator). */
-export async function leaveForProvider(db: PrismaDb, verificationId: string): Promise<void> {
-  await inWakingTransaction(kyselyOf(db), async (tx) => {
+export async function leaveForProvider(db: Db, verificationId: string): Promise<void> {
+  await inWakingTransaction(db, async (tx) => {
     const change = await lockIfAny(tx, verificationId);
     if (!change || isTerminal(change.row.status)) return;
     await applyStart(tx, change);

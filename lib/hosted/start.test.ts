@@ -6,20 +6,22 @@
  * (production).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { ApiError } from "../errors";
 import { beginSignIn, sessionAnswerChannel } from "../verifications/sign-in";
+import { readStartSession } from "../verifications/store/hosted";
 import { leaveForProvider, mayStart } from "./session";
 import { startVerification, toUpstream, type TStartSession } from "./start";
 import { upstreamCookie } from "./upstream-cookie";
 
-vi.mock("../db/client", () => ({ getDb: vi.fn() }));
+vi.mock("../db/client", () => ({ kysely: vi.fn() }));
+vi.mock("../verifications/store/hosted", () => ({ readStartSession: vi.fn() }));
 vi.mock("./session", () => ({ mayStart: vi.fn(), leaveForProvider: vi.fn() }));
 vi.mock("../verifications/sign-in", () => ({ beginSignIn: vi.fn(), sessionAnswerChannel: vi.fn() }));
 
 const ID = `ver_${"1".repeat(26)}`;
-const findUnique = vi.fn();
-const db = { verification: { findUnique } };
+const findUnique = vi.mocked(readStartSession);
+const db = {};
 const session = (over: Partial<TStartSession> = {}): TStartSession => ({
   id: ID,
   environment: "production",
@@ -34,7 +36,7 @@ const start = () => startVerification(request(), ID);
 const publicUrl = process.env.PUBLIC_URL;
 beforeEach(() => {
   vi.resetAllMocks();
-  vi.mocked(getDb).mockReturnValue(db as never);
+  vi.mocked(kysely).mockReturnValue(db as never);
   vi.mocked(mayStart).mockResolvedValue(true);
 });
 afterEach(() => {
@@ -53,12 +55,9 @@ describe("startVerification", () => {
   });
 
   it("reads the session's id, environment, provider and flow; none: the hosted 404 in text", async () => {
-    findUnique.mockResolvedValue(null);
+    findUnique.mockResolvedValue(undefined);
     const res = await start();
-    expect(findUnique).toHaveBeenCalledWith({
-      where: { id: ID },
-      select: { id: true, environment: true, providerId: true, flowType: true },
-    });
+    expect(findUnique).toHaveBeenCalledWith(db, ID);
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await res.text()).toBe("Verification not found");

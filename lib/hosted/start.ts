@@ -10,10 +10,12 @@
  * 4. errors: a sign-in the adapter refuses (an ApiError) sends the browser back to the page,
  *    which shows the session as it is; anything else is the request pipeline's.
  */
-import { getDb, type Db } from "../db/client";
+import { kysely } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { beginSignIn, sessionAnswerChannel } from "../verifications/sign-in";
+import { readStartSession } from "../verifications/store/hosted";
 import { hostedSecretFrom } from "./binding";
 import { seeOther, verificationNotFound } from "./headers";
 import { leaveForProvider, mayStart } from "./session";
@@ -29,12 +31,9 @@ export interface TStartSession {
 
 /** The answer to GET /verify/{id}/start. */
 export async function startVerification(request: Request, id: string): Promise<Response> {
-  const db = getDb();
+  const db = kysely();
   if (!(await mayStart(db, id, hostedSecretFrom(request)))) return backToPage(id);
-  const v = await db.verification.findUnique({
-    where: { id },
-    select: { id: true, environment: true, providerId: true, flowType: true },
-  });
+  const v = await readStartSession(db, id);
   if (!v) return verificationNotFound();
   return v.environment === "sandbox" ? toSimulator(db, v) : toUpstream(v);
 }

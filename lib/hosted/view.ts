@@ -12,9 +12,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import { findProvider, parseFlowType, type TFlowType } from "../providers/catalog";
 import { isTerminal } from "../verifications/state-machine";
+import { readHostedView } from "../verifications/store/hosted";
 import { ZVerificationConfig } from "../workflows/schema";
 import { storedNodes } from "../workflows/row";
 import { pushIdentifierFor, type TPushIdentifier } from "./push";
@@ -53,18 +54,18 @@ export function providerLogoDataUrl(providerId: string): string | undefined {
   return url;
 }
 
-export async function loadHostedView(db: Tx, verificationId: string): Promise<THostedView | null> {
+export async function loadHostedView(db: Db, verificationId: string): Promise<THostedView | null> {
   if (!/^ver_[0-9A-Za-z]{1,64}$/.test(verificationId)) return null;
-  const v = await db.verification.findUnique({ where: { id: verificationId } });
+  // the session with its app's name and logo and its workflow's nodes: one statement
+  const v = await readHostedView(db, verificationId);
   if (!v) return null;
-  const [app, workflow] = await Promise.all([
-    db.app.findUnique({ where: { id: v.appId }, select: { name: true, logo: true } }),
-    db.workflow.findUnique({ where: { id: v.workflowId }, select: { nodes: true } }),
-  ]);
+  const app = v.appName === null ? null : { name: v.appName, logo: v.appLogo };
   const provider = findProvider(v.providerId);
   if (!app || !provider) return null;
 
-  const node = (workflow ? storedNodes(workflow.nodes) : []).find((n) => n.id === v.verificationNodeId);
+  const node = (v.workflowNodes !== null ? storedNodes(v.workflowNodes) : []).find(
+    (n) => n.id === v.verificationNodeId,
+  );
   const parsed = ZVerificationConfig.safeParse(node?.config ?? {});
   const config = parsed.success ? parsed.data : undefined;
 

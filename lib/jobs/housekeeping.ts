@@ -28,7 +28,7 @@ export async function purgeOidcRowsTask(): Promise<void> {
 }
 
 export async function purgeRateLimitsTask(): Promise<void> {
-  const count = await purgeExpiredRateLimits(getDb());
+  const count = await purgeExpiredRateLimits(kysely());
   if (count > 0) logger.info({ count }, "ended rate-limit windows deleted");
 }
 

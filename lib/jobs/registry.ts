@@ -7,8 +7,9 @@
  * idempotent (a pending job with the same key is replaced instead of a second one added).
  */
 import type { z } from "zod";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { logger } from "../log";
+import { addJob } from "./store";
 
 const DEFAULT_MAX_ATTEMPTS = 10;
 
@@ -112,14 +113,7 @@ export async function enqueue<TSchema extends z.ZodType>(
   payload: NoInfer<z.input<TSchema>>,
   options: TEnqueueOptions = {},
 ): Promise<void> {
-  const spec = jobSpec(definition, payload, options);
-  await db.$executeRaw`SELECT graphile_worker.add_job(
-    ${spec.name}::text,
-    ${spec.payload}::json,
-    run_at => ${spec.runAt}::timestamptz,
-    job_key => ${spec.jobKey}::text,
-    max_attempts => ${spec.maxAttempts}::int
-  )`;
+  await addJob(kyselyOf(db), jobSpec(definition, payload, options));
 }
 
 /** graphile-worker crontab lines (minute hour day month weekday task) of the scheduled jobs. */

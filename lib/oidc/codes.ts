@@ -19,11 +19,17 @@
  */
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../crypto/hash";
-import type { Tx } from "../db/client";
-import type { AuthorizationCode } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { isValidCodeChallenge, verifyCodeVerifier } from "./pkce";
 import { CODE_TTL_SECONDS, MAX_CODE_TTL_SECONDS } from "./settings";
+import {
+  claimAuthorizationCode,
+  insertAuthorizationCode,
+  readAuthorizationCode,
+  type TCodeRow,
+} from "./store/codes";
 
 /** the token endpoint a code belongs to: the REST exchange or the OpenID Provider */
 export type TCodeSurface = "rest" | "op";
@@ -42,7 +48,13 @@ export interface TIssueCodeInput {
   now?: Date;
 }
 
+/** issueCode for callers holding a Prisma client or transaction (the hosted page's REST return). */
 export async function issueAuthorizationCode(db: Tx, input: TIssueCodeInput): Promise<string> {
+  return issueCode(kyselyOf(db), input);
+}
+
+/** A new code for `input` (stored as its SHA-256); the code itself is returned, once. */
+export async function issueCode(db: Db, input: TIssueCodeInput): Promise<string> {
   const ttl = input.ttlSeconds ?? CODE_TTL_SECONDS;
   if (!(ttl > 0 && ttl <= MAX_CODE_TTL_SECONDS)) {
     throw new RangeError(`authorization code lifetime must be 1–${MAX_CODE_TTL_SECONDS} s (got ${ttl})`);
@@ -52,20 +64,18 @@ export async function issueAuthorizationCode(db: Tx, input: TIssueCodeInput): Pr
   }
   const code = randomBytes(32).toString("base64url");
   const now = input.now ?? new Date();
-  await db.authorizationCode.create({
-    data: {
-      codeHash: sha256Hex(code),
-      appId: input.appId,
-      environment: input.environment,
-      verificationId: input.verificationId,
-      surface: input.surface,
-      redirectUri: input.redirectUri ?? null,
-      codeChallenge: input.codeChallenge ?? null,
-      nonce: input.nonce ?? null,
-      scope: input.scope ?? null,
-      expiresAt: new Date(now.getTime() + ttl * 1000),
-      createdAt: now,
-    },
+  await insertAuthorizationCode(db, {
+    codeHash: sha256Hex(code),
+    appId: input.appId,
+    environment: input.environment,
+    verificationId: input.verificationId,
+    surface: input.surface,
+    redirectUri: input.redirectUri ?? null,
+    codeChallenge: input.codeChallenge ?? null,
+    nonce: input.nonce ?? null,
+    scope: input.scope ?? null,
+    expiresAt: new Date(now.getTime() + ttl * 1000),
+    createdAt: now,
   });
   return code;
 }
@@ -94,7 +104,7 @@ export type TCodeRejection =
 
 /** What the checks of a presented code read of its stored row. */
 export type TStoredCode = Pick<
-  AuthorizationCode,
+  TCodeRow,
   | "codeHash"
   | "appId"
   | "environment"
@@ -183,20 +193,17 @@ export function checkCode(
 
 /**
  * Checks a presented code and consumes it; see the module rules for what is refused. (The token
- * endpoints do the same in two statements with what they issue: lib/oidc/store.ts.)
+ * endpoints do the same in two statements with what they issue: lib/oidc/store/grant.ts.)
  */
 export async function redeemAuthorizationCode(db: Tx, input: TRedeemCodeInput): Promise<TRedeemResult> {
   const now = input.now ?? new Date();
   const codeHash = codeHashOf(input.code);
   if (!codeHash) return rejectCode("unknown_code");
-  const row = await db.authorizationCode.findUnique({ where: { codeHash } });
+  const kx = kyselyOf(db);
+  const row = (await readAuthorizationCode(kx, codeHash)) ?? null;
   const refused = checkCode(row, input, now);
   if (refused || !row) return refused ?? rejectCode("unknown_code");
-  const claimed = await db.authorizationCode.updateMany({
-    where: { codeHash, usedAt: null },
-    data: { usedAt: now },
-  });
   // a concurrent redemption got there first
-  if (claimed.count !== 1) return rejectCode("reused", row);
+  if (!(await claimAuthorizationCode(kx, codeHash, now))) return rejectCode("reused", row);
   return { ok: true, code: { ...row, usedAt: now } };
 }

@@ -7,7 +7,7 @@
  *   with 401 as the spec's App API table says ("401 invalid code"; RFC 6749 §5.2 would say 400);
  * - the verification must belong to the client and be completed, with a subject; otherwise
  *   invalid_grant, and the code is left unconsumed;
- * - two statements (store.ts): the code with its verification is read and checked (at the
+ * - two statements (store/grant.ts): the code with its verification is read and checked (at the
  *   token endpoints in the client credential's own statement), the ID token minted, then the
  *   code is consumed together with the access token and the audit entry in one atomic
  *   statement; a code a concurrent redemption consumed first is a reused code;
@@ -31,7 +31,13 @@ import { acrFor } from "../verifications/loa";
 import { authenticateClient, authenticateClientWith, type TAuthenticatedClient } from "./client-auth";
 import { checkCode, codeHashOf, rejectCode, type TCodeSurface, type TStoredCode } from "./codes";
 import { OAuthError } from "./errors";
-import { consumeGrant, grantWithCredential, readGrant, type TGrant } from "./store";
+import {
+  consumeGrant,
+  grantWithCredential,
+  readGrant,
+  revokeAccessTokensOfCode,
+  type TGrant,
+} from "./store/grant";
 import { mintIdToken } from "./id-token";
 import { getSigningKey, type TSigningAlg } from "./keys";
 import { issuerFor } from "./settings";
@@ -174,7 +180,7 @@ export async function exchangeAuthorizationCode(
 
 /**
  * A code presented again after its use: every access token issued from it is revoked, and both
- * are audited, in one transaction.
+ * are audited, in one transaction (a Prisma one while recordAudit takes a Prisma transaction).
  */
 async function revokeOnReuse(
   db: Db,
@@ -184,18 +190,15 @@ async function revokeOnReuse(
 ): Promise<void> {
   await db.$transaction(
     async (tx) => {
-      const revoked = await tx.oidcAccessToken.updateMany({
-        where: { codeHash: code.codeHash, revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
-      if (revoked.count > 0) {
+      const revoked = await revokeAccessTokensOfCode(kyselyOf(tx), code.codeHash, new Date());
+      if (revoked > 0) {
         await recordAudit(tx, {
           ...auditScope,
           actor: SYSTEM_ACTOR,
           action: "oidc_access_token.revoked",
           targetType: "verification",
           targetId: code.verificationId,
-          data: { reason: "authorization_code_reused", count: revoked.count },
+          data: { reason: "authorization_code_reused", count: revoked },
         });
       }
       await recordAudit(tx, {

@@ -29,11 +29,20 @@ import { SYSTEM_ACTOR } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import { getDb, kyselyOf, type Db, type Tx } from "../db/client";
+import { getDb, kysely, kyselyOf, type Db as TPrismaClient, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { jsonParser, memberParser } from "../state-machine";
 import { ACTIVE_KEY_CACHE_SECONDS, keyRotationDays, MAX_TOKEN_LIFETIME_SECONDS } from "./settings";
-import { lockSigningKeys } from "./store";
+import {
+  deleteSigningKeys,
+  insertSigningKey,
+  listSigningKeys,
+  lockSigningKeys,
+  readActiveSigningKey,
+  readPublishedSigningKeys,
+  retireSigningKeys,
+} from "./store/keys";
 
 export const SIGNING_ALGS = ["ES256", "RS256"] as const;
 export type TSigningAlg = (typeof SIGNING_ALGS)[number];
@@ -156,43 +165,39 @@ export function clearSigningKeyCache(): void {
 }
 
 /** The client itself, or the service's client when `db` is a caller's transaction. */
-function rootClient(db: Tx): Db {
-  return typeof (db as Partial<Db>).$transaction === "function" ? (db as Db) : getDb();
+function rootClient(db: Tx): TPrismaClient {
+  return typeof (db as Partial<TPrismaClient>).$transaction === "function" ? (db as TPrismaClient) : getDb();
 }
 
-async function lockKeys(tx: Tx, environment: TEnvironment, alg: TSigningAlg): Promise<void> {
-  await lockSigningKeys(kyselyOf(tx), environment, alg);
-}
-
-function findActiveKey(db: Tx, environment: TEnvironment, alg: TSigningAlg) {
-  return db.signingKey.findFirst({
-    where: { environment, alg, retiredAt: null },
-    orderBy: { createdAt: "desc" },
-  });
-}
-
-async function insertKey(tx: Tx, environment: TEnvironment, alg: TSigningAlg, createdAt: Date) {
+/**
+ * A new active key, with its audit entry and the JWKS caches' invalidation, in `tx` (a Prisma
+ * transaction while recordAudit and publishInvalidation take one).
+ */
+async function insertKey(
+  tx: Tx,
+  environment: TEnvironment,
+  alg: TSigningAlg,
+  createdAt: Date,
+): Promise<{ id: string; privateJwkEncrypted: string }> {
   const material = await generateSigningKeyMaterial(alg);
-  const row = await tx.signingKey.create({
-    data: {
-      id: material.kid,
-      environment,
-      alg,
-      publicJwk: material.publicJwk as object,
-      privateJwkEncrypted: encryptSecret(JSON.stringify(material.privateJwk)),
-      createdAt,
-    },
+  const key = { id: material.kid, privateJwkEncrypted: encryptSecret(JSON.stringify(material.privateJwk)) };
+  await insertSigningKey(kyselyOf(tx), {
+    ...key,
+    environment,
+    alg,
+    publicJwk: material.publicJwk,
+    createdAt,
   });
   await recordAudit(tx, {
     environment,
     actor: SYSTEM_ACTOR,
     action: "signing_key.created",
     targetType: "signing_key",
-    targetId: row.id,
+    targetId: material.kid,
     data: { alg },
   });
   await publishInvalidation(tx, CACHE_TOPICS.signingKeys, environment);
-  return row;
+  return key;
 }
 
 async function importPrivateKey(kid: string, alg: TSigningAlg, sealed: string): Promise<CryptoKey> {
@@ -213,11 +218,14 @@ export async function getSigningKey(
   const hit = activeCache.get(cacheKey);
   if (hit && Date.now() - hit.loadedAt < ACTIVE_KEY_CACHE_SECONDS * 1000) return hit.key;
 
-  let row = await findActiveKey(db, environment, alg);
+  let row = await readActiveSigningKey(kyselyOf(db), environment, alg);
+  // a transaction of its own (see the rules): a Prisma one while insertKey's audit entry and
+  // invalidation take one
   row ??= await rootClient(db).$transaction(async (tx) => {
-    await lockKeys(tx, environment, alg);
+    const kx = kyselyOf(tx);
+    await lockSigningKeys(kx, environment, alg);
     // another instance may have created it while we waited for the lock
-    return (await findActiveKey(tx, environment, alg)) ?? insertKey(tx, environment, alg, new Date());
+    return (await readActiveSigningKey(kx, environment, alg)) ?? insertKey(tx, environment, alg, new Date());
   });
   const key: TSigningKey = {
     kid: row.id,
@@ -238,15 +246,11 @@ export async function ensureSigningKeys(db: Tx, environment: TEnvironment): Prom
  * when it changes by itself: the end of publication of its first retired key (none: null).
  */
 export async function publishedJwks(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   now = new Date(),
 ): Promise<{ jwks: TJwks; changesAt: Date | null }> {
-  const rows = await db.signingKey.findMany({
-    where: { environment, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, alg: true, publicJwk: true, expiresAt: true },
-  });
+  const rows = await readPublishedSigningKeys(db, environment, now);
   let changesAt: Date | null = null;
   for (const { expiresAt } of rows)
     if (expiresAt && (!changesAt || expiresAt.getTime() < changesAt.getTime())) changesAt = expiresAt;
@@ -261,7 +265,18 @@ export async function publishedJwks(
 
 /** The JWKS of an environment: every key still published, public parts only, newest first. */
 export async function publicJwks(db: Tx, environment: TEnvironment, now = new Date()): Promise<TJwks> {
-  return (await publishedJwks(db, environment, now)).jwks;
+  return (await publishedJwks(kyselyOf(db), environment, now)).jwks;
+}
+
+/**
+ * The JWKS of `environment` as the OP serves it, on the service's database: a fresh deployment's
+ * keys are made first (ensureSigningKeys), then publishedJwks.
+ */
+export async function servedJwks(
+  environment: TEnvironment,
+): Promise<{ jwks: TJwks; changesAt: Date | null }> {
+  await ensureSigningKeys(getDb(), environment);
+  return publishedJwks(kysely(), environment);
 }
 
 export interface TRotationResult {
@@ -280,23 +295,16 @@ export async function rotateSigningKeys(
   environment: TEnvironment,
   now = new Date(),
 ): Promise<TRotationResult> {
+  // in `tx`, a Prisma transaction while recordAudit and publishInvalidation take one
   const run = async (tx: Tx): Promise<TRotationResult> => {
-    for (const alg of SIGNING_ALGS) await lockKeys(tx, environment, alg);
-    const keys = await tx.signingKey.findMany({
-      where: { environment },
-      select: { id: true, alg: true, createdAt: true, retiredAt: true, expiresAt: true },
-    });
-    const plan = planRotation(keys, now);
+    const kx = kyselyOf(tx);
+    for (const alg of SIGNING_ALGS) await lockSigningKeys(kx, environment, alg);
+    const plan = planRotation(await listSigningKeys(kx, environment), now);
     const expiresAt = new Date(now.getTime() + retiredKeyGraceSeconds() * 1000);
-    if (plan.retire.length > 0) {
-      await tx.signingKey.updateMany({
-        where: { id: { in: plan.retire }, retiredAt: null },
-        data: { retiredAt: now, expiresAt },
-      });
-    }
+    await retireSigningKeys(kx, plan.retire, now, expiresAt);
     const created: string[] = [];
     for (const alg of plan.create) created.push((await insertKey(tx, environment, alg, now)).id);
-    if (plan.remove.length > 0) await tx.signingKey.deleteMany({ where: { id: { in: plan.remove } } });
+    await deleteSigningKeys(kx, plan.remove);
     if (plan.retire.length + created.length + plan.remove.length > 0)
       await publishInvalidation(tx, CACHE_TOPICS.signingKeys, environment);
     for (const [action, ids] of [
@@ -315,9 +323,11 @@ export async function rotateSigningKeys(
     }
     return { created, retired: plan.retire, removed: plan.remove };
   };
-  const root = db as Partial<Db>;
+  const root = db as Partial<TPrismaClient>;
   const result =
-    typeof root.$transaction === "function" ? await (db as Db).$transaction((tx) => run(tx)) : await run(db);
+    typeof root.$transaction === "function"
+      ? await (db as TPrismaClient).$transaction((tx) => run(tx))
+      : await run(db);
   for (const alg of SIGNING_ALGS) activeCache.delete(`${environment}:${alg}`);
   for (const id of result.removed) importedKeys.delete(id);
   return result;

@@ -17,7 +17,7 @@ import {
   deleteExpiredAccessTokens,
   deleteExpiredAuthorizationRequests,
   deleteExpiredCodes,
-} from "./store";
+} from "./store/purge";
 
 export const OIDC_PURGE_GRACE_MS = 24 * 3600 * 1000;
 

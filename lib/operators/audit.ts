@@ -7,7 +7,8 @@
  * `action` prefixes and date bounds mean the same in both views.
  */
 import { findAuditEvents, toAuditEventJson } from "../audit/log";
-import type { Tx } from "../db/client";
+import { readUserEmails } from "../audit/store";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import type { TListOperatorAuditEventsQuery, TOperatorAuditEventJson } from "./endpoints";
@@ -25,9 +26,7 @@ export async function listOperatorAuditEvents(
   );
   // operators are users: one query for the emails of the page
   const ids = [...new Set(rows.map((r) => r.actorId).filter((id): id is string => id !== null))];
-  const users = ids.length
-    ? await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })
-    : [];
+  const users = ids.length ? await readUserEmails(kyselyOf(db), ids) : [];
   const names = new Map(users.map((u) => [u.id, u.email]));
   return page(
     rows.map((r) => ({ ...toAuditEventJson(r, names), workspaceId: r.workspaceId })),

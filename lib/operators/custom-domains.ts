@@ -8,11 +8,16 @@
  *   GET /api/tls/allowed — put into words; it is the edge's answer, the same under both
  *   environments' base URLs, naming the environment of the domain it found.
  */
-import type { Tx } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { decideTlsHost, type TTlsDecision } from "../domains/routing";
 import { toCustomDomainJson } from "../domains/serialize";
 import { parseDomainStatus } from "../domains/state-machine";
+import {
+  countOperatorDomains,
+  listOperatorDomains,
+  type TOperatorDomainFilter,
+} from "../domains/store/operators";
+import { readWorkspaceName } from "../team/store/members";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import { likeLiteral } from "./workspaces";
@@ -24,32 +29,15 @@ export async function listCustomDomainsForOperator(
   query: TListCustomDomainsQuery,
 ): Promise<TPage<TOperatorCustomDomainJson>> {
   // hosts are stored lowercased (normalised at configure time); LIKE wildcards are literal
-  const search = query.search ? likeLiteral(query.search.toLowerCase()) : undefined;
-  const where: Prisma.CustomDomainWhereInput = {
-    app: { environment: env, deletedAt: null },
+  const filter: TOperatorDomainFilter = {
+    environment: env,
     ...(query.status ? { status: query.status } : {}),
-    ...(query.search
-      ? {
-          OR: [
-            { webDomain: { contains: search } },
-            { oidcDomain: { contains: search } },
-            { appId: query.search },
-            { app: { workspaceId: query.search } },
-          ],
-        }
-      : {}),
+    ...(query.search ? { search: query.search, hostPattern: likeLiteral(query.search.toLowerCase()) } : {}),
   };
+  const kdb = kyselyOf(db);
   const [total, rows] = await Promise.all([
-    db.customDomain.count({ where }),
-    db.customDomain.findMany({
-      where,
-      include: {
-        app: { select: { id: true, name: true, workspace: { select: { id: true, name: true } } } },
-      },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: query.limit,
-      skip: query.offset,
-    }),
+    countOperatorDomains(kdb, filter),
+    listOperatorDomains(kdb, filter, { limit: query.limit, offset: query.offset }),
   ]);
   return page(
     rows.map((row) => ({
@@ -59,8 +47,8 @@ export async function listCustomDomainsForOperator(
       oidcDomain: row.oidcDomain,
       createdAt: row.createdAt.toISOString(),
       activatedAt: row.activatedAt?.toISOString() ?? null,
-      app: { clientId: row.app.id, name: row.app.name },
-      workspace: { workspaceId: row.app.workspace.id, name: row.app.workspace.name },
+      app: { clientId: row.appId, name: row.appName },
+      workspace: { workspaceId: row.workspaceId, name: row.workspaceName },
     })),
     total,
     query.limit,
@@ -99,9 +87,7 @@ export function describeTlsDecision(decision: TTlsDecision): string {
 export async function checkTlsHostForOperator(db: Tx, host: string): Promise<TTlsCheckJson> {
   const decision = await decideTlsHost(db, host);
   const d = decision.domain;
-  const workspace = d
-    ? await db.workspace.findUnique({ where: { id: d.workspaceId }, select: { id: true, name: true } })
-    : null;
+  const workspaceName = d ? await readWorkspaceName(kyselyOf(db), d.workspaceId) : undefined;
   return {
     host,
     normalizedHost: decision.host,
@@ -120,7 +106,7 @@ export async function checkTlsHostForOperator(db: Tx, host: string): Promise<TTl
           lastCheckedAt: d.lastCheckedAt?.toISOString() ?? null,
           environment: d.environment,
           app: { clientId: d.appId, name: d.appName, deleted: d.appDeleted },
-          workspace: { workspaceId: d.workspaceId, name: workspace?.name ?? "" },
+          workspace: { workspaceId: d.workspaceId, name: workspaceName ?? "" },
         }
       : null,
   };

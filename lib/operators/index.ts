@@ -10,10 +10,11 @@
 import { recordAudit } from "../audit";
 import { cliActor, type TActor } from "../auth/actor";
 import { createOperatorKey } from "../auth/operator-keys";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
+import { insertOperatorUser, readUserForOperator, setUserOperator } from "./store";
 
 export interface CreatedOperator {
   userId: string;
@@ -32,7 +33,8 @@ export async function createOperator(
   actor?: TActor,
 ): Promise<CreatedOperator> {
   const email = input.email.trim().toLowerCase();
-  const existing = await db.user.findUnique({ where: { email } });
+  const kdb = kyselyOf(db);
+  const existing = await readUserForOperator(kdb, email);
   if (existing && !(await verifyPassword(input.password, existing.passwordHash))) {
     throw new ApiError(
       "VALIDATION_ERROR",
@@ -42,11 +44,16 @@ export async function createOperator(
       },
     );
   }
-  const user = existing
-    ? await db.user.update({ where: { id: existing.id }, data: { isOperator: true } })
-    : await db.user.create({
-        data: { id: newId("usr"), email, passwordHash: await hashPassword(input.password), isOperator: true },
-      });
+  let user: { id: string };
+  if (existing) {
+    // what Prisma's "not found" (P2025) answered, should the row go between the read and here
+    if (!(await setUserOperator(kdb, existing.id)))
+      throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+    user = existing;
+  } else {
+    user = { id: newId("usr") };
+    await insertOperatorUser(kdb, { id: user.id, email, passwordHash: await hashPassword(input.password) });
+  }
   const wasOperator = existing?.isOperator ?? false;
   const key = await createOperatorKey(db, user.id);
   await recordAudit(db, {

@@ -5,13 +5,15 @@
  * own (404 for other-environment requests, deleted apps and unknown ids); participations are
  * paginated newest first, since a campaign may have up to 100 000 stamps.
  */
-import type { Tx } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
+import { ApiError } from "../errors";
 import type { TEnvironment } from "../environments";
 import { page } from "../http/pagination";
 import { findProvider } from "../providers/catalog";
 import { readPayload, toOperatorItemJson } from "../production-tests/serialize";
 import { challengeStats, loadRequestForOperator } from "../production-tests/service";
+import { pageParticipations } from "../production-tests/store/challenges";
+import { readWorkspaceName } from "../team/store/members";
 import type { TProductionTestDetailJson, TProductionTestDetailQuery } from "./endpoints";
 
 export async function getProductionTestForOperator(
@@ -20,11 +22,11 @@ export async function getProductionTestForOperator(
   requestId: string,
   query: TProductionTestDetailQuery,
 ): Promise<TProductionTestDetailJson> {
-  const row = await loadRequestForOperator(db, env, requestId);
-  const workspace = await db.workspace.findUniqueOrThrow({
-    where: { id: row.app.workspaceId },
-    select: { id: true, name: true },
-  });
+  const data = kyselyOf(db);
+  const row = await loadRequestForOperator(data, env, requestId);
+  const workspaceName = await readWorkspaceName(data, row.app.workspaceId);
+  // what Prisma's findUniqueOrThrow (P2025) answered
+  if (workspaceName === undefined) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   const challenge = row.challenge;
   let stats: TProductionTestDetailJson["stats"] = null;
   let participations = page<TProductionTestDetailJson["participations"]["data"][number]>(
@@ -34,19 +36,9 @@ export async function getProductionTestForOperator(
     query.offset,
   );
   if (challenge) {
-    const where: Prisma.ProductionTestParticipationWhereInput = {
-      challengeId: challenge.id,
-      ...(query.claimed === undefined ? {} : { claimed: query.claimed }),
-    };
-    const [figures, total, rows] = await Promise.all([
-      challengeStats(db, challenge.id, readPayload(row).providerIds),
-      db.productionTestParticipation.count({ where }),
-      db.productionTestParticipation.findMany({
-        where,
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: query.limit,
-        skip: query.offset,
-      }),
+    const [figures, { total, rows }] = await Promise.all([
+      challengeStats(data, challenge.id, readPayload(row).providerIds),
+      pageParticipations(data, challenge.id, query),
     ]);
     stats = figures;
     participations = page(
@@ -66,7 +58,7 @@ export async function getProductionTestForOperator(
   }
   return {
     ...toOperatorItemJson(row),
-    workspace: { workspaceId: workspace.id, name: workspace.name },
+    workspace: { workspaceId: row.app.workspaceId, name: workspaceName },
     stats,
     participations,
   };

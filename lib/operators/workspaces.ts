@@ -11,8 +11,7 @@
  * - one statement per page: the page of workspaces is cut first, then each figure is one
  *   aggregate per workspace of the page (LATERAL), each on an index — no per-row round trips.
  */
-import type { Tx } from "../db/client";
-import { Prisma } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -24,88 +23,39 @@ import {
   type TWorkspaceSummaryJson,
 } from "./endpoints";
 import { parseDomainStatus } from "../domains/state-machine";
+import {
+  countWorkspaces,
+  readWorkspaceApps,
+  readWorkspaceMembers,
+  readWorkspaceSummaries,
+  type TWorkspaceMatch,
+  type TWorkspaceSummaryRow,
+} from "./store";
+
+// lib/operators/custom-domains.ts reads its search the same way
+export { likeLiteral } from "./store";
 
 const DAY_MS = 24 * 3600 * 1000;
 
-interface SummaryRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  total: number;
-  members: number;
-  sandbox_apps: number;
-  production_apps: number;
-  sessions: number;
-  deliveries: number;
-  dead: number;
-}
-
-/** `value` for a LIKE pattern, its wildcards taken literally. */
-export function likeLiteral(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function matchCondition(search: string | undefined): Prisma.Sql {
-  if (!search) return Prisma.sql`TRUE`;
-  const pattern = `%${likeLiteral(search)}%`;
-  return Prisma.sql`(
-    w.id = ${search}
-    OR w.name ILIKE ${pattern}
-    OR EXISTS (
-      SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id
-      WHERE m.workspace_id = w.id AND u.email ILIKE ${pattern}
-    )
-  )`;
-}
-
-async function summaryRows(
+function summaryRows(
   db: Tx,
   env: TEnvironment,
-  where: Prisma.Sql,
+  match: TWorkspaceMatch,
   limit: number,
   offset: number,
   now: Date,
-): Promise<SummaryRow[]> {
+): Promise<TWorkspaceSummaryRow[]> {
   const since = new Date(now.getTime() - ACTIVITY_DAYS * DAY_MS);
-  return db.$queryRaw<SummaryRow[]>`
-    WITH matched AS (
-      SELECT w.id, w.name, w.created_at FROM workspaces w WHERE ${where}
-    ), page AS (
-      SELECT * FROM matched ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}
-    )
-    SELECT p.id, p.name, p.created_at,
-           (SELECT count(*) FROM matched)::int AS total,
-           mem.members, ap.sandbox_apps, ap.production_apps, ses.sessions, wh.deliveries, wh.dead
-    FROM page p
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS members FROM memberships m WHERE m.workspace_id = p.id
-    ) mem
-    CROSS JOIN LATERAL (
-      SELECT count(*) FILTER (WHERE a.environment = 'sandbox')::int AS sandbox_apps,
-             count(*) FILTER (WHERE a.environment = 'production')::int AS production_apps
-      FROM apps a WHERE a.workspace_id = p.id AND a.deleted_at IS NULL
-    ) ap
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS sessions FROM verifications v
-      WHERE v.workspace_id = p.id AND v.environment = ${env}::"Environment" AND v.created_at >= ${since}
-        AND NOT v.untouched
-    ) ses
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS deliveries, count(*) FILTER (WHERE d.status = 'dead')::int AS dead
-      FROM apps a JOIN webhook_deliveries d ON d.app_id = a.id
-      WHERE a.workspace_id = p.id AND a.environment = ${env}::"Environment"
-        AND d.created_at >= ${since} AND d.event_id IS NOT NULL
-    ) wh
-    ORDER BY p.created_at DESC, p.id DESC`;
+  return readWorkspaceSummaries(kyselyOf(db), { match, env, since, limit, offset });
 }
 
-function toSummaryJson(row: SummaryRow): TWorkspaceSummaryJson {
+function toSummaryJson(row: TWorkspaceSummaryRow): TWorkspaceSummaryJson {
   return {
     workspaceId: row.id,
     name: row.name,
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.createdAt.toISOString(),
     memberCount: row.members,
-    apps: { sandbox: row.sandbox_apps, production: row.production_apps },
+    apps: { sandbox: row.sandboxApps, production: row.productionApps },
     sessionsLast30Days: row.sessions,
     webhooks: {
       deliveries: row.deliveries,
@@ -121,16 +71,10 @@ export async function listWorkspacesForOperator(
   query: TListWorkspacesQuery,
   now: Date = new Date(),
 ): Promise<TPage<TWorkspaceSummaryJson>> {
-  const rows = await summaryRows(db, env, matchCondition(query.search), query.limit, query.offset, now);
+  const match = { search: query.search };
+  const rows = await summaryRows(db, env, match, query.limit, query.offset, now);
   // an offset past the end returns no row to carry the total: count on its own then
-  const total =
-    rows[0]?.total ??
-    (query.offset > 0
-      ? (
-          await db.$queryRaw<{ n: number }[]>`
-            SELECT count(*)::int AS n FROM workspaces w WHERE ${matchCondition(query.search)}`
-        )[0]!.n
-      : 0);
+  const total = rows[0]?.total ?? (query.offset > 0 ? await countWorkspaces(kyselyOf(db), match) : 0);
   return page(rows.map(toSummaryJson), total, query.limit, query.offset);
 }
 
@@ -140,35 +84,19 @@ export async function getWorkspaceForOperator(
   workspaceId: string,
   now: Date = new Date(),
 ): Promise<TWorkspaceDetailJson> {
-  const [summary] = await summaryRows(db, env, Prisma.sql`w.id = ${workspaceId}`, 1, 0, now);
+  const [summary] = await summaryRows(db, env, { id: workspaceId }, 1, 0, now);
   if (!summary) throw notFound(`Workspace "${workspaceId}"`);
+  const kdb = kyselyOf(db);
   const [members, apps] = await Promise.all([
-    db.membership.findMany({
-      where: { workspaceId },
-      include: { user: { select: { id: true, email: true, name: true } } },
-      orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
-    }),
-    db.app.findMany({
-      where: { workspaceId, environment: env, deletedAt: null },
-      select: {
-        id: true,
-        name: true,
-        createdAt: true,
-        customDomain: { select: { status: true } },
-        providers: {
-          select: { providerId: true, status: true, enabled: true, activatedAt: true, currentTicketId: true },
-          orderBy: { createdAt: "asc" },
-        },
-      },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    }),
+    readWorkspaceMembers(kdb, workspaceId),
+    readWorkspaceApps(kdb, workspaceId, env),
   ]);
   return {
     ...toSummaryJson(summary),
     members: members.map((m) => ({
-      userId: m.user.id,
-      email: m.user.email,
-      name: m.user.name,
+      userId: m.id,
+      email: m.email,
+      name: m.name,
       role: m.role,
       joinedAt: m.createdAt.toISOString(),
     })),
@@ -176,7 +104,8 @@ export async function getWorkspaceForOperator(
       clientId: a.id,
       name: a.name,
       createdAt: a.createdAt.toISOString(),
-      customDomainStatus: a.customDomain ? parseDomainStatus(a.customDomain.status) : "unconfigured",
+      customDomainStatus:
+        a.customDomainStatus !== null ? parseDomainStatus(a.customDomainStatus) : "unconfigured",
       providers: a.providers.map((p) => ({
         providerId: p.providerId,
         providerName: findProvider(p.providerId)?.name ?? p.providerId,

@@ -11,26 +11,39 @@
  *   after another and each counts the claims committed before it;
  * - the claim that reaches maxStampClaims sets completedAt; no claim after completion or expiry.
  * Both functions must run inside a transaction (the lock lasts until it ends); refusals the
- * caller can expect are returned as results, not thrown.
+ * caller can expect are returned as results, not thrown. They take the caller's Prisma
+ * transaction (the session's: lib/verifications/outcome.ts) and run the statements of ./store/challenges.ts
+ * on its connection (`kyselyOf`); the lock reads the challenge with its request and app in one
+ * statement and locks only the challenge row.
  */
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
-import type { Tx } from "../db/client";
-import type { ProductionTestParticipation } from "../db/generated/client";
-import { notFound } from "../errors";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
+import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { readPayload } from "./serialize";
+import {
+  countClaimed,
+  insertParticipation,
+  lockChallengeRow,
+  readParticipation,
+  readParticipationOfVerification,
+  setChallengeCompleted,
+  setParticipationClaimed,
+  type TParticipationRow,
+} from "./store/challenges";
 
 export type TParticipationRefusal = "challenge_completed" | "challenge_expired" | "provider_not_in_test";
 export type TClaimRefusal =
   "not_successful" | "already_claimed" | "challenge_completed" | "challenge_expired";
 
 export type TParticipationResult =
-  | { ok: true; participation: ProductionTestParticipation; created: boolean }
+  | { ok: true; participation: TParticipationRow; created: boolean }
   | { ok: false; reason: TParticipationRefusal };
 
 export type TClaimResult =
-  | { ok: true; participation: ProductionTestParticipation; totalClaims: number; completed: boolean }
+  | { ok: true; participation: TParticipationRow; totalClaims: number; completed: boolean }
   | { ok: false; reason: TClaimRefusal };
 
 export interface TParticipationInput {
@@ -47,17 +60,14 @@ function assertInTransaction(db: Tx, what: string): void {
 }
 
 /** Locks the challenge row until the transaction ends and returns it with its request payload. */
-async function lockChallenge(db: Tx, challengeId: string) {
-  const locked = await db.$queryRaw<{ id: string }[]>`
-    SELECT id FROM production_test_challenges WHERE id = ${challengeId} FOR UPDATE`;
-  if (locked.length === 0) throw notFound(`Production test challenge "${challengeId}"`);
-  return db.productionTestChallenge.findUniqueOrThrow({
-    where: { id: challengeId },
-    include: {
-      request: { select: { payload: true, workspaceId: true, app: { select: { environment: true } } } },
-    },
-  });
+async function lockChallenge(db: Db, challengeId: string) {
+  const challenge = await lockChallengeRow(db, challengeId);
+  if (!challenge) throw notFound(`Production test challenge "${challengeId}"`);
+  return challenge;
 }
+
+// what Prisma's "not found" (P2025, from findUniqueOrThrow) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 function inactiveReason(
   challenge: { completedAt: Date | null; expiresAt: Date },
@@ -69,16 +79,15 @@ function inactiveReason(
 }
 
 export async function recordParticipation(
-  db: Tx,
+  prisma: Tx,
   input: TParticipationInput,
   now: Date = new Date(),
 ): Promise<TParticipationResult> {
-  assertInTransaction(db, "recordParticipation");
+  assertInTransaction(prisma, "recordParticipation");
+  const db = kyselyOf(prisma);
   const challenge = await lockChallenge(db, input.challengeId);
   if (input.verificationId) {
-    const existing = await db.productionTestParticipation.findFirst({
-      where: { challengeId: challenge.id, verificationId: input.verificationId },
-    });
+    const existing = await readParticipationOfVerification(db, challenge.id, input.verificationId);
     if (existing) return { ok: true, participation: existing, created: false };
   }
   const inactive = inactiveReason(challenge, now);
@@ -86,53 +95,46 @@ export async function recordParticipation(
   if (!readPayload(challenge.request).providerIds.includes(input.providerId)) {
     return { ok: false, reason: "provider_not_in_test" };
   }
-  const participation = await db.productionTestParticipation.create({
-    data: {
-      id: newId("ptp"),
-      challengeId: challenge.id,
-      verificationId: input.verificationId ?? null,
-      providerId: input.providerId,
-      successful: input.successful,
-    },
+  const participation = await insertParticipation(db, {
+    id: newId("ptp"),
+    challengeId: challenge.id,
+    verificationId: input.verificationId ?? null,
+    providerId: input.providerId,
+    successful: input.successful,
   });
   return { ok: true, participation, created: true };
 }
 
 export async function claimStamp(
-  db: Tx,
+  prisma: Tx,
   participationId: string,
   now: Date = new Date(),
 ): Promise<TClaimResult> {
-  assertInTransaction(db, "claimStamp");
-  const found = await db.productionTestParticipation.findUnique({
-    where: { id: participationId },
-    select: { challengeId: true },
-  });
+  assertInTransaction(prisma, "claimStamp");
+  const db = kyselyOf(prisma);
+  const found = await readParticipation(db, participationId);
   if (!found) throw notFound(`Production test participation "${participationId}"`);
   const challenge = await lockChallenge(db, found.challengeId);
   // read again under the lock: a concurrent claim of the same participation has committed by now
-  const participation = await db.productionTestParticipation.findUniqueOrThrow({
-    where: { id: participationId },
-  });
+  const participation = await readParticipation(db, participationId);
+  if (!participation) throw missingRow();
   if (!participation.successful) return { ok: false, reason: "not_successful" };
   if (participation.claimed) return { ok: false, reason: "already_claimed" };
   const inactive = inactiveReason(challenge, now);
   if (inactive) return { ok: false, reason: inactive };
 
   const max = readPayload(challenge.request).maxStampClaims;
-  const claimedBefore = await db.productionTestParticipation.count({
-    where: { challengeId: challenge.id, claimed: true },
-  });
+  const claimedBefore = await countClaimed(db, challenge.id);
   // only reachable if completedAt was lost (e.g. edited by hand): finish the challenge now
   const exhausted = claimedBefore >= max;
   if (!exhausted) {
-    await db.productionTestParticipation.update({ where: { id: participationId }, data: { claimed: true } });
+    await setParticipationClaimed(db, participationId);
   }
   const totalClaims = exhausted ? claimedBefore : claimedBefore + 1;
   const completed = totalClaims >= max;
   if (completed) {
-    await db.productionTestChallenge.update({ where: { id: challenge.id }, data: { completedAt: now } });
-    await recordAudit(db, {
+    await setChallengeCompleted(db, challenge.id, now);
+    await recordAudit(prisma, {
       workspaceId: challenge.request.workspaceId,
       environment: challenge.request.app.environment,
       actor: SYSTEM_ACTOR,

@@ -5,7 +5,6 @@
  * (null unless failed), so an integrator learns why a request was refused.
  */
 import { z } from "zod";
-import type { App, ProductionTestChallenge, ProductionTestRequest } from "../db/generated/client";
 import { findProvider } from "../providers/catalog";
 import {
   parseRequestStatus,
@@ -14,6 +13,7 @@ import {
   type TProductionTestPayload,
 } from "./schema";
 import { isChallengeActive } from "./state-machine";
+import type { TChallengeRow, TRequestWithChallenge } from "./store/requests";
 
 const iso = z.string().describe("ISO 8601 date-time");
 
@@ -78,7 +78,7 @@ export const ZReportJson = z.object({
 });
 export type TReportJson = z.infer<typeof ZReportJson>;
 
-export type RequestRow = ProductionTestRequest & { challenge: ProductionTestChallenge | null };
+export type RequestRow = TRequestWithChallenge;
 
 /** A payload of an older shape: the fields it has that still fit, defaults for the others. */
 const ZOlderPayload = z
@@ -93,13 +93,13 @@ const ZOlderPayload = z
   .catch({ title: "", providerIds: [], maxStampClaims: 0 });
 
 /** The stored payload, read defensively: a row written by an older version still serializes. */
-export function readPayload(row: Pick<ProductionTestRequest, "payload">): TProductionTestPayload {
+export function readPayload(row: { payload: unknown }): TProductionTestPayload {
   const parsed = ZProductionTestPayload.safeParse(row.payload);
   if (parsed.success) return parsed.data;
   return { ...ZOlderPayload.parse(row.payload), targetPlatform: null };
 }
 
-export function toChallengeJson(c: ProductionTestChallenge, now: Date = new Date()): TChallengeJson {
+export function toChallengeJson(c: TChallengeRow, now: Date = new Date()): TChallengeJson {
   return {
     id: c.id,
     title: c.title,
@@ -134,7 +134,7 @@ export function toItemJson(r: RequestRow, now: Date = new Date()): TProductionTe
 }
 
 export function toOperatorItemJson(
-  r: RequestRow & { app: Pick<App, "id" | "name" | "workspaceId"> },
+  r: RequestRow & { app: { id: string; name: string; workspaceId: string } },
   now: Date = new Date(),
 ): TOperatorItemJson {
   return {

@@ -17,7 +17,8 @@ import { getOwnedApp } from "../apps/service";
 import { operatorAudit, recordAudit, workspaceAudit } from "../audit";
 import type { OperatorActor, WorkspaceActor } from "../auth/actor";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { Prisma, type Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound, type ErrorCode } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -44,6 +45,18 @@ import {
 } from "./serialize";
 import { canTransition, transition } from "../state-machine";
 import { REQUEST_TRANSITIONS, type TRequestAction } from "./state-machine";
+import { countParticipationGroups, insertChallenge, readAppChallenge } from "./store/challenges";
+import {
+  activatedProviderIds,
+  countOperatorRequests,
+  insertRequest,
+  listAppRequests,
+  listOperatorRequests,
+  moveRequestStatus,
+  readOperatorRequest,
+  readRequestStatus,
+  type TOperatorRequestRow,
+} from "./store/requests";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,7 +65,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // the message. A dedicated code (PRODUCTION_TEST_NOT_PENDING) is proposed for lib/errors/index.ts.
 const NOT_PENDING_CODE: ErrorCode = "PRODUCTION_TEST_NOT_PENDING";
 
-const withChallenge = { challenge: true } as const;
+// what Prisma's "not found" (P2025, from findUniqueOrThrow) answered
+const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 export async function createProductionTest(
   db: Tx,
@@ -65,14 +79,8 @@ export async function createProductionTest(
   input.providerIds.forEach((id, i) => {
     if (!findProvider(id)) throw invalidField(`providerIds[${i}]`, `unknown provider "${id}"`);
   });
-  const activated = new Set(
-    (
-      await db.appProvider.findMany({
-        where: { appId: app.id, providerId: { in: input.providerIds }, status: "activated" },
-        select: { providerId: true },
-      })
-    ).map((p) => p.providerId),
-  );
+  const data = kyselyOf(db);
+  const activated = new Set(await activatedProviderIds(data, app.id, input.providerIds));
   input.providerIds.forEach((id, i) => {
     if (!activated.has(id)) {
       throw invalidField(
@@ -89,15 +97,11 @@ export async function createProductionTest(
     maxStampClaims: input.maxStampClaims,
     targetPlatform: input.targetPlatform ?? null,
   };
-  const row = await db.productionTestRequest.create({
-    data: {
-      id: newId("ptr"),
-      appId: app.id,
-      workspaceId: app.workspaceId,
-      status: "pending",
-      payload,
-    },
-    include: withChallenge,
+  const row = await insertRequest(data, {
+    id: newId("ptr"),
+    appId: app.id,
+    workspaceId: app.workspaceId,
+    payload,
   });
   await recordAudit(db, {
     ...workspaceAudit(actor),
@@ -116,11 +120,7 @@ export async function listProductionTests(
   clientId: string,
 ): Promise<TProductionTestItemJson[]> {
   const app = await getOwnedApp(db, auth, clientId);
-  const rows = await db.productionTestRequest.findMany({
-    where: { appId: app.id },
-    include: withChallenge,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const rows = await listAppRequests(kyselyOf(db), app.id);
   const now = new Date();
   return rows.map((r) => toItemJson(r, now));
 }
@@ -143,36 +143,30 @@ export async function getProductionTestReport(
   challengeId: string,
 ): Promise<TReportJson> {
   const app = await getOwnedApp(db, auth, clientId);
-  const challenge = await db.productionTestChallenge.findFirst({
-    where: { id: challengeId, appId: app.id },
-    include: { request: { select: { payload: true } } },
-  });
+  const data = kyselyOf(db);
+  const challenge = await readAppChallenge(data, app.id, challengeId);
   if (!challenge) throw challengeNotFound(challengeId);
   return {
     challenge: toChallengeJson(challenge),
-    stats: await challengeStats(db, challenge.id, readPayload(challenge.request).providerIds),
+    stats: await challengeStats(data, challenge.id, readPayload(challenge.request).providerIds),
   };
 }
 
 /** A challenge's report figures, from one grouped query (one consistent snapshot). */
 export async function challengeStats(
-  db: Tx,
+  db: Db,
   challengeId: string,
   providerIds: readonly string[],
 ): Promise<TReportJson["stats"]> {
-  const groups = await db.productionTestParticipation.groupBy({
-    by: ["providerId", "claimed"],
-    where: { challengeId },
-    _count: { _all: true },
-  });
+  const groups = await countParticipationGroups(db, challengeId);
   let totalParticipations = 0;
   let totalClaims = 0;
   const claimCounts = new Map<string, number>();
   for (const g of groups) {
-    totalParticipations += g._count._all;
+    totalParticipations += g.count;
     if (g.claimed) {
-      totalClaims += g._count._all;
-      claimCounts.set(g.providerId, (claimCounts.get(g.providerId) ?? 0) + g._count._all);
+      totalClaims += g.count;
+      claimCounts.set(g.providerId, (claimCounts.get(g.providerId) ?? 0) + g.count);
     }
   }
   return {
@@ -186,14 +180,12 @@ export async function challengeStats(
 // Operator API
 
 /** A request of the URL's environment, app not deleted, with its challenge and app; else 404. */
-export async function loadRequestForOperator(db: Tx, env: TEnvironment, requestId: string) {
-  const row = await db.productionTestRequest.findUnique({
-    where: { id: requestId },
-    include: {
-      ...withChallenge,
-      app: { select: { id: true, name: true, workspaceId: true, environment: true, deletedAt: true } },
-    },
-  });
+export async function loadRequestForOperator(
+  db: Db,
+  env: TEnvironment,
+  requestId: string,
+): Promise<TOperatorRequestRow> {
+  const row = await readOperatorRequest(db, requestId);
   // requests of deleted apps or of the other environment do not exist for this URL
   if (!row || row.app.environment !== env || row.app.deletedAt !== null) {
     throw notFound(`Production test request "${requestId}"`);
@@ -216,7 +208,7 @@ function notPending(requestId: string, status: string, action: TRequestAction): 
  * nothing, so of two operators racing on one request exactly one wins.
  */
 async function moveRequest(
-  db: Tx,
+  db: Db,
   request: { id: string; status: string },
   action: TRequestAction,
   data: { failureReason?: string } = {},
@@ -224,16 +216,11 @@ async function moveRequest(
   const next = transition(REQUEST_TRANSITIONS, request.status, action, (status) =>
     notPending(request.id, status, action),
   );
-  const moved = await db.productionTestRequest.updateMany({
-    where: { id: request.id, status: request.status },
-    data: { status: next, ...data },
-  });
-  if (moved.count === 0) {
-    const current = await db.productionTestRequest.findUniqueOrThrow({
-      where: { id: request.id },
-      select: { status: true },
-    });
-    throw notPending(request.id, current.status, action);
+  const moved = await moveRequestStatus(db, request.id, request.status, { status: next, ...data });
+  if (!moved) {
+    const current = await readRequestStatus(db, request.id);
+    if (current === undefined) throw missingRow();
+    throw notPending(request.id, current, action);
   }
 }
 
@@ -244,7 +231,8 @@ export async function scheduleProductionTest(
   input: TScheduleProductionTest,
   now: Date = new Date(),
 ): Promise<TOperatorItemJson> {
-  const row = await loadRequestForOperator(db, actor.env, requestId);
+  const data = kyselyOf(db);
+  const row = await loadRequestForOperator(data, actor.env, requestId);
   if (!canTransition(REQUEST_TRANSITIONS, row.status, "schedule")) {
     throw notPending(requestId, row.status, "schedule");
   }
@@ -257,19 +245,17 @@ export async function scheduleProductionTest(
     throw invalidField("expiresAt", `must be at most ${MAX_CHALLENGE_DAYS} days ahead`);
   }
 
-  await moveRequest(db, row, "schedule");
-  const challenge = await db.productionTestChallenge.create({
-    data: {
-      id: newId("chl"),
-      requestId,
-      appId: row.appId,
-      title: readPayload(row).title,
-      description: input?.description ? input.description : null,
-      challengeMode: "stamp",
-      sponsor: input?.sponsor == null ? Prisma.DbNull : (input.sponsor as Prisma.InputJsonValue),
-      sources: input?.sources == null ? Prisma.DbNull : (input.sources as Prisma.InputJsonValue),
-      expiresAt,
-    },
+  await moveRequest(data, row, "schedule");
+  const challenge = await insertChallenge(data, {
+    id: newId("chl"),
+    requestId,
+    appId: row.appId,
+    title: readPayload(row).title,
+    description: input?.description ? input.description : null,
+    challengeMode: "stamp",
+    sponsor: input?.sponsor ?? null,
+    sources: input?.sources ?? null,
+    expiresAt,
   });
   await recordAudit(db, {
     workspaceId: row.workspaceId,
@@ -294,8 +280,9 @@ export async function failProductionTest(
   requestId: string,
   input: TFailProductionTest,
 ): Promise<TOperatorItemJson> {
-  const row = await loadRequestForOperator(db, actor.env, requestId);
-  await moveRequest(db, row, "fail", { failureReason: input.reason });
+  const data = kyselyOf(db);
+  const row = await loadRequestForOperator(data, actor.env, requestId);
+  await moveRequest(data, row, "fail", { failureReason: input.reason });
   await recordAudit(db, {
     workspaceId: row.workspaceId,
     environment: actor.env,
@@ -317,21 +304,12 @@ export async function listProductionTestsForOperator(
   env: TEnvironment,
   { status, clientId, limit, offset }: TOperatorListQuery,
 ): Promise<TPage<TOperatorItemJson>> {
-  const where = {
-    status,
-    ...(clientId ? { appId: clientId } : {}),
-    app: { environment: env, deletedAt: null },
-  };
+  const data = kyselyOf(db);
+  const filter = { status, environment: env, clientId: clientId ? clientId : null };
   const dir = status === "pending" ? "asc" : "desc";
   const [total, rows] = await Promise.all([
-    db.productionTestRequest.count({ where }),
-    db.productionTestRequest.findMany({
-      where,
-      include: { ...withChallenge, app: { select: { id: true, name: true, workspaceId: true } } },
-      orderBy: [{ createdAt: dir }, { id: dir }],
-      take: limit,
-      skip: offset,
-    }),
+    countOperatorRequests(data, filter),
+    listOperatorRequests(data, { ...filter, limit, offset }, dir),
   ]);
   const now = new Date();
   return page(

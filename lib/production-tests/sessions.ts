@@ -20,7 +20,7 @@ import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceActor } from "../auth/actor";
 import type { AppAuth } from "../auth/app-credentials";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { findProvider } from "../providers/catalog";
 import { createVerification } from "../verifications/create";
@@ -30,6 +30,7 @@ import type { TStartChallengeSession } from "./schema";
 import { readPayload } from "./serialize";
 import { challengeNotFound } from "./service";
 import { isChallengeActive } from "./state-machine";
+import { readAppChallenge } from "./store/challenges";
 
 export type TChallengeSession = z.infer<typeof ZChallengeSessionJson>;
 
@@ -48,10 +49,7 @@ export async function startChallengeSession(
   now: Date = new Date(),
 ): Promise<TChallengeSession> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const challenge = await db.productionTestChallenge.findFirst({
-    where: { id: challengeId, appId: app.id },
-    include: { request: { select: { payload: true } } },
-  });
+  const challenge = await readAppChallenge(kyselyOf(db), app.id, challengeId);
   if (!challenge) throw challengeNotFound(challengeId);
   if (!isChallengeActive(challenge, now)) {
     throw invalidField(

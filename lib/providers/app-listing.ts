@@ -9,11 +9,12 @@
 import type { z } from "zod";
 import type { AppAuth } from "../auth/app-credentials";
 import { availabilityFields, connectionAvailabilities } from "../connections/runtime";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { providerNeedsAction } from "./app-providers";
 import { PROVIDERS } from "./catalog";
 import type { ZAppProviderEntryJson } from "./endpoints";
 import type { TAppProviderStatus } from "./schema";
+import { readAppProviderRows } from "./store";
 
 export type TAppProviderEntry = z.infer<typeof ZAppProviderEntryJson>;
 
@@ -22,7 +23,7 @@ export async function listProvidersForApp(
   auth: AppAuth,
   status?: TAppProviderStatus,
 ): Promise<TAppProviderEntry[]> {
-  const rows = await db.appProvider.findMany({ where: { appId: auth.clientId } });
+  const rows = await readAppProviderRows(kyselyOf(db), auth.clientId);
   const byId = new Map(rows.map((r) => [r.providerId, r]));
   const availability = await connectionAvailabilities(
     auth.environment,

@@ -21,8 +21,7 @@ import {
   type TConnectionAvailability,
 } from "../connections/runtime";
 import { recordAudit, workspaceAudit } from "../audit";
-import type { Tx } from "../db/client";
-import type { ActivationTicket, AppProvider } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { getOwnedApp } from "../apps/service";
 import { ApiError, notFound } from "../errors";
 import { activationStatusOf } from "../activation/state-machine";
@@ -36,6 +35,14 @@ import {
   type TRequirementValue,
 } from "./requirements";
 import type { TActivationJson, TProviderJson, TRequirementJson } from "./schema";
+import {
+  readActivationTickets,
+  readAppProviderRow,
+  readAppProviderRows,
+  setAppProviderEnabled,
+  type TActivationTicketRow,
+  type TAppProviderRow,
+} from "./store";
 
 export interface TAppContext {
   id: string;
@@ -54,7 +61,10 @@ export function parseInclude(url: URL): Set<string> {
   );
 }
 
-export function providerNeedsAction(provider: TProviderDefinition, row: AppProvider | undefined): boolean {
+export function providerNeedsAction(
+  provider: TProviderDefinition,
+  row: TAppProviderRow | undefined,
+): boolean {
   return (
     activationStatusOf(row) === "activated" &&
     configNeedsAction(provider.activation.requirements, row!.config)
@@ -96,8 +106,8 @@ export function requirementJson(
 
 function activationJson(
   provider: TProviderDefinition,
-  row: AppProvider | undefined,
-  ticket: ActivationTicket | undefined,
+  row: TAppProviderRow | undefined,
+  ticket: TActivationTicketRow | undefined,
   companyInfo: Record<string, unknown>,
 ): TActivationJson {
   const status = activationStatusOf(row);
@@ -117,8 +127,8 @@ function activationJson(
 export function toProviderJson(
   provider: TProviderDefinition,
   state: {
-    row?: AppProvider;
-    ticket?: ActivationTicket;
+    row?: TAppProviderRow;
+    ticket?: TActivationTicketRow;
     companyInfo?: Record<string, unknown>;
     withActivation: boolean;
     availability: TConnectionAvailability;
@@ -159,7 +169,7 @@ export async function loadProviderEntries(
   app: TAppContext,
   options: { providerIds?: string[]; withActivation: boolean; wholeCatalog?: boolean },
 ): Promise<TProviderJson[]> {
-  const rows = await db.appProvider.findMany({ where: { appId: app.id } });
+  const rows = await readAppProviderRows(kyselyOf(db), app.id);
   const rowById = new Map(rows.map((r) => [r.providerId, r]));
   let providers: TProviderDefinition[];
   if (options.providerIds) {
@@ -173,9 +183,7 @@ export async function loadProviderEntries(
   const ticketIds = options.withActivation
     ? providers.map((p) => rowById.get(p.id)?.currentTicketId).filter((id): id is string => !!id)
     : [];
-  const tickets = ticketIds.length
-    ? await db.activationTicket.findMany({ where: { id: { in: ticketIds } } })
-    : [];
+  const tickets = ticketIds.length ? await readActivationTickets(kyselyOf(db), ticketIds) : [];
   const ticketById = new Map(tickets.map((t) => [t.id, t]));
   const companyInfo = options.withActivation ? parseCompanyInfo(app.companyInfo) : {};
   const availability = await connectionAvailabilities(
@@ -219,7 +227,7 @@ export async function setProviderEnabled(
   const app = await getOwnedApp(db, actor.auth, clientId);
   const provider = findProvider(providerId);
   if (!provider) throw notFound(`Provider "${providerId}"`);
-  const row = await db.appProvider.findUnique({ where: { appId_providerId: { appId: app.id, providerId } } });
+  const row = await readAppProviderRow(kyselyOf(db), app.id, providerId);
   const status = activationStatusOf(row);
   if (status !== "activated") {
     const message = `is not activated for this app (status: ${status}); activate it first with POST /v1/apps/{client_id}/activation`;
@@ -228,10 +236,9 @@ export async function setProviderEnabled(
     });
   }
   if (row!.enabled !== enabled) {
-    await db.appProvider.update({
-      where: { appId_providerId: { appId: app.id, providerId } },
-      data: { enabled },
-    });
+    // what Prisma's "not found" (P2025) answered, should the row go between the read and here
+    if (!(await setAppProviderEnabled(kyselyOf(db), app.id, providerId, enabled)))
+      throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
     await recordAudit(db, {
       ...workspaceAudit(actor),
       action: enabled ? "app_provider.enabled" : "app_provider.disabled",

@@ -1,9 +1,64 @@
 /**
- * The providers' tables on the data layer (lib/db/kysely.ts): so far the SAML adapter's
- * assertion-ID replay cache, `saml_assertion_ids` (adapters/saml-replay.ts has its rules).
+ * The providers' tables on the data layer (lib/db/kysely.ts): the SAML adapter's assertion-ID
+ * replay cache, `saml_assertion_ids` (adapters/saml-replay.ts has its rules), and an app's
+ * provider rows with their current activation tickets (app-providers.ts, app-listing.ts).
  */
-import { sql } from "kysely";
+import { sql, type Selectable } from "kysely";
+import type { ActivationTicket, AppProvider } from "../db/generated/kysely/types";
 import { prepared, type Db } from "../db/kysely";
+
+/** An app's provider row (app_providers), every column. */
+export type TAppProviderRow = Selectable<AppProvider>;
+/** An activation ticket's row, every column. */
+export type TActivationTicketRow = Selectable<ActivationTicket>;
+
+const APP_PROVIDER_ROWS = prepared("app_provider_rows", (db, p: { appId: string }) =>
+  db.selectFrom("appProviders").selectAll().where("appId", "=", p.appId),
+);
+
+/** The provider rows of app `appId` (GET /v1/providers and the Workspace API's listings). */
+export function readAppProviderRows(db: Db, appId: string): Promise<TAppProviderRow[]> {
+  return APP_PROVIDER_ROWS.run(db, { appId });
+}
+
+/** App `appId`'s row of provider `providerId`; undefined when there is none. */
+export function readAppProviderRow(
+  db: Db,
+  appId: string,
+  providerId: string,
+): Promise<TAppProviderRow | undefined> {
+  return db
+    .selectFrom("appProviders")
+    .selectAll()
+    .where("appId", "=", appId)
+    .where("providerId", "=", providerId)
+    .executeTakeFirst();
+}
+
+/** Switches app `appId`'s provider `providerId` on or off; whether the row was there. */
+export async function setAppProviderEnabled(
+  db: Db,
+  appId: string,
+  providerId: string,
+  enabled: boolean,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("appProviders")
+    .set({ enabled, updatedAt: new Date() })
+    .where("appId", "=", appId)
+    .where("providerId", "=", providerId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The activation tickets `ids` (those that exist, in no particular order). */
+export function readActivationTickets(db: Db, ids: readonly string[]): Promise<TActivationTicketRow[]> {
+  return db
+    .selectFrom("activationTickets")
+    .selectAll()
+    .where("id", "in", [...ids])
+    .execute();
+}
 
 const REMEMBER_ASSERTION = prepared(
   "saml_assertion_remember",

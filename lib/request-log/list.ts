@@ -4,22 +4,16 @@
  * not shown to anyone.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import type { Tx } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { page, type TPage } from "../http/pagination";
-import { createdAtRange } from "../verification-log/filters";
 import { parseCredentialType } from "./credential-types";
 import type { TListRequestLogsQuery, TRequestLogJson } from "./endpoints";
+import { countRequestLogs, listRequestLogRows, type TRequestLogFilter } from "./store";
 
-function statusRange(statusClass: TListRequestLogsQuery["statusClass"]): Prisma.ApiRequestLogWhereInput {
+function statusRange(statusClass: TListRequestLogsQuery["statusClass"]): Pick<TRequestLogFilter, "status"> {
   if (!statusClass) return {};
   const base = Number(statusClass[0]) * 100;
-  return { status: { gte: base, lt: base + 100 } };
-}
-
-/** Prisma's `contains` passes LIKE wildcards through: a `%` or `_` typed by the user is literal. */
-function likeLiteral(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return { status: { from: base, below: base + 100 } };
 }
 
 export async function listRequestLogs(
@@ -27,25 +21,23 @@ export async function listRequestLogs(
   scope: Pick<WorkspaceAuth, "workspaceId" | "environment">,
   query: TListRequestLogsQuery,
 ): Promise<TPage<TRequestLogJson>> {
-  const where: Prisma.ApiRequestLogWhereInput = {
+  // a `%` or `_` typed by the user in `path` is literal
+  const filter: TRequestLogFilter = {
     workspaceId: scope.workspaceId,
     environment: scope.environment,
     ...statusRange(query.statusClass),
     ...(query.method ? { method: query.method } : {}),
-    ...(query.path ? { path: { contains: likeLiteral(query.path) } } : {}),
+    ...(query.path ? { pathContains: query.path } : {}),
     ...(query.appId ? { appId: query.appId } : {}),
     ...(query.credentialId ? { credentialId: query.credentialId } : {}),
     ...(query.verificationId ? { verificationId: query.verificationId } : {}),
-    ...createdAtRange(query),
+    ...(query.from ? { from: query.from } : {}),
+    ...(query.to ? { to: query.to } : {}),
   };
+  const kdb = kyselyOf(db);
   const [total, rows] = await Promise.all([
-    db.apiRequestLog.count({ where }),
-    db.apiRequestLog.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: query.limit,
-      skip: query.offset,
-    }),
+    countRequestLogs(kdb, filter),
+    listRequestLogRows(kdb, filter, { limit: query.limit, offset: query.offset }),
   ]);
   return page(
     rows.map((r) => ({

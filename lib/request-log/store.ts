@@ -69,3 +69,67 @@ export async function deleteRequestLogsBefore(db: Db, before: Date, limit: numbe
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reading the log (list.ts: GET /v1/request-logs)
+
+/** Which entries: a workspace's of one environment, narrowed by the other fields present. */
+export interface TRequestLogFilter {
+  workspaceId: string;
+  environment: RequestLogEntry["environment"];
+  /** status from (inclusive) below (exclusive) */
+  status?: { from: number; below: number };
+  method?: string;
+  /** part of the path, its LIKE wildcards taken literally */
+  pathContains?: string;
+  appId?: string;
+  credentialId?: string;
+  verificationId?: string;
+  /** createdAt from (inclusive) and to (exclusive) */
+  from?: Date;
+  to?: Date;
+}
+
+/** `value` for a LIKE pattern, its wildcards taken literally (backslash, the default escape). */
+function likeLiteral(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function requestLogsOf(db: Db, f: TRequestLogFilter) {
+  let query = db
+    .selectFrom("apiRequestLogs")
+    .where("workspaceId", "=", f.workspaceId)
+    .where("environment", "=", f.environment);
+  if (f.status) query = query.where("status", ">=", f.status.from).where("status", "<", f.status.below);
+  if (f.method !== undefined) query = query.where("method", "=", f.method);
+  if (f.pathContains !== undefined) query = query.where("path", "like", `%${likeLiteral(f.pathContains)}%`);
+  if (f.appId !== undefined) query = query.where("appId", "=", f.appId);
+  if (f.credentialId !== undefined) query = query.where("credentialId", "=", f.credentialId);
+  if (f.verificationId !== undefined) query = query.where("verificationId", "=", f.verificationId);
+  if (f.from) query = query.where("createdAt", ">=", f.from);
+  if (f.to) query = query.where("createdAt", "<", f.to);
+  return query;
+}
+
+/** How many entries `filter` selects. */
+export async function countRequestLogs(db: Db, filter: TRequestLogFilter): Promise<number> {
+  const { n } = await requestLogsOf(db, filter)
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** One page of the entries `filter` selects, newest first (ids break ties), every column. */
+export function listRequestLogRows(
+  db: Db,
+  filter: TRequestLogFilter,
+  { limit, offset }: { limit: number; offset: number },
+) {
+  return requestLogsOf(db, filter)
+    .selectAll()
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

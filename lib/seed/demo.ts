@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../config/paths";
-import { getDb } from "../db/client";
+import { getDb, kysely } from "../db/client";
+import { readUserByEmail } from "../team/store/accounts";
 import { createWorkspace } from "../workspaces";
 
 export const DEMO_EMAIL = "demo@example.com";
@@ -14,7 +15,7 @@ export const DEMO_PASSWORD = "demo-password";
 export async function seedDemo(): Promise<{ email: string; password: string; sandboxKey?: string }> {
   const file = path.join(projectRoot, ".data", "demo.json");
   const db = getDb();
-  const existing = await db.user.findUnique({ where: { email: DEMO_EMAIL } });
+  const existing = await readUserByEmail(kysely(), DEMO_EMAIL);
   let sandboxKey: string | undefined;
   if (!existing) {
     const created = await db.$transaction((tx) =>

@@ -17,11 +17,18 @@
  *   (verification_daily_stats, lib/stats/rollup.ts) when it has them, the rest is scanned live; the
  *   answer is the same as the all-live computation (counts add up, second histograms merge).
  */
+import type { RawBuilder } from "kysely";
 import type { z } from "zod";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { Prisma, type Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import { sessionTtlSeconds } from "../verifications/settings";
 import type { TStatsPeriod, TVerificationStats, ZStatsCountsJson } from "./endpoints";
+import {
+  readVerificationStats,
+  verificationStatsQuery,
+  type TStatsBuckets,
+  type TStatsRow,
+} from "./store/stats";
 
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -73,147 +80,32 @@ export function settledBefore(now = new Date()): Date {
 
 export type TStatsCounts = z.infer<typeof ZStatsCountsJson>;
 
-interface StatsRow {
-  /** GROUPING(bucket, provider_id): 1 per-bucket row, 2 per-provider row, 3 the grand total */
-  grouping: number;
-  /** 0-based bucket number (per-bucket rows) */
-  bucket: number | null;
-  providerId: string | null;
-  created: number;
-  completed: number;
-  failed: number;
-  cancelled: number;
-  expired: number;
-  started: number;
-  authenticated: number;
-  /** per-provider rows */
-  medianSeconds: number | null;
+/** The buckets of `window` as the statement takes them (lib/stats/store/stats.ts). */
+function bucketsOf(window: TStatsWindow): TStatsBuckets {
+  return {
+    unit: window.unit,
+    from: window.from,
+    count: window.labels.length,
+    fromDay: utcDay(window.from),
+    settledDay: utcDay(settledBefore(window.to)),
+  };
 }
 
-// timestamps are stored as UTC `timestamp without time zone`: a literal's Z is ignored on the cast
-const ts = (d: Date) => Prisma.sql`${d.toISOString()}::timestamp`;
-
 /**
- * Per-session expressions over `verifications v`, shared by the live query and the rollup
- * (lib/stats/rollup.ts) so both count exactly alike: whole seconds from creation to verification
- * of a completed session (null otherwise), and the counts of a group of sessions. `timed` counts
- * the sessions that have `sec` (the ones the median is taken over).
- */
-export const SESSION_SECONDS_TO_COMPLETE = Prisma.sql`CASE WHEN v.status = 'completed' AND v.verified_at IS NOT NULL
-                  THEN date_part('epoch', v.verified_at - v.created_at)::int END`;
-export const SESSION_COUNTS = Prisma.sql`count(*)::int AS created,
-             count(*) FILTER (WHERE v.status = 'completed')::int AS completed,
-             count(*) FILTER (WHERE v.status = 'failed')::int AS failed,
-             count(*) FILTER (WHERE v.status = 'cancelled')::int AS cancelled,
-             count(*) FILTER (WHERE v.status = 'expired')::int AS expired,
-             count(v.started_at)::int AS started,
-             count(v.authenticated_at)::int AS authenticated,
-             count(*) FILTER (WHERE v.status = 'completed' AND v.verified_at IS NOT NULL)::int AS timed`;
-
-/**
- * The one statement behind GET /v1/stats/verifications (exported for the benchmark's EXPLAIN).
- * How it stays cheap on a large workspace:
- * - `rolled` (day buckets only): the settled days of the window whose rollup rows exist and
- *   have no open session (such a day can no longer change); their rows are read from
- *   verification_daily_stats (a few rows per day: one per app and provider, with a histogram of
- *   seconds to complete);
- * - `per`: every other bucket in one pass, as one index range scan of (workspace_id,
- *   environment, created_at) per bucket (the join to generate_series), hash-aggregated by
- *   (bucket, provider, whole seconds to complete) — a few thousand groups, no sort of the
- *   sessions; plus the counts of the rolled-up rows (sec null);
- * - the per-bucket, per-provider and total counts are a rollup of `per`;
- * - the median per provider comes from the seconds histogram of `per` merged with the rolled-up
- *   rows' histograms (percentile_cont's definition over the histogram: the mean of the two
- *   middle values), exact to the second.
- * `useRollup: false` scans everything live (the benchmark's and the tests' reference).
+ * The one statement behind GET /v1/stats/verifications (the benchmark's EXPLAIN), built by
+ * lib/stats/store/stats.ts; `useRollup: false` scans everything live (the benchmark's and the tests'
+ * reference).
  */
 export function verificationStatsSql(
   scope: Pick<WorkspaceAuth, "workspaceId" | "environment">,
   window: TStatsWindow,
   appId?: string,
   { useRollup = true }: { useRollup?: boolean } = {},
-): Prisma.Sql {
-  const step = window.unit === "hour" ? "1 hour" : "1 day";
-  const byApp = (column: Prisma.Sql) => (appId ? Prisma.sql`AND ${column} = ${appId}` : Prisma.empty);
-  const rollup = useRollup && window.unit === "day";
-  const fromDay = Prisma.sql`${utcDay(window.from)}::date`;
-  // the rollup rows of the rolled-up buckets
-  const rolledRows = Prisma.sql`
-        FROM rolled r
-        JOIN verification_daily_stats s
-          ON s.workspace_id = ${scope.workspaceId}
-         AND s.environment = ${scope.environment}::"Environment"
-         AND s.day = ${fromDay} + r.bucket
-         ${byApp(Prisma.sql`s.app_id`)}`;
-  return Prisma.sql`
-    WITH ${
-      rollup
-        ? Prisma.sql`rolled AS MATERIALIZED (
-      SELECT (s.day - ${fromDay})::int AS bucket
-        FROM verification_daily_stats s
-       WHERE s.workspace_id = ${scope.workspaceId}
-         AND s.environment = ${scope.environment}::"Environment"
-         AND s.day >= ${fromDay}
-         AND s.day < ${utcDay(settledBefore(window.to))}::date
-       GROUP BY s.day
-      HAVING max(s.open) = 0
-    ), `
-        : Prisma.empty
-    }per AS MATERIALIZED (
-      SELECT b.n AS bucket, v.provider_id, ${SESSION_SECONDS_TO_COMPLETE} AS sec,
-             ${SESSION_COUNTS}
-        FROM generate_series(0, ${window.labels.length - 1}::int) AS b(n)
-        JOIN verifications v
-          ON v.workspace_id = ${scope.workspaceId}
-         AND v.environment = ${scope.environment}::"Environment"
-         AND v.created_at >= ${ts(window.from)} + b.n * ${step}::interval
-         AND v.created_at < ${ts(window.from)} + (b.n + 1) * ${step}::interval
-         AND NOT v.untouched
-         ${byApp(Prisma.sql`v.app_id`)}
-       ${rollup ? Prisma.sql`WHERE b.n NOT IN (SELECT bucket FROM rolled)` : Prisma.empty}
-       GROUP BY 1, 2, 3
-      ${
-        rollup
-          ? Prisma.sql`UNION ALL
-      SELECT r.bucket, s.provider_id, NULL::int, s.created, s.completed, s.failed, s.cancelled,
-             s.expired, s.started, s.authenticated, 0
-        ${rolledRows}`
-          : Prisma.empty
-      }
-    ), histogram AS (
-      SELECT provider_id, sec,
-             sum(sum(timed)) OVER (PARTITION BY provider_id ORDER BY sec) AS upto,
-             sum(sum(timed)) OVER (PARTITION BY provider_id) AS n
-        FROM (SELECT provider_id, sec, timed FROM per WHERE sec IS NOT NULL
-              ${
-                rollup
-                  ? Prisma.sql`UNION ALL
-              SELECT s.provider_id, h.key::int, h.value::int
-                ${rolledRows}
-               CROSS JOIN LATERAL jsonb_each_text(s.complete_seconds_histogram) AS h`
-                  : Prisma.empty
-              }) AS seconds
-       GROUP BY provider_id, sec
-    ), medians AS (
-      SELECT provider_id,
-             ((min(sec) FILTER (WHERE upto > floor((n - 1) / 2.0))
-               + min(sec) FILTER (WHERE upto > ceil((n - 1) / 2.0))) / 2.0)::float8 AS median
-        FROM histogram GROUP BY provider_id
-    ), totals AS (
-      SELECT GROUPING(bucket, provider_id)::int AS "grouping", bucket, provider_id,
-             sum(created)::int AS created, sum(completed)::int AS completed,
-             sum(failed)::int AS failed, sum(cancelled)::int AS cancelled,
-             sum(expired)::int AS expired, sum(started)::int AS started,
-             sum(authenticated)::int AS authenticated
-        FROM per GROUP BY GROUPING SETS ((bucket), (provider_id), ())
-    )
-    SELECT t."grouping", t.bucket, t.provider_id AS "providerId", t.created, t.completed, t.failed,
-           t.cancelled, t.expired, t.started, t.authenticated, m.median AS "medianSeconds"
-      FROM totals t
-      LEFT JOIN medians m ON t."grouping" = 2 AND m.provider_id = t.provider_id`;
+): RawBuilder<TStatsRow> {
+  return verificationStatsQuery(scope, bucketsOf(window), appId, useRollup);
 }
 
-function counts(row: StatsRow | undefined): TStatsCounts {
+function counts(row: TStatsRow | undefined): TStatsCounts {
   return {
     created: row?.created ?? 0,
     completed: row?.completed ?? 0,
@@ -228,10 +120,10 @@ export async function getVerificationStats(
   scope: Pick<WorkspaceAuth, "workspaceId" | "environment">,
   query: { period: TStatsPeriod; appId?: string },
   now = new Date(),
-  options: { useRollup?: boolean } = {},
+  { useRollup = true }: { useRollup?: boolean } = {},
 ): Promise<TVerificationStats> {
   const window = statsWindow(query.period, now);
-  const rows = await db.$queryRaw<StatsRow[]>(verificationStatsSql(scope, window, query.appId, options));
+  const rows = await readVerificationStats(kyselyOf(db), scope, bucketsOf(window), query.appId, useRollup);
   const byBucket = new Map(rows.filter((r) => r.grouping === 1).map((r) => [Number(r.bucket), r]));
   const total = rows.find((r) => r.grouping === 3);
   const totals = counts(total);

@@ -17,7 +17,7 @@ import type { AppAuth } from "../auth/app-credentials";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -39,7 +39,14 @@ import type {
   TVerificationListItemJson,
   ZTestVerificationJson,
 } from "./endpoints";
-import { createdAtRange } from "./filters";
+import {
+  countVerifications,
+  listDeliveries,
+  listEvents,
+  listRequests,
+  listVerifications,
+  readVerificationWithApp,
+} from "./store";
 
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 
@@ -71,26 +78,19 @@ export async function listWorkspaceVerifications(
   scope: Scope,
   query: TListVerificationsQuery,
 ): Promise<TPage<TVerificationListItemJson>> {
-  const where = {
+  const filter = {
     workspaceId: scope.workspaceId,
     environment: scope.environment,
-    // an OpenID Provider session no end-user acted on is nobody's session yet (create.ts)
-    untouched: false,
-    ...(query.status ? { status: { in: query.status } } : {}),
+    ...(query.status ? { status: query.status } : {}),
     ...(query.providerId ? { providerId: query.providerId } : {}),
     ...(query.appId ? { appId: query.appId } : {}),
-    ...createdAtRange(query),
+    ...(query.from ? { from: query.from } : {}),
+    ...(query.to ? { to: query.to } : {}),
   };
+  const sessions = kyselyOf(db);
   const [total, rows] = await Promise.all([
-    db.verification.count({ where }),
-    db.verification.findMany({
-      where,
-      include: { app: { select: { name: true } } },
-      // ids are ULIDs: the tie-break keeps sessions of the same millisecond in creation order
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: query.limit,
-      skip: query.offset,
-    }),
+    countVerifications(sessions, filter),
+    listVerifications(sessions, filter, query.limit, query.offset),
   ]);
   return page(rows.map(toListItem), total, query.limit, query.offset);
 }
@@ -101,10 +101,7 @@ export async function getWorkspaceVerification(
   scope: Scope,
   verificationId: string,
 ): Promise<VerificationWithApp> {
-  const v = await db.verification.findUnique({
-    where: { id: verificationId },
-    include: { app: { select: { name: true } } },
-  });
+  const v = await readVerificationWithApp(kyselyOf(db), verificationId);
   if (!v || v.workspaceId !== scope.workspaceId || v.environment !== scope.environment)
     throw notFound(`Verification "${verificationId}"`);
   return v;
@@ -123,21 +120,11 @@ export async function getVerificationActivity(
   verificationId: string,
 ): Promise<TVerificationActivityJson> {
   const v = await getWorkspaceVerification(db, scope, verificationId);
+  const log = kyselyOf(db);
   const [events, deliveries, requests] = await Promise.all([
-    db.verificationEvent.findMany({
-      where: { verificationId: v.id },
-      orderBy: { seq: "asc" },
-      select: { id: true, type: true, createdAt: true, payload: true },
-    }),
-    db.webhookDelivery.findMany({
-      where: { event: { verificationId: v.id } },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    }),
-    db.apiRequestLog.findMany({
-      where: { verificationId: v.id, workspaceId: scope.workspaceId, environment: scope.environment },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: ACTIVITY_REQUEST_LIMIT,
-    }),
+    listEvents(log, v.id),
+    listDeliveries(log, v.id),
+    listRequests(log, scope, v.id, ACTIVITY_REQUEST_LIMIT),
   ]);
   const available = v.status === "completed" && v.resultEncrypted !== null && !v.personalDataDeletedAt;
   return {

@@ -22,6 +22,7 @@
  *   (lib/verification-log, lib/stats), counts toward its app's cap (lib/oidc/provider/untouched.ts)
  *   and, once ended, is deleted by the OpenID Provider's purge (lib/oidc/purge.ts).
  */
+import { countSessionCreated } from "../metrics/count";
 import type { AppAuth } from "../auth/app-credentials";
 import { connectionAvailability } from "../connections/runtime";
 import { kyselyOf, type Tx } from "../db/client";
@@ -152,6 +153,7 @@ export async function createVerification(
   // app's webhook
   const events = created.viaOidcProvider ? [] : creationEvents(created, plan.mode);
   await insertVerification(sessions, created, events);
+  countSessionCreated(provider.id, auth.environment);
   return {
     verificationId: id,
     status: INITIAL_STATE,

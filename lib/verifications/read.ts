@@ -8,7 +8,7 @@
  *   before, 410 VERIFICATION_DATA_DELETED once the retention period wiped them.
  */
 import { defineAppRowRead, type AppAuth } from "../auth/app-credentials";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { fromEpochMs, fromEpochMsOrNull } from "../db/timestamps";
 import type { TEnvironment } from "../environments";
@@ -25,6 +25,7 @@ import { acrFor, loaLabel } from "./loa";
 import { unseal } from "./personal-data";
 import { publicUrl } from "../config";
 import { parseVerificationState } from "./state-machine";
+import { readVerification } from "./store/session";
 import { statusRowById } from "./store/status";
 
 const parseUserinfo = jsonParser(ZUserinfoJson, "verifications.result_encrypted");
@@ -72,7 +73,7 @@ export async function getOwnedVerification(
   auth: AppAuth,
   verificationId: string,
 ): Promise<Verification> {
-  const v = await db.verification.findUnique({ where: { id: verificationId } });
+  const v = await readVerification(kyselyOf(db), verificationId);
   if (!v || v.appId !== auth.clientId || v.environment !== auth.environment)
     throw notFound(`Verification "${verificationId}"`);
   return v;

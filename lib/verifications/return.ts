@@ -21,8 +21,10 @@
 import { publicUrl } from "../config";
 import { kyselyOf, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
+import type { Db } from "../db/kysely";
 import { issueAuthorizationCode } from "../oidc/codes";
 import { isTerminal } from "./state-machine";
+import { readOidcRequestOf, readReturnAddresses } from "./store/binding";
 import { claimReturn, readVerification } from "./store/session";
 
 type TReturnSession = Pick<
@@ -31,11 +33,11 @@ type TReturnSession = Pick<
 >;
 
 /** The registered address a REST session returns to, without parameters; null: none. */
-async function restTarget(db: Tx, v: TReturnSession): Promise<string | null> {
+async function restTarget(db: Db, v: TReturnSession): Promise<string | null> {
   // a session of the OpenID Provider never returns the REST way, even once its request was purged
   // (lib/oidc/purge.ts); channel "oidc" does not tell (REST sessions with a hosted page have it)
   if (v.viaOidcProvider) return null;
-  const app = await db.app.findUnique({ where: { id: v.appId } });
+  const app = await readReturnAddresses(db, v.appId);
   if (!app || app.deletedAt) return null;
   const sessionTarget = v.redirectUri && app.redirectUris.includes(v.redirectUri) ? v.redirectUri : null;
   const fallback = v.status === "completed" ? app.defaultSuccessRedirectUri : app.defaultFailureRedirectUri;
@@ -47,8 +49,13 @@ async function restTarget(db: Tx, v: TReturnSession): Promise<string | null> {
  * `resumeProof`: the OpenID Provider's resume proof of that browser (lib/hosted/binding.ts).
  */
 export async function nextUrlFor(db: Tx, v: TReturnSession, resumeProof?: string): Promise<string | null> {
+  return nextUrlOf(kyselyOf(db), v, resumeProof);
+}
+
+/** nextUrlFor on the data layer's handle. */
+export async function nextUrlOf(db: Db, v: TReturnSession, resumeProof?: string): Promise<string | null> {
   if (v.viaOidcProvider) {
-    const oidc = await db.oidcAuthorizationRequest.findUnique({ where: { verificationId: v.id } });
+    const oidc = await readOidcRequestOf(db, v.id);
     if (!oidc || oidc.completedAt || !oidc.resumeToken) return null;
     // back through the issuer the client talked to (a custom oidcDomain is rewritten to /oidc/{env})
     const issuer = oidc.issuer ?? `${publicUrl()}/oidc/${v.environment}`;
@@ -63,12 +70,13 @@ export async function nextUrlFor(db: Tx, v: TReturnSession, resumeProof?: string
  * (with the session's one code when completed), or null when there is nothing (more) to answer.
  */
 export async function answerHostedReturn(db: Tx, verificationId: string): Promise<string | null> {
-  const v = await readVerification(kyselyOf(db), verificationId);
+  const sessions = kyselyOf(db);
+  const v = await readVerification(sessions, verificationId);
   if (!v || v.viaOidcProvider || !isTerminal(v.status) || v.returnedAt) return null;
-  const target = await restTarget(db, v);
+  const target = await restTarget(sessions, v);
   if (!target) return null;
   // of two concurrent visits, one answers
-  if (!(await claimReturn(kyselyOf(db), verificationId, new Date()))) return null;
+  if (!(await claimReturn(sessions, verificationId, new Date()))) return null;
   const url = new URL(target);
   url.searchParams.set("verificationId", v.id);
   url.searchParams.set("status", v.status);

@@ -25,7 +25,8 @@
 import { adapterSettings } from "../connections/schema";
 import { samlServiceProviderUrls } from "../connections/saml";
 import { unsealSecrets } from "../connections/rows";
-import { getDb, kyselyOf } from "../db/client";
+import { readConnection } from "../connections/store/connections";
+import { getDb, kysely } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import { parseEnvironment } from "../environments";
 import { findProvider } from "../providers/catalog";
@@ -80,8 +81,7 @@ export async function completeSamlSignIn(
 ): Promise<TSamlAcsResult> {
   const id = sessionOfRelayState(form.RelayState);
   if (!id) return { kind: "unknown" };
-  const db = getDb();
-  const v = await readVerification(kyselyOf(db), id);
+  const v = await readVerification(kysely(), id);
   if (!v || v.environment !== parseEnvironment(at.env) || v.providerId !== at.providerId)
     return { kind: "unknown" };
   // the user's browser posting again after the end (back button): the page shows the result
@@ -91,7 +91,8 @@ export async function completeSamlSignIn(
   if (found.kind !== "answered") return { kind: "unknown" };
   const outcome = await finishSignIn(v, found.sealed, answer);
   try {
-    await db.$transaction((tx) => applyAdapterOutcome(tx, v.id, outcome));
+    // a Prisma transaction: applyAdapterOutcome (./outcome.ts) still takes one
+    await getDb().$transaction((tx) => applyAdapterOutcome(tx, v.id, outcome));
   } catch (err) {
     // ended meanwhile (expired, cancelled): the page shows the state it is in
     if (!(err instanceof ApiError)) throw err;
@@ -108,9 +109,7 @@ export async function samlMetadataOf(envName: string, providerId: string): Promi
   const env = parseEnvironment(envName);
   // only catalog ids reach the database (a path segment may hold anything, NUL bytes included)
   if (!env || !findProvider(providerId)) return null;
-  const row = await getDb().providerConnection.findUnique({
-    where: { environment_providerId: { environment: env, providerId } },
-  });
+  const row = await readConnection(kysely(), env, providerId);
   if (!row || row.adapter !== "saml") return null;
   let config: TSamlUpstreamConfig;
   try {

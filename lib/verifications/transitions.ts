@@ -30,6 +30,7 @@ import { kyselyOf, type Db as PrismaDb, type Tx } from "../db/client";
 import type { Verification } from "../db/generated/client";
 import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
+import { countSessionEnded } from "../metrics/count";
 import { transition } from "../state-machine";
 import type { TEventSpec } from "../webhooks/events";
 import type { TEventType } from "../webhooks/event-types";
@@ -160,6 +161,9 @@ export function recordEvent(
 export async function saveChange(db: Db, change: TSessionChange): Promise<Verification> {
   const untouched = change.row === change.locked.verification && change.events.length === 0;
   if (!untouched || change.decision) await saveSession(db, change.row, change.events, change.decision);
+  const { status, providerId, environment } = change.row;
+  if (isTerminal(status) && !isTerminal(change.locked.verification.status))
+    countSessionEnded(status, providerId, environment);
   return change.row;
 }
 

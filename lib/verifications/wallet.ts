@@ -34,6 +34,7 @@ import { findProvider } from "../providers/catalog";
 import { planVerification } from "../workflows/engine/plan";
 import { runnableWorkflow } from "../workflows/row";
 import { applyAdapterOutcome } from "./outcome";
+import { readAppProviderStates, readWorkflowContent } from "./store/plan";
 import { readVerification } from "./store/session";
 import { lockVerification, startSession } from "./transitions";
 import { recordUpstreamOutcome } from "./upstream-faults";
@@ -79,11 +80,11 @@ async function loadWalletSession(
 
 /** The claims to ask the wallet for: the plan's sourceClaims, the catalog's on a broken plan. */
 async function claimsToRequest(v: Verification): Promise<string[]> {
-  const db = getDb();
+  const db = kysely();
   const provider = findProvider(v.providerId)!;
   const [workflow, appProviders] = await Promise.all([
-    db.workflow.findUnique({ where: { id: v.workflowId } }),
-    db.appProvider.findMany({ where: { appId: v.appId } }),
+    readWorkflowContent(db, v.workflowId),
+    readAppProviderStates(db, v.appId),
   ]);
   if (!workflow) return provider.claims;
   try {
@@ -147,6 +148,7 @@ export async function completeWalletPresentation(
         } as const);
   // the connection's health: a verified presentation counts (an invalid one is the wallet's)
   await recordUpstreamOutcome(v, outcome, performance.now() - started);
+  // a Prisma transaction: applyAdapterOutcome (./outcome.ts) still takes one
   return getDb().$transaction(async (tx) => {
     // a newer request (another tab) replaced this nonce while we verified: its answer counts
     const locked = await lockVerification(tx, v.id);

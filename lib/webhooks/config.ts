@@ -28,22 +28,19 @@ import { recordAudit, workspaceAudit } from "../audit";
 import { can } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { encryptSecret } from "../crypto/encryption";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { App } from "../db/generated/client";
 import type { TEnvironment } from "../environments";
-import { invalidField } from "../errors";
+import { ApiError, invalidField } from "../errors";
 import { randomToken } from "../ids";
 import type { ZWebhookConfigResourceJson } from "./config-endpoints";
+import { setWebhookSecret, updateWebhookColumns, type TWebhookColumns } from "./store/config";
 
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 
-/** The columns of App a webhook configuration patch may change. */
-export interface TWebhookColumns {
-  webhookUrl?: string | null;
-  webhookEnabled?: boolean;
-  webhookRetryAttempts?: number;
-  webhookTimeoutSeconds?: number;
-  webhookEvents?: string[];
+/** The answer the pipeline gave to Prisma's "record not found" (P2025), an app gone meanwhile. */
+function resourceGone(): ApiError {
+  return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
 
 function checkWebhookUrl(url: string, env: TEnvironment, field: string): void {
@@ -102,7 +99,21 @@ export function generateWebhookSecret(): string {
 /** The webhook-config resource: whether it is signed, and the secret for roles with `credentials`. */
 export type TWebhookConfigResourceJson = z.infer<typeof ZWebhookConfigResourceJson>;
 
-function toWebhookConfigResourceJson(app: App, auth: WorkspaceAuth): TWebhookConfigResourceJson {
+/** What the resource shows of an app: its webhook columns. */
+type TWebhookConfigSource = Pick<
+  App,
+  | "webhookUrl"
+  | "webhookEnabled"
+  | "webhookRetryAttempts"
+  | "webhookTimeoutSeconds"
+  | "webhookEvents"
+  | "webhookSecretEncrypted"
+>;
+
+function toWebhookConfigResourceJson(
+  app: TWebhookConfigSource,
+  auth: WorkspaceAuth,
+): TWebhookConfigResourceJson {
   const secretReadable = can(auth.role, "credentials", auth.environment);
   return {
     ...toWebhookConfigJson(app, secretReadable),
@@ -123,7 +134,8 @@ export async function updateWebhookConfig(
   patch: TWebhookConfigPatch,
 ): Promise<TWebhookConfigResourceJson> {
   const data = webhookConfigChanges(app, patch, actor.auth.environment);
-  const updated = await db.app.update({ where: { id: app.id }, data });
+  const updated = await updateWebhookColumns(kyselyOf(db), app.id, data);
+  if (!updated) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
     targetType: "app",
@@ -141,7 +153,7 @@ export async function rotateWebhookSecret(
   app: App,
 ): Promise<{ secret: string }> {
   const secret = generateWebhookSecret();
-  await db.app.update({ where: { id: app.id }, data: { webhookSecretEncrypted: encryptSecret(secret) } });
+  if (!(await setWebhookSecret(kyselyOf(db), app.id, encryptSecret(secret)))) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
     targetType: "app",

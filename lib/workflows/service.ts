@@ -60,7 +60,7 @@ import {
   updateWorkflowContent,
   type TWorkflowRow,
 } from "./store";
-import { readApp } from "../apps/store";
+import { readApp } from "../apps/store/read";
 import { loadWorkflowVersion, parseVersionParam } from "./versions";
 
 type Auth = Pick<WorkspaceAuth, "workspaceId" | "environment">;

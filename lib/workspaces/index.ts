@@ -8,11 +8,14 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
 import { recordAudit, workspaceWideAudit } from "../audit";
 import { cliActor } from "../auth/actor";
-import type { Tx } from "../db/client";
+import { kyselyOf, type Tx } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
+import { insertUser, readUserByEmail } from "../team/store/accounts";
+import { insertMembership, insertWorkspace } from "../team/store/members";
+import { countLiveApps, readWorkspace, setWorkspaceName } from "./store";
 
 export interface CreatedWorkspace {
   workspaceId: string;
@@ -25,9 +28,11 @@ export async function createWorkspace(
   input: { name: string; email: string; password: string },
 ): Promise<CreatedWorkspace> {
   const email = input.email.trim().toLowerCase();
-  let user = await db.user.findUnique({ where: { email } });
-  if (user) {
-    if (!(await verifyPassword(input.password, user.passwordHash))) {
+  const kdb = kyselyOf(db);
+  const existing = await readUserByEmail(kdb, email);
+  let userId: string;
+  if (existing) {
+    if (!(await verifyPassword(input.password, existing.passwordHash))) {
       throw new ApiError(
         "VALIDATION_ERROR",
         `A user with email ${email} already exists and the password does not match`,
@@ -36,36 +41,40 @@ export async function createWorkspace(
         },
       );
     }
+    userId = existing.id;
   } else {
-    user = await db.user.create({
-      data: { id: newId("usr"), email, passwordHash: await hashPassword(input.password) },
+    userId = newId("usr");
+    await insertUser(kdb, {
+      id: userId,
+      email,
+      name: null,
+      passwordHash: await hashPassword(input.password),
     });
   }
   const workspaceId = newId("ws");
-  await db.workspace.create({ data: { id: workspaceId, name: input.name } });
-  await db.membership.create({ data: { workspaceId, userId: user.id, role: "owner" } });
-  const sandbox = await createWorkspaceKey(db, { workspaceId, environment: "sandbox", userId: user.id });
+  await insertWorkspace(kdb, { id: workspaceId, name: input.name });
+  await insertMembership(kdb, { workspaceId, userId, role: "owner" });
+  const sandbox = await createWorkspaceKey(db, { workspaceId, environment: "sandbox", userId });
   const production = await createWorkspaceKey(db, {
     workspaceId,
     environment: "production",
-    userId: user.id,
+    userId,
   });
   await recordAudit(db, {
     workspaceId,
-    actor: cliActor(user.id),
+    actor: cliActor(userId),
     action: "workspace.created",
     targetType: "workspace",
     targetId: workspaceId,
   });
-  return { workspaceId, userId: user.id, keys: { sandbox: sandbox.key, production: production.key } };
+  return { workspaceId, userId, keys: { sandbox: sandbox.key, production: production.key } };
 }
 
 export async function getWorkspaceSummary(db: Tx, auth: WorkspaceAuth) {
-  const workspace = await db.workspace.findUnique({ where: { id: auth.workspaceId } });
+  const kdb = kyselyOf(db);
+  const workspace = await readWorkspace(kdb, auth.workspaceId);
   if (!workspace) throw notFound("Workspace");
-  const appCount = await db.app.count({
-    where: { workspaceId: auth.workspaceId, environment: auth.environment, deletedAt: null },
-  });
+  const appCount = await countLiveApps(kdb, auth.workspaceId, auth.environment);
   return {
     workspaceId: workspace.id,
     organizationId: workspace.id,
@@ -82,9 +91,12 @@ export async function renameWorkspace(
   input: { name: string },
   requestId: string,
 ): Promise<Awaited<ReturnType<typeof getWorkspaceSummary>>> {
-  const before = await db.workspace.findUnique({ where: { id: auth.workspaceId }, select: { name: true } });
+  const kdb = kyselyOf(db);
+  const before = await readWorkspace(kdb, auth.workspaceId);
   if (!before) throw notFound("Workspace");
-  await db.workspace.update({ where: { id: auth.workspaceId }, data: { name: input.name } });
+  // what Prisma's "not found" (P2025) answered, should the row go between the read and here
+  if (!(await setWorkspaceName(kdb, auth.workspaceId, input.name)))
+    throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   await recordAudit(db, {
     ...workspaceWideAudit({ auth, requestId }),
     action: "workspace.renamed",
@@ -107,7 +119,7 @@ export async function issueWorkspaceKey(
   db: Tx,
   input: { workspaceId: string; environment: TEnvironment; name?: string },
 ): Promise<IssuedKey> {
-  const workspace = await db.workspace.findUnique({ where: { id: input.workspaceId }, select: { id: true } });
+  const workspace = await readWorkspace(kyselyOf(db), input.workspaceId);
   if (!workspace) throw notFound(`Workspace ${input.workspaceId}`);
   const created = await createWorkspaceKey(db, input);
   await recordAudit(db, {

@@ -12,7 +12,7 @@
  */
 import { headers } from "next/headers";
 import { cache } from "react";
-import { getDb } from "@/lib/db/client";
+import { getDb, kysely } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { pickLocale, type TLocale } from "@/lib/hosted/i18n";
 import { loadHostedView, type THostedView } from "@/lib/hosted/view";
@@ -20,7 +20,7 @@ import { loadHostedView, type THostedView } from "@/lib/hosted/view";
 /** The session as the hosted page shows it, or null for an unknown or malformed id. */
 export const loadVerifyView = cache(async (id: string): Promise<THostedView | null> => {
   if (!(await servesVerification(getDb(), await headers(), id))) return null;
-  return loadHostedView(getDb(), id);
+  return loadHostedView(kysely(), id);
 });
 
 /** The session as the simulator shows it: sandbox sessions only, as if production ones did not exist. */

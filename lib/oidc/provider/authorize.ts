@@ -20,7 +20,7 @@
  *   hand-off the browser carries to the hosted page (/verify/{id}/bind?h=…), which binds it there.
  */
 import { connectionAvailabilities } from "../../connections/runtime";
-import type { Tx } from "../../db/client";
+import { kyselyOf, type Tx } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { ApiError } from "../../errors";
 import { newId } from "../../ids";
@@ -34,6 +34,7 @@ import {
 } from "../../hosted/binding";
 import { createVerification } from "../../verifications/create";
 import { sessionTtlSeconds } from "../../verifications/settings";
+import { insertAuthorizationRequest } from "../store/provider";
 import { AuthorizationError, errorRedirectUrl } from "./authorization-error";
 import { checkAcrValues } from "./check-acr-values";
 import { checkClient, type TClientApp } from "./check-client";
@@ -66,7 +67,7 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
   let app: TClientApp;
   let redirectUri: string;
   try {
-    app = await checkClient(db, environment, params);
+    app = await checkClient(kyselyOf(db), environment, params);
     redirectUri = checkRedirectUri(app.redirectUris, params);
   } catch (err) {
     if (err instanceof AuthorizationError) return { kind: "error_page", error: err };
@@ -124,30 +125,28 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
     const resumeToken = newBindingSecret();
     const bindingSecret = newBindingSecret();
     const handoff = newBindingSecret();
-    await db.oidcAuthorizationRequest.create({
-      data: {
-        id: newId("oar"),
-        verificationId,
-        resumeToken,
-        bindingHash: bindingHash(bindingSecret),
-        handoffHash: bindingHash(handoff),
-        appId: app.id,
-        environment,
-        redirectUri,
-        issuer,
-        scope,
-        state: state ?? null,
-        nonce: nonce ?? null,
-        codeChallenge: codeChallenge ?? null,
-        responseMode: params.values.response_mode ?? null,
-        acrValues: acrValues ?? null,
-        minLoa: minLoa ?? null,
-        maxAge: maxAge ?? null,
-        prompt: prompt ?? null,
-        uiLocales: uiLocales ?? null,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
-      },
+    await insertAuthorizationRequest(kyselyOf(db), {
+      id: newId("oar"),
+      verificationId,
+      resumeToken,
+      browserBindingHash: bindingHash(bindingSecret),
+      handoffHash: bindingHash(handoff),
+      appId: app.id,
+      environment,
+      redirectUri,
+      issuer,
+      scope,
+      state: state ?? null,
+      nonce: nonce ?? null,
+      codeChallenge: codeChallenge ?? null,
+      responseMode: params.values.response_mode ?? null,
+      acrValues: acrValues ?? null,
+      minLoa: minLoa ?? null,
+      maxAge: maxAge ?? null,
+      prompt: prompt ?? null,
+      uiLocales: uiLocales ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
     });
     // the cookie goes to the issuer's own resume path (its custom domain's path is "/resume/…")
     const resumePath = `${new URL(issuer).pathname.replace(/\/+$/, "")}/resume/${resumeToken}`;

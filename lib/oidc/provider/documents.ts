@@ -19,9 +19,8 @@ import { DerivedCache } from "../../cache/derived-cache";
 import type { InvalidationListener } from "../../cache/listener";
 import { CACHE_TOPICS } from "../../cache/topics";
 import { config, type TConfig } from "../../config";
-import { getDb } from "../../db/client";
 import type { TEnvironment } from "../../environments";
-import { ensureSigningKeys, publishedJwks } from "../keys";
+import { servedJwks } from "../keys";
 import { buildDiscovery, DISCOVERY_CACHE_CONTROL, JWKS_CACHE_CONTROL } from "./discovery";
 import { cachedIssuer } from "./issuer";
 
@@ -112,9 +111,7 @@ export class JwksCache {
   /** From the cache, else read now (a fresh deployment's keys are made first). */
   document(environment: TEnvironment): Promise<TDocument> {
     return this.documents.get(environment, async () => {
-      const db = getDb();
-      await ensureSigningKeys(db, environment);
-      const { jwks, changesAt } = await publishedJwks(db, environment);
+      const { jwks, changesAt } = await servedJwks(environment);
       return {
         value: serialisedDocument(jwks, JWKS_CACHE_CONTROL),
         ...(changesAt ? { expiresAt: changesAt.getTime() } : {}),

@@ -4,11 +4,12 @@
  * browser endpoints answer a redirect (a Response) or a page (TOpPage, ./page.ts), which the route
  * renders in the hosted frame (app/oidc/_lib/op-page.ts).
  */
-import { getDb } from "../../db/client";
+import { getDb, kysely } from "../../db/client";
+import { inTransaction } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
 import { AuthorizationError } from "./authorization-error";
 import { authorize } from "./authorize";
-import { resolveIssuer } from "./issuer";
+import { requestIssuer, resolveIssuer } from "./issuer";
 import { readAuthorizationParams, type TAuthorizationParams } from "./params";
 import { errorPage, requestedLocale, type TOpPage, type TOpPickerPage } from "./page";
 import { limitAuthorizationRequest } from "./rate-limit";
@@ -114,8 +115,7 @@ export async function handleResume(
   resumeToken: string,
 ): Promise<Response | TOpPage> {
   try {
-    const db = getDb();
-    const outcome = await db.$transaction((tx) =>
+    const outcome = await inTransaction(kysely(), (tx) =>
       resumeAuthorization(tx, {
         environment,
         resumeToken,
@@ -123,7 +123,7 @@ export async function handleResume(
         proof: new URL(request.url).searchParams.get("p") ?? undefined,
         // a custom OIDC domain answers only for its own app's sign-ins (lib/domains/served-app.ts)
         servesApp: (appId) => servesApp(request.headers, appId),
-        issuerFor: (clientId) => resolveIssuer(tx, environment, request, clientId),
+        issuerFor: (clientId) => requestIssuer(tx, environment, request, clientId),
       }),
     );
     return outcome.kind === "redirect" ? redirect(outcome.url) : outcome;

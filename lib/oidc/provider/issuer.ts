@@ -13,11 +13,13 @@
  */
 import { DerivedCache } from "../../cache/derived-cache";
 import { CACHE_TOPICS } from "../../cache/topics";
-import { getDb, type Tx } from "../../db/client";
+import { kysely, kyselyOf, type Tx } from "../../db/client";
+import type { Db } from "../../db/kysely";
 import { mayBeCustomDomain } from "../../domains/routing";
 import type { TEnvironment } from "../../environments";
 import { normalizeHost } from "../../http/hosts";
 import { issuerFor } from "../settings";
+import { readActiveOidcDomain } from "../store/provider";
 
 /** Pure: the issuer for a Host header, given the active custom OIDC domain it was matched to. */
 export function issuerForHost(
@@ -31,32 +33,35 @@ export function issuerForHost(
 }
 
 export async function findActiveOidcDomain(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   host: string | null | undefined,
   clientId?: string,
 ): Promise<string | undefined> {
   const name = mayBeCustomDomain(host);
   if (!name) return undefined;
-  const domain = await db.customDomain.findFirst({
-    where: {
-      oidcDomain: name,
-      status: "active",
-      app: { environment, deletedAt: null, ...(clientId ? { id: clientId } : {}) },
-    },
-    select: { oidcDomain: true },
-  });
-  return domain?.oidcDomain;
+  return readActiveOidcDomain(db, environment, name, clientId);
 }
 
-export async function resolveIssuer(
-  db: Tx,
+/** The issuer `request` speaks as (see the rules), read on `db`. */
+export async function requestIssuer(
+  db: Db,
   environment: TEnvironment,
   request: Request,
   clientId?: string,
 ): Promise<string> {
   const host = request.headers.get("host");
   return issuerForHost(environment, host, await findActiveOidcDomain(db, environment, host, clientId));
+}
+
+/** requestIssuer for callers still holding a Prisma client or transaction (/auth, the OP's /token). */
+export async function resolveIssuer(
+  db: Tx,
+  environment: TEnvironment,
+  request: Request,
+  clientId?: string,
+): Promise<string> {
+  return requestIssuer(kyselyOf(db), environment, request, clientId);
 }
 
 /** Found or not, per environment, host and client; bounded like the proxy's routing cache. */
@@ -80,7 +85,7 @@ export async function cachedIssuer(
     maxEntries: OIDC_DOMAIN_CACHE_MAX_ENTRIES,
   });
   const domain = await oidcDomains.get(`${environment} ${name} ${clientId ?? ""}`, async () => ({
-    value: (await findActiveOidcDomain(getDb(), environment, name, clientId)) ?? null,
+    value: (await findActiveOidcDomain(kysely(), environment, name, clientId)) ?? null,
   }));
   return issuerForHost(environment, name, domain ?? undefined);
 }

@@ -16,12 +16,18 @@
  *   redirect_uri, PKCE challenge, nonce and scope, sent with state and iss (RFC 9207);
  * - a lower LoA, failed, cancelled or expired → access_denied with error_description.
  */
-import type { Tx } from "../../db/client";
+import type { Db } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
 import { matchesBinding } from "../../hosted/binding";
 import { isTerminal } from "../../verifications/state-machine";
 import { hostedPageUrl } from "../../verifications/read";
-import { issueAuthorizationCode } from "../codes";
+import { issueCode } from "../codes";
+import {
+  claimAuthorizationRequest,
+  readRequestByResumeToken,
+  readResumedApp,
+  readResumedVerification,
+} from "../store/provider";
 import { AuthorizationError, errorRedirectUrl, pageError } from "./authorization-error";
 import { errorPage, storedLocale, type TOpErrorPage } from "./page";
 
@@ -48,20 +54,20 @@ export interface TResumeInput {
   issuerFor: (clientId: string) => Promise<string>;
 }
 
-export async function resumeAuthorization(db: Tx, input: TResumeInput): Promise<TResumeOutcome> {
+export async function resumeAuthorization(db: Db, input: TResumeInput): Promise<TResumeOutcome> {
   const { environment } = input;
   // a browser that is not the sign-in's own sees its own language (Accept-Language), never the
   // request's: nothing about the sign-in is revealed to it
   const unknown = errorPage(pageError("This sign-in request is unknown"), 400, { reason: "unknown" });
   if (!RESUME_TOKEN.test(input.resumeToken)) return unknown;
-  const request = await db.oidcAuthorizationRequest.findUnique({ where: { resumeToken: input.resumeToken } });
+  const request = await readRequestByResumeToken(db, input.resumeToken);
   if (!request || request.environment !== environment || !request.verificationId) return unknown;
   if (!input.servesApp(request.appId)) {
     return errorPage(pageError("This sign-in is not known at this address"), 404, { reason: "not_here" });
   }
   if (
-    !matchesBinding(request.bindingHash, input.bindingSecret) ||
-    !matchesBinding(request.proofHash, input.proof)
+    !matchesBinding(request.browserBindingHash, input.bindingSecret) ||
+    !matchesBinding(request.resumeProofHash, input.proof)
   ) {
     return errorPage(
       pageError(
@@ -71,24 +77,20 @@ export async function resumeAuthorization(db: Tx, input: TResumeInput): Promise<
       { reason: "other_browser" },
     );
   }
-  const v = await db.verification.findUnique({ where: { id: request.verificationId } });
+  const v = await readResumedVerification(db, request.verificationId);
   if (!v) return unknown;
   if (!isTerminal(v.status)) return { kind: "redirect", url: hostedPageUrl(v.id) };
   // from here on the browser is the sign-in's own: its page speaks the request's language
   const locale = storedLocale(request.uiLocales);
   const own = locale ? { locale } : {};
-  const app = await db.app.findUnique({ where: { id: request.appId } });
+  const app = await readResumedApp(db, request.appId);
   if (!app || app.deletedAt || !app.redirectUris.includes(request.redirectUri)) {
     return errorPage(pageError("The application of this sign-in is no longer available"), 400, {
       reason: "app_gone",
       ...own,
     });
   }
-  const claimed = await db.oidcAuthorizationRequest.updateMany({
-    where: { id: request.id, completedAt: null },
-    data: { completedAt: new Date() },
-  });
-  if (claimed.count !== 1) {
+  if (!(await claimAuthorizationRequest(db, request.id, new Date()))) {
     return errorPage(pageError("This sign-in has already been answered"), 400, {
       reason: "answered",
       ...own,
@@ -119,7 +121,7 @@ export async function resumeAuthorization(db: Tx, input: TResumeInput): Promise<
       ),
     };
   }
-  const code = await issueAuthorizationCode(db, {
+  const code = await issueCode(db, {
     appId: app.id,
     environment,
     surface: "op",

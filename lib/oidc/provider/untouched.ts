@@ -15,7 +15,7 @@
  */
 import { config } from "../../config";
 import { kyselyOf, type Tx } from "../../db/client";
-import { countUntouchedSessions } from "../store";
+import { countUntouchedSessions } from "../store/provider";
 import { AuthorizationError } from "./authorization-error";
 
 const WINDOW_MS = 3600 * 1000;

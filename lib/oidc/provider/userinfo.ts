@@ -11,7 +11,7 @@
  * - invalid tokens count per address (lib/rate-limit/credentials.ts): over the limit, 429
  *   slow_down with Retry-After;
  * - the token (stored as its SHA-256), its verification's sealed userinfo and its app's state are
- *   read in one prepared statement (lib/oidc/store.ts), outside any transaction.
+ *   read in one prepared statement (lib/oidc/store/provider.ts), outside any transaction.
  */
 import { sha256Hex } from "../../crypto/hash";
 import { kysely } from "../../db/client";
@@ -25,7 +25,7 @@ import { clientIp } from "../../rate-limit";
 import { addressBlocked, countCredentialFailure } from "../../rate-limit/credentials";
 import { oauthRateLimited } from "../../rate-limit/oauth";
 import { readUserinfo } from "../../verifications/read";
-import { readAccessToken } from "../store";
+import { readAccessToken } from "../store/provider";
 import { servesApp } from "../../domains/served-app";
 
 const REALM = 'Bearer realm="userinfo"';

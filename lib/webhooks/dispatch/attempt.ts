@@ -24,6 +24,7 @@
  *   explicitly and go out while the webhook is disabled, but never for a deleted app or without
  *   a URL.
  */
+import { countWebhookAttempt } from "../../metrics/count";
 import { randomUUID } from "node:crypto";
 import { decryptSecret } from "../../crypto/encryption";
 import { config } from "../../config";
@@ -109,6 +110,7 @@ export async function attemptClaimed(
       nextAttemptAt: null,
       queuedTrigger: null,
     };
+    countWebhookAttempt("dead", delivery.trigger);
     return { record, outcome: "dead" };
   }
 
@@ -134,5 +136,6 @@ export async function attemptClaimed(
     nextAttemptAt,
     queuedTrigger: nextAttemptAt ? "automatic" : null,
   };
+  countWebhookAttempt(outcome, delivery.trigger);
   return { record, outcome, attempt };
 }

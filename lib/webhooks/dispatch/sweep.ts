@@ -13,29 +13,18 @@
  * - the trigger of the lost attempt is inferred: a pending delivery with its automatic attempts
  *   used up, or already delivered, or redelivered before, is a manual redelivery.
  */
-import { getDb, type Tx } from "../../db/client";
+import { getDb, kyselyOf, type Tx } from "../../db/client";
 import { logger } from "../../log";
 import { queueDeliveryAttempt } from "./queue";
 import { config } from "../../config";
+import { readStuckDeliveries } from "../store/log";
 
 const SWEEP_BATCH = 500;
 
 /** Re-queues the stuck pending deliveries; returns the ids re-queued. */
 export async function sweepWebhookDeliveries(db: Tx, now = new Date()): Promise<string[]> {
   const overdue = new Date(now.getTime() - config().webhookSweepGraceSeconds * 1000);
-  const stuck = await db.webhookDelivery.findMany({
-    where: {
-      status: "pending",
-      OR: [
-        { leaseUntil: { lt: now } },
-        { leaseUntil: null, queuedTrigger: null, nextAttemptAt: { lt: overdue } },
-        { leaseUntil: null, queuedTrigger: null, nextAttemptAt: null, updatedAt: { lt: overdue } },
-      ],
-    },
-    select: { id: true, deliveredAt: true, attempts: { select: { trigger: true } } },
-    orderBy: { nextAttemptAt: "asc" },
-    take: SWEEP_BATCH,
-  });
+  const stuck = await readStuckDeliveries(kyselyOf(db), now, overdue, SWEEP_BATCH);
   if (stuck.length === 0) return [];
   const retries = config().webhookRetrySchedule.length;
   const byTrigger = { automatic: [] as string[], manual: [] as string[] };

@@ -14,8 +14,8 @@
  */
 import type { WorkspaceActor } from "../../auth/actor";
 import { recordAudit, workspaceAudit } from "../../audit";
-import type { Tx } from "../../db/client";
-import type { App, WebhookDelivery, WebhookDeliveryAttempt } from "../../db/generated/client";
+import { kyselyOf, type Tx } from "../../db/client";
+import type { App } from "../../db/generated/client";
 import { invalidField, notFound } from "../../errors";
 import { page, type TPage } from "../../http/pagination";
 import { newId } from "../../ids";
@@ -30,14 +30,18 @@ import {
 } from "./endpoints";
 import { queueDeliveryAttempt, TEST_EVENT_TYPE } from "../dispatch/attempt";
 import { queueDelivery } from "../events";
+import {
+  countDeliveries,
+  listDeliveryRows,
+  readDeliveryRow,
+  reopenFinishedDelivery,
+  type TAttemptSummaryRow,
+  type TDeliveryRow,
+} from "../store/log";
 
 /** `webhook_deliveries.status` as read from its row. */
 export const parseDeliveryStatus = memberParser(DELIVERY_STATUSES, "webhook_deliveries.status");
 export const parseDeliveryTrigger = memberParser(DELIVERY_TRIGGERS, "webhook_delivery_attempts.trigger");
-
-type DeliveryRow = WebhookDelivery & { attempts: WebhookDeliveryAttempt[] };
-
-const withAttempts = { attempts: { orderBy: { attemptNumber: "asc" } } } as const;
 
 function parseBody(body: string): Record<string, unknown> {
   try {
@@ -50,7 +54,7 @@ function parseBody(body: string): Record<string, unknown> {
   return {};
 }
 
-export function toDeliveryJson(d: DeliveryRow): TDeliveryJson {
+export function toDeliveryJson(d: TDeliveryRow<TAttemptSummaryRow>): TDeliveryJson {
   // test deliveries have no stored event; their id is the one inside the body
   const bodyEventId = d.eventId === null ? parseBody(d.body).eventId : undefined;
   return {
@@ -84,7 +88,7 @@ function headerMap(value: unknown): Record<string, string> | null {
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
 }
 
-export function toDeliveryDetailJson(d: DeliveryRow): TDeliveryDetailJson {
+export function toDeliveryDetailJson(d: TDeliveryRow): TDeliveryDetailJson {
   const summary = toDeliveryJson(d);
   const attempts: TDeliveryAttemptDetailJson[] = summary.attempts.map((a, i) => {
     const row = d.attempts[i]!;
@@ -104,30 +108,21 @@ export async function listDeliveries(
   app: Pick<App, "id">,
   query: TListDeliveriesQuery,
 ): Promise<TPage<TDeliveryJson>> {
-  const where = {
+  const filter = {
     appId: app.id,
     ...(query.status ? { status: query.status } : {}),
     ...(query.eventType ? { eventType: query.eventType } : {}),
   };
+  const kdb = kyselyOf(db);
   const [rows, total] = await Promise.all([
-    db.webhookDelivery.findMany({
-      where,
-      include: withAttempts,
-      // ids are ULIDs: the tie-break keeps deliveries of the same millisecond in creation order
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: query.offset,
-      take: query.limit,
-    }),
-    db.webhookDelivery.count({ where }),
+    listDeliveryRows(kdb, filter, { limit: query.limit, offset: query.offset }),
+    countDeliveries(kdb, filter),
   ]);
   return page(rows.map(toDeliveryJson), total, query.limit, query.offset);
 }
 
-async function findDelivery(db: Tx, app: Pick<App, "id">, deliveryId: string): Promise<DeliveryRow> {
-  const delivery = await db.webhookDelivery.findFirst({
-    where: { id: deliveryId, appId: app.id },
-    include: withAttempts,
-  });
+async function findDelivery(db: Tx, app: Pick<App, "id">, deliveryId: string): Promise<TDeliveryRow> {
+  const delivery = await readDeliveryRow(kyselyOf(db), app.id, deliveryId);
   if (!delivery) throw notFound(`Webhook delivery "${deliveryId}"`);
   return delivery;
 }
@@ -159,11 +154,7 @@ export async function redeliverDelivery(
   requireUrl(app);
   const now = new Date();
   // conditional: of two concurrent redeliveries only one finds the delivery finished
-  const { count } = await db.webhookDelivery.updateMany({
-    where: { id: delivery.id, status: { in: ["dead", "succeeded"] } },
-    data: { status: "pending", nextAttemptAt: now, leaseUntil: null },
-  });
-  if (count === 0)
+  if (!(await reopenFinishedDelivery(kyselyOf(db), delivery.id, now)))
     throw invalidField(
       "delivery_id",
       "is still pending: its next attempt is already queued; redeliver once it has succeeded or is dead",

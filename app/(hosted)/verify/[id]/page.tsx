@@ -10,7 +10,7 @@ import { HostedFrame } from "@/components/verify/hosted-frame";
 import { ProviderSummary } from "@/components/verify/provider-summary";
 import { QrImage } from "@/components/verify/qr-image";
 import { StatusWatcher } from "@/components/verify/status-watcher";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { HOSTED_BINDING_COOKIE, hostedBrowser } from "@/lib/hosted/binding";
 import { format, messagesFor, type TMessages } from "@/lib/hosted/i18n";
 import { phoneUrlFor } from "@/lib/hosted/links";
@@ -174,7 +174,7 @@ export default async function HostedVerificationPage({ params, searchParams }: P
   // the return goes to one browser only (lib/hosted/binding.ts): the first to open a REST
   // session's page takes it; an OpenID Provider session belongs to the browser that started it
   const secret = (await cookies()).get(HOSTED_BINDING_COOKIE)?.value;
-  const browser = await hostedBrowser(getDb(), view.id, secret);
+  const browser = await hostedBrowser(kysely(), view.id, secret);
   if (browser?.claimable) redirect(`/verify/${view.id}/bind`);
   if (browser?.next) redirect(browser.next);
   if (browser?.oidc && !browser.bound) {

@@ -1,6 +1,6 @@
 /** GET /connections/{connectionId}/jwks.json: an oidc connection's public keys, for its upstream. */
 import { connectionJwks } from "@/lib/connections/jwks";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
 import { REST } from "@/lib/http/surfaces";
 
@@ -10,7 +10,7 @@ type TContext = { params: Promise<{ connectionId: string }> };
 
 export const GET = pipeline(REST, async (_request: Request, context: TContext): Promise<Response> => {
   const { connectionId } = await context.params;
-  const jwks = await connectionJwks(getDb(), connectionId);
+  const jwks = await connectionJwks(kysely(), connectionId);
   return new Response(JSON.stringify(jwks), {
     status: 200,
     headers: {

@@ -1,5 +1,5 @@
 // The end-user's Cancel (a plain form post, so it works without JavaScript).
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { hostedAction } from "@/lib/hosted/action-gate";
 import { seeOther, textResponse } from "@/lib/hosted/headers";
 import { cancelByUser } from "@/lib/hosted/session";
@@ -9,7 +9,7 @@ import { HOSTED } from "@/lib/http/surfaces";
 
 export const POST = hostedAction({ formPost: true }, async (_request, id) => {
   try {
-    await cancelByUser(getDb(), id);
+    await cancelByUser(kysely(), id);
   } catch (err) {
     if (err instanceof ApiError && err.code === "RESOURCE_NOT_FOUND") return textResponse(404, err.message);
     throw err;

@@ -1,5 +1,5 @@
 // Push flow: the identifier form. The identifier stays in the body; a refusal is only a flag.
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { hostedAction } from "@/lib/hosted/action-gate";
 import { seeOther, textResponse } from "@/lib/hosted/headers";
 import { submitPushIdentifier } from "@/lib/hosted/session";
@@ -11,7 +11,7 @@ import { readFormBody } from "@/lib/http/body";
 export const POST = hostedAction({ formPost: true }, async (request, id) => {
   const form = await readFormBody(request, { maxBytes: HOSTED_FORM_MAX_BYTES });
   try {
-    const ok = await submitPushIdentifier(getDb(), id, form.get("identifier"));
+    const ok = await submitPushIdentifier(kysely(), id, form.get("identifier"));
     return seeOther(ok ? `/verify/${id}` : `/verify/${id}?error=identifier`);
   } catch (err) {
     if (err instanceof ApiError && err.code === "RESOURCE_NOT_FOUND") return textResponse(404, err.message);

@@ -1,5 +1,5 @@
 // Polled by the hosted page: the session's status, and where to go once it has ended.
-import { getDb } from "@/lib/db/client";
+import { getDb, kysely } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { hostedSecretFrom } from "@/lib/hosted/binding";
 import { jsonResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
@@ -14,7 +14,7 @@ export const GET = pipeline(HOSTED, async (request: Request, ctx: { params: Prom
   const status =
     VERIFICATION_ID.test(id) && (await servesVerification(getDb(), request.headers, id))
       ? // `next` only for the browser the session is bound to (lib/hosted/binding.ts)
-        await readHostedStatus(getDb(), id, hostedSecretFrom(request))
+        await readHostedStatus(kysely(), id, hostedSecretFrom(request))
       : null;
   if (!status)
     return jsonResponse(404, { error: { code: "RESOURCE_NOT_FOUND", message: "Verification not found" } });

@@ -1,11 +1,8 @@
 /**
- * The OpenID side's statements on the data layer (lib/db/kysely.ts), all prepared (each runs on
- * a request of a token endpoint, /userinfo or /auth):
- * - the code exchange (exchange.ts) in two: the presented code with its verification, read in
- *   one (with the client's credential at the token endpoints, `grantWithCredential`), and its
- *   consumption with what is issued from it in the other;
- * - /userinfo's access token with its verification and its app (provider/userinfo.ts);
- * - /auth's count of an app's untouched sessions (provider/untouched.ts).
+ * The code exchange's statements (lib/oidc/exchange.ts), prepared (each runs on a request of a
+ * token endpoint) but the revocation of a reused code's access tokens, in two: the presented
+ * code with its verification, read in one (with the client's credential at the token endpoints,
+ * `grantWithCredential`), and its consumption with what is issued from it in the other.
  * Rules:
  * - the read takes no lock: every check of lib/oidc/codes.ts and of the verification runs on it,
  *   and the ID token is minted, before anything is written;
@@ -13,17 +10,18 @@
  *   (only while it is null, so of two concurrent redemptions exactly one wins: the other's update
  *   finds the row used once the winner commits), the OpenID Provider's access token and the
  *   audit entry (lib/audit/store.ts), both written only when the update happened;
- * - a code that lost the race is answered as a reused code (codes.ts).
+ * - a code that lost the race is answered as a reused code (codes.ts), and the access tokens
+ *   issued from it are revoked (`revokeAccessTokensOfCode`).
  */
 import { sql } from "kysely";
 import { jsonBuildObject, jsonObjectFrom } from "kysely/helpers/postgres";
-import { auditSelection, auditValues, AUDIT_COLUMNS, type TAuditValues } from "../audit/store";
-import type { AuditEntry } from "../audit/entry";
-import { defineAppRowRead } from "../auth/app-credentials";
-import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../db/timestamps";
-import { prepared, type Db } from "../db/kysely";
-import type { TEnvironment } from "../environments";
-import type { TStoredCode } from "./codes";
+import { auditSelection, auditValues, AUDIT_COLUMNS, type TAuditValues } from "../../audit/store";
+import type { AuditEntry } from "../../audit/entry";
+import { defineAppRowRead } from "../../auth/app-credentials";
+import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../../db/timestamps";
+import { prepared, type Db } from "../../db/kysely";
+import type { TEnvironment } from "../../environments";
+import type { TStoredCode } from "../codes";
 
 /** What the exchange needs of the code's verification. */
 export interface TGrantVerification {
@@ -221,137 +219,13 @@ export async function consumeGrant(
   return row?.consumed === true;
 }
 
-// ---------------------------------------------------------------------------------------------
-// /userinfo (provider/userinfo.ts)
-
-const ACCESS_TOKEN = prepared("oidc_userinfo_access_token", (db, p: { tokenHash: string }) =>
-  db
-    .selectFrom("oidcAccessTokens as t")
-    .leftJoin("verifications as v", "v.id", "t.verificationId")
-    .leftJoin("apps as a", "a.id", "t.appId")
-    .select((eb) => [
-      "t.appId",
-      "t.environment",
-      "t.expiresAt",
-      "t.revokedAt",
-      "v.id as verificationId",
-      "v.status as verificationStatus",
-      "v.personalDataDeletedAt",
-      "v.resultEncrypted",
-      eb
-        .cast<boolean>(eb.and([eb("a.id", "is not", null), eb("a.deletedAt", "is", null)]), "boolean")
-        .as("appLive"),
-    ])
-    .where("t.tokenHash", "=", p.tokenHash),
-);
-
-/**
- * An access token by its hash, with what /userinfo answers from: its verification's sealed
- * userinfo (null columns: the verification is gone) and whether its app exists and is not deleted.
- */
-export async function readAccessToken(db: Db, tokenHash: string) {
-  const [row] = await ACCESS_TOKEN.run(db, { tokenHash });
-  return row;
-}
-
-// ---------------------------------------------------------------------------------------------
-// /auth's cap of untouched sessions (provider/untouched.ts)
-
-const COUNT_UNTOUCHED = prepared(
-  "oidc_untouched_sessions",
-  (db, p: { appId: string; since: Date; limit: number }) =>
-    db
-      .selectFrom((eb) =>
-        eb
-          .selectFrom("verifications")
-          .select(sql.lit(1).as("one"))
-          .where("appId", "=", p.appId)
-          // `untouched` itself (not `= $n`): the partial index of untouched rows applies
-          .where((v) => v.ref("untouched"))
-          .where("createdAt", ">=", p.since)
-          .limit(p.limit)
-          .as("capped"),
-      )
-      .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("n")),
-);
-
-/** How many untouched sessions of `appId` were created since `since`, counted up to `limit`. */
-export async function countUntouchedSessions(
-  db: Db,
-  appId: string,
-  since: Date,
-  limit: number,
-): Promise<number> {
-  const [row] = await COUNT_UNTOUCHED.run(db, { appId, since, limit });
-  return row?.n ?? 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Housekeeping (purge.ts): bounded batches of rows past their grace period
-
-/** Deletes at most `limit` authorization codes that expired before `before`: how many went. */
-export async function deleteExpiredCodes(db: Db, before: Date, limit: number): Promise<number> {
+/** Revokes, at `now`, every access token issued from the code `codeHash` not revoked yet: how many. */
+export async function revokeAccessTokensOfCode(db: Db, codeHash: string, now: Date): Promise<number> {
   const result = await db
-    .deleteFrom("authorizationCodes")
-    .where("codeHash", "in", (eb) =>
-      eb.selectFrom("authorizationCodes").select("codeHash").where("expiresAt", "<", before).limit(limit),
-    )
+    .updateTable("oidcAccessTokens")
+    .set({ revokedAt: now })
+    .where("codeHash", "=", codeHash)
+    .where("revokedAt", "is", null)
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Deletes at most `limit` OP access tokens that expired before `before`: how many went. */
-export async function deleteExpiredAccessTokens(db: Db, before: Date, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom("oidcAccessTokens")
-    .where("tokenHash", "in", (eb) =>
-      eb.selectFrom("oidcAccessTokens").select("tokenHash").where("expiresAt", "<", before).limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Deletes at most `limit` OIDC authorization requests that expired before `before`: how many went. */
-export async function deleteExpiredAuthorizationRequests(
-  db: Db,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  const result = await db
-    .deleteFrom("oidcAuthorizationRequests")
-    .where("id", "in", (eb) =>
-      eb.selectFrom("oidcAuthorizationRequests").select("id").where("expiresAt", "<", before).limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Deletes at most `limit` sessions nobody acted on that ended before `before`: how many went. */
-export async function deleteEndedUntouchedSessions(db: Db, before: Date, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom("verifications")
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("verifications")
-        .select("id")
-        // `untouched` itself: the partial index of untouched rows (migration 20261129030000)
-        .where((v) => v.ref("untouched"))
-        .where("endedAt", "<", before)
-        .limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Waits for the lock of `environment`'s `alg` signing keys, held until `db`'s transaction ends. */
-export async function lockSigningKeys(db: Db, environment: TEnvironment, alg: string): Promise<void> {
-  await db
-    .selectNoFrom((eb) =>
-      eb
-        .fn("pg_advisory_xact_lock", [
-          eb.fn("hashtextextended", [eb.val(`signing-keys:${environment}:${alg}`), sql.lit(0)]),
-        ])
-        .as("locked"),
-    )
-    .execute();
+  return Number(result.numUpdatedRows);
 }

@@ -12,16 +12,16 @@
 import type { Expression, RawBuilder } from "kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
-import type { App, AppProvider, Workflow } from "../db/generated/client";
-import { prepared, type Db } from "../db/kysely";
-import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../db/timestamps";
-import type { TAppSource } from "./serialize";
+import type { App, AppProvider, Workflow } from "../../db/generated/client";
+import { prepared, type Db } from "../../db/kysely";
+import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../../db/timestamps";
+import type { TAppSource } from "../serialize";
 
 /** A JSON document as Prisma types it (what JSON.parse of the column's text gives). */
 type TJson = Workflow["nodes"];
 
 /** A json/jsonb column (the generator types it `unknown`) as Prisma's JSON type. */
-const jsonValue = (column: Expression<unknown>): RawBuilder<TJson> => sql<TJson>`${column}`;
+export const jsonValue = (column: Expression<unknown>): RawBuilder<TJson> => sql<TJson>`${column}`;
 
 const APP_COLUMNS = [
   "id",

@@ -1,20 +1,20 @@
 /**
  * getOwnedApp reads an app with its providers and workflows in one prepared statement
- * (lib/apps/store.ts `readApp`), exactly the rows Prisma's `include` gave — every column, JSON
+ * (lib/apps/store/read.ts `readApp`), exactly the rows Prisma's `include` gave — every column, JSON
  * documents with their keys as stored, timestamps to the millisecond — in the caller's Prisma
  * transaction when it runs in one; GET /v1/apps/{clientId} reads only what it shows (`readAppView`),
  * with the same 404 and 403.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
-import { newId } from "../ids";
-import { refusalOf } from "../testing/api-error";
-import { makeWorkspace, sessionHeaders } from "../testing/factories";
-import { bearer, call } from "../testing/router";
-import { statementsOf } from "../testing/statements";
-import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "../testing/workflows";
-import { toAppJson } from "./serialize";
-import { getOwnedApp, getOwnedAppView } from "./service";
+import { getDb } from "../../db/client";
+import { newId } from "../../ids";
+import { refusalOf } from "../../testing/api-error";
+import { makeWorkspace, sessionHeaders } from "../../testing/factories";
+import { bearer, call } from "../../testing/router";
+import { statementsOf } from "../../testing/statements";
+import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "../../testing/workflows";
+import { toAppJson } from "../serialize";
+import { getOwnedApp, getOwnedAppView } from "../service";
 
 const PNG_1X1 =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -127,7 +127,7 @@ describe("getOwnedApp on the data layer", () => {
     const { result: res, statements } = await statementsOf(() => call("GET", base, { headers: bearer(key) }));
     expect(res.status).toBe(200);
     expect(res.body).toEqual(read);
-    // only what it shows (lib/apps/store.ts `readAppView`), one statement
+    // only what it shows (lib/apps/store/read.ts `readAppView`), one statement
     expect(toAppJson(await getOwnedAppView(getDb(), auth, app.clientId))).toEqual(read);
     expect(statements.filter((name) => name.startsWith("app_"))).toEqual(["app_view"]);
   });

@@ -1,11 +1,11 @@
 /**
  * The connections' health tables on the data layer (lib/db/kysely.ts): a sign-in's recording
  * (the bucket's upsert and the connection's streak in one statement), the health read of the
- * last hour and day, and the purge of old buckets. health.ts has the rules.
+ * last hour and day, and the purge of old buckets. ../health.ts has the rules.
  */
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from "kysely";
-import { prepared, type DB, type Db } from "../db/kysely";
-import type { TEnvironment } from "../environments";
+import { prepared, type DB, type Db } from "../../db/kysely";
+import type { TEnvironment } from "../../environments";
 
 export interface TSignInValues {
   environment: TEnvironment;

@@ -1,0 +1,122 @@
+/**
+ * A console page's first read of its member on the data layer (one prepared statement,
+ * lib/auth/store/sessions.ts `readConsoleMember`): the same member as the Prisma reads gave — the
+ * user, the memberships with their workspaces in the order joined, the workspace of the cookie
+ * else the oldest — and undefined for an ended session, a user gone or in no workspace.
+ */
+import { describe, expect, it } from "vitest";
+import { revokeSession } from "../auth/sessions";
+import { signInClaims, sessionClaimsOf, type SessionClaims } from "../auth/session-claims";
+import { getDb, kysely } from "../db/client";
+import { newId } from "../ids";
+import { makeOperator, makeWorkspace } from "../testing/factories";
+import { statementsOf } from "../testing/statements";
+import { loadConsoleMember } from "./session-member";
+
+function claimsOf(userId: string, isOperator = false): SessionClaims {
+  const claims = sessionClaimsOf({ sub: userId, ...signInClaims({ isOperator }) });
+  if (!claims) throw new Error("no claims");
+  return claims;
+}
+
+describe("loadConsoleMember on the database", () => {
+  it("reads the user and its memberships in the order joined, the cookie's workspace else the oldest, in one statement", async () => {
+    const first = await makeWorkspace("First");
+    const second = await makeWorkspace("Second");
+    const third = await makeWorkspace("Third");
+    const db = getDb();
+    // the first workspace's owner joins the other two later, the last of them first
+    await db.membership.create({
+      data: {
+        workspaceId: third.workspaceId,
+        userId: first.userId,
+        role: "viewer",
+        createdAt: new Date(Date.now() + 1000),
+      },
+    });
+    await db.membership.create({
+      data: {
+        workspaceId: second.workspaceId,
+        userId: first.userId,
+        role: "developer",
+        createdAt: new Date(Date.now() + 2000),
+      },
+    });
+    const session = claimsOf(first.userId);
+
+    const { result: oldest, statements } = await statementsOf(() =>
+      loadConsoleMember(kysely(), { session, environment: "sandbox" }),
+    );
+    expect(statements).toEqual(["auth_console_member"]);
+    // what Prisma read: the memberships by createdAt with their workspaces
+    const user = await db.user.findUniqueOrThrow({
+      where: { id: first.userId },
+      include: { memberships: { orderBy: { createdAt: "asc" }, include: { workspace: true } } },
+    });
+    expect(oldest).toEqual({
+      user: { id: user.id, email: user.email, name: user.name },
+      workspace: { id: first.workspaceId, name: "First" },
+      role: "owner",
+      permissions: { write: true, credentials: true, personal_data: true, team: true, team_owner: true },
+      memberships: user.memberships.map((m) => ({
+        workspaceId: m.workspace.id,
+        name: m.workspace.name,
+        role: m.role,
+      })),
+      isOperator: false,
+    });
+    expect(oldest!.memberships.map((m) => m.name)).toEqual(["First", "Third", "Second"]);
+
+    const chosen = await loadConsoleMember(kysely(), {
+      session,
+      workspaceId: second.workspaceId,
+      environment: "production",
+    });
+    expect(chosen).toMatchObject({
+      workspace: { id: second.workspaceId, name: "Second" },
+      role: "developer",
+      permissions: { write: true, credentials: false, personal_data: false, team: false, team_owner: false },
+    });
+    // a workspace the user is not in: the oldest
+    const other = await loadConsoleMember(kysely(), {
+      session,
+      workspaceId: "wsp_other",
+      environment: "sandbox",
+    });
+    expect(other?.workspace.id).toBe(first.workspaceId);
+  });
+
+  it("is undefined after the session's sign-out or the end of all sessions, for a user gone or in no workspace", async () => {
+    const ws = await makeWorkspace();
+    const signedOut = claimsOf(ws.userId);
+    const live = claimsOf(ws.userId);
+    await revokeSession(kysely(), {
+      sub: ws.userId,
+      sid: signedOut.sessionId,
+      signedInAt: signedOut.signedInAt,
+    });
+    expect(await loadConsoleMember(kysely(), { session: signedOut, environment: "sandbox" })).toBeUndefined();
+    expect(await loadConsoleMember(kysely(), { session: live, environment: "sandbox" })).toBeDefined();
+
+    await getDb().user.update({
+      where: { id: ws.userId },
+      data: { sessionsValidFrom: new Date(Date.now() + 1000) },
+    });
+    expect(await loadConsoleMember(kysely(), { session: live, environment: "sandbox" })).toBeUndefined();
+
+    expect(
+      await loadConsoleMember(kysely(), { session: claimsOf(newId("usr")), environment: "sandbox" }),
+    ).toBeUndefined();
+
+    const operator = await makeOperator();
+    expect(
+      await loadConsoleMember(kysely(), { session: claimsOf(operator.userId, true), environment: "sandbox" }),
+    ).toBeUndefined();
+    await getDb().membership.create({
+      data: { workspaceId: ws.workspaceId, userId: operator.userId, role: "admin" },
+    });
+    expect(
+      await loadConsoleMember(kysely(), { session: claimsOf(operator.userId, true), environment: "sandbox" }),
+    ).toMatchObject({ isOperator: true, role: "admin", workspace: { id: ws.workspaceId } });
+  });
+});

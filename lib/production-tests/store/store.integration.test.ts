@@ -1,0 +1,130 @@
+/**
+ * The production-test store (lib/production-tests/store/) reads the rows Prisma's model API
+ * read — every column, a request's challenge in the same statement with its timestamps to the
+ * millisecond and its JSON documents as written (keys with underscores kept, `sources` a JSON
+ * array, absent ones SQL NULL) — and the operators' list filters as the Prisma `where` did.
+ */
+import { describe, expect, it } from "vitest";
+import { getDb, kysely, Prisma } from "../../db/client";
+import { makeApp, makeOperator, makeWorkspace } from "../../testing/factories";
+import { participate, requestProductionTest, scheduleProductionTest } from "../../testing/production-tests";
+import { countParticipationGroups, pageParticipations, readAppChallenge } from "./challenges";
+import {
+  countOperatorRequests,
+  listAppRequests,
+  listOperatorRequests,
+  readOperatorRequest,
+} from "./requests";
+
+const SPONSOR = { name: "Acme", logo_url: "https://acme.example/logo.png", tier_level: 2 };
+const SOURCES = [{ kind: "web", page_url: "https://acme.example" }, "flyer"];
+
+async function scheduled(body: Record<string, unknown>) {
+  const ws = await makeWorkspace();
+  const app = await makeApp(ws.keys.sandbox);
+  const operator = await makeOperator();
+  const req = await requestProductionTest(ws.keys.sandbox, app.clientId, "sandbox", { maxStampClaims: 5 });
+  const item = await scheduleProductionTest(operator.operatorKey, req.request.id, "sandbox", body);
+  const pending = await requestProductionTest(ws.keys.sandbox, app.clientId);
+  return {
+    ws,
+    app,
+    requestId: req.request.id,
+    challengeId: item.challenge.id,
+    pendingId: pending.request.id,
+  };
+}
+
+/** The request as Prisma's model API reads it, with its challenge. */
+const prismaRequest = (id: string) =>
+  getDb().productionTestRequest.findUniqueOrThrow({ where: { id }, include: { challenge: true } });
+
+describe("the production-test store", () => {
+  it("reads a request with its challenge as Prisma did, JSON documents as written", async () => {
+    const t = await scheduled({ sponsor: SPONSOR, sources: SOURCES, description: "Try it" });
+    const [expected, pending] = await Promise.all([prismaRequest(t.requestId), prismaRequest(t.pendingId)]);
+    expect(expected.challenge?.sponsor).toEqual(SPONSOR);
+
+    const [newest, scheduledRow] = await listAppRequests(kysely(), t.app.clientId);
+    expect(newest).toEqual(pending);
+    expect(scheduledRow).toEqual(expected);
+
+    const operatorRow = await readOperatorRequest(kysely(), t.requestId);
+    expect(operatorRow).toMatchObject({ ...expected, app: { id: t.app.clientId, environment: "sandbox" } });
+    expect(operatorRow?.challenge).toEqual(expected.challenge);
+
+    const challenge = await readAppChallenge(kysely(), t.app.clientId, t.challengeId);
+    expect(challenge).toEqual({ ...expected.challenge, request: { payload: expected.payload } });
+    expect(await readAppChallenge(kysely(), "app_other", t.challengeId)).toBeUndefined();
+  });
+
+  it("stores an absent sponsor and sources as SQL NULL", async () => {
+    const t = await scheduled({});
+    const nulls = await getDb().productionTestChallenge.count({
+      where: { id: t.challengeId, sponsor: { equals: Prisma.DbNull }, sources: { equals: Prisma.DbNull } },
+    });
+    // DbNull: SQL NULL only (a JSON null would not match)
+    expect(nulls).toBe(1);
+    const row = await readAppChallenge(kysely(), t.app.clientId, t.challengeId);
+    expect(row).toMatchObject({ sponsor: null, sources: null });
+  });
+
+  it("filters the operators' list by status, app and environment and counts it", async () => {
+    const t = await scheduled({});
+    const filter = (status: string, clientId: string | null) => ({
+      status,
+      environment: "sandbox" as const,
+      clientId,
+    });
+    expect(await countOperatorRequests(kysely(), filter("pending", t.app.clientId))).toBe(1);
+    expect(await countOperatorRequests(kysely(), filter("scheduled", t.app.clientId))).toBe(1);
+    expect(
+      await countOperatorRequests(kysely(), {
+        ...filter("pending", t.app.clientId),
+        environment: "production",
+      }),
+    ).toBe(0);
+    const all = await listOperatorRequests(
+      kysely(),
+      { ...filter("pending", null), limit: 100, offset: 0 },
+      "desc",
+    );
+    expect(all.map((r) => r.id)).toContain(t.pendingId);
+    expect(await countOperatorRequests(kysely(), filter("pending", null))).toBeGreaterThanOrEqual(1);
+    const [mine] = await listOperatorRequests(
+      kysely(),
+      { ...filter("scheduled", t.app.clientId), limit: 5, offset: 0 },
+      "asc",
+    );
+    expect(mine).toMatchObject({
+      id: t.requestId,
+      app: { id: t.app.clientId, workspaceId: t.ws.workspaceId },
+    });
+    expect(mine?.challenge?.id).toBe(t.challengeId);
+  });
+
+  it("counts participations as numbers and pages them newest first", async () => {
+    const t = await scheduled({});
+    await participate(t.challengeId, { claim: true });
+    await participate(t.challengeId, { successful: false });
+    await participate(t.challengeId, { claim: true });
+    const groups = await countParticipationGroups(kysely(), t.challengeId);
+    expect(groups.sort((a, b) => Number(a.claimed) - Number(b.claimed))).toEqual([
+      { providerId: "passport", claimed: false, count: 1 },
+      { providerId: "passport", claimed: true, count: 2 },
+    ]);
+    const expected = await getDb().productionTestParticipation.findMany({
+      where: { challengeId: t.challengeId, claimed: true },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    });
+    expect(
+      await pageParticipations(kysely(), t.challengeId, { claimed: true, limit: 10, offset: 0 }),
+    ).toEqual({
+      total: 2,
+      rows: expected,
+    });
+    const all = await pageParticipations(kysely(), t.challengeId, { limit: 1, offset: 1 });
+    expect(all.total).toBe(3);
+    expect(all.rows).toHaveLength(1);
+  });
+});
