@@ -14,7 +14,7 @@ import {
 } from "@/lib/testing/webhooks";
 import { newId } from "@/lib/ids";
 import { TEST_EVENT_TYPE } from "./attempt";
-import { LEASE_SECONDS, queueDeliveryAttempt } from "./queue";
+import { leaseSeconds, queueDeliveryAttempt } from "./queue";
 import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./errors";
 import { sweepWebhookDeliveries } from "./sweep";
 import { verifyWebhook, WebhookVerificationError } from "../receiver";
@@ -532,7 +532,7 @@ describe("sweepWebhookDeliveries", () => {
     // a dispatcher claimed it (its lease, off the queue) and died before recording anything
     await db().webhookDelivery.update({
       where: { id: row.id },
-      data: { leaseUntil: new Date(Date.now() + LEASE_SECONDS * 1000), queuedTrigger: null },
+      data: { leaseUntil: new Date(Date.now() + leaseSeconds() * 1000), queuedTrigger: null },
     });
     expect(await sweepWebhookDeliveries(db())).not.toContain(row.id);
     await new Promise((r) => setTimeout(r, 300));

@@ -32,7 +32,7 @@ import type { TAttemptRecord, TClaimedDelivery } from "./queue";
 import { sendWebhookRequest, type TAttemptResult } from "./request";
 import { SIGNATURE_HEADER, signPayload } from "../signature";
 
-export { LEASE_SECONDS, queueDeliveryAttempt, type TDeliveryTrigger } from "./queue";
+export { leaseSeconds, queueDeliveryAttempt, type TDeliveryTrigger } from "./queue";
 
 /** Event type of the deliveries made by POST …/webhook-config/test. */
 export const TEST_EVENT_TYPE = "webhook.test";

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
 import { projectRoot } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import type { Verification } from "@/lib/db/generated/client";
@@ -11,9 +12,11 @@ import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webho
 import { makeVerificationRow, makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
 import type { TEventType } from "../event-types";
 import { emitVerificationEvent } from "../events";
-import { APPLICATION_NAME, WebhookDispatcher } from "./dispatcher";
+import { APPLICATION_NAME, RECOVER_MS, WebhookDispatcher } from "./dispatcher";
 import {
   claimDueDeliveries,
+  LEASE_MARGIN_SECONDS,
+  leaseSeconds,
   queueDeliveryAttempt,
   recordAndClaim,
   recordAttempts,
@@ -144,6 +147,35 @@ describe("the webhook dispatcher", () => {
     } finally {
       await second.stop(5_000);
     }
+  });
+
+  it("sends again, within seconds, a delivery whose sender died holding its lease (no minute's sweep needed)", async () => {
+    const { app } = await makeWebhookApp({ url: receiver.url });
+    const id = newId("dlv");
+    // as a crash leaves it: claimed (not queued), leased until a moment ago, never recorded
+    await db().webhookDelivery.create({
+      data: {
+        id,
+        appId: app.clientId,
+        eventType: "verification.created",
+        url: receiver.url,
+        body: JSON.stringify({ eventId: "evt_crashed" }),
+        nextAttemptAt: new Date(Date.now() - 20_000),
+        queuedTrigger: null,
+        leaseUntil: new Date(Date.now() - 500),
+      },
+    });
+    const started = Date.now();
+    await receiver.waitForRequests(1, 15_000);
+    // the dispatchers re-queue expired leases every RECOVER_MS (5 s), then claim at once
+    expect(Date.now() - started).toBeLessThan(RECOVER_MS + 3_000);
+    const row = await waitFor(async () => {
+      const found = await db().webhookDelivery.findUnique({ where: { id }, include: { attempts: true } });
+      return found?.status === "succeeded" ? found : undefined;
+    });
+    expect(row.attempts).toMatchObject([{ attemptNumber: 1, trigger: "automatic", success: true }]);
+    // and a claim's lease is the attempt's timeout plus the margin, not a fixed half minute
+    expect(leaseSeconds()).toBe(Math.ceil(config().webhookTimeoutMs / 1000) + LEASE_MARGIN_SECONDS);
   });
 
   it("carries on when its database connections are cut", async () => {

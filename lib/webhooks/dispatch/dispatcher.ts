@@ -15,13 +15,17 @@
  * - at most WEBHOOK_CONCURRENCY deliveries claimed and not yet recorded; a claim takes no more
  *   than there is room for;
  * - an outcome that cannot be recorded (database down) is retried while its lease lasts; after
- *   that the sweeper re-queues the delivery and the receiver may see it twice (at-least-once);
+ *   that the delivery is re-queued and the receiver may see it twice (at-least-once);
+ * - a lease lasts the attempt's timeout plus a margin (queue.ts `leaseSeconds`), and every
+ *   RECOVER_MS each dispatcher re-queues the deliveries whose lease expired (sweep.ts): a delivery
+ *   cut off by a crash is sent again within seconds of its lease's end, by any instance;
  * - stop() claims nothing more and waits for the attempts in flight to be recorded (bounded).
  */
 import { createDb, withApplicationName, type Db } from "../../db/client";
 import { ListenConnection } from "../../db/listen";
 import { logger } from "../../log";
 import { attemptClaimed } from "./attempt";
+import { sweepWebhookDeliveries } from "./sweep";
 import {
   claimDueDeliveries,
   QUEUE_CHANNEL,
@@ -37,6 +41,8 @@ export const APPLICATION_NAME = "idv-webhook-dispatcher";
 /** The most deliveries one claim or one record statement handles. */
 export const MAX_BATCH = 100;
 const RETRY_MS = 1000;
+/** How often a dispatcher re-queues the deliveries whose lease expired (a crashed sender's). */
+export const RECOVER_MS = 5000;
 /** An outcome is still recorded while its lease has at least this long to run. */
 const LEASE_MARGIN_MS = 1000;
 
@@ -46,6 +52,8 @@ export interface TDispatcherOptions {
   /** deliveries claimed and not yet recorded, at most */
   concurrency: number;
   pollIntervalMs: number;
+  /** how often expired leases are re-queued (default RECOVER_MS) */
+  recoverIntervalMs?: number;
 }
 
 export class WebhookDispatcher {
@@ -63,6 +71,7 @@ export class WebhookDispatcher {
   private dueAt = Number.POSITIVE_INFINITY;
   private dueTimer: NodeJS.Timeout | undefined;
   private idle: (() => void) | undefined;
+  private recovering = false;
 
   /** its own two connections: claims and records never wait behind requests for the shared pool */
   private readonly db: Db;
@@ -88,7 +97,28 @@ export class WebhookDispatcher {
     this.listener.start();
     const poll = setInterval(() => this.wake(), this.options.pollIntervalMs);
     this.timers.add(poll);
+    const recovery = setInterval(() => void this.recover(), this.options.recoverIntervalMs ?? RECOVER_MS);
+    this.timers.add(recovery);
+    void this.recover();
     this.wake();
+  }
+
+  /**
+   * Puts the deliveries whose lease expired — their dispatcher died between sending and
+   * recording — back on the queue, and claims them (sweep.ts's re-queue, run here every few
+   * seconds rather than waiting for the minute's `webhook_sweep` job).
+   */
+  private async recover(): Promise<void> {
+    if (this.stopped || this.recovering) return;
+    this.recovering = true;
+    try {
+      const requeued = await sweepWebhookDeliveries(this.db);
+      if (requeued.length > 0) this.wake();
+    } catch (err) {
+      if (!this.stopped) logger.warn({ err }, "webhook dispatcher: re-queueing expired leases failed");
+    } finally {
+      this.recovering = false;
+    }
   }
 
   /** Claims now, or once the claim under way has returned. */

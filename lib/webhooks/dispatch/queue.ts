@@ -19,6 +19,7 @@
  *   restarted) fails that statement and is discarded, never a crash (`guardConnections`).
  */
 import type pg from "pg";
+import { config } from "../../config";
 import { kyselyOf, poolOf, type Tx } from "../../db/client";
 import { logger } from "../../log";
 import { memberParser } from "../../state-machine";
@@ -28,8 +29,17 @@ import { queuePendingAttempts, recordAndClaimRows, type TDispatchRow } from "../
 /** The channel the database trigger notifies when a delivery is queued (migration 20261127010000). */
 export const QUEUE_CHANNEL = "idv_webhook_queue";
 
-/** Longer than the longest attempt (timeout ≤ 20 s) plus the bookkeeping around it. */
-export const LEASE_SECONDS = 30;
+/** A lease's time beyond the attempt's timeout: reading the answer, recording the outcome. */
+export const LEASE_MARGIN_SECONDS = 5;
+
+/**
+ * How long a claimed delivery is leased: the attempt's timeout (WEBHOOK_TIMEOUT_MS) plus the
+ * margin — no longer, so that a delivery cut off by a crash is claimed again soon after (the
+ * dispatchers re-queue expired leases every few seconds: dispatcher.ts).
+ */
+export function leaseSeconds(): number {
+  return Math.ceil(config().webhookTimeoutMs / 1000) + LEASE_MARGIN_SECONDS;
+}
 
 export type TDeliveryTrigger = "automatic" | "manual";
 const parseTrigger = memberParser<TDeliveryTrigger>(
@@ -165,7 +175,7 @@ export async function recordAndClaim(
   limit: number,
   now = new Date(),
 ): Promise<{ written: Set<string>; claimed: TClaimedBatch }> {
-  const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
+  const leaseUntil = new Date(now.getTime() + leaseSeconds() * 1000);
   const input = JSON.stringify(records.map(recordRow));
   guardConnections(db);
   const rows = await recordAndClaimRows(kyselyOf(db), { input, now, leaseUntil, limit });

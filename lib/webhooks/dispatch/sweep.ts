@@ -1,5 +1,6 @@
 /**
- * The `webhook_sweep` task (every minute): delivery is at-least-once.
+ * The re-queue of stuck deliveries, run by every dispatcher every few seconds (dispatcher.ts
+ * RECOVER_MS) and by the `webhook_sweep` task every minute: delivery is at-least-once.
  * Rules:
  * - a worker that dies between sending and recording leaves a pending delivery whose lease
  *   expires; the sweeper puts it back on the queue (dispatch/queue.ts), and also pending
