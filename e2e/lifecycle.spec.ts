@@ -85,6 +85,10 @@ test("health, readiness and a graceful stop of one instance", async () => {
   const exited = new Promise<number | null>((resolve) => instance!.once("exit", (code) => resolve(code)));
 
   await untilReady(Date.now() + 90_000);
+  // it started on the fast path: the check of Next.js's internals passed on this build
+  expect(log).toContain(`Ready on http://127.0.0.1:${PORT}`);
+  expect(log).not.toContain("fast path off");
+  expect(log).not.toContain("fast path:");
   const live = await fetch(`${BASE}/healthz`);
   expect(live.status).toBe(200);
   expect(await live.json()).toEqual({ status: "ok" });

@@ -373,6 +373,17 @@ export async function writeResponse(res, response, extraHeaders) {
  * Next.js should serve the request: a target that is no route handler of /api/… or /oidc/…, a
  * method the route does not export, or no request-shaping hooks (yet).
  */
+const ROUTE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** The version of the Next.js installed beside the server (the one that made the build), or "?". */
+function nextVersion(require) {
+  try {
+    return String(require("next/package.json").version);
+  } catch {
+    return "?";
+  }
+}
+
 export function fastPath({ distDir, origin }) {
   const require = createRequire(import.meta.url);
   const routes = loadRoutes(distDir);
@@ -395,7 +406,42 @@ export function fastPath({ distDir, origin }) {
     return loaded;
   }
 
-  return async function serve(req, res, { route, target, body }) {
+  /**
+   * Loads every route module of the table and checks the Next.js internals the fast path relies
+   * on (the app-paths manifest, `routeModule.userland` with the route's HTTP methods): throws,
+   * naming each route that does not have them, rather than let a Next.js upgrade turn the fast
+   * path silently off. The modules it loads are the ones requests then use.
+   */
+  async function check() {
+    if (routes.length === 0)
+      throw new Error(
+        "fast path: the build's app-paths-manifest.json names no route handler of /api/… or /oidc/…",
+      );
+    const broken = [];
+    for (const route of routes) {
+      try {
+        const { routeModule } = require(path.join(distDir, "server", route.file));
+        if (typeof routeModule?.ensureUserland === "function") await routeModule.ensureUserland();
+        const userland = routeModule?.userland;
+        if (!routeModule) broken.push(`${route.file}: no \`routeModule\` export`);
+        else if (!userland || !ROUTE_METHODS.some((m) => typeof userland[m] === "function"))
+          broken.push(`${route.file}: \`routeModule.userland\` has no HTTP method handler`);
+        else handlers.set(route.file, Promise.resolve(userland));
+      } catch (err) {
+        broken.push(`${route.file}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (broken.length > 0) {
+      const next = nextVersion(require);
+      throw new Error(
+        `fast path: the built route modules are not what it expects (Next.js ${next}); ` +
+          `start with IDV_FAST_PATH=off, or adapt server/production.mjs to this Next.js:\n  ` +
+          broken.join("\n  "),
+      );
+    }
+  }
+
+  async function serve(req, res, { route, target, body }) {
     const hooks = globalThis[FAST_PATH_HOOKS];
     if (!hooks) return false;
     const url = req.url ?? "/";
@@ -419,7 +465,10 @@ export function fastPath({ distDir, origin }) {
     const response = await handler(request, { params: Promise.resolve(found.params) });
     await writeResponse(res, response, hooks.securityHeaders());
     return true;
-  };
+  }
+
+  serve.check = check;
+  return serve;
 }
 
 /** Whether the request carries a body (a declared length over 0, or a transfer coding). */
@@ -602,6 +651,8 @@ export async function startServer({ dir, port, hostname, fast, dev = false }) {
   // request.url of a route handler, as Next.js builds it
   const origin = `http://localhost:${port}`;
   const serveFast = fast && !dev ? fastPath({ distDir: path.join(dir, ".next"), origin }) : undefined;
+  // refuse to start on internals that changed (a Next.js upgrade), before listening
+  await serveFast?.check();
 
   const server = http.createServer(
     serverOptions(globalThis[FAST_PATH_HOOKS]?.bodyTimeoutMs() ?? DEFAULT_BODY_TIMEOUT_MS),

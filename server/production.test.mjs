@@ -5,8 +5,11 @@
  * malformed paths, TRACE, declared and chunked bodies over the limit, slow bodies).
  * The fast path as a whole runs under the end-to-end tests (e2e/fast-path.spec.ts).
  */
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { OP_PAGE } from "../app/oidc/_lib/op-page";
 import { BufferedResponse } from "../lib/http/buffered-response";
@@ -15,6 +18,7 @@ import {
   answerHealth,
   coarseRouteLabel,
   FAST_PATH_HOOKS,
+  fastPath,
   forwardedHeaders,
   gracefulShutdown,
   HEALTH_HOOKS,
@@ -529,5 +533,54 @@ describe("metrics", () => {
     expect(coarseRouteLabel("/api/auth/session")).toBe("/api/auth/…");
     expect(coarseRouteLabel("/api/sandbox/v1/x")).toBe("/api/…");
     expect(coarseRouteLabel("/wp-admin/login.php")).toBe("(other)");
+  });
+});
+
+describe("fast path check", () => {
+  /** A build directory with `routes` (manifest key → module source) in its app-paths manifest. */
+  function fakeBuild(routes) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fast-path-"));
+    const manifest = {};
+    for (const [key, source] of Object.entries(routes)) {
+      const file = `app${key}.js`;
+      manifest[key] = file;
+      fs.mkdirSync(path.dirname(path.join(dir, "server", file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, "server", file), source);
+    }
+    fs.writeFileSync(path.join(dir, "server", "app-paths-manifest.json"), JSON.stringify(manifest));
+    return dir;
+  }
+
+  it("refuses a build whose route modules lack the internals it dispatches through, naming each", async () => {
+    const good = "exports.routeModule = { userland: { GET() {} } };";
+    const distDir = fakeBuild({
+      "/api/[env]/v1/apps/route": good,
+      "/api/[env]/v1/apps/[clientId]/route": "exports.routeModule = { handlers: { GET() {} } };",
+      "/oidc/[env]/token/route": "exports.somethingElse = {};",
+      "/console/page": "exports.notARoute = true;",
+    });
+    const error = await fastPath({ distDir, origin: "http://localhost:3000" })
+      .check()
+      .then(
+        () => undefined,
+        (err) => err,
+      );
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain("IDV_FAST_PATH=off");
+    expect(error.message).toContain(
+      "app/api/[env]/v1/apps/[clientId]/route.js: `routeModule.userland` has no HTTP method handler",
+    );
+    expect(error.message).toContain("app/oidc/[env]/token/route.js: no `routeModule` export");
+    expect(error.message).not.toContain("app/api/[env]/v1/apps/route.js");
+    // a build with the internals passes
+    const fine = fakeBuild({ "/api/[env]/v1/apps/route": good });
+    await expect(
+      fastPath({ distDir: fine, origin: "http://localhost:3000" }).check(),
+    ).resolves.toBeUndefined();
+    // and one with no route handler at all is refused too
+    const empty = fakeBuild({ "/console/page": "exports.x = 1;" });
+    await expect(fastPath({ distDir: empty, origin: "http://localhost:3000" }).check()).rejects.toThrow(
+      "names no route handler",
+    );
   });
 });
