@@ -24,7 +24,7 @@ import { isDeepStrictEqual } from "node:util";
 import { rollupVerificationStats } from "../lib/stats/rollup";
 import { STATS_PERIODS, type TStatsPeriod } from "../lib/stats/endpoints";
 import { getVerificationStats, statsWindow, verificationStatsSql } from "../lib/stats/verifications";
-import { listWorkspaceVerifications } from "../lib/verification-log/service";
+import { listWorkspaceVerifications } from "../lib/verifications/log/service";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const OTHER_ROWS = Number(process.env.BENCH_OTHER_ROWS ?? 200_000);

@@ -3,7 +3,7 @@
 import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { readSessionCookie } from "@/lib/auth/console-session";
+import { readSessionCookie } from "@/lib/auth/console/credential";
 import { loadConsoleMember, WORKSPACE_COOKIE, type ConsoleMember } from "@/lib/console/session-member";
 import { kysely } from "@/lib/db/client";
 import { parseEnvironment, type TEnvironment } from "@/lib/environments";

@@ -1,7 +1,7 @@
 // Server-side check of every back-office page: an operator's live session, or the 403 page.
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { hasSessionCookie, readSessionCookie, resolveSessionOperator } from "@/lib/auth/console-session";
+import { hasSessionCookie, readSessionCookie, resolveSessionOperator } from "@/lib/auth/console/credential";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";
 import type { OperatorInfo } from "./context";

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { appKeys, type TAppPage } from "@/components/apps/queries";
-import type { TVerificationActivityJson, TVerificationListItemJson } from "@/lib/verification-log/endpoints";
+import type { TVerificationActivityJson, TVerificationListItemJson } from "@/lib/verifications/log/endpoints";
 import type { TUserinfo } from "@/lib/verifications/endpoints";
 import type { TPage } from "@/lib/http/pagination";
 

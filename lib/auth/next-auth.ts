@@ -2,10 +2,10 @@
  * next-auth configuration of the console: a Credentials provider over our scrypt hashes, a JWT
  * session in one HttpOnly cookie (SameSite=Lax; Secure and `__Secure-` on https), 12 hours from
  * its last renewal and at most IDV_CONSOLE_SESSION_MAX_HOURS from sign-in; an operator's session
- * carries its own end, 2 hours after sign-in (session-claims.ts).
- * The REST API reads the same cookie (lib/auth/console-session.ts), so a page and the API agree
+ * carries its own end, 2 hours after sign-in (console/claims.ts).
+ * The REST API reads the same cookie (lib/auth/console/credential.ts), so a page and the API agree
  * on who is signed in. Renewal (`GET /api/auth/session` runs the jwt callback) checks the session
- * first (lib/auth/sessions.ts `checkSessionRenewal`): an ended one is refused, and next-auth then
+ * first (lib/auth/console/lifetime.ts `checkSessionRenewal`): an ended one is refused, and next-auth then
  * answers an empty session and clears the cookie. Sign-out records the session's id as revoked
  * (the signOut event) before next-auth clears the cookie.
  */
@@ -16,9 +16,9 @@ import { getDb, kysely } from "../db/client";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import { clientIp } from "../rate-limit";
-import { secureCookies, sessionCookieName, sessionSecret } from "./console-session";
-import { SESSION_MAX_AGE_SECONDS, signInClaims } from "./session-claims";
-import { checkSessionRenewal, revokeSession, SessionEndedError } from "./sessions";
+import { secureCookies, sessionCookieName, sessionSecret } from "./console/credential";
+import { SESSION_MAX_AGE_SECONDS, signInClaims } from "./console/claims";
+import { checkSessionRenewal, revokeSession, SessionEndedError } from "./console/lifetime";
 import { signInWithPassword } from "./sign-in";
 
 /** next-auth reads NEXTAUTH_URL (its own variable) for its absolute URLs; ours is PUBLIC_URL. */

@@ -14,7 +14,7 @@ import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError } from "../errors";
 import { isSafeText } from "../http/safe-text";
 import { fail, rateLimited, reset, retryAfter, signInLimits } from "../rate-limit";
-import { readSignInUser, recordSignIn } from "./store/sessions";
+import { readSignInUser, recordSignIn } from "./store/console-sessions";
 
 export interface SignedInUser {
   id: string;

@@ -13,7 +13,7 @@
  *   does not fit in a cookie (about 4 KB) keeps its outcome only (`truncated`).
  */
 import { z } from "zod";
-import { readSessionCookie } from "../auth/console-session";
+import { readSessionCookie } from "../auth/console/credential";
 import { config } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { ENVIRONMENTS, type TEnvironment } from "../environments";

@@ -26,7 +26,7 @@
  * - a refused answer shows its precise cause (e.g. SAML `wrong_audience`) to the operator.
  */
 import { z } from "zod";
-import { readSessionCookie, resolveSessionOperator } from "../auth/console-session";
+import { readSessionCookie, resolveSessionOperator } from "../auth/console/credential";
 import type { OperatorActor } from "../auth/actor";
 import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";

@@ -5,8 +5,8 @@
  * else the oldest — and undefined for an ended session, a user gone or in no workspace.
  */
 import { describe, expect, it } from "vitest";
-import { revokeSession } from "../auth/sessions";
-import { signInClaims, sessionClaimsOf, type SessionClaims } from "../auth/session-claims";
+import { revokeSession } from "../auth/console/lifetime";
+import { signInClaims, sessionClaimsOf, type SessionClaims } from "../auth/console/claims";
 import { getDb, kysely } from "../db/client";
 import { newId } from "../ids";
 import { makeOperator, makeWorkspace } from "../testing/factories";

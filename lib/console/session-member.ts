@@ -5,9 +5,9 @@
  * `readConsoleMember`): the user, the session's revocation, the memberships with their workspaces.
  */
 import { can, parseRole, type TRole } from "../auth/roles";
-import type { SessionClaims } from "../auth/session-claims";
-import { sessionEndedBy } from "../auth/sessions";
-import { readConsoleMember } from "../auth/store/sessions";
+import type { SessionClaims } from "../auth/console/claims";
+import { sessionEndedBy } from "../auth/console/lifetime";
+import { readConsoleMember } from "../auth/store/console-sessions";
 import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 
@@ -29,7 +29,7 @@ export interface ConsoleMember {
   isOperator: boolean;
 }
 
-/** undefined when the user is gone, the session has ended (lib/auth/sessions.ts), or in no workspace. */
+/** undefined when the user is gone, the session has ended (lib/auth/console/lifetime.ts), or in no workspace. */
 export async function loadConsoleMember(
   db: Db,
   input: { session: SessionClaims; workspaceId?: string; environment: TEnvironment },

@@ -37,7 +37,7 @@ describe("deploy/prometheus-rules.yml", () => {
     const exposed = new Set<string>();
     for (const metric of await metrics().registry.getMetricsAsJSON()) {
       exposed.add(metric.name);
-      if (metric.type === "histogram")
+      if (String(metric.type) === "histogram")
         for (const suffix of ["_bucket", "_sum", "_count"]) exposed.add(metric.name + suffix);
     }
     const named = exprs.flatMap((e) => e.match(/\bidv_[a-z0-9_]+/g) ?? []);

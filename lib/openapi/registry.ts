@@ -16,7 +16,7 @@ import * as providers from "../providers/endpoints";
 import * as requestLogs from "../request-log/endpoints";
 import * as stats from "../stats/endpoints";
 import * as team from "../team/endpoints";
-import * as verificationLog from "../verification-log/endpoints";
+import * as verificationLog from "../verifications/log/endpoints";
 import * as verifications from "../verifications/endpoints";
 import * as webhooks from "../webhooks/config-endpoints";
 import * as webhookDeliveries from "../webhooks/log/endpoints";

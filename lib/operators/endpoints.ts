@@ -11,7 +11,7 @@ import { CONFIGURED_STATUSES, DOMAIN_STATUSES } from "../domains/state-machine";
 import { endpoint } from "../http/endpoint";
 import { pageOf, paginationFields } from "../http/pagination";
 import { ZOperatorItemJson, ZReportJson } from "../production-tests/serialize";
-import { checkDateRange, dateRangeFields, idParam } from "../verification-log/filters";
+import { checkDateRange, dateRangeFields, idParam } from "../verifications/log/filters";
 
 const iso = z.string().describe("ISO 8601 date-time");
 const count = z.number().int();

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { pageOf, paginationFields } from "../http/pagination";
-import { checkDateRange, dateRangeFields, idParam } from "../verification-log/filters";
+import { checkDateRange, dateRangeFields, idParam } from "../verifications/log/filters";
 import { CREDENTIAL_TYPES } from "./credential-types";
 
 const iso = z.string().describe("ISO 8601 date-time");

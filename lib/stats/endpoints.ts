@@ -1,7 +1,7 @@
 /** Endpoint definitions of the console's statistics (see lib/http/endpoint.ts). */
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
-import { idParam } from "../verification-log/filters";
+import { idParam } from "../verifications/log/filters";
 
 /** The windows the statistics cover (verifications.ts: hourly buckets for 24h, daily otherwise). */
 export const STATS_PERIODS = ["24h", "7d", "30d"] as const;

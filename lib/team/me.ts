@@ -8,7 +8,7 @@
  *   limit (429 once over it, checked before the password); a right one clears the counter;
  * - the new password must differ from the current one;
  * - a change signs out every console session of the user, the one that made it included
- *   (lib/auth/sessions.ts `endAllSessions`);
+ *   (lib/auth/console/lifetime.ts `endAllSessions`);
  * - "sign out of all sessions" ends them the same way, for the console user or the operator of
  *   the session that asks (an API or operator key is no session: 403); both are audited.
  */
@@ -16,7 +16,7 @@ import type { OperatorAuth } from "../auth/operator-keys";
 import { can, parseRole, PERMISSIONS, type TPermission } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { operatorAudit, recordAudit, workspaceWideAudit } from "../audit";
-import { endAllSessions } from "../auth/sessions";
+import { endAllSessions } from "../auth/console/lifetime";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { kyselyOf, type Tx } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";

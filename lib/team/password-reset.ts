@@ -17,7 +17,7 @@
  *   workspaces (actor: the user).
  */
 import { userActor } from "../auth/actor";
-import { endAllSessions } from "../auth/sessions";
+import { endAllSessions } from "../auth/console/lifetime";
 import { normalizeEmail } from "../auth/sign-in";
 import { recordAudit } from "../audit";
 import { publicUrl } from "../config";

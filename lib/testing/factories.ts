@@ -37,8 +37,8 @@ export async function sessionHeaders(
   options: { workspaceId?: string; origin?: string | null; claims?: Record<string, unknown> } = {},
 ): Promise<Record<string, string>> {
   const { encode } = await import("next-auth/jwt");
-  const { sessionCookieName, sessionSecret } = await import("../auth/console-session");
-  const { signInClaims } = await import("../auth/session-claims");
+  const { sessionCookieName, sessionSecret } = await import("../auth/console/credential");
+  const { signInClaims } = await import("../auth/console/claims");
   const { publicUrl } = await import("../config");
   const token = await encode({
     token: { sub: userId, ...signInClaims({}), ...options.claims },
@@ -59,7 +59,7 @@ export async function operatorSessionHeaders(
   userId: string,
   options: { origin?: string | null; expiresInSeconds?: number } = {},
 ): Promise<Record<string, string>> {
-  const { OPERATOR_EXPIRY_CLAIM, signInClaims } = await import("../auth/session-claims");
+  const { OPERATOR_EXPIRY_CLAIM, signInClaims } = await import("../auth/console/claims");
   const claims =
     options.expiresInSeconds === undefined
       ? signInClaims({ isOperator: true })

@@ -19,7 +19,7 @@
  *   end-user reaching the provider, cancelling on the hosted page, an outcome the provider or
  *   simulator reports (or the integrator's cancel). Loading /auth, the picker or the hosted page
  *   is no act. Until then the session is in no list, statistic or webhook of its workspace
- *   (lib/verification-log, lib/stats), counts toward its app's cap (lib/oidc/provider/untouched.ts)
+ *   (lib/verifications/log, lib/stats), counts toward its app's cap (lib/oidc/provider/untouched.ts)
  *   and, once ended, is deleted by the OpenID Provider's purge (lib/oidc/purge.ts).
  */
 import { countSessionCreated } from "../metrics/count";

@@ -11,7 +11,7 @@ import {
   readSessionCookie,
   resolveSessionMember,
   resolveSessionOperator,
-} from "../../auth/console-session";
+} from "../../auth/console/credential";
 import { authenticateOperator } from "../../auth/operator-keys";
 import { authenticateWorkspace, type WorkspaceAuth } from "../../auth/workspace-keys";
 import type { Tx } from "../../db/client";
@@ -25,7 +25,7 @@ import { prepareRoute } from "./route";
 vi.mock("../../auth/app-credentials", () => ({ authenticateApp: vi.fn(), authenticateAppWith: vi.fn() }));
 vi.mock("../../auth/workspace-keys", () => ({ authenticateWorkspace: vi.fn() }));
 vi.mock("../../auth/operator-keys", () => ({ authenticateOperator: vi.fn() }));
-vi.mock("../../auth/console-session", () => ({
+vi.mock("../../auth/console/credential", () => ({
   checkSameOrigin: vi.fn(),
   hasSessionCookie: vi.fn((cookies: string | null) => (cookies ?? "").includes("session=")),
   readSessionCookie: vi.fn(),

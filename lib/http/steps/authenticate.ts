@@ -19,7 +19,7 @@ import {
   readSessionCookie,
   resolveSessionMember,
   resolveSessionOperator,
-} from "../../auth/console-session";
+} from "../../auth/console/credential";
 import { authenticateOperator, type OperatorAuth } from "../../auth/operator-keys";
 import { can, PERMISSION_LABEL, type TPermission } from "../../auth/roles";
 import { authenticateWorkspace, type WorkspaceAuth } from "../../auth/workspace-keys";

@@ -6,7 +6,7 @@
  * next-auth on what it checked (no Next.js request scope needed), so a real sign-in works here too.
  */
 import { describe, expect, it } from "vitest";
-import { sessionCookieName } from "@/lib/auth/console-session";
+import { sessionCookieName } from "@/lib/auth/console/credential";
 import { config } from "@/lib/config";
 import { makeWorkspace } from "@/lib/testing/factories";
 import { call, type CallResult } from "@/lib/testing/router";

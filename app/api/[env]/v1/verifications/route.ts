@@ -1,6 +1,6 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as logEndpoints from "@/lib/verification-log/endpoints";
-import { listWorkspaceVerifications } from "@/lib/verification-log/service";
+import * as logEndpoints from "@/lib/verifications/log/endpoints";
+import { listWorkspaceVerifications } from "@/lib/verifications/log/service";
 import * as endpoints from "@/lib/verifications/endpoints";
 import { createVerification } from "@/lib/verifications/create";
 

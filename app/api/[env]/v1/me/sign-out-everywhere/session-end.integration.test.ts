@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { decode } from "next-auth/jwt";
-import { sessionCookieName, sessionSecret } from "@/lib/auth/console-session";
+import { sessionCookieName, sessionSecret } from "@/lib/auth/console/credential";
 import { getDb } from "@/lib/db/client";
 import {
   addMember,

@@ -1,7 +1,7 @@
 // The back-office's credential on the Operator API (an operator's session cookie) and the
 // ticket-detail endpoint the back-office's ticket page reads.
 import { describe, expect, it } from "vitest";
-import { OPERATOR_EXPIRY_CLAIM } from "@/lib/auth/session-claims";
+import { OPERATOR_EXPIRY_CLAIM } from "@/lib/auth/console/claims";
 import { getDb } from "@/lib/db/client";
 import { validValues } from "@/lib/testing/activation";
 import {

@@ -1,6 +1,6 @@
 import { json, otherMethods, withApi } from "@/lib/http/api";
-import * as endpoints from "@/lib/verification-log/endpoints";
-import { createTestVerification } from "@/lib/verification-log/service";
+import * as endpoints from "@/lib/verifications/log/endpoints";
+import { createTestVerification } from "@/lib/verifications/log/service";
 
 export const POST = withApi(
   endpoints.createTestVerification,

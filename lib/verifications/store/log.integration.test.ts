@@ -1,13 +1,13 @@
 /**
- * lib/verification-log/store.ts against PostgreSQL: every read gives the rows, in the order and
+ * lib/verifications/store/log.ts against PostgreSQL: every read gives the rows, in the order and
  * with the count, that the Prisma queries it replaced gave (those queries are repeated here), for
  * each filter of the list — an empty status list included — and for a session's activity.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../db/client";
-import { flushRequestLog } from "../request-log/writer";
-import { bearer, call } from "../testing/router";
-import { makeVerifyingApp } from "../testing/verifications";
+import { getDb, kysely } from "../../db/client";
+import { flushRequestLog } from "../../request-log/writer";
+import { bearer, call } from "../../testing/router";
+import { makeVerifyingApp } from "../../testing/verifications";
 import {
   countVerifications,
   listDeliveries,
@@ -16,7 +16,7 @@ import {
   listVerifications,
   readVerificationWithApp,
   type TVerificationFilter,
-} from "./store";
+} from "./log";
 
 /** The where clause the list had on Prisma. */
 function prismaWhere(f: TVerificationFilter) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { sessionClaimsOf, sessionEndsAt, signInClaims } from "./session-claims";
+import { sessionClaimsOf, sessionEndsAt, signInClaims } from "./claims";
 
 const NOW = 1_800_000_000_000; // ms
 const HOUR = 3600;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiError } from "../errors";
-import { checkSameOrigin } from "./console-session";
+import { ApiError } from "../../errors";
+import { checkSameOrigin } from "./credential";
 
 function write(
   origin: string | null,

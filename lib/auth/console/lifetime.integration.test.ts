@@ -4,12 +4,12 @@
  * a sign-out (`revokeSession`) is refused by the renewal check (`checkSessionRenewal`).
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely, Prisma } from "../db/client";
-import { ApiError } from "../errors";
-import { toApiError } from "../http/pipeline";
-import { makeWorkspace } from "../testing/factories";
-import { signInClaims } from "./session-claims";
-import { checkSessionRenewal, endAllSessions, revokeSession, SessionEndedError } from "./sessions";
+import { getDb, kysely, Prisma } from "../../db/client";
+import { ApiError } from "../../errors";
+import { toApiError } from "../../http/pipeline";
+import { makeWorkspace } from "../../testing/factories";
+import { signInClaims } from "./claims";
+import { checkSessionRenewal, endAllSessions, revokeSession, SessionEndedError } from "./lifetime";
 
 const scope = { requestId: "req_test", url: new URL("http://localhost/api/sandbox/v1/me"), method: "POST" };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { publicUrl } from "../config";
-import { addMember, makeWorkspace, sessionHeaders } from "../testing/factories";
-import { call } from "../testing/router";
+import { publicUrl } from "../../config";
+import { addMember, makeWorkspace, sessionHeaders } from "../../testing/factories";
+import { call } from "../../testing/router";
 
 describe("console session as a workspace credential", () => {
   it("reads and writes with a session cookie, in the environment of the URL", async () => {
@@ -17,7 +17,7 @@ describe("console session as a workspace credential", () => {
     expect(sandbox.body.data.map((a: { name: string }) => a.name)).toEqual(["From the console"]);
     const production = await call("GET", "/api/production/v1/apps?limit=10&offset=0", { headers });
     expect(production.body.data).toEqual([]);
-    const audit = await import("../db/client").then(({ getDb }) =>
+    const audit = await import("../../db/client").then(({ getDb }) =>
       getDb().auditEvent.findFirst({ where: { workspaceId: ws.workspaceId, action: "app.created" } }),
     );
     expect(audit).toMatchObject({ actorType: "user", actorId: ws.userId });
@@ -80,7 +80,7 @@ describe("console session as a workspace credential", () => {
       headers: await sessionHeaders(ws.userId, { workspaceId: other.workspaceId }),
     });
     expect(notMember.status).toBe(403);
-    const { getDb } = await import("../db/client");
+    const { getDb } = await import("../../db/client");
     await getDb().user.update({
       where: { id: ws.userId },
       data: { sessionsValidFrom: new Date(Date.now() + 5000) },

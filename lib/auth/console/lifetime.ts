@@ -2,23 +2,23 @@
  * Ending console sessions on the server, and the rule that says whether one has ended.
  * Rules:
  * - a session (next-auth JWT) carries its sign-in time `signedInAt` and a random id `sid`, both
- *   set once at sign-in; renewal changes neither (session-claims.ts `signInClaims`);
+ *   set once at sign-in; renewal changes neither (claims.ts `signInClaims`);
  * - it has ended when the user is gone, when it began before the user's `sessionsValidFrom`
  *   (password change, password reset, "sign out of all sessions": `endAllSessions`), when its
  *   own sign-out recorded its `sid` in `revoked_sessions` (`revokeSession`), or when its absolute
  *   lifetime (IDV_CONSOLE_SESSION_MAX_HOURS from sign-in; an operator's 2 hours) is over;
- * - an ended session is refused by the API (console-session.ts) and never renewed: the jwt
+ * - an ended session is refused by the API (credential.ts) and never renewed: the jwt
  *   callback of next-auth (next-auth.ts) runs `checkSessionRenewal`, one statement;
  * - renewal also needs a workspace: a user removed from their last workspace keeps no session
  *   (an operator's session, which the back-office needs, excepted);
  * - a revoked `sid` is kept until the session's absolute end, when it could not be used anyway;
  *   every revocation deletes such rows first (a batch at a time).
  */
-import { kyselyOf, type Tx } from "../db/client";
-import type { Db } from "../db/kysely";
-import { ApiError } from "../errors";
-import { sessionClaimsOf, sessionEndsAt, type SessionClaims } from "./session-claims";
-import { endUserSessions, insertRevokedSession, readSessionUser } from "./store/sessions";
+import { kyselyOf, type Tx } from "../../db/client";
+import type { Db } from "../../db/kysely";
+import { ApiError } from "../../errors";
+import { sessionClaimsOf, sessionEndsAt, type SessionClaims } from "./claims";
+import { endUserSessions, insertRevokedSession, readSessionUser } from "../store/console-sessions";
 
 /** A session that has ended, refused by renewal (next-auth answers an empty session and clears the cookie). */
 export class SessionEndedError extends Error {

@@ -10,9 +10,9 @@
  *   sequence, deliveries oldest first, requests newest first (the caller reverses them).
  */
 import type { SelectQueryBuilder } from "kysely";
-import type { DB } from "../db/generated/kysely/types";
-import { prepared, type Db } from "../db/kysely";
-import type { TEnvironment } from "../environments";
+import type { DB } from "../../db/generated/kysely/types";
+import { prepared, type Db } from "../../db/kysely";
+import type { TEnvironment } from "../../environments";
 
 /** Which sessions the list shows (every field but the scope optional). */
 export interface TVerificationFilter {

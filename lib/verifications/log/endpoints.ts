@@ -4,10 +4,10 @@
  * and starting a sandbox test session without the client secret.
  */
 import { z } from "zod";
-import { endpoint } from "../http/endpoint";
-import { pageOf, paginationFields } from "../http/pagination";
-import { ZUserinfoJson, ZVerificationStatusJson } from "../verifications/endpoints";
-import { isVerificationState, VERIFICATION_STATES } from "../verifications/state-machine";
+import { endpoint } from "../../http/endpoint";
+import { pageOf, paginationFields } from "../../http/pagination";
+import { ZUserinfoJson, ZVerificationStatusJson } from "../endpoints";
+import { isVerificationState, VERIFICATION_STATES } from "../state-machine";
 import { checkDateRange, dateRangeFields, idParam } from "./filters";
 
 const iso = z.string().describe("ISO 8601 date-time");

@@ -9,8 +9,8 @@
  * - a JWT without `signedInAt` and `sid` (issued before these claims existed) is no session: its
  *   user signs in again once.
  */
-import { config } from "../config";
-import { randomToken } from "../ids";
+import { config } from "../../config";
+import { randomToken } from "../../ids";
 
 /** The cookie and JWT of a session last 12 hours from their last renewal. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endedForAllSessions, sessionEndedBy } from "./sessions";
+import { endedForAllSessions, sessionEndedBy } from "./lifetime";
 
 describe("endedForAllSessions", () => {
   const signedInAt = 1_700_000_000; // seconds

@@ -13,26 +13,26 @@
  *   parameter, or the create that returned it), from this workspace only.
  */
 import type { z } from "zod";
-import type { AppAuth } from "../auth/app-credentials";
-import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { getOwnedApp } from "../apps/service";
-import { recordAudit, workspaceAudit } from "../audit";
-import { kyselyOf, type Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
-import { ApiError, notFound } from "../errors";
-import { page, type TPage } from "../http/pagination";
-import { parseCredentialType } from "../request-log/credential-types";
-import { findProvider } from "../providers/catalog";
-import { createVerification } from "../verifications/create";
-import type { TUserinfo, TVerificationStatus } from "../verifications/endpoints";
-import { hostedPageUrl, readUserinfo, toStatusRecord } from "../verifications/read";
-import { cancelByIntegrator } from "../verifications/transitions";
-import { parseVerificationState } from "../verifications/state-machine";
-import { parseDeliveryStatus } from "../webhooks/log/service";
-import { planVerification } from "../workflows/engine/plan";
-import type { TRunnableWorkflow } from "../workflows/engine/nodes";
-import { runnableWorkflow } from "../workflows/row";
-import { parseChannel } from "../workflows/schema";
+import type { AppAuth } from "../../auth/app-credentials";
+import type { WorkspaceAuth } from "../../auth/workspace-keys";
+import { getOwnedApp } from "../../apps/service";
+import { recordAudit, workspaceAudit } from "../../audit";
+import { kyselyOf, type Tx } from "../../db/client";
+import type { Verification } from "../../db/generated/client";
+import { ApiError, notFound } from "../../errors";
+import { page, type TPage } from "../../http/pagination";
+import { parseCredentialType } from "../../request-log/credential-types";
+import { findProvider } from "../../providers/catalog";
+import { createVerification } from "../create";
+import type { TUserinfo, TVerificationStatus } from "../endpoints";
+import { hostedPageUrl, readUserinfo, toStatusRecord } from "../read";
+import { cancelByIntegrator } from "../transitions";
+import { parseVerificationState } from "../state-machine";
+import { parseDeliveryStatus } from "../../webhooks/log/service";
+import { planVerification } from "../../workflows/engine/plan";
+import type { TRunnableWorkflow } from "../../workflows/engine/nodes";
+import { runnableWorkflow } from "../../workflows/row";
+import { parseChannel } from "../../workflows/schema";
 import type {
   TListVerificationsQuery,
   TVerificationActivityJson,
@@ -46,7 +46,7 @@ import {
   listRequests,
   listVerifications,
   readVerificationWithApp,
-} from "./store";
+} from "../store/log";
 
 type Scope = Pick<WorkspaceAuth, "workspaceId" | "environment">;
 

@@ -4,8 +4,8 @@
  * - the cookie is next-auth's encrypted JWT (`idv.session`, `__Secure-idv.session` on https),
  *   HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https; its key derives from IDV_MASTER_KEY,
  *   so no extra secret needs configuring;
- * - a session is refused once it has ended (lib/auth/sessions.ts: signed out, all sessions ended,
- *   past its absolute lifetime, user gone; its claims: session-claims.ts) and when the user is no
+ * - a session is refused once it has ended (lib/auth/console/lifetime.ts: signed out, all sessions ended,
+ *   past its absolute lifetime, user gone; its claims: claims.ts) and when the user is no
  *   longer a member; the user, the membership and the revocation are one statement per request;
  * - the workspace is the one named in `X-Workspace-Id`, else the user's oldest membership;
  * - cookie-authenticated writes need an `Origin` header equal to PUBLIC_URL's origin (CSRF): a
@@ -20,15 +20,15 @@
  */
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
-import { config } from "../config";
-import { kyselyOf, type Tx } from "../db/client";
-import type { TEnvironment } from "../environments";
-import { getMasterKey } from "../crypto/master-key";
-import { ApiError } from "../errors";
-import { parseRole, type TRole } from "./roles";
-import { sessionClaimsOf, type SessionClaims } from "./session-claims";
-import { sessionEndedBy, type SessionUserState } from "./sessions";
-import { readSessionMember, readSessionUser } from "./store/sessions";
+import { config } from "../../config";
+import { kyselyOf, type Tx } from "../../db/client";
+import type { TEnvironment } from "../../environments";
+import { getMasterKey } from "../../crypto/master-key";
+import { ApiError } from "../../errors";
+import { parseRole, type TRole } from "../roles";
+import { sessionClaimsOf, type SessionClaims } from "./claims";
+import { sessionEndedBy, type SessionUserState } from "./lifetime";
+import { readSessionMember, readSessionUser } from "../store/console-sessions";
 
 export function secureCookies(): boolean {
   return config().https;
