@@ -7,7 +7,7 @@
  */
 import type { ExpressionBuilder, Selectable } from "kysely";
 import { nowUtc } from "../db/timestamps";
-import type { Db } from "../db/kysely";
+import { likeLiteral, type Db } from "../db/kysely";
 import type { AuditEvent } from "../db/generated/kysely/types";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
@@ -103,7 +103,7 @@ export interface TAuditFilter {
   actorId?: string;
   targetType?: string;
   targetId?: string;
-  /** `action` exactly, or (`prefix`) every action starting with it (LIKE, as Prisma's startsWith) */
+  /** `action` exactly, or (`prefix`) every action starting with it (`%` and `_` literal) */
   action?: { exact: string } | { prefix: string };
   /** createdAt from (inclusive) and to (exclusive) */
   from?: Date;
@@ -120,7 +120,8 @@ function auditEventsOf(db: Db, f: TAuditFilter) {
   if (f.targetType !== undefined) query = query.where("targetType", "=", f.targetType);
   if (f.targetId !== undefined) query = query.where("targetId", "=", f.targetId);
   if (f.action && "exact" in f.action) query = query.where("action", "=", f.action.exact);
-  if (f.action && "prefix" in f.action) query = query.where("action", "like", `${f.action.prefix}%`);
+  if (f.action && "prefix" in f.action)
+    query = query.where("action", "like", `${likeLiteral(f.action.prefix)}%`);
   if (f.from) query = query.where("createdAt", ">=", f.from);
   if (f.to) query = query.where("createdAt", "<", f.to);
   return query;

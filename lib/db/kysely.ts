@@ -336,3 +336,8 @@ export function prepared<P extends object, R>(
     },
   };
 }
+
+/** `value` inside a LIKE pattern, its wildcards taken literally (backslash, the default escape). */
+export function likeLiteral(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

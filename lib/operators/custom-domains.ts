@@ -20,7 +20,7 @@ import {
 import { readWorkspaceName } from "../team/store/members";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
-import { likeLiteral } from "./workspaces";
+import { likeLiteral } from "../db/kysely";
 import type { TListCustomDomainsQuery, TOperatorCustomDomainJson, TTlsCheckJson } from "./endpoints";
 
 export async function listCustomDomainsForOperator(

@@ -8,7 +8,7 @@
  */
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { DB } from "../db/generated/kysely/types";
-import type { Db } from "../db/kysely";
+import { likeLiteral, type Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 
 // ---- operator accounts ----
@@ -51,11 +51,6 @@ export async function insertOperatorUser(
 
 /** Which workspaces: those `search` matches (every one without it), or the one of `id`. */
 export type TWorkspaceMatch = { search?: string } | { id: string };
-
-/** `value` for a LIKE pattern, its wildcards taken literally. */
-export function likeLiteral(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 // search: the exact id, part of the name or of a member's email (any case, wildcards literal)
 function matchCondition(

@@ -33,7 +33,6 @@ import {
 } from "./store";
 
 // lib/operators/custom-domains.ts reads its search the same way
-export { likeLiteral } from "./store";
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -4,7 +4,7 @@
  * not a multi-row VALUES whose text and parameter count would change with the batch's size.
  */
 import { sql } from "kysely";
-import { prepared, type Db } from "../db/kysely";
+import { likeLiteral, prepared, type Db } from "../db/kysely";
 import type { RequestLogEntry } from "./entry";
 
 type TColumns = { [K in keyof RequestLogEntry]: RequestLogEntry[K][] };
@@ -88,11 +88,6 @@ export interface TRequestLogFilter {
   /** createdAt from (inclusive) and to (exclusive) */
   from?: Date;
   to?: Date;
-}
-
-/** `value` for a LIKE pattern, its wildcards taken literally (backslash, the default escape). */
-function likeLiteral(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function requestLogsOf(db: Db, f: TRequestLogFilter) {

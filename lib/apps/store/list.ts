@@ -5,7 +5,7 @@
  */
 import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
 import type { App } from "../../db/generated/kysely/types";
-import type { Db } from "../../db/kysely";
+import { likeLiteral, type Db } from "../../db/kysely";
 import { epochMs, fromEpochMs } from "../../db/timestamps";
 import type { TAppSource } from "../serialize";
 import { jsonValue } from "./read";
@@ -14,7 +14,7 @@ import { jsonValue } from "./read";
 export interface TAppListFilter {
   workspaceId: string;
   environment: App["environment"];
-  /** part of the name (any case; LIKE wildcards pass through, as Prisma's `contains` did) or the exact clientId */
+  /** part of the name (any case; `%` and `_` are literal) or the exact clientId */
   search?: string;
 }
 
@@ -26,7 +26,9 @@ function listedApps(db: Db, filter: TAppListFilter) {
     .where("a.deletedAt", "is", null);
   const search = filter.search;
   if (search)
-    query = query.where((eb) => eb.or([eb("a.name", "ilike", `%${search}%`), eb("a.id", "=", search)]));
+    query = query.where((eb) =>
+      eb.or([eb("a.name", "ilike", `%${likeLiteral(search)}%`), eb("a.id", "=", search)]),
+    );
   return query;
 }
 

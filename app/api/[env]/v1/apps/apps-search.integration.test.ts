@@ -21,7 +21,12 @@ describe("GET /v1/apps?search=", () => {
     // a clientId matches exactly, not as a part
     expect(await names(`search=${bank.clientId.slice(0, -1)}`)).toEqual({ names: [], total: 0 });
     expect(await names("search=zzz")).toEqual({ names: [], total: 0 });
-    expect((await names("search=")).total).toBe(2);
+    // LIKE's wildcards are searched for as they are, not as patterns
+    await makeApp(ws.keys.sandbox, "sandbox", "100% refunds_app");
+    expect(await names("search=%25")).toEqual({ names: ["100% refunds_app"], total: 1 });
+    expect(await names("search=s_app")).toEqual({ names: ["100% refunds_app"], total: 1 });
+    expect(await names("search=W_b")).toEqual({ names: [], total: 0 });
+    expect((await names("search=")).total).toBe(3);
     expect(await names("search=o&limit=1")).toMatchObject({ total: 2 });
     const tooLong = await call("GET", `/api/sandbox/v1/apps?search=${"x".repeat(101)}`, {
       headers: bearer(ws.keys.sandbox),

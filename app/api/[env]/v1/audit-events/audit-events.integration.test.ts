@@ -80,6 +80,8 @@ describe("GET /v1/audit-events", () => {
 
     expect(actions((await get("action=app.created")).body)).toEqual(["app.created"]);
     expect(actions((await get("action=app.*")).body)).toEqual(["app.updated", "app.created"]);
+    // a prefix's `_` is literal (LIKE would read it as any character): "app_*" is not "app.*"
+    expect(actions((await get("action=app_*")).body)).toEqual([]);
     expect(actions((await get("action=workspace*")).body)).toEqual([
       "workspace.renamed",
       "workspace.created",
