@@ -9,11 +9,11 @@
  * - timestamps travel as epoch milliseconds (lib/db/timestamps.ts) and become Dates here;
  * - json columns travel as themselves (pg parses the result's JSON once), typed as Prisma's JSON.
  */
-import type { Expression, RawBuilder } from "kysely";
+import type { Expression, ExpressionBuilder, RawBuilder } from "kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
 import type { App, AppProvider, Workflow } from "../../db/generated/client";
-import { prepared, type Db } from "../../db/kysely";
+import { prepared, type Db, type DB } from "../../db/kysely";
 import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../../db/timestamps";
 import type { TAppSource } from "../serialize";
 
@@ -21,7 +21,7 @@ import type { TAppSource } from "../serialize";
 type TJson = Workflow["nodes"];
 
 /** A json/jsonb column (the generator types it `unknown`) as Prisma's JSON type. */
-export const jsonValue = (column: Expression<unknown>): RawBuilder<TJson> => sql<TJson>`${column}`;
+const jsonValue = (column: Expression<unknown>): RawBuilder<TJson> => sql<TJson>`${column}`;
 
 const APP_COLUMNS = [
   "id",
@@ -119,59 +119,88 @@ export async function readApp(db: Db, clientId: string): Promise<TAppWithRelatio
   };
 }
 
-// GET /v1/apps/{clientId}: only what toAppJson serializes (lib/apps/serialize.ts `TAppSource`).
-// The read of every column above costs that route a sixth of its throughput (the secrets, the
+// What toAppJson shows (lib/apps/serialize.ts `TAppSource`) of an app `a`, its providers and its
+// workflows: GET /v1/apps/{clientId} (one app) and GET /v1/apps (a page) read only this. The read
+// of every column above costs those routes a sixth of their throughput (the secrets, the
 // providers' configuration and the timestamps travel and are mapped for nothing).
+const VIEW_COLUMNS = [
+  "a.id",
+  "a.workspaceId",
+  "a.environment",
+  "a.name",
+  "a.logo",
+  "a.redirectUris",
+  "a.defaultWorkflowId",
+  "a.defaultSuccessRedirectUri",
+  "a.defaultFailureRedirectUri",
+  "a.webhookUrl",
+  "a.webhookEnabled",
+  "a.webhookRetryAttempts",
+  "a.webhookTimeoutSeconds",
+  "a.webhookEvents",
+  "a.pkceRequired",
+  "a.createdAt",
+  "a.updatedAt",
+  "a.deletedAt",
+] as const;
+
+/** The selection of an app's view (`a`: the apps table). */
+export function appViewSelection(eb: ExpressionBuilder<DB & { a: DB["apps"] }, "a">) {
+  return [
+    ...VIEW_COLUMNS,
+    jsonArrayFrom(
+      eb
+        .selectFrom("appProviders as p")
+        .select((pe) =>
+          jsonBuildObject({ providerId: pe.ref("p.providerId"), enabled: pe.ref("p.enabled") }).as("o"),
+        )
+        .whereRef("p.appId", "=", "a.id"),
+    ).as("providers"),
+    jsonArrayFrom(
+      eb
+        .selectFrom("workflows as w")
+        .select((we) =>
+          jsonBuildObject({
+            id: we.ref("w.id"),
+            name: we.ref("w.name"),
+            entryNodeId: we.ref("w.entryNodeId"),
+            nodes: jsonValue(we.ref("w.nodes")),
+            positions: jsonValue(we.ref("w.positions")),
+            version: we.ref("w.version"),
+            createdAtMs: epochMs(we.ref("w.createdAt")),
+            updatedAtMs: epochMs(we.ref("w.updatedAt")),
+          }).as("o"),
+        )
+        .whereRef("w.appId", "=", "a.id"),
+    ).as("workflows"),
+  ] as const;
+}
+
+/** A row of `appViewSelection` as toAppJson reads it (relations unwrapped, timestamps as Dates). */
+export function appViewOf<
+  R extends {
+    providers: { o: { providerId: string; enabled: boolean } }[];
+    workflows: { o: TViewWorkflow & { createdAtMs: number; updatedAtMs: number } }[];
+  },
+>(row: R): Omit<R, "providers" | "workflows"> & Pick<TAppSource, "providers" | "workflows"> {
+  const { providers, workflows, ...app } = row;
+  return {
+    ...app,
+    providers: providers.map(({ o }) => o),
+    workflows: workflows.map(({ o: { createdAtMs, updatedAtMs, ...workflow } }) => ({
+      ...workflow,
+      createdAt: fromEpochMs(createdAtMs),
+      updatedAt: fromEpochMs(updatedAtMs),
+    })),
+  };
+}
+
+type TViewWorkflow = Omit<TAppSource["workflows"][number], "createdAt" | "updatedAt">;
+
 const APP_VIEW = prepared("app_view", (db, p: { clientId: string }) =>
   db
     .selectFrom("apps as a")
-    .select([
-      "id",
-      "workspaceId",
-      "environment",
-      "name",
-      "logo",
-      "redirectUris",
-      "defaultWorkflowId",
-      "defaultSuccessRedirectUri",
-      "defaultFailureRedirectUri",
-      "webhookUrl",
-      "webhookEnabled",
-      "webhookRetryAttempts",
-      "webhookTimeoutSeconds",
-      "webhookEvents",
-      "pkceRequired",
-      "createdAt",
-      "updatedAt",
-      "deletedAt",
-    ])
-    .select((eb) => [
-      jsonArrayFrom(
-        eb
-          .selectFrom("appProviders as p")
-          .select((pe) =>
-            jsonBuildObject({ providerId: pe.ref("p.providerId"), enabled: pe.ref("p.enabled") }).as("o"),
-          )
-          .whereRef("p.appId", "=", "a.id"),
-      ).as("providers"),
-      jsonArrayFrom(
-        eb
-          .selectFrom("workflows as w")
-          .select((we) =>
-            jsonBuildObject({
-              id: we.ref("w.id"),
-              name: we.ref("w.name"),
-              entryNodeId: we.ref("w.entryNodeId"),
-              nodes: jsonValue(we.ref("w.nodes")),
-              positions: jsonValue(we.ref("w.positions")),
-              version: we.ref("w.version"),
-              createdAtMs: epochMs(we.ref("w.createdAt")),
-              updatedAtMs: epochMs(we.ref("w.updatedAt")),
-            }).as("o"),
-          )
-          .whereRef("w.appId", "=", "a.id"),
-      ).as("workflows"),
-    ])
+    .select((eb) => appViewSelection(eb))
     .where("a.id", "=", p.clientId),
 );
 
@@ -181,14 +210,5 @@ export async function readAppView(
   clientId: string,
 ): Promise<(TAppSource & { deletedAt: Date | null }) | undefined> {
   const [row] = await APP_VIEW.run(db, { clientId });
-  if (!row) return undefined;
-  return {
-    ...row,
-    providers: row.providers.map(({ o }) => o),
-    workflows: row.workflows.map(({ o: { createdAtMs, updatedAtMs, ...workflow } }) => ({
-      ...workflow,
-      createdAt: fromEpochMs(createdAtMs),
-      updatedAt: fromEpochMs(updatedAtMs),
-    })),
-  };
+  return row === undefined ? undefined : appViewOf(row);
 }
