@@ -7,7 +7,7 @@
  */
 import type { ExpressionBuilder, Selectable } from "kysely";
 import { nowUtc } from "../db/timestamps";
-import { likeLiteral, type Db } from "../db/kysely";
+import { countRows, likeLiteral, type Db } from "../db/kysely";
 import type { AuditEvent } from "../db/generated/kysely/types";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
@@ -129,10 +129,7 @@ function auditEventsOf(db: Db, f: TAuditFilter) {
 
 /** How many entries `filter` selects. */
 export async function countAuditEvents(db: Db, filter: TAuditFilter): Promise<number> {
-  const { n } = await auditEventsOf(db, filter)
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  return countRows(auditEventsOf(db, filter));
 }
 
 /** One page of the entries `filter` selects, newest first (ids break ties). */

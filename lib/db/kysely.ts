@@ -30,6 +30,7 @@ import {
   type PostgresCursor,
   type PostgresPoolClient,
   type PostgresQueryResult,
+  type SelectQueryBuilder,
 } from "kysely";
 import type { DB } from "./generated/kysely/types";
 
@@ -340,4 +341,16 @@ export function prepared<P extends object, R>(
 /** `value` inside a LIKE pattern, its wildcards taken literally (backslash, the default escape). */
 export function likeLiteral(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** How many rows `query` (a filtered select without its selection) would give: one statement. */
+export async function countRows<D, TB extends keyof D>(
+  query: SelectQueryBuilder<D, TB, object>,
+): Promise<number> {
+  // the selection of a generic query cannot be resolved by the compiler: its one column is named here
+  const { n } = await query
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .$castTo<{ n: string }>()
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }

@@ -4,7 +4,7 @@
  * not a multi-row VALUES whose text and parameter count would change with the batch's size.
  */
 import { sql } from "kysely";
-import { likeLiteral, prepared, type Db } from "../db/kysely";
+import { countRows, likeLiteral, prepared, type Db } from "../db/kysely";
 import type { RequestLogEntry } from "./entry";
 
 type TColumns = { [K in keyof RequestLogEntry]: RequestLogEntry[K][] };
@@ -108,10 +108,7 @@ function requestLogsOf(db: Db, f: TRequestLogFilter) {
 
 /** How many entries `filter` selects. */
 export async function countRequestLogs(db: Db, filter: TRequestLogFilter): Promise<number> {
-  const { n } = await requestLogsOf(db, filter)
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  return countRows(requestLogsOf(db, filter));
 }
 
 /** One page of the entries `filter` selects, newest first (ids break ties), every column. */

@@ -4,7 +4,7 @@
  * `TAppSource`): read.ts's `appViewSelection`, as GET /v1/apps/{clientId} reads one app.
  */
 import type { App } from "../../db/generated/kysely/types";
-import { likeLiteral, type Db } from "../../db/kysely";
+import { countRows, likeLiteral, type Db } from "../../db/kysely";
 import type { TAppSource } from "../serialize";
 import { appViewOf, appViewSelection } from "./read";
 
@@ -32,10 +32,7 @@ function listedApps(db: Db, filter: TAppListFilter) {
 
 /** How many apps `filter` lists. */
 export async function countApps(db: Db, filter: TAppListFilter): Promise<number> {
-  const { n } = await listedApps(db, filter)
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  return countRows(listedApps(db, filter));
 }
 
 /** One page of the apps `filter` lists, newest first (ids break ties), as toAppJson shows them. */

@@ -4,7 +4,7 @@
  * count.
  */
 import type { Environment } from "../../db/generated/kysely/types";
-import type { Db } from "../../db/kysely";
+import { countRows, type Db } from "../../db/kysely";
 
 export interface TOperatorDomainFilter {
   environment: Environment;
@@ -38,10 +38,7 @@ function filtered(db: Db, f: TOperatorDomainFilter) {
 
 /** How many domains the filter finds. */
 export async function countOperatorDomains(db: Db, f: TOperatorDomainFilter): Promise<number> {
-  const row = await filtered(db, f)
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(filtered(db, f));
 }
 
 /** A page of the domains the filter finds, newest first, with their app's and workspace's names. */

@@ -11,7 +11,7 @@
  */
 import type { SelectQueryBuilder } from "kysely";
 import type { DB } from "../../db/generated/kysely/types";
-import { prepared, type Db } from "../../db/kysely";
+import { countRows, prepared, type Db } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
 
 /** Which sessions the list shows (every field but the scope optional). */
@@ -50,10 +50,7 @@ function filtered<O>(
 
 /** How many sessions `filter` shows. */
 export async function countVerifications(db: Db, filter: TVerificationFilter): Promise<number> {
-  const row = await filtered(db.selectFrom("verifications as v"), filter)
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(filtered(db.selectFrom("verifications as v"), filter));
 }
 
 /** A session row with its app's name. */

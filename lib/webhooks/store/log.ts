@@ -9,7 +9,7 @@
 import type { ExpressionBuilder, Selectable } from "kysely";
 import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
 import type { DB, WebhookDelivery } from "../../db/generated/kysely/types";
-import { prepared, type Db } from "../../db/kysely";
+import { countRows, prepared, type Db } from "../../db/kysely";
 import { epochMs, fromEpochMs } from "../../db/timestamps";
 
 /** What the log shows of an attempt. */
@@ -112,10 +112,7 @@ export async function listDeliveryRows(
 
 /** How many deliveries of the app the filter finds. */
 export async function countDeliveries(db: Db, f: TDeliveryFilter): Promise<number> {
-  const row = await filtered(db, f)
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(filtered(db, f));
 }
 
 const DELIVERY = prepared("webhooks_delivery_read", (db, p: { id: string; appId: string }) =>
