@@ -11,7 +11,7 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "./lib/testing/prisma";
 import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { makeActiveCustomDomain, setupTestDns } from "@/lib/testing/custom-domains";
 import { basic, bearer, call, dispatch, type CallResult } from "@/lib/testing/router";
@@ -201,7 +201,7 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
     );
     expect(unknown.status).toBe(404);
     // nothing was stored for the refused request
-    expect(await getDb().verification.count({ where: { appId: other.app.clientId } })).toBe(1);
+    expect(await prisma().verification.count({ where: { appId: other.app.clientId } })).toBe(1);
 
     // the domain's own client signs in; the other client still can on the service's own host
     const own = await callThroughProxy("GET", `${oidc}/auth?${authQuery(owner.app.clientId)}`);
@@ -221,7 +221,7 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
       `${OWN_HOST}/oidc/sandbox/auth?${authQuery(other.app.clientId)}`,
     );
     expect(started.status).toBe(303);
-    const request = await getDb().oidcAuthorizationRequest.findFirstOrThrow({
+    const request = await prisma().oidcAuthorizationRequest.findFirstOrThrow({
       where: { appId: other.app.clientId },
       orderBy: { createdAt: "desc" },
     });
@@ -263,7 +263,7 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
     const { verificationId } = (await other.start({ providerId: "passport" })).body;
     await other.simulate(verificationId, { outcome: "success", identity: "passport-anna-eriksson" });
     const token = `tok-${verificationId}`;
-    await getDb().oidcAccessToken.create({
+    await prisma().oidcAccessToken.create({
       data: {
         tokenHash: sha256Hex(token),
         appId: other.app.clientId,

@@ -17,7 +17,7 @@
 import { performance } from "node:perf_hooks";
 import { createDatabaseIfMissing, migrateDatabase } from "../lib/db/database";
 import { sql, type RawBuilder } from "kysely";
-import { createDb, kyselyOf } from "../lib/db/client";
+import { createDb } from "../lib/db/client";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { newId } from "../lib/ids";
 import { isDeepStrictEqual } from "node:util";
@@ -53,12 +53,24 @@ interface Seeded {
 async function makeWorkspace(): Promise<Seeded> {
   const workspaceId = newId("ws");
   const appIds = [newId("app"), newId("app"), newId("app")];
-  await db.workspace.create({ data: { id: workspaceId, name: "Benchmark workspace" } });
-  for (const id of appIds) {
-    await db.app.create({
-      data: { id, workspaceId, environment: "sandbox", name: `Bench ${id.slice(-4)}`, redirectUris: [] },
-    });
-  }
+  const now = new Date();
+  await db
+    .insertInto("workspaces")
+    .values({ id: workspaceId, name: "Benchmark workspace", updatedAt: now })
+    .execute();
+  await db
+    .insertInto("apps")
+    .values(
+      appIds.map((id) => ({
+        id,
+        workspaceId,
+        environment: "sandbox" as const,
+        name: `Bench ${id.slice(-4)}`,
+        redirectUris: [],
+        updatedAt: now,
+      })),
+    )
+    .execute();
   return { workspaceId, appIds };
 }
 
@@ -70,7 +82,7 @@ async function makeWorkspace(): Promise<Seeded> {
  */
 async function seed(measured: Seeded, rows: number, other: Seeded, otherRows: number): Promise<void> {
   const started = performance.now();
-  await db.$executeRaw`
+  await sql`
     INSERT INTO verifications (id, app_id, workspace_id, environment, provider_id, workflow_id,
       verification_node_id, flow_type, channel, status, status_reason, loa, created_at, updated_at,
       expires_at, started_at, authenticated_at, verified_at, ended_at)
@@ -96,7 +108,7 @@ async function seed(measured: Seeded, rows: number, other: Seeded, otherRows: nu
                                      WHEN r1 < 0.95 OR c < (now() AT TIME ZONE 'UTC') - interval '15 minutes'
                                      THEN 'expired'
                                      ELSE 'awaiting_user_action' END AS status) s
-     ORDER BY c`;
+     ORDER BY c`.execute(db);
   console.log(
     `inserted ${(rows + otherRows).toLocaleString("en")} sessions (${rows.toLocaleString("en")} in the measured workspace) ` +
       `in ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -116,9 +128,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ min: number; median: nu
 }
 
 async function explain(statement: RawBuilder<unknown>): Promise<string[]> {
-  const { rows } = await sql<{ "QUERY PLAN": string }>`EXPLAIN (ANALYZE, BUFFERS) ${statement}`.execute(
-    kyselyOf(db),
-  );
+  const { rows } = await sql<{ "QUERY PLAN": string }>`EXPLAIN (ANALYZE, BUFFERS) ${statement}`.execute(db);
   const lines = rows.map((r) => r["QUERY PLAN"]);
   return lines.filter((l) => /Scan|Sort Method|Execution Time|Planning Time|Aggregate|Workers/.test(l));
 }
@@ -128,7 +138,7 @@ try {
   const other = await makeWorkspace();
   await seed(measured, ROWS, other, OTHER_ROWS);
   const { workspaceId, appIds } = measured;
-  await db.$executeRawUnsafe("ANALYZE verifications");
+  await sql`ANALYZE verifications`.execute(db);
   const scope = { workspaceId, environment: "sandbox" as const };
   console.log(
     `\n${ROWS.toLocaleString("en")} sessions in the measured workspace; ${RUNS} runs each; times in ms\n`,
@@ -166,8 +176,11 @@ try {
     rolledDays += result.days.length;
     if (result.missingLeft === 0) break;
   }
-  await db.$executeRawUnsafe("ANALYZE verification_daily_stats");
-  const rollupRows = await db.verificationDailyStat.count();
+  await sql`ANALYZE verification_daily_stats`.execute(db);
+  const { n: rollupRows } = await db
+    .selectFrom("verificationDailyStats")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   console.log(
     `\nrollup: ${runs} job runs, ${rolledDays} days, ${rollupRows.toLocaleString("en")} rows (both workspaces) ` +
       `in ${((performance.now() - rollupStarted) / 1000).toFixed(1)} s\n`,
@@ -206,10 +219,11 @@ try {
       `(total ${filtered.result.total.toLocaleString("en")})`,
   );
   if (!scratch && !process.env.BENCH_KEEP) {
-    for (const ws of [measured, other]) await db.workspace.delete({ where: { id: ws.workspaceId } });
+    for (const ws of [measured, other])
+      await db.deleteFrom("workspaces").where("id", "=", ws.workspaceId).execute();
   }
 } finally {
-  await db.$disconnect();
+  await db.destroy();
   if (scratch && !process.env.BENCH_KEEP) {
     const { default: pg } = await import("pg");
     const admin = new pg.Client({ connectionString: url.replace(/\/idv_bench$/, "/postgres") });

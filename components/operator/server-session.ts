@@ -2,7 +2,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { hasSessionCookie, readSessionCookie, resolveSessionOperator } from "@/lib/auth/console/credential";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";
 import type { OperatorInfo } from "./context";
 import type { TEnv } from "@/components/console/api";
@@ -21,7 +21,7 @@ export async function requireOperator(env: TEnv, returnTo: string): Promise<Oper
   const back = `/?callbackUrl=${encodeURIComponent(returnTo)}`;
   if (!claims) redirect(hasSessionCookie(cookie) ? `${back}&expired=1` : back);
   try {
-    const operator = await resolveSessionOperator(getDb(), claims);
+    const operator = await resolveSessionOperator(kysely(), claims);
     return {
       kind: "operator",
       info: {

@@ -5,16 +5,17 @@
  * and duplicate jobs are harmless.
  */
 import { SYSTEM_ACTOR } from "../auth/actor";
-import { getDb, kyselyOf } from "../db/client";
+import { kysely } from "../db/client";
 import { ApiError } from "../errors";
 import type { TCompleteDemoActivationPayload } from "../jobs/definitions";
 import { readTicket } from "./store/tickets";
 import { moveTicket } from "./tickets";
+import { inTransaction } from "../db/kysely";
 
 /** The `activation.complete_demo` job (lib/jobs/definitions.ts). */
 export async function completeDemoActivation({ ticketId }: TCompleteDemoActivationPayload): Promise<void> {
-  await getDb().$transaction(async (tx) => {
-    const ticket = await readTicket(kyselyOf(tx), ticketId);
+  await inTransaction(kysely(), async (tx) => {
+    const ticket = await readTicket(tx, ticketId);
     if (!ticket || !ticket.demo || ticket.status !== "activation_processing") return;
     try {
       await moveTicket(tx, ticket, {

@@ -17,7 +17,6 @@
  */
 import type { OperatorActor } from "../auth/actor";
 import { operatorAudit, recordAudit } from "../audit";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../errors";
@@ -58,11 +57,11 @@ async function withWorkspaceNames(db: Db, tickets: TTicketWithApp[]): Promise<TQ
 }
 
 export async function listTickets(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   query: TListTicketsQuery,
 ): Promise<TPage<TQueueTicketJson>> {
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const filter = { environment: env, status: query.status, providerId: query.providerId ?? null };
   const [total, rows] = await Promise.all([
     countQueue(kdb, filter),
@@ -73,11 +72,11 @@ export async function listTickets(
 
 /** One ticket with what its review needs: requirements beside the values, company info, history. */
 export async function getTicketDetail(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   ticketId: string,
 ): Promise<TTicketDetailJson> {
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const ticket = await getTicket(kdb, env, ticketId);
   const [[queued], app, earlier] = await Promise.all([
     withWorkspaceNames(kdb, [ticket]),
@@ -96,8 +95,8 @@ export async function getTicketDetail(
   };
 }
 
-export async function startReview(db: Tx, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
-  const ticket = await getTicket(kyselyOf(db), actor.env, ticketId);
+export async function startReview(db: Db, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
+  const ticket = await getTicket(db, actor.env, ticketId);
   const moved = await moveTicket(db, ticket, {
     event: "start_review",
     data: { reviewStartedAt: new Date(), reviewerUserId: actor.auth.userId },
@@ -106,8 +105,8 @@ export async function startReview(db: Tx, actor: OperatorActor, ticketId: string
   return toTicketJson(moved);
 }
 
-export async function approveTicket(db: Tx, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
-  const ticket = await getTicket(kyselyOf(db), actor.env, ticketId);
+export async function approveTicket(db: Db, actor: OperatorActor, ticketId: string): Promise<TTicketJson> {
+  const ticket = await getTicket(db, actor.env, ticketId);
   const moved = await moveTicket(db, ticket, {
     event: "approve",
     data: { activatedAt: new Date(), reviewerUserId: actor.auth.userId },
@@ -117,12 +116,12 @@ export async function approveTicket(db: Tx, actor: OperatorActor, ticketId: stri
 }
 
 export async function rejectTicket(
-  db: Tx,
+  db: Db,
   actor: OperatorActor,
   ticketId: string,
   reason: string,
 ): Promise<TTicketJson> {
-  const ticket = await getTicket(kyselyOf(db), actor.env, ticketId);
+  const ticket = await getTicket(db, actor.env, ticketId);
   const moved = await moveTicket(db, ticket, {
     event: "reject",
     data: { rejectedAt: new Date(), rejectionReason: reason, reviewerUserId: actor.auth.userId },
@@ -133,11 +132,11 @@ export async function rejectTicket(
 
 /** Records the off-API activation of a contract provider for an app: a ticket born activated. */
 export async function recordContractActivation(
-  db: Tx,
+  db: Db,
   actor: OperatorActor,
   input: { clientId: string; providerId: string },
 ): Promise<TTicketJson> {
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const app = await readAppScope(kdb, input.clientId);
   if (!app || app.deletedAt || app.environment !== actor.env) throw notFound(`App "${input.clientId}"`);
   const provider = findProvider(input.providerId);

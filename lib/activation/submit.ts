@@ -18,7 +18,7 @@
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, invalidField, type ErrorDetail } from "../errors";
 import { validationError } from "../errors/validation";
 import { completeDemoActivationJob } from "../jobs/definitions";
@@ -77,7 +77,7 @@ function conflictMessage(status: string): string {
 }
 
 export async function submitActivation(
-  db: Tx,
+  db: Db,
   actor: { auth: WorkspaceAuth; requestId: string },
   clientId: string,
   body: TSubmitActivation,
@@ -87,7 +87,7 @@ export async function submitActivation(
   if (demo && actor.auth.environment !== "sandbox") {
     throw invalidField("demo", "is only available in the sandbox; production activations are reviewed");
   }
-  const kdb = kyselyOf(db);
+  const kdb = db;
   // read what the decision depends on only under the lock
   const locked = await lockApp(kdb, app.id);
   const storedInfo = locked?.companyInfo;

@@ -8,7 +8,6 @@
  */
 import { recordAudit } from "../audit";
 import type { AuditEntry } from "../audit/entry";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
@@ -92,14 +91,14 @@ export interface TTicketMove {
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 /** Moves `ticket` in `db`'s transaction; its row as moved. */
-export async function moveTicket(db: Tx, ticket: TTicketWithApp, move: TTicketMove): Promise<TTicketWithApp> {
+export async function moveTicket(db: Db, ticket: TTicketWithApp, move: TTicketMove): Promise<TTicketWithApp> {
   const refuse = (status: string) =>
     stateConflict(
       `Activation ticket ${ticket.id} is ${status}; this needs a ticket in status ${allowedFrom(ACTIVATION_TRANSITIONS, move.event).join(" or ")}`,
       [{ path: "ticket_id", message: `status is ${status}` }],
     );
   const to = transition(ACTIVATION_TRANSITIONS, ticket.status, move.event, refuse);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   if (!(await updateTicketStatus(kdb, ticket.id, { from: ticket.status, to, change: move.data }))) {
     throw refuse((await readTicketStatus(kdb, ticket.id)) ?? "gone");
   }

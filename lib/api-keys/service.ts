@@ -12,7 +12,7 @@
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
 import { recordAudit, workspaceAudit } from "../audit";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import type { TApiKeyJson, TCreatedApiKeyJson } from "./endpoints";
@@ -49,11 +49,11 @@ function scope(auth: WorkspaceAuth): TKeyScope {
 }
 
 export async function listApiKeys(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TApiKeyJson>> {
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [total, rows] = await Promise.all([
     countKeys(kdb, scope(auth)),
     listKeys(kdb, scope(auth), { limit, offset }),
@@ -67,7 +67,7 @@ export async function listApiKeys(
 }
 
 export async function createApiKey(
-  db: Tx,
+  db: Db,
   actor: KeyActor,
   input: { name: string },
 ): Promise<TCreatedApiKeyJson> {
@@ -78,7 +78,7 @@ export async function createApiKey(
     userId: auth.actor.type === "user" ? auth.actor.id : undefined,
     name: input.name,
   });
-  const row = await readKey(kyselyOf(db), created.id);
+  const row = await readKey(db, created.id);
   // what Prisma's findUniqueOrThrow (P2025) answered
   if (!row) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   await recordAudit(db, {
@@ -91,9 +91,9 @@ export async function createApiKey(
   return { ...toApiKeyJson(row, auth.environment), key: created.key };
 }
 
-export async function revokeApiKey(db: Tx, actor: KeyActor, keyId: string): Promise<{ revoked: true }> {
+export async function revokeApiKey(db: Db, actor: KeyActor, keyId: string): Promise<{ revoked: true }> {
   const { auth } = actor;
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const row = await readScopedKey(kdb, scope(auth), keyId);
   if (!row) throw notFound(`API key ${keyId}`);
   // conditional, so that of two concurrent revocations only one is recorded

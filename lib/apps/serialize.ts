@@ -1,6 +1,6 @@
 /** The App resource as the API returns it. The client secret never appears here. */
 import type { z } from "zod";
-import type { App, AppProvider, Workflow } from "../db/generated/client";
+import type { App, AppProvider, Workflow } from "../db/rows";
 import { decryptSecret } from "../crypto/encryption";
 import { parseEventType } from "../webhooks/event-types";
 import type { ZWorkflowJson } from "../workflows/json";

@@ -21,7 +21,7 @@ import { generateClientSecret } from "../auth/app-credentials";
 import { recordAudit, workspaceAudit } from "../audit";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -54,8 +54,8 @@ function resourceGone(): ApiError {
 }
 
 /** The app as getOwnedApp reads it, right after this transaction wrote it. */
-async function appAfterWrite(db: Tx, clientId: string): Promise<AppRow> {
-  const app = await readApp(kyselyOf(db), clientId);
+async function appAfterWrite(db: Db, clientId: string): Promise<AppRow> {
+  const app = await readApp(db, clientId);
   if (!app) throw resourceGone();
   return app;
 }
@@ -65,8 +65,8 @@ async function appAfterWrite(db: Tx, clientId: string): Promise<AppRow> {
  * the spec orders. One prepared statement (lib/apps/store/read.ts `readApp`), in `db`'s transaction
  * when it is one: GET /v1/apps/{clientId} and every use case that loads an app.
  */
-export async function getOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Promise<AppRow> {
-  const app = await readApp(kyselyOf(db), clientId);
+export async function getOwnedApp(db: Db, auth: TAppAsker, clientId: string): Promise<AppRow> {
+  const app = await readApp(db, clientId);
   if (!app || app.deletedAt !== null || app.environment !== auth.environment)
     throw notFound(`App "${clientId}"`);
   if (app.workspaceId !== auth.workspaceId) {
@@ -76,8 +76,8 @@ export async function getOwnedApp(db: Tx, auth: TAppAsker, clientId: string): Pr
 }
 
 /** GET /v1/apps/{clientId}: the app as toAppJson shows it, with getOwnedApp's 404 / 403. */
-export async function getOwnedAppView(db: Tx, auth: TAppAsker, clientId: string): Promise<TAppSource> {
-  const app = await readAppView(kyselyOf(db), clientId);
+export async function getOwnedAppView(db: Db, auth: TAppAsker, clientId: string): Promise<TAppSource> {
+  const app = await readAppView(db, clientId);
   if (!app || app.deletedAt !== null || app.environment !== auth.environment)
     throw notFound(`App "${clientId}"`);
   if (app.workspaceId !== auth.workspaceId) {
@@ -87,7 +87,7 @@ export async function getOwnedAppView(db: Tx, auth: TAppAsker, clientId: string)
 }
 
 export async function createApp(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   input: { name?: string },
 ): Promise<TAppJson & { clientSecret: string }> {
@@ -97,7 +97,7 @@ export async function createApp(
   const { secret, hash } = generateClientSecret(env);
   const starter = starterWorkflow();
   // new apps require PKCE at the OpenID Provider (insertApp sets pkceRequired)
-  await insertApp(kyselyOf(db), {
+  await insertApp(db, {
     id: clientId,
     workspaceId: actor.auth.workspaceId,
     environment: env,
@@ -107,7 +107,7 @@ export async function createApp(
     workflow: { id: workflowId, name: starter.name, entryNodeId: starter.entryNodeId, nodes: starter.nodes },
   });
   const app = await appAfterWrite(db, clientId);
-  await writeWorkflowVersion(kyselyOf(db), app.workflows[0]!, versionAuthor(actor.auth));
+  await writeWorkflowVersion(db, app.workflows[0]!, versionAuthor(actor.auth));
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "app.created",
@@ -119,7 +119,7 @@ export async function createApp(
 }
 
 export async function listApps(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   { limit, offset, search }: { limit: number; offset: number; search?: string },
 ): Promise<TPage<TAppJson>> {
@@ -129,7 +129,7 @@ export async function listApps(
     environment: auth.environment,
     search: search || undefined,
   };
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [total, rows] = await Promise.all([
     countApps(kdb, filter),
     listAppPage(kdb, filter, { limit, offset }),
@@ -143,7 +143,7 @@ function checkUri(path: string, value: string, env: TEnvironment): void {
 }
 
 export async function updateApp(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   patch: TUpdateApp,
@@ -191,7 +191,7 @@ export async function updateApp(
     Object.assign(data, webhookConfigChanges(app, patch.webhookConfig, env, "webhookConfig."));
   if (patch.pkceRequired !== undefined) data.pkceRequired = patch.pkceRequired;
 
-  if (!(await updateAppRow(kyselyOf(db), clientId, data))) throw resourceGone();
+  if (!(await updateAppRow(db, clientId, data))) throw resourceGone();
   const updated = await appAfterWrite(db, clientId);
   await recordAudit(db, {
     ...workspaceAudit(actor),
@@ -203,11 +203,11 @@ export async function updateApp(
   return toAppJson(updated);
 }
 
-export async function deleteApp(db: Tx, actor: WorkspaceActor, clientId: string): Promise<{ deleted: true }> {
+export async function deleteApp(db: Db, actor: WorkspaceActor, clientId: string): Promise<{ deleted: true }> {
   await getOwnedApp(db, actor.auth, clientId);
-  if (!(await softDeleteAppRow(kyselyOf(db), clientId, new Date()))) throw resourceGone();
+  if (!(await softDeleteAppRow(db, clientId, new Date()))) throw resourceGone();
   // its custom domain stops routing and its hosts become free for other apps at once
-  await deleteCustomDomainOfApp(kyselyOf(db), clientId);
+  await deleteCustomDomainOfApp(db, clientId);
   // every instance's cached OP issuer of its hosts (lib/oidc/provider/issuer.ts), on commit
   await publishInvalidation(db, CACHE_TOPICS.customDomains);
   await recordAudit(db, {
@@ -220,15 +220,15 @@ export async function deleteApp(db: Tx, actor: WorkspaceActor, clientId: string)
 }
 
 export async function rotateClientSecret(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
 ): Promise<{ clientId: string; clientSecret: string; rotatedAt: string }> {
   await getOwnedApp(db, actor.auth, clientId);
   const { secret, hash } = generateClientSecret(actor.auth.environment);
   const rotatedAt = new Date();
-  if (!(await setClientSecretHash(kyselyOf(db), clientId, hash, rotatedAt))) throw resourceGone();
-  const revoked = await revokeAppAccessTokens(kyselyOf(db), clientId, rotatedAt);
+  if (!(await setClientSecretHash(db, clientId, hash, rotatedAt))) throw resourceGone();
+  const revoked = await revokeAppAccessTokens(db, clientId, rotatedAt);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "app.client_secret_rotated",

@@ -8,7 +8,7 @@
 import { operatorActor, workspaceActor } from "../auth/actor";
 import type { OperatorAuth } from "../auth/operator-keys";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { AuditEntry } from "./entry";
 import { insertAudit } from "./store";
 
@@ -47,6 +47,6 @@ export function operatorAudit(caller: {
 }
 
 /** Writes `entry` in `db`'s transaction (a Prisma transaction's client: the same one). */
-export async function recordAudit(db: Tx, entry: AuditEntry): Promise<void> {
-  await insertAudit(kyselyOf(db), entry);
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await insertAudit(db, entry);
 }

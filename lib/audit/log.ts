@@ -8,7 +8,7 @@
  *   the whole page, and only among this workspace's keys and apps.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import { memberGuard } from "../state-machine";
@@ -42,7 +42,7 @@ export type TAuditFields = Omit<TAuditFilter, "environment" | "action" | "from" 
  * audit views (the workspace's and the operators', lib/operators/audit.ts) read through it.
  */
 export async function findAuditEvents(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   filters: TAuditFields,
   query: { action?: string; from?: Date; to?: Date; limit: number; offset: number },
@@ -54,7 +54,7 @@ export async function findAuditEvents(
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
   };
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [total, rows] = await Promise.all([
     countAuditEvents(kdb, filter),
     listAuditEventRows(kdb, filter, { limit: query.limit, offset: query.offset }),
@@ -62,7 +62,7 @@ export async function findAuditEvents(
   return { total, rows };
 }
 
-function actorNames(db: Tx, scope: Scope, rows: TAuditEventRow[]): Promise<Map<string, string>> {
+function actorNames(db: Db, scope: Scope, rows: TAuditEventRow[]): Promise<Map<string, string>> {
   return actorDisplayNames(
     db,
     scope.workspaceId,
@@ -75,13 +75,13 @@ function actorNames(db: Tx, scope: Scope, rows: TAuditEventRow[]): Promise<Map<s
  * keys and apps only among `workspaceId`'s. Also used for the authors of workflow versions.
  */
 export async function actorDisplayNames(
-  db: Tx,
+  db: Db,
   workspaceId: string,
   actorIds: readonly (string | null)[],
 ): Promise<Map<string, string>> {
   const ids = [...new Set(actorIds.filter((id): id is string => id !== null))];
   const of = (prefix: string) => ids.filter((id) => id.startsWith(prefix));
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [users, keys, apps] = await Promise.all([
     of("usr_").length ? readUserEmails(kdb, of("usr_")) : [],
     of("key_").length ? readKeyNames(kdb, workspaceId, of("key_")) : [],
@@ -107,7 +107,7 @@ function actorType(value: string): TAuditEventJson["actor"]["type"] {
 }
 
 export async function listAuditEvents(
-  db: Tx,
+  db: Db,
   scope: Scope,
   query: TListAuditEventsQuery,
 ): Promise<TPage<TAuditEventJson>> {

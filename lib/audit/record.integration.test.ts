@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR, cliActor, userActor } from "../auth/actor";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { newId } from "../ids";
 import { makeWorkspace } from "../testing/factories";
 import { operatorAudit, recordAudit, workspaceAudit } from "./index";
+import { inTransaction } from "../db/kysely";
 
 async function write(entry: Parameters<typeof recordAudit>[1]) {
-  await getDb().$transaction((tx) => recordAudit(tx, entry));
-  return getDb().auditEvent.findFirstOrThrow({
+  await inTransaction(kysely(), (tx) => recordAudit(tx, entry));
+  return prisma().auditEvent.findFirstOrThrow({
     where: { targetId: entry.targetId },
     omit: { id: true, createdAt: true },
   });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { authenticateApp, generateClientSecret } from "./app-credentials";
@@ -30,7 +30,7 @@ describe("generateClientSecret", () => {
  * refusal that is an ApiError was decided before any query. Lookups against real rows:
  * app-credentials.integration.test.ts.
  */
-const noLookups = {} as Tx;
+const noLookups = {} as Db;
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 

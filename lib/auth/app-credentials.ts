@@ -9,7 +9,6 @@
  * same checks (one function, `checkAppCredential`) in the same order.
  */
 import type { AliasableExpression } from "kysely";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ENV_TAG, type TEnvironment } from "../environments";
@@ -85,13 +84,13 @@ export function defineAppRowRead<const N extends string, O extends Record<keyof 
  * null outside a request (no limits).
  */
 export async function authenticateApp(
-  db: Tx,
+  db: Db,
   authorization: string | null,
   environment: TEnvironment,
   ip: string | null = null,
 ): Promise<AppAuth> {
   return limitedCheck(authorization, ip, async (basic) => {
-    const credential = await readAppCredential(kyselyOf(db), basic.username);
+    const credential = await readAppCredential(db, basic.username);
     return checkAppCredential(credential ?? null, basic, environment);
   });
 }
@@ -102,7 +101,7 @@ export async function authenticateApp(
  * `id` must have passed the path parameter check.
  */
 export async function authenticateAppWith<R>(
-  db: Tx,
+  db: Db,
   authorization: string | null,
   environment: TEnvironment,
   ip: string | null,
@@ -110,7 +109,7 @@ export async function authenticateAppWith<R>(
   id: string,
 ): Promise<{ auth: AppAuth; row: R | null }> {
   return limitedCheck(authorization, ip, async (basic) => {
-    const found = await read.read(kyselyOf(db), basic.username, id);
+    const found = await read.read(db, basic.username, id);
     const auth = checkAppCredential(found.credential, basic, environment);
     return { auth, row: found.row };
   });

@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../crypto/hash";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { makeApp, makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
 import { authenticateApp, generateClientSecret } from "./app-credentials";
 import { authenticateWorkspace, createWorkspaceKey } from "./workspace-keys";
+import { prisma } from "../testing/prisma";
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 
@@ -30,7 +31,7 @@ describe("authenticateApp on the database", () => {
     const sandbox = await makeApp(ws.keys.sandbox, "sandbox");
     const production = await makeApp(ws.keys.production, "production");
     await expect(
-      authenticateApp(getDb(), basic(sandbox.clientId, sandbox.clientSecret), "sandbox"),
+      authenticateApp(kysely(), basic(sandbox.clientId, sandbox.clientSecret), "sandbox"),
     ).resolves.toEqual({
       kind: "app",
       clientId: sandbox.clientId,
@@ -38,7 +39,7 @@ describe("authenticateApp on the database", () => {
       environment: "sandbox",
     });
     await expect(
-      authenticateApp(getDb(), basic(production.clientId, production.clientSecret), "production"),
+      authenticateApp(kysely(), basic(production.clientId, production.clientSecret), "production"),
     ).resolves.toEqual({
       kind: "app",
       clientId: production.clientId,
@@ -48,7 +49,7 @@ describe("authenticateApp on the database", () => {
   });
 
   it("refuses wrong, rotated-away, cross-environment, deleted, secret-less and unknown credentials alike", async () => {
-    const db = getDb();
+    const db = kysely();
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox, "sandbox");
     const production = await makeApp(ws.keys.production, "production");
@@ -59,9 +60,9 @@ describe("authenticateApp on the database", () => {
     expect(rotation.status).toBe(200);
     // deleted with its hash still stored, and one whose hash is gone: each refused on its own
     const gone = await makeApp(ws.keys.sandbox, "sandbox");
-    await db.app.update({ where: { id: gone.clientId }, data: { deletedAt: new Date() } });
+    await prisma().app.update({ where: { id: gone.clientId }, data: { deletedAt: new Date() } });
     const secretless = await makeApp(ws.keys.sandbox, "sandbox");
-    await db.app.update({ where: { id: secretless.clientId }, data: { clientSecretHash: null } });
+    await prisma().app.update({ where: { id: secretless.clientId }, data: { clientSecretHash: null } });
 
     const cases: [string, string, "sandbox" | "production"][] = [
       [app.clientId, generateClientSecret("sandbox").secret, "sandbox"],
@@ -93,7 +94,7 @@ describe("authenticateApp on the database", () => {
 describe("authenticateWorkspace on the database", () => {
   it("accepts a key of its environment as an admin API-key actor, and notes its use", async () => {
     const ws = await makeWorkspace();
-    const db = getDb();
+    const db = kysely();
     const { id, key } = await createWorkspaceKey(db, {
       workspaceId: ws.workspaceId,
       environment: "sandbox",
@@ -107,19 +108,19 @@ describe("authenticateWorkspace on the database", () => {
       actor: { type: "api_key", id, name: "CI key" },
     });
     await expect
-      .poll(async () => (await db.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt)
+      .poll(async () => (await prisma().apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt)
       .not.toBeNull();
   });
 
   it("refuses revoked, unknown, non-workspace and mismatched rows with 401 INVALID_API_KEY", async () => {
     const ws = await makeWorkspace();
-    const db = getDb();
+    const db = kysely();
     const revoked = await createWorkspaceKey(db, { workspaceId: ws.workspaceId, environment: "sandbox" });
-    await db.apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
+    await prisma().apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
     // rows that a well-formed key could hash to but that are not this environment's workspace key
     const shaped = () => `sk_workspace_test_${newId("key").slice(4, 30)}${"A".repeat(14)}`;
     const operatorShaped = shaped();
-    await db.apiKey.create({
+    await prisma().apiKey.create({
       data: {
         id: newId("key"),
         kind: "operator",
@@ -129,7 +130,7 @@ describe("authenticateWorkspace on the database", () => {
       },
     });
     const wrongEnvironment = shaped();
-    await db.apiKey.create({
+    await prisma().apiKey.create({
       data: {
         id: newId("key"),
         kind: "workspace",
@@ -141,7 +142,7 @@ describe("authenticateWorkspace on the database", () => {
       },
     });
     const noWorkspace = shaped();
-    await db.apiKey.create({
+    await prisma().apiKey.create({
       data: {
         id: newId("key"),
         kind: "workspace",

@@ -12,7 +12,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { config } from "../config";
-import { getDb, kysely } from "../db/client";
+import { kysely } from "../db/client";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import { clientIp } from "../rate-limit";
@@ -54,7 +54,7 @@ export function authOptions(): NextAuthOptions {
           for (const [k, v] of Object.entries(req.headers ?? {}))
             if (typeof v === "string") headers.set(k, v);
           try {
-            const user = await signInWithPassword(getDb(), {
+            const user = await signInWithPassword(kysely(), {
               email: String(credentials?.email ?? ""),
               password: String(credentials?.password ?? ""),
               ip: clientIp(headers),

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../crypto/hash";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { ApiError } from "../errors";
 import { makeOperator, makeWorkspace } from "../testing/factories";
 import { statementsOf } from "../testing/statements";
@@ -24,8 +25,8 @@ describe("operator keys on the database", () => {
   it("stores a new key as Prisma did: its hash, prefix, name, owner and creation time", async () => {
     const operator = await makeOperator();
     const before = Date.now();
-    const { id, key } = await createOperatorKey(getDb(), operator.userId);
-    const row = await getDb().apiKey.findUniqueOrThrow({ where: { id } });
+    const { id, key } = await createOperatorKey(kysely(), operator.userId);
+    const row = await prisma().apiKey.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({
       kind: "operator",
       userId: operator.userId,
@@ -45,28 +46,28 @@ describe("operator keys on the database", () => {
   it("accepts an operator's live key in one statement", async () => {
     const operator = await makeOperator();
     const { result, statements } = await statementsOf(() =>
-      authenticateOperator(getDb(), `Bearer ${operator.operatorKey}`),
+      authenticateOperator(kysely(), `Bearer ${operator.operatorKey}`),
     );
     expect(result).toEqual({ kind: "operator", userId: operator.userId, keyId: operator.keyId, via: "key" });
     expect(statements).toEqual(["auth_operator_key"]);
   });
 
   it("refuses a revoked key, a key of a user no longer an operator, a key without its user, and unknown keys", async () => {
-    const db = getDb();
+    const db = kysely();
     const revoked = await makeOperator();
-    await db.apiKey.update({ where: { id: revoked.keyId }, data: { revokedAt: new Date() } });
+    await prisma().apiKey.update({ where: { id: revoked.keyId }, data: { revokedAt: new Date() } });
     const demoted = await makeOperator();
-    await db.user.update({ where: { id: demoted.userId }, data: { isOperator: false } });
+    await prisma().user.update({ where: { id: demoted.userId }, data: { isOperator: false } });
     const orphaned = await makeOperator();
-    await db.apiKey.update({ where: { id: orphaned.keyId }, data: { userId: null } });
+    await prisma().apiKey.update({ where: { id: orphaned.keyId }, data: { userId: null } });
     const unknown = `sk_operator_${"A".repeat(40)}`;
     // a workspace key's hash under an operator key's form: a workspace key is never an operator's
     const ws = await makeWorkspace();
-    const workspaceKey = await db.apiKey.findUniqueOrThrow({
+    const workspaceKey = await prisma().apiKey.findUniqueOrThrow({
       where: { keyHash: sha256Hex(ws.keys.sandbox) },
     });
     const disguised = `sk_operator_${"B".repeat(40)}`;
-    await db.apiKey.update({ where: { id: workspaceKey.id }, data: { keyHash: sha256Hex(disguised) } });
+    await prisma().apiKey.update({ where: { id: workspaceKey.id }, data: { keyHash: sha256Hex(disguised) } });
 
     for (const key of [revoked.operatorKey, demoted.operatorKey, orphaned.operatorKey, unknown, disguised]) {
       const error = await refusal(authenticateOperator(db, `Bearer ${key}`));

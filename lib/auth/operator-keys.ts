@@ -3,7 +3,7 @@
  * stored as SHA-256, bound to an operator user. Workspace keys never pass this check. Failed
  * checks count per address (lib/rate-limit/credentials.ts: 429 over the limit).
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ApiError } from "../errors";
 import { newId, randomToken } from "../ids";
@@ -22,10 +22,10 @@ export interface OperatorAuth {
 
 const PREFIX = "sk_operator_";
 
-export async function createOperatorKey(db: Tx, userId: string): Promise<{ id: string; key: string }> {
+export async function createOperatorKey(db: Db, userId: string): Promise<{ id: string; key: string }> {
   const key = `${PREFIX}${randomToken(40)}`;
   const id = newId("key");
-  await insertApiKey(kyselyOf(db), {
+  await insertApiKey(db, {
     id,
     kind: "operator",
     userId,
@@ -38,7 +38,7 @@ export async function createOperatorKey(db: Tx, userId: string): Promise<{ id: s
 
 /** `ip`: the caller's address, for the limits of failed checks; null outside a request. */
 export async function authenticateOperator(
-  db: Tx,
+  db: Db,
   authorization: string | null,
   ip: string | null = null,
 ): Promise<OperatorAuth> {
@@ -47,7 +47,7 @@ export async function authenticateOperator(
   );
 }
 
-async function checkOperatorKey(db: Tx, authorization: string | null): Promise<OperatorAuth> {
+async function checkOperatorKey(db: Db, authorization: string | null): Promise<OperatorAuth> {
   const parsed = parseAuthorization(authorization);
   const invalid = new ApiError(
     "INVALID_OPERATOR_KEY",
@@ -59,7 +59,7 @@ async function checkOperatorKey(db: Tx, authorization: string | null): Promise<O
   if (parsed.scheme !== "bearer" || !/^sk_operator_[A-Za-z0-9]{40}$/.test(parsed.token)) throw invalid;
   const hash = sha256Hex(parsed.token);
   // one prepared statement on every Operator API request with a key (the key and its user)
-  const row = await readOperatorKeyByHash(kyselyOf(db), hash);
+  const row = await readOperatorKeyByHash(db, hash);
   if (
     !row ||
     row.kind !== "operator" ||

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { ApiError } from "../errors";
 import { makeWorkspace } from "../testing/factories";
 import { signInWithPassword } from "./sign-in";
@@ -8,7 +9,7 @@ const PASSWORD = "correct horse battery staple";
 
 async function attempt(email: string, password: string, ip = "203.0.113.7") {
   try {
-    return await signInWithPassword(getDb(), { email, password, ip });
+    return await signInWithPassword(kysely(), { email, password, ip });
   } catch (err) {
     if (err instanceof ApiError) return err;
     throw err;
@@ -25,7 +26,7 @@ describe("console sign-in", () => {
     const ws = await makeWorkspace();
     const user = await attempt(ws.email.toUpperCase(), PASSWORD);
     expect(user).toMatchObject({ id: ws.userId, email: ws.email });
-    const row = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const row = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(row.lastSignInAt).not.toBeNull();
   });
 
@@ -65,7 +66,7 @@ describe("console sign-in", () => {
     for (let i = 0; i < 4; i++) await attempt(`guess-${i}-${Date.now()}@example.test`, "x", ip);
     const ws = await makeWorkspace();
     expect(await attempt(ws.email, PASSWORD, ip)).toMatchObject({ code: "RATE_LIMITED" });
-    const rows = await getDb().rateLimit.count({ where: { key: { startsWith: "signin_ip" } } });
+    const rows = await prisma().rateLimit.count({ where: { key: { startsWith: "signin_ip" } } });
     expect(rows).toBeGreaterThan(0);
   });
 });

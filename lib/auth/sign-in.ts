@@ -9,7 +9,7 @@
  * - a successful sign-in records lastSignInAt (a user gone meanwhile: 404 RESOURCE_NOT_FOUND, what
  *   Prisma's P2025 answered).
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError } from "../errors";
 import { isSafeText } from "../http/safe-text";
@@ -40,12 +40,12 @@ export async function checkSignInLimits(email: string, ip: string): Promise<void
 }
 
 export async function signInWithPassword(
-  db: Tx,
+  db: Db,
   input: { email: string; password: string; ip: string },
 ): Promise<SignedInUser> {
   const email = normalizeEmail(input.email);
   await checkSignInLimits(email, input.ip);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   // an email PostgreSQL cannot hold (a NUL) names nobody: no lookup, the same failure as unknown
   const user = isSafeText(email) ? await readSignInUser(kdb, email) : undefined;
   dummyHash ??= hashPassword("not a password of anyone");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError } from "../errors";
 import { authenticateWorkspace, workspaceKeyPrefix } from "./workspace-keys";
 
@@ -7,7 +7,7 @@ import { authenticateWorkspace, workspaceKeyPrefix } from "./workspace-keys";
  * Not a database client: a lookup through it fails with a plain Error (lib/db/client.ts `kyselyOf`), so each
  * refusal here is decided before any query. Lookups of real keys: workspace-keys.integration.test.ts.
  */
-const noLookups = {} as Tx;
+const noLookups = {} as Db;
 
 async function rejection(
   authorization: string | null,

@@ -6,7 +6,7 @@
  * Basic credentials on the Workspace API are 401 too. One indexed lookup per request, no slow hash.
  * Failed checks count per address (lib/rate-limit/credentials.ts: 429 over the limit).
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { digestEquals, sha256Hex } from "../crypto/hash";
 import { ENV_TAG, type TEnvironment } from "../environments";
 import { ApiError } from "../errors";
@@ -20,12 +20,12 @@ import { insertApiKey, readKeyByHash, touchKeyLastUsed } from "./store/keys";
 const LAST_USED_INTERVAL_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
-function touchLastUsed(db: Tx, keyId: string): void {
+function touchLastUsed(db: Db, keyId: string): void {
   const now = Date.now();
   if ((lastUsedWritten.get(keyId) ?? 0) > now - LAST_USED_INTERVAL_MS) return;
   lastUsedWritten.set(keyId, now);
   if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
-  void touchKeyLastUsed(kyselyOf(db), keyId, new Date(now)).catch(() => undefined);
+  void touchKeyLastUsed(db, keyId, new Date(now)).catch(() => undefined);
 }
 
 /** Who acts: an API key (acting as `admin` within its environment) or a console user. */
@@ -47,12 +47,12 @@ export function workspaceKeyPrefix(environment: TEnvironment): string {
 }
 
 export async function createWorkspaceKey(
-  db: Tx,
+  db: Db,
   input: { workspaceId: string; environment: TEnvironment; userId?: string; name?: string },
 ): Promise<{ id: string; key: string }> {
   const key = `${workspaceKeyPrefix(input.environment)}${randomToken(40)}`;
   const id = newId("key");
-  await insertApiKey(kyselyOf(db), {
+  await insertApiKey(db, {
     id,
     kind: "workspace",
     workspaceId: input.workspaceId,
@@ -73,7 +73,7 @@ function invalidKey(message: string): ApiError {
 
 /** `ip`: the caller's address, for the limits of failed checks; null outside a request. */
 export async function authenticateWorkspace(
-  db: Tx,
+  db: Db,
   authorization: string | null,
   environment: TEnvironment,
   ip: string | null = null,
@@ -84,7 +84,7 @@ export async function authenticateWorkspace(
 }
 
 async function checkWorkspaceKey(
-  db: Tx,
+  db: Db,
   authorization: string | null,
   environment: TEnvironment,
 ): Promise<WorkspaceAuth> {
@@ -107,7 +107,7 @@ async function checkWorkspaceKey(
   }
   const hash = sha256Hex(parsed.token);
   // one prepared statement on every Workspace API request with a key
-  const row = await readKeyByHash(kyselyOf(db), hash);
+  const row = await readKeyByHash(db, hash);
   if (
     !row ||
     row.kind !== "workspace" ||

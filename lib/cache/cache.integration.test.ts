@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import pg from "pg";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { randomToken } from "@/lib/ids";
 import { waitFor } from "@/lib/testing/jobs";
 import { DerivedCache } from "./derived-cache";
 import { CACHE_CHANNEL, InvalidationListener, processListener, type TInvalidation } from "./listener";
 import { publishInvalidation } from "./publish";
 import type { TCacheTopic } from "./topics";
+import { inTransaction } from "../db/kysely";
+import { prisma } from "../testing/prisma";
+import { sql } from "kysely";
 
 // Two listeners on the test database stand for two server instances: A is this process's own (the
 // writer's: publishInvalidation also drops its entries at once), B another instance's. Each has
@@ -20,7 +23,7 @@ let a: InvalidationListener;
 let b: InvalidationListener;
 
 async function readValue(key: string): Promise<{ value: string }> {
-  const rows = await getDb().$queryRawUnsafe<{ value: string }[]>(
+  const rows = await prisma().$queryRawUnsafe<{ value: string }[]>(
     `SELECT value FROM ${TABLE} WHERE key = $1`,
     key,
   );
@@ -29,7 +32,7 @@ async function readValue(key: string): Promise<{ value: string }> {
 
 /** Writes the row without telling anyone: a cache that serves the old value is caching. */
 async function writeSilently(key: string, value: string): Promise<void> {
-  await getDb().$executeRawUnsafe(
+  await prisma().$executeRawUnsafe(
     `INSERT INTO ${TABLE} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = $2`,
     key,
     value,
@@ -40,8 +43,8 @@ async function writeSilently(key: string, value: string): Promise<void> {
 async function writeAndPublish(key: string, value: string, options: { rollback?: boolean } = {}) {
   class Rollback extends Error {}
   try {
-    await getDb().$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`UPDATE ${TABLE} SET value = $2 WHERE key = $1`, key, value);
+    await inTransaction(kysely(), async (tx) => {
+      await sql`UPDATE ${sql.table(TABLE)} SET value = ${value} WHERE key = ${key}`.execute(tx);
       await publishInvalidation(tx, TOPIC, key);
       if (options.rollback) throw new Rollback();
     });
@@ -72,7 +75,7 @@ function heard(listener: InvalidationListener, key: string): Promise<void> {
 async function commitMarker(listener: InvalidationListener): Promise<void> {
   const marker = `marker-${randomToken(12)}`;
   const arrived = heard(listener, marker);
-  await publishInvalidation(getDb(), TOPIC, marker);
+  await publishInvalidation(kysely(), TOPIC, marker);
   await arrived;
 }
 
@@ -82,7 +85,7 @@ async function ready(listener: InvalidationListener): Promise<void> {
 }
 
 beforeAll(async () => {
-  await getDb().$executeRawUnsafe(
+  await prisma().$executeRawUnsafe(
     `CREATE TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, value text NOT NULL)`,
   );
   const url = process.env.DATABASE_URL!;
@@ -178,7 +181,7 @@ describe("derived caches across instances", () => {
     await writeSilently(key, "v1");
     const cacheB = cacheOn(b);
     expect(await get(cacheB, key)).toBe("v1");
-    await getDb().$executeRaw`SELECT pg_notify(${CACHE_CHANNEL}, ${"not json"})`;
+    await prisma().$executeRaw`SELECT pg_notify(${CACHE_CHANNEL}, ${"not json"})`;
     await waitFor(async () => cacheB.size === 0);
     expect(cacheB.peek(key)).toBeUndefined();
   });

@@ -9,12 +9,12 @@
  * - given the client instead of a transaction, the notification goes out at once: call it after
  *   the change.
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { CACHE_CHANNEL, encodeInvalidation, existingProcessListener } from "./listener";
 import { notify } from "./store";
 import type { TCacheTopic } from "./topics";
 
-export async function publishInvalidation(tx: Tx, topic: TCacheTopic, key?: string): Promise<void> {
-  await notify(kyselyOf(tx), CACHE_CHANNEL, encodeInvalidation(topic, key));
+export async function publishInvalidation(tx: Db, topic: TCacheTopic, key?: string): Promise<void> {
+  await notify(tx, CACHE_CHANNEL, encodeInvalidation(topic, key));
   existingProcessListener()?.deliver(topic, key);
 }

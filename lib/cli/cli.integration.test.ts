@@ -7,7 +7,8 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { authenticateOperator } from "../auth/operator-keys";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
 
@@ -99,7 +100,7 @@ describe("idv workspace create", () => {
     expect(production.status).toBe(200);
     expect(production.body.workspaceId).toBe(out.workspaceId);
 
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: out.userId as string } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: out.userId as string } });
     expect(user.email).toBe(email);
     expect(user.isOperator).toBe(false);
   });
@@ -115,13 +116,15 @@ describe("idv operator create", () => {
     expect(Object.keys(out).sort()).toEqual(["operatorKey", "userId"]);
     expect(out.operatorKey).toMatch(/^sk_operator_[A-Za-z0-9]{40}$/);
 
-    const db = getDb();
-    const user = await db.user.findUniqueOrThrow({ where: { email } });
+    const db = kysely();
+    const user = await prisma().user.findUniqueOrThrow({ where: { email } });
     expect(user.id).toBe(out.userId);
     expect(user.isOperator).toBe(true);
     const auth = await authenticateOperator(db, `Bearer ${out.operatorKey as string}`);
     expect(auth.userId).toBe(out.userId);
-    const audit = await db.auditEvent.findFirst({ where: { targetId: user.id, action: "operator.created" } });
+    const audit = await prisma().auditEvent.findFirst({
+      where: { targetId: user.id, action: "operator.created" },
+    });
     expect(audit).not.toBeNull();
   });
 
@@ -131,14 +134,14 @@ describe("idv operator create", () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/password does not match/);
     expect(wrong.stdout).toBe("");
-    expect((await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } })).isOperator).toBe(false);
+    expect((await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).isOperator).toBe(false);
 
     const right = await idv("operator", "create", "--email", ws.email, "--password", PASSWORD);
     expect(right.code).toBe(0);
     expect(right.stdout).toContain(ws.userId);
     expect(right.stdout).toMatch(/sk_operator_[A-Za-z0-9]{40}/);
     expect(right.stdout + right.stderr).not.toContain(PASSWORD);
-    expect((await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } })).isOperator).toBe(true);
+    expect((await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).isOperator).toBe(true);
   });
 });
 
@@ -167,7 +170,7 @@ describe("idv keys create", () => {
     const res = await call("GET", "/api/production/v1/workspace", { headers: bearer(out.key as string) });
     expect(res.status).toBe(200);
     expect(res.body.workspaceId).toBe(ws.workspaceId);
-    const row = await getDb().apiKey.findUniqueOrThrow({ where: { id: out.keyId as string } });
+    const row = await prisma().apiKey.findUniqueOrThrow({ where: { id: out.keyId as string } });
     expect(row.name).toBe("CI deploy");
 
     expect(unknown.code).toBe(1);
@@ -199,7 +202,7 @@ describe("input validation", () => {
       error: { code: "VALIDATION_ERROR", message: "--password must be at least 8 characters" },
     });
     expect(shortPassword.stderr).not.toContain("7chars!");
-    expect(await getDb().user.count({ where: { email } })).toBe(0);
+    expect(await prisma().user.count({ where: { email } })).toBe(0);
   });
 
   it("refuses a bad environment variable before doing anything, naming it (CONFIG_INVALID)", async () => {
@@ -228,7 +231,7 @@ describe("input validation", () => {
     expect(JSON.parse(res.stderr)).toEqual({
       error: { code: "CONFIG_INVALID", message: 'IDV_DNS_TRIES must be a positive integer, got "two"' },
     });
-    expect(await getDb().user.count({ where: { email } })).toBe(0);
+    expect(await prisma().user.count({ where: { email } })).toBe(0);
   });
 });
 

@@ -16,8 +16,7 @@
  */
 import fs from "node:fs";
 import { z } from "zod";
-import { kyselyOf, type Tx } from "../db/client";
-import type { Db } from "../db/kysely";
+import { inTransaction, type Db } from "../db/kysely";
 import { ENVIRONMENTS, type TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { zodDetails } from "../errors/validation";
@@ -179,7 +178,7 @@ function changesOf(
 }
 
 async function importEntry(
-  tx: Tx,
+  tx: Db,
   env: TEnvironment,
   providerId: string,
   entry: TEntry,
@@ -191,7 +190,7 @@ async function importEntry(
     throw new CliError("VALIDATION_ERROR", `${where}: not a provider of the catalog`, 2);
   }
   const settings = resolveSecrets(where, entry, variables);
-  const before = await readConnection(kyselyOf(tx), env, providerId);
+  const before = await readConnection(tx, env, providerId);
   const kept = before && before.adapter === entry.adapter ? unsealSecrets(before) : {};
   // a secret equal to the stored one is no rotation (a JSON secret, a private JWK, is stored as its text)
   for (const name of SECRET_FIELDS[entry.adapter]) {
@@ -237,7 +236,7 @@ async function importEntry(
  * resolve the secrets given as `{ "env": "NAME" }`.
  */
 export async function importConnections(
-  tx: Tx,
+  tx: Db,
   file: TConnectionsFile,
   { prune = false, variables = {} }: { prune?: boolean; variables?: TVariables } = {},
 ): Promise<TImportReport> {
@@ -249,7 +248,7 @@ export async function importConnections(
       await importEntry(tx, env, providerId, entry, report, variables);
     }
     if (!prune) continue;
-    const stale = await otherProviderIds(kyselyOf(tx), env, Object.keys(entries));
+    const stale = await otherProviderIds(tx, env, Object.keys(entries));
     for (const providerId of stale) {
       await deleteConnection(tx, { cli: true, env }, providerId);
       report.deleted.push(`${env}.${providerId}`);
@@ -291,7 +290,7 @@ async function runExport(args: string[]): Promise<number> {
   const { flags, positionals } = parseCommandWithArguments(args, ZExportFlags, ["json"], 1);
   const target = positionals[0];
   const envs = flags.env ? [flags.env] : [...ENVIRONMENTS];
-  const file = await withDatabase((db) => exportConnections(kyselyOf(db), envs));
+  const file = await withDatabase((db) => exportConnections(db, envs));
   const text = `${JSON.stringify(file, null, 2)}\n`;
   if (target === undefined) {
     process.stdout.write(text);
@@ -314,10 +313,7 @@ async function runImport(args: string[]): Promise<number> {
   // eslint-disable-next-line no-restricted-properties -- secret references of the imported file
   const variables = process.env;
   const report = await withDatabase((db) =>
-    db.$transaction((tx) => importConnections(tx, file, { prune: flags.prune, variables }), {
-      timeout: 60_000,
-      maxWait: 10_000,
-    }),
+    inTransaction(db, (tx) => importConnections(tx, file, { prune: flags.prune, variables })),
   );
   const lines = [
     ...report.created.map((c) => `created    ${c}`),

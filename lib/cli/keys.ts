@@ -4,6 +4,7 @@ import { issueWorkspaceKey } from "../workspaces";
 import { expectSubcommand, parseCommand } from "./args";
 import { printResult, withDatabase } from "./runtime";
 import { ZEnvironmentFlag, ZJsonFlag, ZNameFlag } from "./schemas";
+import { inTransaction } from "../db/kysely";
 
 const ZCreateFlags = z.object({
   workspace: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
@@ -17,7 +18,7 @@ export async function run(args: string[]): Promise<number> {
   expectSubcommand("keys", sub, "create");
   const flags = parseCommand(rest, ZCreateFlags, ["json"]);
   const issued = await withDatabase((db) =>
-    db.$transaction((tx) =>
+    inTransaction(db, (tx) =>
       issueWorkspaceKey(tx, { workspaceId: flags.workspace, environment: flags.env, name: flags.name }),
     ),
   );

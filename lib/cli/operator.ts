@@ -4,6 +4,7 @@ import { createOperator } from "../operators";
 import { expectSubcommand, parseCommand } from "./args";
 import { printResult, withDatabase } from "./runtime";
 import { ZEmailFlag, ZJsonFlag, ZPasswordFlag } from "./schemas";
+import { inTransaction } from "../db/kysely";
 
 const ZCreateFlags = z.object({ email: ZEmailFlag, password: ZPasswordFlag, json: ZJsonFlag });
 
@@ -12,7 +13,7 @@ export async function run(args: string[]): Promise<number> {
   expectSubcommand("operator", sub, "create");
   const flags = parseCommand(rest, ZCreateFlags, ["json"]);
   const created = await withDatabase((db) =>
-    db.$transaction((tx) => createOperator(tx, { email: flags.email, password: flags.password })),
+    inTransaction(db, (tx) => createOperator(tx, { email: flags.email, password: flags.password })),
   );
   const email = flags.email.trim().toLowerCase();
   const what = created.newUser

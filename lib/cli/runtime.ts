@@ -8,7 +8,7 @@
  */
 import { config } from "../config";
 import { ensureDatabase, migrateDatabase, type DatabaseHandle } from "../db/database";
-import { getDb, type Db } from "../db/client";
+import { closeDatabase, kysely, type Db } from "../db/client";
 
 export async function withDatabase<T>(
   work: (db: Db, handle: DatabaseHandle) => Promise<T>,
@@ -17,11 +17,11 @@ export async function withDatabase<T>(
   const handle = await ensureDatabase();
   try {
     if (handle.embedded && migrateEmbedded) await migrateDatabase(handle.url, { quiet: true });
-    const db = getDb();
+    const db = kysely();
     try {
       return await work(db, handle);
     } finally {
-      await db.$disconnect();
+      await closeDatabase();
     }
   } finally {
     await handle.stop();

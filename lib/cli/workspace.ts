@@ -4,6 +4,7 @@ import { createWorkspace } from "../workspaces";
 import { expectSubcommand, parseCommand } from "./args";
 import { printResult, withDatabase } from "./runtime";
 import { ZEmailFlag, ZJsonFlag, ZNameFlag, ZPasswordFlag } from "./schemas";
+import { inTransaction } from "../db/kysely";
 
 const ZCreateFlags = z.object({
   name: ZNameFlag,
@@ -17,7 +18,7 @@ export async function run(args: string[]): Promise<number> {
   expectSubcommand("workspace", sub, "create");
   const flags = parseCommand(rest, ZCreateFlags, ["json"]);
   const created = await withDatabase((db) =>
-    db.$transaction((tx) =>
+    inTransaction(db, (tx) =>
       createWorkspace(tx, { name: flags.name, email: flags.email, password: flags.password }),
     ),
   );

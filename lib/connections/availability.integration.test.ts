@@ -10,7 +10,7 @@
  * the sandbox (unchanged: every provider on the simulator).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { PROVIDERS, type TProviderDefinition } from "../providers/catalog";
 import { opSettings, putTestConnection, testOperatorKey } from "../testing/connections";
 import { authorizationPath } from "../testing/oidc-requests";
@@ -278,7 +278,7 @@ async function listed(t: Awaited<ReturnType<typeof makeVerifyingApp>>, env: "san
   return new Map((res.body as TListed[]).map((e) => [e.id, e]));
 }
 
-const sessionsOf = (appId: string) => getDb().verification.count({ where: { appId } });
+const sessionsOf = (appId: string) => prisma().verification.count({ where: { appId } });
 
 /** DELETE the production connection of each provider (the walk connects them all). */
 async function disconnect(...providerIds: string[]) {
@@ -339,7 +339,7 @@ describe("the production catalog walked provider by provider", () => {
     const userinfoOf = async (providerId: string) =>
       (
         await t.userinfo(
-          (await getDb().verification.findFirstOrThrow({ where: { appId: t.app.clientId, providerId } })).id,
+          (await prisma().verification.findFirstOrThrow({ where: { appId: t.app.clientId, providerId } })).id,
         )
       ).body;
     expect(await userinfoOf("de_eid")).toMatchObject({
@@ -421,7 +421,7 @@ describe("what counts as available", () => {
     await putTestConnection("production", "ee_smart_id", { adapter: "oidc", settings: opSettings(op) });
     const byDefault = await t.start({ providerId: "ee_smart_id" });
     expect(byDefault.status).toBe(201);
-    const row = await getDb().verification.findUniqueOrThrow({
+    const row = await prisma().verification.findUniqueOrThrow({
       where: { id: byDefault.body.verificationId as string },
     });
     expect(row.flowType).toBe("redirect");
@@ -445,7 +445,7 @@ describe("what counts as available", () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details[0].path).toBe("adapter");
-    expect(await getDb().providerConnection.count({ where: { providerId: "pl_mobywatel" } })).toBe(0);
+    expect(await prisma().providerConnection.count({ where: { providerId: "pl_mobywatel" } })).toBe(0);
     await disconnect("ee_smart_id");
   });
 

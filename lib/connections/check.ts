@@ -9,7 +9,7 @@
  * - a failure is an answer (`ok: false`, `error`), never an exception; an adapter without a
  *   check (wallet) is 400 naming `adapter`.
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
 import { findProvider } from "../providers/catalog";
@@ -22,12 +22,12 @@ export { checkOidcIssuer, guardedGetJson } from "./adapters/oidc-check";
 
 /** POST …/connections/{providerId}/check: the stored connection checked, its outcome recorded. */
 export async function checkConnection(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   providerId: string,
 ): Promise<TConnectionCheckJson> {
   if (!findProvider(providerId)) throw notFound(`Provider "${providerId}"`);
-  const row = await readConnection(kyselyOf(db), env, providerId);
+  const row = await readConnection(db, env, providerId);
   if (!row) throw notFound(`Connection of provider "${providerId}"`);
   const adapter = adapterModuleOf(row.adapter);
   if (!adapter?.check) {

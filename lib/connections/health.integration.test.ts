@@ -7,7 +7,8 @@
  * webhooks.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { jobNamed } from "../jobs/handlers";
 import { metrics } from "../metrics/registry";
 import {
@@ -29,6 +30,7 @@ import {
 } from "../verifications/upstream";
 import { beginWalletPresentation, completeWalletPresentation, walletAudience } from "../verifications/wallet";
 import type { TConnectionJson } from "./schema";
+import { inTransaction } from "../db/kysely";
 
 // the re-check job reaches the loopback upstream through the SSRF guard
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
@@ -149,7 +151,7 @@ describe("the health of a connection", () => {
     expect(unconnected.health.lastDay).toMatchObject({ signIns: 0, errorRate: null });
 
     // stored per bucket: counts and milliseconds, nothing of the person or the session
-    const buckets = await getDb().providerConnectionHealth.findMany({
+    const buckets = await prisma().providerConnectionHealth.findMany({
       where: { connectionId: afterFailure.connectionId! },
     });
     expect(buckets).toHaveLength(1);
@@ -221,13 +223,13 @@ describe("the health of a connection", () => {
     expect(status.body).toMatchObject({ status: "failed" });
     expect(status.text).toContain("provider_unavailable");
     expect(status.text).not.toMatch(/maintenance|503|provider_error/);
-    const events = await getDb().verificationEvent.findMany({ where: { verificationId: ids[0]! } });
+    const events = await prisma().verificationEvent.findMany({ where: { verificationId: ids[0]! } });
     const failedEvent = events.find((e) => e.type === "verification.failed")!;
     expect(failedEvent.payload).toMatchObject({
       data: { event: { metadata: { reason: "provider_unavailable" } } },
     });
     expect(JSON.stringify(events.map((e) => e.payload))).not.toMatch(/maintenance|503|provider_error/);
-    const decision = await getDb().verificationDecision.findUnique({ where: { verificationId: ids[0]! } });
+    const decision = await prisma().verificationDecision.findUnique({ where: { verificationId: ids[0]! } });
     expect(JSON.stringify(decision)).not.toMatch(/maintenance|503|provider_error/);
 
     // the operator: the upstream's detail as the connection's last error
@@ -327,20 +329,20 @@ describe("disconnecting fails the provider's open sessions", () => {
   }
 
   async function expectFailedUnavailable(id: string) {
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "failed", statusReason: "provider_unavailable" });
     expect((await eventTypes(id)).slice(-2)).toEqual([
       "verification.user.authentication_failed",
       "verification.failed",
     ]);
-    const failedEvent = await getDb().verificationEvent.findFirstOrThrow({
+    const failedEvent = await prisma().verificationEvent.findFirstOrThrow({
       where: { verificationId: id, type: "verification.failed" },
     });
     expect(failedEvent.payload).toMatchObject({
       data: { event: { metadata: { reason: "provider_unavailable" } } },
     });
     // its webhook is queued like any other failure's
-    const deliveries = await getDb().webhookDelivery.findMany({ where: { eventId: failedEvent.id } });
+    const deliveries = await prisma().webhookDelivery.findMany({ where: { eventId: failedEvent.id } });
     expect(deliveries).toHaveLength(1);
   }
 
@@ -348,7 +350,7 @@ describe("disconnecting fails the provider's open sessions", () => {
     const { start, app } = await webhookAppWith("at_id_austria");
     const waiting = await start();
     const authenticating = await start();
-    await getDb().$transaction((tx) => startAuthentication(tx, authenticating));
+    await inTransaction(kysely(), (tx) => startAuthentication(tx, authenticating));
     const cancelled = await start();
     expect(
       (
@@ -370,16 +372,16 @@ describe("disconnecting fails the provider's open sessions", () => {
 
     await expectFailedUnavailable(waiting);
     await expectFailedUnavailable(authenticating);
-    expect((await getDb().verification.findUniqueOrThrow({ where: { id: cancelled } })).status).toBe(
+    expect((await prisma().verification.findUniqueOrThrow({ where: { id: cancelled } })).status).toBe(
       "cancelled",
     );
-    expect((await getDb().verification.findUniqueOrThrow({ where: { id: otherId } })).status).toBe(
+    expect((await prisma().verification.findUniqueOrThrow({ where: { id: otherId } })).status).toBe(
       "awaiting_user_action",
     );
-    expect((await getDb().verification.findUniqueOrThrow({ where: { id: sandboxId } })).status).toBe(
+    expect((await prisma().verification.findUniqueOrThrow({ where: { id: sandboxId } })).status).toBe(
       "awaiting_user_action",
     );
-    const audit = await getDb().auditEvent.findFirstOrThrow({
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { targetId: connectionId, action: "connection.deleted" },
     });
     expect(audit.data).toMatchObject({ providerId: "at_id_austria", failedSessions: 2 });
@@ -397,7 +399,7 @@ describe("disconnecting fails the provider's open sessions", () => {
     });
     expect(disabled.status).toBe(200);
     await expectFailedUnavailable(open);
-    const audits = await getDb().auditEvent.findMany({
+    const audits = await prisma().auditEvent.findMany({
       where: { targetId: connectionId, action: "connection.updated" },
       orderBy: { createdAt: "asc" },
     });
@@ -409,7 +411,7 @@ describe("disconnecting fails the provider's open sessions", () => {
       settings,
     });
     expect(enabled.status).toBe(200);
-    const again = await getDb().auditEvent.findMany({
+    const again = await prisma().auditEvent.findMany({
       where: { targetId: connectionId, action: "connection.updated" },
       orderBy: { createdAt: "asc" },
     });

@@ -24,7 +24,7 @@
 import { observeUpstream } from "../metrics/count";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import { getDb, kyselyOf, type Tx } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { logger } from "../log";
 import { connectionCacheKey, type THealthWindow, type TConnectionHealth } from "./schema";
@@ -76,8 +76,8 @@ export async function recordConnectionSignIn(
     const slot = latencySlot(latency);
     const histogram = Array.from({ length: SLOTS }, (_, i) => (i + 1 === slot ? 1 : 0));
     const error = outcome.ok ? null : (outcome.error ?? "upstream error").slice(0, MAX_ERROR_LENGTH);
-    const db = getDb();
-    const state = await recordSignIn(kyselyOf(db), {
+    const db = kysely();
+    const state = await recordSignIn(db, {
       environment: env,
       providerId,
       bucket: bucketStart(now),
@@ -155,13 +155,13 @@ export const NO_HEALTH: TConnectionHealth = { lastHour: NO_SIGN_INS, lastDay: NO
 
 /** The health of the connections of `providerIds` in `env` (one statement), by provider id. */
 export async function connectionHealth(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   providerIds: readonly string[],
   now = new Date(),
 ): Promise<Map<string, TConnectionHealth>> {
   const current = bucketStart(now).getTime();
-  const rows = await READ.run(kyselyOf(db), {
+  const rows = await READ.run(db, {
     environment: env,
     providerIds: [...providerIds],
     hourStart: new Date(current - (HOUR_BUCKETS - 1) * BUCKET_MS),
@@ -179,6 +179,6 @@ export async function connectionHealth(
 }
 
 /** Deletes buckets older than HEALTH_RETENTION_MS; how many went. */
-export async function purgeConnectionHealth(db: Tx, now = new Date()): Promise<number> {
-  return deleteHealthBefore(kyselyOf(db), new Date(now.getTime() - HEALTH_RETENTION_MS));
+export async function purgeConnectionHealth(db: Db, now = new Date()): Promise<number> {
+  return deleteHealthBefore(db, new Date(now.getTime() - HEALTH_RETENTION_MS));
 }

@@ -10,7 +10,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { newId } from "../ids";
 import { putTestConnection, testOperatorKey } from "../testing/connections";
 import { startHttpServer, type TTestServer } from "../testing/http-server";
@@ -119,7 +119,7 @@ describe("an oidc connection's keys through the Operator API", () => {
       clientAuthMethod: "private_key_jwt",
       pushedAuthorizationRequests: true,
     });
-    const row = await getDb().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await prisma().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
     for (const part of PRIVATE_PARTS) expect(JSON.stringify(row)).not.toContain(part);
   });
 
@@ -154,7 +154,7 @@ describe("an oidc connection's keys through the Operator API", () => {
 
   it("refuses a public key, a missing key and a request-object algorithm the key cannot sign, naming the field", async () => {
     const headers = bearer(await testOperatorKey());
-    const before = await getDb().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const before = await prisma().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
     const { d: _d, ...publicOnly } = SIGNING;
     const cases: [Record<string, unknown>, string][] = [
       [{ privateKeyJwk: publicOnly }, "settings.privateKeyJwk"],
@@ -184,7 +184,7 @@ describe("an oidc connection's keys through the Operator API", () => {
     expect(missing.body.error.details.map((d: { path: string }) => d.path)).toContain(
       "settings.privateKeyJwk",
     );
-    const after = await getDb().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const after = await prisma().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
     expect(after.updatedAt).toEqual(before.updatedAt);
   });
 
@@ -216,8 +216,7 @@ describe("migration 20261129070000: stored claim mappings turned around", () => 
       ),
       "utf8",
     );
-    const db = getDb();
-    const legacy = await db.providerConnection.create({
+    const legacy = await prisma().providerConnection.create({
       data: {
         id: newId("con"),
         environment: "sandbox",
@@ -226,7 +225,7 @@ describe("migration 20261129070000: stored claim mappings turned around", () => 
         settings: { issuer: "https://x.test", claimMapping: { given_name: "prenom", birthdate: "/a/0/b" } },
       },
     });
-    const plain = await db.providerConnection.create({
+    const plain = await prisma().providerConnection.create({
       data: {
         id: newId("con"),
         environment: "sandbox",
@@ -235,7 +234,7 @@ describe("migration 20261129070000: stored claim mappings turned around", () => 
         settings: {},
       },
     });
-    const other = await db.providerConnection.create({
+    const other = await prisma().providerConnection.create({
       data: {
         id: newId("con"),
         environment: "sandbox",
@@ -244,9 +243,9 @@ describe("migration 20261129070000: stored claim mappings turned around", () => 
         settings: { claimMapping: { given_name: "prenom" } },
       },
     });
-    await db.$executeRawUnsafe(sql);
+    await prisma().$executeRawUnsafe(sql);
     const read = async (id: string) =>
-      (await db.providerConnection.findUniqueOrThrow({ where: { id } })).settings;
+      (await prisma().providerConnection.findUniqueOrThrow({ where: { id } })).settings;
     expect(await read(legacy.id)).toEqual({
       issuer: "https://x.test",
       claimMapping: { prenom: "given_name", "/a/0/b": "birthdate" },

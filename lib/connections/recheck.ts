@@ -11,7 +11,7 @@
  *   debug level; anything else thrown by one check is logged and does not stop the others;
  * - then it deletes the health buckets past their retention (health.ts).
  */
-import { getDb, kyselyOf, type Tx } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import { checkConnection } from "./check";
@@ -23,8 +23,8 @@ import { listErroredConnections } from "./store/connections";
 export const RECHECK_CONCURRENCY = 4;
 
 /** Re-checks every enabled failing connection; how many were checked and how many came back. */
-export async function recheckFailingConnections(db: Tx): Promise<{ checked: number; recovered: number }> {
-  const rows = await listErroredConnections(kyselyOf(db));
+export async function recheckFailingConnections(db: Db): Promise<{ checked: number; recovered: number }> {
+  const rows = await listErroredConnections(db);
   const failing = rows.filter((row) => connectionState(row) === "failing");
   let checked = 0;
   let recovered = 0;
@@ -56,7 +56,7 @@ export async function recheckFailingConnections(db: Tx): Promise<{ checked: numb
 
 /** The job's task: re-check, then purge old health buckets. */
 export async function recheckFailingConnectionsTask(): Promise<void> {
-  const db = getDb();
+  const db = kysely();
   const { checked, recovered } = await recheckFailingConnections(db);
   if (checked > 0) logger.info({ checked, recovered }, "failing connections re-checked");
   const purged = await purgeConnectionHealth(db);

@@ -6,7 +6,7 @@
  * lib/verifications.
  */
 import { decryptSecret } from "../crypto/encryption";
-import type { ProviderConnection } from "../db/generated/client";
+import type { ProviderConnection } from "../db/rows";
 import { memberParser } from "../state-machine";
 import { CONNECTION_ADAPTERS, type TConnectionState } from "./schema";
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../config";
 import { checkConfiguration } from "../config/startup";
 import { decryptSecret } from "../crypto/encryption";
-import { getDb } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { putTestConnection } from "../testing/connections";
 import { importEnvironmentConnections } from "./runtime";
 import { connectionSettings } from "./runtime";
@@ -35,7 +35,7 @@ afterEach(() => {
 });
 
 const row = (providerId: string) =>
-  getDb().providerConnection.findUnique({
+  prisma().providerConnection.findUnique({
     where: { environment_providerId: { environment: "production", providerId } },
   });
 
@@ -69,7 +69,7 @@ describe("importing the environment variables into connections", () => {
     expect(await row("not_in_catalog")).toBeNull();
     expect((await row("digital_id_app"))!.adapter).toBe("wallet");
 
-    const audits = await getDb().auditEvent.findMany({ where: { targetId: oidc.id } });
+    const audits = await prisma().auditEvent.findMany({ where: { targetId: oidc.id } });
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
       actorType: "system",

@@ -27,8 +27,8 @@ import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { config, parseSetting } from "../config";
 import { encryptSecret } from "../crypto/encryption";
-import { getDb, kysely, kyselyOf, type Tx } from "../db/client";
-import type { Db } from "../db/kysely";
+import { kysely } from "../db/client";
+import { inTransaction, type Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { newId } from "../ids";
 import { logger } from "../log";
@@ -126,9 +126,9 @@ async function load(db: Db, env: TEnvironment, providerId: string): Promise<TCac
   };
 }
 
-function cached(env: TEnvironment, providerId: string, db?: Tx): Promise<TCachedConnection> {
+function cached(env: TEnvironment, providerId: string, db?: Db): Promise<TCachedConnection> {
   return connections().get(connectionCacheKey(env, providerId), async () => ({
-    value: await load(db ? kyselyOf(db) : kysely(), env, providerId),
+    value: await load(db ? db : kysely(), env, providerId),
   }));
 }
 
@@ -158,7 +158,7 @@ export async function enabledConnection(
 export async function connectionAvailability(
   env: TEnvironment,
   providerId: string,
-  db?: Tx,
+  db?: Db,
 ): Promise<TConnectionAvailability> {
   if (env === "sandbox") return { available: true, flows: null };
   return (await cached(env, providerId, db)).availability;
@@ -168,7 +168,7 @@ export async function connectionAvailability(
 export async function connectionAvailabilities(
   env: TEnvironment,
   providerIds: readonly string[],
-  db?: Tx,
+  db?: Db,
 ): Promise<Map<string, TConnectionAvailability>> {
   const found = await Promise.all(providerIds.map((id) => connectionAvailability(env, id, db)));
   return new Map(providerIds.map((id, i) => [id, found[i]!]));
@@ -259,9 +259,9 @@ export async function importEnvironmentConnections(): Promise<string[]> {
       const id = newId("con");
       // one transaction per connection; the insert skips a connection that exists (another
       // instance starting at the same time, or an operator's), so nothing is imported twice
-      const created = await getDb().$transaction(async (tx) => {
+      const created = await inTransaction(kysely(), async (tx) => {
         const inserted = await insertConnectionIfAbsent(
-          kyselyOf(tx),
+          tx,
           { id, environment: "production", providerId },
           {
             adapter,

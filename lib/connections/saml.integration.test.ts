@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setVariable } from "../config";
 import { decryptSecret } from "../crypto/encryption";
-import { getDb } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { testOperatorKey } from "../testing/connections";
 import { bearer, call } from "../testing/router";
 import { fixture, samlConnectionSettings, startSamlIdp } from "../testing/saml-idp";
@@ -49,7 +49,7 @@ async function put(providerId: string, settings: Record<string, unknown>, env = 
 }
 
 async function stored(providerId: string) {
-  return getDb().providerConnection.findUnique({
+  return prisma().providerConnection.findUnique({
     where: { environment_providerId: { environment: "production", providerId } },
   });
 }

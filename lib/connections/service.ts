@@ -21,7 +21,7 @@ import { cliActor, type OperatorActor } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { encryptSecret } from "../crypto/encryption";
-import { kyselyOf, type Db, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound } from "../errors";
 import { newId } from "../ids";
@@ -50,6 +50,7 @@ import {
   updateConnectionOutcome,
   type TConnectionRow,
 } from "./store/connections";
+import { inTransaction } from "../db/kysely";
 
 export { connectionCacheKey, connectionState, parseConnectionAdapter, unsealSecrets };
 
@@ -112,8 +113,8 @@ export function toConnectionJson(
 }
 
 /** Every catalog provider with its connection in `env`, in catalog order. */
-export async function listConnections(db: Tx, env: TEnvironment): Promise<TConnectionJson[]> {
-  const rows = await listConnectionRows(kyselyOf(db), env);
+export async function listConnections(db: Db, env: TEnvironment): Promise<TConnectionJson[]> {
+  const rows = await listConnectionRows(db, env);
   const byProvider = new Map(rows.map((r) => [r.providerId, r]));
   // every connection's health in one statement
   const ids = rows.map((r) => r.providerId);
@@ -121,9 +122,9 @@ export async function listConnections(db: Tx, env: TEnvironment): Promise<TConne
   return PROVIDERS.map((p) => toConnectionJson(p, byProvider.get(p.id) ?? null, health.get(p.id)));
 }
 
-export async function getConnection(db: Tx, env: TEnvironment, providerId: string): Promise<TConnectionJson> {
+export async function getConnection(db: Db, env: TEnvironment, providerId: string): Promise<TConnectionJson> {
   const provider = catalogProvider(providerId);
-  const row = (await readConnection(kyselyOf(db), env, providerId)) ?? null;
+  const row = (await readConnection(db, env, providerId)) ?? null;
   const health = row ? (await connectionHealth(db, env, [providerId])).get(providerId) : undefined;
   return toConnectionJson(provider, row, health);
 }
@@ -187,7 +188,7 @@ export async function putConnectionFetching(
   refuseAdapter(catalogProvider(providerId), body.adapter);
   const { resolveInput } = CONNECTION_ADAPTER_MODULES[body.adapter].settings;
   const resolved = resolveInput ? { ...body, settings: await resolveInput(body.settings) } : body;
-  return db.$transaction((tx) => putConnection(tx, actor, providerId, resolved));
+  return inTransaction(db, (tx) => putConnection(tx, actor, providerId, resolved));
 }
 
 /**
@@ -195,14 +196,14 @@ export async function putConnectionFetching(
  * whether it was created.
  */
 export async function putConnection(
-  db: Tx,
+  db: Db,
   actor: TConnectionActor,
   providerId: string,
   body: TPutConnection,
 ): Promise<{ created: boolean; connection: TConnectionJson }> {
   const provider = catalogProvider(providerId);
   refuseAdapter(provider, body.adapter);
-  const rows = kyselyOf(db);
+  const rows = db;
   const before = await readConnection(rows, actor.env, providerId);
   // a secret stored for another adapter is not this one's
   const kept = before && before.adapter === body.adapter ? unsealSecrets(before) : {};
@@ -248,9 +249,9 @@ export async function putConnection(
 }
 
 /** Disconnects `providerId` in the actor's environment; nothing to do when it is not connected. */
-export async function deleteConnection(db: Tx, actor: TConnectionActor, providerId: string): Promise<void> {
+export async function deleteConnection(db: Db, actor: TConnectionActor, providerId: string): Promise<void> {
   catalogProvider(providerId);
-  const rows = kyselyOf(db);
+  const rows = db;
   const row = await readConnection(rows, actor.env, providerId);
   if (!row) return;
   if (!(await deleteConnectionRow(rows, row.id))) throw missingRow();
@@ -273,13 +274,13 @@ export async function deleteConnection(db: Tx, actor: TConnectionActor, provider
  * (runtime.ts connectionAvailability).
  */
 export async function recordConnectionOutcome(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   providerId: string,
   error: string | null,
 ): Promise<void> {
   const now = new Date();
-  const rows = kyselyOf(db);
+  const rows = db;
   const before = await readConnection(rows, env, providerId);
   if (!before) return;
   const after = await updateConnectionOutcome(rows, env, providerId, {

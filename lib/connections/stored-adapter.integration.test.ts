@@ -4,7 +4,7 @@
  * of passing an unknown adapter on (or reading as "not connected" with a misleading log line).
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { newId } from "../ids";
 import { findProvider } from "../providers/catalog";
 import { isolateWebhookTestDatabase } from "../testing/webhooks";
@@ -18,7 +18,7 @@ const CORRUPT = /^Stored provider_connections\.adapter "ftp" is not one of: .*oi
 
 describe("a stored adapter outside the list", () => {
   it("is a clear error where the row is read", async () => {
-    const row = await getDb().providerConnection.create({
+    const row = await prisma().providerConnection.create({
       data: {
         id: newId("con"),
         environment: "production",

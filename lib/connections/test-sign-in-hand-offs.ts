@@ -14,7 +14,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../crypto/hash";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import { parseEnvironment } from "../environments";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
@@ -75,9 +74,9 @@ export async function takeHandOff(
 
 /** Deletes the form posts' hand-offs that expired unanswered, in bounded batches (hourly). */
 export async function purgeExpiredTestSignInHandOffs(
-  db: Tx,
+  db: Db,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<number> {
-  const handOffs = kyselyOf(db);
+  const handOffs = db;
   return deleteInBatches((limit) => deleteExpiredHandOffs(handOffs, now, limit), batchSize);
 }

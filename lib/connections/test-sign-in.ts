@@ -28,7 +28,6 @@
 import { z } from "zod";
 import { readSessionCookie, resolveSessionOperator } from "../auth/console/credential";
 import type { OperatorActor } from "../auth/actor";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
@@ -101,7 +100,7 @@ function signInOf(row: TStoredRow): TSignInAdapter<unknown, unknown> {
  * request's (the operator's session cookie is bound in).
  */
 export async function startTestSignIn(
-  db: Tx,
+  db: Db,
   actor: OperatorActor,
   providerId: string,
   cookieHeader: string | null,
@@ -116,7 +115,7 @@ export async function startTestSignIn(
   if (!claims || claims.userId !== actor.auth.userId) {
     throw new ApiError("INVALID_SESSION", "Your session has ended. Sign in again");
   }
-  const data = kyselyOf(db);
+  const data = db;
   const row = await storedConnection(data, actor.env, providerId);
   const signIn = signInOf(row);
   const settings = storedSettings(row);
@@ -235,7 +234,7 @@ async function answeredResult(db: Db, handOff: THandOff, answer: TSignInAnswer):
  * unreadable hand-off is null (the callback answers 400): there is nothing to show it on.
  */
 export async function completeTestSignIn(
-  db: Tx,
+  db: Db,
   cookieHeader: string | null,
   callbackUrl: URL,
 ): Promise<{ location: string; setCookies: string[] } | null> {
@@ -256,7 +255,7 @@ export async function completeTestSignIn(
       result =
         handOff.binding !== undefined && carried !== handOff.binding
           ? refused(handOff, "This answer is not the one of this test sign-in: start it again")
-          : await answeredResult(kyselyOf(db), handOff, answer);
+          : await answeredResult(db, handOff, answer);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       result = refused(handOff, err.message);
@@ -275,13 +274,13 @@ export async function completeTestSignIn(
  * contains.
  */
 export async function completeTestSignInPost(
-  db: Tx,
+  db: Db,
   at: { env: string; providerId: string },
   form: Record<string, string | undefined>,
 ): Promise<{ location: string; setCookies: string[] } | null> {
   const relayState = form.RelayState;
   if (!isTestSignInRelayState(relayState)) return null;
-  const data = kyselyOf(db);
+  const data = db;
   const handOff = await takeHandOff(data, relayState, at);
   if (!handOff) return null;
   const result = await answeredResult(data, handOff, { channel: "form_post", form });

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { revokeSession } from "../auth/console/lifetime";
 import { signInClaims, sessionClaimsOf, type SessionClaims } from "../auth/console/claims";
-import { getDb, kysely } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { newId } from "../ids";
 import { makeOperator, makeWorkspace } from "../testing/factories";
 import { statementsOf } from "../testing/statements";
@@ -24,9 +25,8 @@ describe("loadConsoleMember on the database", () => {
     const first = await makeWorkspace("First");
     const second = await makeWorkspace("Second");
     const third = await makeWorkspace("Third");
-    const db = getDb();
     // the first workspace's owner joins the other two later, the last of them first
-    await db.membership.create({
+    await prisma().membership.create({
       data: {
         workspaceId: third.workspaceId,
         userId: first.userId,
@@ -34,7 +34,7 @@ describe("loadConsoleMember on the database", () => {
         createdAt: new Date(Date.now() + 1000),
       },
     });
-    await db.membership.create({
+    await prisma().membership.create({
       data: {
         workspaceId: second.workspaceId,
         userId: first.userId,
@@ -49,7 +49,7 @@ describe("loadConsoleMember on the database", () => {
     );
     expect(statements).toEqual(["auth_console_member"]);
     // what Prisma read: the memberships by createdAt with their workspaces
-    const user = await db.user.findUniqueOrThrow({
+    const user = await prisma().user.findUniqueOrThrow({
       where: { id: first.userId },
       include: { memberships: { orderBy: { createdAt: "asc" }, include: { workspace: true } } },
     });
@@ -98,7 +98,7 @@ describe("loadConsoleMember on the database", () => {
     expect(await loadConsoleMember(kysely(), { session: signedOut, environment: "sandbox" })).toBeUndefined();
     expect(await loadConsoleMember(kysely(), { session: live, environment: "sandbox" })).toBeDefined();
 
-    await getDb().user.update({
+    await prisma().user.update({
       where: { id: ws.userId },
       data: { sessionsValidFrom: new Date(Date.now() + 1000) },
     });
@@ -112,7 +112,7 @@ describe("loadConsoleMember on the database", () => {
     expect(
       await loadConsoleMember(kysely(), { session: claimsOf(operator.userId, true), environment: "sandbox" }),
     ).toBeUndefined();
-    await getDb().membership.create({
+    await prisma().membership.create({
       data: { workspaceId: ws.workspaceId, userId: operator.userId, role: "admin" },
     });
     expect(

@@ -1,98 +1,29 @@
 /**
- * The Prisma client of the application, on the `pg` driver adapter (no native engine).
- * One client per process; `DATABASE_URL` must be set (the `idv` launcher sets it, starting the
- * embedded server when none is configured).
+ * The database of the process: one `pg` pool and the data layer on it (lib/db/kysely.ts).
+ * `DATABASE_URL` must be set (the `idv` launcher sets it, starting the embedded server when none
+ * is configured).
  * Rules:
- * - a transaction whose COMMIT or ROLLBACK fails (the server went away) gives its connection back
- *   to the pool, discarded: Prisma 6.19's transaction manager then skips the adapter's
- *   commit()/rollback(), which alone release it, so each such failure would leak one pooled
- *   connection until the pool is empty and every query waits for ever (scripts/fault-kill.mjs);
+ * - `kysely()` is the process's handle on its pool, made on first use and made anew after
+ *   `closeDatabase()`; `createDb(url, max)` makes a handle on a pool of its own (the webhook
+ *   dispatcher, the expiry sweeper, tests), ended with `db.destroy()`;
  * - waiting for a pooled connection is bounded (DATABASE_CONNECT_TIMEOUT_MS, default 5000): a
  *   pool that cannot serve answers 503 instead of hanging;
- * - one `pg` pool per client, shared by Prisma and the data layer (lib/db/kysely.ts):
- *   `poolOf(db)` finds it; `$disconnect()` ends it (also when only the data layer used it),
- *   and the process's client (getDb()) is made anew on the next call after its `$disconnect()`;
+ * - a transaction left idle (its code waits for something else while holding the connection) is
+ *   ended by the server after TRANSACTION_IDLE_MS, its connection freed: a stuck caller cannot
+ *   keep locks for ever;
  * - an idle pooled connection that fails (the server restarted) is logged, never a crash.
  */
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { config } from "../config";
 import { logger } from "../log";
-import { PrismaClient } from "./generated/client";
-import {
-  kyselyFor,
-  onPrismaTransaction,
-  prismaTransactionScope,
-  recordPrismaTransactionClient,
-  type Db as KyselyDb,
-} from "./kysely";
+import { kyselyFor, type Db } from "./kysely";
 
-type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
-type Transaction = Awaited<ReturnType<PgAdapter["startTransaction"]>>;
-type SqlQuery = Parameters<Transaction["executeRaw"]>[0];
+export type { Db } from "./kysely";
 
-export type Db = PrismaClient;
-export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+/** How long a transaction may sit idle (between its statements) before the server ends it. */
+export const TRANSACTION_IDLE_MS = 15_000;
 
-const globalForDb = globalThis as unknown as {
-  idvPrisma?: PrismaClient;
-  idvPools?: WeakMap<object, pg.Pool>;
-};
-
-/** Releases the connection of a transaction whose closing statement failed (see the rules). */
-function releasingOnFailedClose(tx: Transaction): Transaction {
-  const inner = tx as Transaction & { client?: pg.PoolClient; cleanup?: () => void };
-  let released = false;
-  const executeRaw = tx.executeRaw.bind(tx);
-  const commit = tx.commit.bind(tx);
-  const rollback = tx.rollback.bind(tx);
-  tx.executeRaw = async (query: SqlQuery) => {
-    try {
-      return await executeRaw(query);
-    } catch (err) {
-      if (!released && (query.sql === "COMMIT" || query.sql === "ROLLBACK") && inner.client) {
-        released = true;
-        inner.cleanup?.();
-        // with an error, pg-pool destroys the connection instead of reusing it
-        inner.client.release(err instanceof Error ? err : new Error(String(err)));
-      }
-      throw err;
-    }
-  };
-  tx.commit = async () => {
-    if (released) return;
-    released = true;
-    await commit();
-  };
-  tx.rollback = async () => {
-    if (released) return;
-    released = true;
-    await rollback();
-  };
-  return tx;
-}
-
-class ReleasingPrismaPg extends PrismaPg {
-  override async connect(): Promise<PgAdapter> {
-    const adapter = await super.connect();
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => {
-      const tx = releasingOnFailedClose(await startTransaction(isolationLevel));
-      recordPrismaTransactionClient((tx as Transaction & { client?: pg.PoolClient }).client);
-      return tx;
-    };
-    return adapter;
-  }
-}
-
-// the pool of each client createDb made (a transaction's client has none: kyselyOf);
-// on globalThis like the client itself, which outlives a reload of this module (next dev)
-const pools = (globalForDb.idvPools ??= new WeakMap<object, pg.Pool>());
-
-/** The `pg` pool behind a client made by createDb; undefined for anything else (a transaction). */
-export function poolOf(db: Tx): pg.Pool | undefined {
-  return pools.get(db);
-}
+const globalForDb = globalThis as unknown as { idvDb?: { db: Db; pool: pg.Pool } };
 
 /**
  * `connectionString` with `application_name` set (what its connections show in
@@ -109,62 +40,46 @@ export function withApplicationName(connectionString: string, name: string): str
   return url.toString();
 }
 
-export function createDb(url: string, max = config().databasePoolSize): PrismaClient {
-  const connectionTimeoutMillis = config().databaseConnectTimeoutMs;
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis });
+function createPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: config().databaseConnectTimeoutMs,
+    idle_in_transaction_session_timeout: TRANSACTION_IDLE_MS,
+  });
   pool.on("error", (err) => logger.warn({ err }, "idle database connection failed"));
-  const db = new PrismaClient({ adapter: new ReleasingPrismaPg(pool) });
-  pools.set(db, pool);
-  // each interactive transaction in a scope that records its connection (kyselyOf)
-  const transaction = db.$transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
-  db.$transaction = ((...args: unknown[]) =>
-    typeof args[0] === "function"
-      ? prismaTransactionScope(() => transaction(...args))
-      : transaction(...args)) as PrismaClient["$transaction"];
-  const disconnect = db.$disconnect.bind(db);
-  db.$disconnect = async () => {
-    if (globalForDb.idvPrisma === db) globalForDb.idvPrisma = undefined;
-    try {
-      await disconnect();
-    } finally {
-      if (!pool.ended && !pool.ending) await pool.end();
-    }
-  };
-  return db;
+  return pool;
 }
 
-export function getDb(): PrismaClient {
-  if (!globalForDb.idvPrisma) {
+/** The data layer on a pool of its own (`max` connections); `db.destroy()` ends the pool. */
+export function createDb(url: string, max = config().databasePoolSize): Db {
+  return kyselyFor(createPool(url, max), { owned: true });
+}
+
+function processDb(): { db: Db; pool: pg.Pool } {
+  if (!globalForDb.idvDb) {
     const url = config().databaseUrl;
     if (!url) throw new Error("DATABASE_URL is not set; start the service with `npm run dev` or `npm start`");
-    globalForDb.idvPrisma = createDb(url);
+    const pool = createPool(url, config().databasePoolSize);
+    globalForDb.idvDb = { db: kyselyFor(pool), pool };
   }
-  return globalForDb.idvPrisma;
+  return globalForDb.idvDb;
+}
+
+/** The data layer on the process's pool. */
+export function kysely(): Db {
+  return processDb().db;
 }
 
 /** The process's pool: connections open, idle, and requests waiting for one (metrics). */
 export function poolStats(): { total: number; idle: number; waiting: number } {
-  const pool = globalForDb.idvPrisma ? poolOf(globalForDb.idvPrisma) : undefined;
+  const pool = globalForDb.idvDb?.pool;
   return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
 }
 
-/** Closes the process's database client and its pool (the end of a graceful stop). */
+/** Ends the process's pool (the end of a graceful stop, a test file's own database); made anew on next use. */
 export async function closeDatabase(): Promise<void> {
-  await globalForDb.idvPrisma?.$disconnect();
+  const current = globalForDb.idvDb;
+  globalForDb.idvDb = undefined;
+  if (current && !current.pool.ended && !current.pool.ending) await current.pool.end();
 }
-
-/** The data layer (lib/db/kysely.ts) on the pool of getDb(). */
-export function kysely(): KyselyDb {
-  return kyselyOf(getDb());
-}
-
-/**
- * The data layer on what `db` is: its pool for a client of createDb, the connection of the
- * Prisma transaction for a transaction's client (while code moves off Prisma).
- */
-export function kyselyOf(db: Tx): KyselyDb {
-  const pool = poolOf(db);
-  return pool ? kyselyFor(pool) : onPrismaTransaction();
-}
-
-export { Prisma } from "./generated/client";

@@ -7,7 +7,7 @@
 import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import pg from "pg";
-import { createDb, getDb, kysely, kyselyOf, poolOf } from "./client";
+import { createDb, kysely } from "./client";
 import { inTransaction, prepared } from "./kysely";
 import { isDatabaseUnavailable } from "../http/unavailable";
 import { newId } from "../ids";
@@ -44,22 +44,11 @@ describe("the data layer", () => {
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ id, name: "zone", createdAt: at });
-    // the same instant as Prisma reads it, and as the column holds it (UTC wall time)
-    expect((await getDb().workspace.findUniqueOrThrow({ where: { id } })).createdAt).toEqual(at);
+    // the column holds the UTC wall time
     const { rows } = await sql<{
       text: string;
     }>`SELECT created_at::text AS text FROM workspaces WHERE id = ${id}`.execute(kysely());
     expect(rows[0]!.text).toBe("2026-03-08 06:30:00.123");
-    // and what Prisma writes reads back the same here
-    const other = await getDb().workspace.create({
-      data: { id: newId("ws"), name: "prisma", createdAt: at },
-    });
-    const read = await kysely()
-      .selectFrom("workspaces")
-      .select("createdAt")
-      .where("id", "=", other.id)
-      .executeTakeFirstOrThrow();
-    expect(read.createdAt).toEqual(at);
   });
 
   it("names a row's columns in camelCase and leaves the keys of a JSON value as stored", async () => {
@@ -103,39 +92,6 @@ describe("the data layer", () => {
       .where("id", "in", [kept.id, lost.id])
       .execute();
     expect(names).toEqual([{ id: kept.id, name: "kept twice" }]);
-  });
-
-  it("runs in a Prisma transaction's own connection: its writes and Prisma's commit or roll back together", async () => {
-    const committed = newWorkspace("both committed");
-    const viaPrisma = newId("ws");
-    await getDb().$transaction(async (tx) => {
-      await tx.workspace.create({ data: { id: viaPrisma, name: "prisma" } });
-      const db = kyselyOf(tx);
-      // sees Prisma's uncommitted row: the same connection
-      expect(
-        await db.selectFrom("workspaces").select("name").where("id", "=", viaPrisma).executeTakeFirst(),
-      ).toEqual({
-        name: "prisma",
-      });
-      await db.insertInto("workspaces").values(committed).execute();
-    });
-    const rolledBack = newWorkspace("both rolled back");
-    const alsoRolledBack = newId("ws");
-    await rejection(
-      getDb().$transaction(async (tx) => {
-        await kyselyOf(tx).insertInto("workspaces").values(rolledBack).execute();
-        await tx.workspace.create({ data: { id: alsoRolledBack, name: "prisma" } });
-        throw new Error("undo");
-      }),
-    );
-    const found = await kysely()
-      .selectFrom("workspaces")
-      .select("id")
-      .where("id", "in", [committed.id, viaPrisma, rolledBack.id, alsoRolledBack])
-      .orderBy("name")
-      .execute();
-    expect(found.map((r) => r.id).sort()).toEqual([committed.id, viaPrisma].sort());
-    expect(() => kyselyOf({} as never)).toThrow("no Prisma transaction");
   });
 
   it("runs a prepared statement by name with its parameters in every place they appear", async () => {
@@ -183,7 +139,7 @@ describe("the data layer", () => {
     await sql`INSERT INTO ${sql.table(table)} VALUES (1)`.execute(kysely());
     const one = createDb(process.env.DATABASE_URL!, 1);
     try {
-      const db = kyselyOf(one);
+      const db = one;
       const ALL = prepared(`test_kysely_stale_${table}`, (q) =>
         q.selectFrom(sql`${sql.table(table)}`.as("t")).selectAll(),
       );
@@ -195,7 +151,7 @@ describe("the data layer", () => {
       // the connection went with it: the next run prepares it anew
       expect(await ALL.run(db, {})).toEqual([{ a: 1, b: 2 }]);
     } finally {
-      await one.$disconnect();
+      await one.destroy();
       await sql`DROP TABLE ${sql.table(table)}`.execute(kysely());
     }
   });
@@ -205,7 +161,7 @@ describe("the data layer", () => {
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
     try {
-      const db = kyselyOf(one);
+      const db = one;
       const lost = newWorkspace("lost with its connection");
       const err = await rejection(
         inTransaction(db, async (tx) => {
@@ -221,7 +177,7 @@ describe("the data layer", () => {
       expect(await db.selectFrom("workspaces").select("id").where("id", "=", lost.id).execute()).toEqual([]);
     } finally {
       await admin.end();
-      await one.$disconnect();
+      await one.destroy();
     }
   });
 
@@ -229,11 +185,19 @@ describe("the data layer", () => {
     process.env.DATABASE_CONNECT_TIMEOUT_MS = "200";
     const one = createDb(process.env.DATABASE_URL!, 1);
     delete process.env.DATABASE_CONNECT_TIMEOUT_MS;
-    const held = await poolOf(one)!.connect();
+    // the pool's one connection, held until the end
+    let release!: () => void;
+    let acquired!: () => void;
+    const isHeld = new Promise<void>((resolve) => (acquired = resolve));
+    const holding = one.connection().execute(() => {
+      acquired();
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    await isHeld;
     let ran = false;
     try {
       const err = await rejection(
-        inTransaction(kyselyOf(one), async () => {
+        inTransaction(one, async () => {
           ran = true;
         }),
       );
@@ -241,18 +205,19 @@ describe("the data layer", () => {
       expect(isDatabaseUnavailable(err)).toBe(true);
       expect(ran).toBe(false);
     } finally {
-      held.release();
-      await one.$disconnect();
+      release();
+      await holding;
+      await one.destroy();
     }
   });
 
   it("fails with an error the pipeline answers with 503 when the database cannot be reached", async () => {
     const down = createDb("postgresql://idv:idv@127.0.0.1:1/none", 1);
     try {
-      const err = await rejection(kyselyOf(down).selectFrom("workspaces").select("id").execute());
+      const err = await rejection(down.selectFrom("workspaces").select("id").execute());
       expect(isDatabaseUnavailable(err)).toBe(true);
     } finally {
-      await down.$disconnect();
+      await down.destroy();
     }
   });
 });

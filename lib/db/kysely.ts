@@ -3,22 +3,20 @@
  * `prisma generate` writes from prisma/schema.prisma (prisma-kysely: lib/db/generated/kysely).
  * Why Kysely: docs/decisions.md "One data layer (issue 25)".
  * Rules:
- * - `Db` is the one database handle: the pool (`kysely()`) or a transaction (`inTransaction`,
- *   or `kyselyOf(tx)` inside a Prisma transaction while code still moves off Prisma) — a
+ * - `Db` is the one database handle: the pool (`kysely()`) or a transaction (`inTransaction`) — a
  *   Kysely `Transaction<DB>` is a `Kysely<DB>`, so a store function takes `Db` and runs in
  *   whichever its caller holds;
  * - tables and columns are named as the schema's models and fields (camelCase); the
  *   CamelCasePlugin maps them to the snake_case names of @map, in queries and result rows;
  * - rows are typed by the generator: select columns (or `selectAll`) and the result type
  *   follows; no casts of results, no hand-written column lists to map;
- * - timestamps are `timestamp(3)` in UTC (as Prisma writes them): Date values are sent as UTC
+ * - timestamps are `timestamp(3)` in UTC (as the schema declares them): Date values are sent as UTC
  *   and read back as Date in UTC, whatever the process's time zone;
  * - a statement on a hot path is `prepared(name, build)`: built and compiled once, run as a
  *   named prepared statement (PostgreSQL parses and plans it once per connection);
  * - errors are pg's own: a database that is down is recognised by lib/http/unavailable.ts
  *   (503); a connection that failed is destroyed by pg-pool on release, never reused.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import {
   CamelCasePlugin,
@@ -56,19 +54,17 @@ function toWire(value: unknown): unknown {
 }
 
 // On globalThis: Next bundles route modules apart, so this module may be loaded more than once in
-// one process; the Prisma client (lib/db/client.ts) is one per process and so must be what it
-// shares with this module — the transaction scopes, the statement names, the handle per pool.
+// one process; the process's pool (lib/db/client.ts) is one per process and so must be what it
+// shares with this module — the statement names, the handle per pool.
 const shared = globalThis as unknown as {
   idvKysely?: {
     statementNames: Map<string, string>;
-    scopes: AsyncLocalStorage<TScope>;
     byPool: WeakMap<pg.Pool, Db>;
     direct: WeakMap<Db, TClientLike>;
   };
 };
 const state = (shared.idvKysely ??= {
   statementNames: new Map(),
-  scopes: new AsyncLocalStorage(),
   byPool: new WeakMap(),
   direct: new WeakMap(),
 });
@@ -144,7 +140,7 @@ class WrappedClient implements PostgresPoolClient {
 
 const wrapped = new WeakMap<pg.PoolClient, WrappedClient>();
 
-function wrapPool(pool: pg.Pool): PostgresPool {
+function wrapPool(pool: pg.Pool, owned: boolean): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
@@ -160,8 +156,11 @@ function wrapPool(pool: pg.Pool): PostgresPool {
       }
       return wrapper;
     },
-    // the pool belongs to lib/db/client.ts (Prisma shares it): ending it is not ours to do
-    end: async () => undefined,
+    // `db.destroy()` ends a pool made for this handle alone; the process's pool is closed by
+    // lib/db/client.ts (closeDatabase)
+    end: async () => {
+      if (owned && !pool.ended && !pool.ending) await pool.end();
+    },
   };
 }
 
@@ -169,17 +168,20 @@ function wrapPool(pool: pg.Pool): PostgresPool {
 // provider ids such as `bank_data_match`); a nested row (jsonArrayFrom) names its columns itself
 const plugins = [new CamelCasePlugin({ maintainNestedObjectKeys: true })];
 
-function kyselyOnPool(pool: pg.Pool): Db {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: wrapPool(pool) }), plugins });
+function kyselyOnPool(pool: pg.Pool, owned: boolean): Db {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: wrapPool(pool, owned) }), plugins });
 }
 
 const byPool = state.byPool;
 
-/** The data layer on `pool` (one instance per pool). */
-export function kyselyFor(pool: pg.Pool): Db {
+/**
+ * The data layer on `pool` (one instance per pool); `owned`: the handle's `destroy()` ends the
+ * pool (a pool made for it alone).
+ */
+export function kyselyFor(pool: pg.Pool, { owned = false }: { owned?: boolean } = {}): Db {
   let db = byPool.get(pool);
   if (!db) {
-    db = kyselyOnPool(pool);
+    db = kyselyOnPool(pool, owned);
     byPool.set(pool, db);
     state.direct.set(db, pool);
   }
@@ -190,45 +192,6 @@ export function kyselyFor(pool: pg.Pool): Db {
 export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
   return db.transaction().execute(fn);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Prisma transactions, while code moves off Prisma: lib/db/client.ts runs every interactive
-// `$transaction` inside `prismaTransactionScope`, and its adapter records the transaction's
-// connection there; `onPrismaTransaction` gives a Kysely handle on that very connection, so a
-// store function called from a Prisma transaction writes in it.
-
-interface TScope {
-  client?: pg.PoolClient;
-  db?: Db;
-}
-
-const scopes = state.scopes;
-
-/** Runs `fn` (which starts one Prisma interactive transaction) with a scope for its connection. */
-export function prismaTransactionScope<T>(fn: () => Promise<T>): Promise<T> {
-  return scopes.run({}, fn);
-}
-
-/** Called by the Prisma adapter when its transaction holds `client`. */
-export function recordPrismaTransactionClient(client: pg.PoolClient | undefined): void {
-  const scope = scopes.getStore();
-  if (scope && client) scope.client = client;
-}
-
-/** The Kysely handle on the connection of the Prisma transaction this code runs in. */
-export function onPrismaTransaction(): Db {
-  const scope = scopes.getStore();
-  if (!scope?.client) throw new Error("no Prisma transaction is running here");
-  if (!scope.db) {
-    const client = scope.client;
-    const wrapper = new WrappedClient(client, () => undefined);
-    const single: PostgresPool = { connect: async () => wrapper, end: async () => undefined };
-    // the Prisma transaction owns BEGIN and COMMIT: this handle only runs statements in it
-    scope.db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: single }), plugins });
-    state.direct.set(scope.db, client);
-  }
-  return scope.db;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,8 +285,7 @@ export function prepared<P extends object, R>(
       );
       const direct = state.direct.get(db);
       // on the pool: pg-pool's own query (one checkout, no executor, no plugin pass); in a
-      // Prisma transaction: its connection's; in a transaction of ours: its connection, through
-      // the executor but past the plugins
+      // transaction: its connection, through the executor but past the plugins
       const rows = direct
         ? (await queryOn<Record<string, unknown>>(direct, compiled.sql, values)).rows
         : await db

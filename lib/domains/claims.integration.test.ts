@@ -3,7 +3,8 @@
  * claims coexist, the first to prove ownership in DNS wins, claims expire.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { publishRecords, setupTestDns, uniqueDomain } from "../testing/custom-domains";
 import { makeApp, makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
@@ -36,7 +37,7 @@ async function tenant() {
   };
 }
 
-const rowOf = (appId: string) => getDb().customDomain.findUnique({ where: { appId } });
+const rowOf = (appId: string) => prisma().customDomain.findUnique({ where: { appId } });
 const txtOf = (records: TRecord[]) => records.find((r) => r.id === "ownership-txt")!;
 const cnamesOf = (records: TRecord[]) => records.filter((r) => r.type === "CNAME");
 
@@ -73,7 +74,7 @@ describe("claims on the same hosts", () => {
     expect(won.status).toBe(200);
     expect(won.body).toMatchObject({ status: "active", requiredAction: "none" });
     expect(won.body.claimExpiresAt).toBeUndefined();
-    expect(await findActiveCustomDomainHost(getDb(), names.web)).toEqual({
+    expect(await findActiveCustomDomainHost(kysely(), names.web)).toEqual({
       kind: "web",
       environment: "sandbox",
       appId: owner.app.clientId,
@@ -94,7 +95,7 @@ describe("claims on the same hosts", () => {
     expect(shown).toMatchObject({ status: "invalid", requiredAction: "contact_support" });
     expect(shown.statusMessage).toContain(`${names.web} and ${names.oidc} are in use by another app`);
     expect(shown.statusMessage).not.toContain(owner.app.clientId);
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "custom_domain.checked", targetId: (await rowOf(squatter.app.clientId))!.id },
       orderBy: { createdAt: "desc" },
     });
@@ -102,7 +103,7 @@ describe("claims on the same hosts", () => {
 
     // the owner's domain is untouched and still the only active one
     expect((await owner.get()).body.status).toBe("active");
-    expect(await getDb().customDomain.count({ where: { webDomain: names.web, status: "active" } })).toBe(1);
+    expect(await prisma().customDomain.count({ where: { webDomain: names.web, status: "active" } })).toBe(1);
 
     // an active domain is exclusive: a new claim on its hosts is refused at once
     const late = await tenant();
@@ -144,7 +145,7 @@ describe("claims on the same hosts", () => {
     const winner = results.find((r) => r.status === 200)!;
     expect(winner.body.status).toBe("active");
     expect(results.find((r) => r.status === 400)!.body.error.code).toBe("DOMAIN_IN_USE");
-    expect(await getDb().customDomain.count({ where: { webDomain: names.web, status: "active" } })).toBe(1);
+    expect(await prisma().customDomain.count({ where: { webDomain: names.web, status: "active" } })).toBe(1);
   });
 
   it("frees the hosts again when the active domain is deleted: the other claim can win", async () => {
@@ -201,21 +202,21 @@ describe("claims expire", () => {
     expect((await active.verify()).body.status).toBe("active");
     // as if the claim period had passed (the job compares with the database's rows only)
     const past = new Date(Date.UTC(2000, 0, 1));
-    await getDb().customDomain.update({
+    await prisma().customDomain.update({
       where: { appId: expired.app.clientId },
       data: { claimExpiresAt: past },
     });
-    await getDb().customDomain.update({
+    await prisma().customDomain.update({
       where: { appId: active.app.clientId },
       data: { claimExpiresAt: past },
     });
     const expiredId = (await rowOf(expired.app.clientId))!.id;
 
-    expect(await expireClaims(getDb(), { batchSize: 1, maxBatches: 5 })).toBeGreaterThanOrEqual(1);
+    expect(await expireClaims(kysely(), { batchSize: 1, maxBatches: 5 })).toBeGreaterThanOrEqual(1);
 
     expect(await rowOf(expired.app.clientId)).toBeNull();
     expect((await expired.get()).body.status).toBe("unconfigured");
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "custom_domain.expired", targetId: expiredId },
     });
     expect(audit).toMatchObject({ actorType: "system", workspaceId: expired.ws.workspaceId });

@@ -24,8 +24,7 @@
  */
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
-import { kyselyOf, type Db, type Tx } from "../db/client";
-import type { Db as KDb } from "../db/kysely";
+import { inTransaction, type Db } from "../db/kysely";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import type { TDomainInspection } from "./check";
@@ -41,7 +40,7 @@ export const EXPIRE_BATCH_SIZE = 100;
 export const EXPIRE_MAX_BATCHES = 10;
 
 /** Transaction-scoped advisory locks on host names, in sorted order. */
-export async function lockHosts(db: KDb, hosts: readonly string[]): Promise<void> {
+export async function lockHosts(db: Db, hosts: readonly string[]): Promise<void> {
   for (const host of [...new Set(hosts)].sort()) await lockHostName(db, host);
 }
 
@@ -58,11 +57,11 @@ export interface THostHolder {
  * deleted apps. Call with the hosts locked (lockHosts).
  */
 export async function otherDomainsOn(
-  db: Tx,
+  db: Db,
   hosts: readonly string[],
   { exceptId, requestId }: { exceptId?: string; requestId?: string } = {},
 ): Promise<THostHolder[]> {
-  const rows = await readDomainsOnHosts(kyselyOf(db), hosts, exceptId || undefined);
+  const rows = await readDomainsOnHosts(db, hosts, exceptId || undefined);
   const live: THostHolder[] = [];
   for (const row of rows) {
     if (row.deletedAt === null) {
@@ -77,7 +76,7 @@ export async function otherDomainsOn(
     }
     // a deleted app's domain is no longer served; its hosts are free to claim
     // gone meanwhile: what Prisma's "not found" (P2025) of its delete answered
-    if (!(await deleteDomain(kyselyOf(db), row.id))) throw resourceGone();
+    if (!(await deleteDomain(db, row.id))) throw resourceGone();
     await recordAudit(db, {
       workspaceId: row.workspaceId,
       environment: row.environment,
@@ -110,13 +109,13 @@ export function hostTakenMessage(taken: readonly string[]): string {
  * active domain uses one of them, turns the inspection into `host_taken` (DNS results kept).
  */
 export async function settleInspection(
-  tx: Tx,
+  tx: Db,
   domain: { id: string; webDomain: string; oidcDomain: string },
   inspection: TDomainInspection,
   requestId?: string,
 ): Promise<{ inspection: TDomainInspection; taken: string[] }> {
   const hosts = [domain.webDomain, domain.oidcDomain];
-  await lockHosts(kyselyOf(tx), hosts);
+  await lockHosts(tx, hosts);
   if (inspection.event === "host_reserved") return { inspection, taken: [] };
   const holders = await otherDomainsOn(tx, hosts, {
     exceptId: domain.id,
@@ -148,11 +147,11 @@ export async function expireClaims(db: Db, options: TExpireOptions = {}): Promis
   const maxBatches = options.maxBatches ?? EXPIRE_MAX_BATCHES;
   let expired = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const count = await db.$transaction(async (tx) => {
-      const rows = await lockExpiredClaims(kyselyOf(tx), now, batchSize);
+    const count = await inTransaction(db, async (tx) => {
+      const rows = await lockExpiredClaims(tx, now, batchSize);
       if (rows.length === 0) return 0;
       await deleteDomains(
-        kyselyOf(tx),
+        tx,
         rows.map((r) => r.id),
       );
       for (const row of rows) {

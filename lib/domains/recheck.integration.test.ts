@@ -1,6 +1,7 @@
 import { Resolver } from "node:dns/promises";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { recheckCustomDomainsJob } from "../jobs/definitions";
 import { CRONTAB, jobNamed } from "../jobs/handlers";
 import { publishRecords, setupTestDns, TEST_CNAME_TARGET, uniqueDomain } from "../testing/custom-domains";
@@ -34,19 +35,19 @@ async function configured() {
   };
 }
 
-const row = (appId: string) => getDb().customDomain.findUniqueOrThrow({ where: { appId } });
+const row = (appId: string) => prisma().customDomain.findUniqueOrThrow({ where: { appId } });
 
 // Domains of this file are made due far in the past, so they come before any other pending
 // domain of the test database (claims take the oldest first) and each test knows what it gets.
 let pastMinute = 0;
 async function makeDue(appId: string, extra: Record<string, unknown> = {}) {
   const at = new Date(Date.UTC(2000, 0, 1, 0, ++pastMinute));
-  await getDb().customDomain.update({ where: { appId }, data: { nextCheckAt: at, ...extra } });
+  await prisma().customDomain.update({ where: { appId }, data: { nextCheckAt: at, ...extra } });
   return at;
 }
 
 const checkedAudits = (appId: string) =>
-  getDb().auditEvent.findMany({
+  prisma().auditEvent.findMany({
     where: { action: "custom_domain.checked", data: { path: ["appId"], equals: appId } },
     orderBy: { createdAt: "asc" },
   });
@@ -77,7 +78,7 @@ describe("custom_domain_recheck", () => {
     publishRecords(dns(), records);
     await makeDue(app.clientId);
 
-    const summary = await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    const summary = await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     expect(summary).toMatchObject({ checked: 1, changed: 1, activated: 1 });
 
     const body = (await get()).body;
@@ -104,8 +105,11 @@ describe("custom_domain_recheck", () => {
     expect(tls.status).toBe(200);
 
     // active domains are not re-checked
-    await getDb().customDomain.update({ where: { appId: app.clientId }, data: { nextCheckAt: new Date(0) } });
-    const again = await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    await prisma().customDomain.update({
+      where: { appId: app.clientId },
+      data: { nextCheckAt: new Date(0) },
+    });
+    const again = await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     expect((await row(app.clientId)).lastCheckedAt).toEqual(domain.lastCheckedAt);
     expect(again.activated).toBe(0);
   });
@@ -115,7 +119,7 @@ describe("custom_domain_recheck", () => {
     await makeDue(app.clientId);
 
     const first = Date.now();
-    await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     let domain = await row(app.clientId);
     expect(domain).toMatchObject({ status: "awaiting_dns", requiredAction: "add_cname", autoChecks: 1 });
     // 5 minutes after this check
@@ -133,7 +137,7 @@ describe("custom_domain_recheck", () => {
     // one record shows: verifying, and the spell goes on with the next delay (15 min)
     publishRecords(dns(), [records[0]!]);
     await makeDue(app.clientId);
-    await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     domain = await row(app.clientId);
     expect(domain).toMatchObject({ status: "verifying", requiredAction: "waiting", autoChecks: 2 });
     expect(domain.nextCheckAt!.getTime() - Date.now()).toBeGreaterThan(14 * MIN);
@@ -147,7 +151,7 @@ describe("custom_domain_recheck", () => {
     // a wrong record ends the automatic checks: the integrator has to fix it and verify
     dns().records.set(names.oidc, { CNAME: "old-provider.example.org" });
     await makeDue(app.clientId);
-    await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     body = (await get()).body;
     expect(body).toMatchObject({ status: "invalid", requiredAction: "retry", automaticChecks: "off" });
     expect(body.dnsChecks[1]).toMatchObject({ result: "wrong", found: ["old-provider.example.org"] });
@@ -160,7 +164,7 @@ describe("custom_domain_recheck", () => {
     dns().silent.add(names.txt);
     try {
       await makeDue(app.clientId);
-      await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+      await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
       const domain = await row(app.clientId);
       expect(domain).toMatchObject({ status: "awaiting_dns", requiredAction: "retry", autoChecks: 1 });
       expect(domain.nextCheckAt).not.toBeNull();
@@ -177,7 +181,7 @@ describe("custom_domain_recheck", () => {
     const pendingSince = new Date(Date.now() - RECHECK_GIVE_UP_DAYS * 24 * 60 * MIN + 2 * MIN);
     await makeDue(app.clientId, { pendingSince, autoChecks: 30 });
 
-    const summary = await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    const summary = await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     expect(summary).toMatchObject({ checked: 1, gaveUp: 1 });
     const body = (await get()).body;
     expect(body).toMatchObject({ status: "awaiting_dns", automaticChecks: "stopped" });
@@ -198,14 +202,14 @@ describe("custom_domain_recheck", () => {
     const due = [];
     for (const d of domains) due.push(await makeDue(d.app.clientId));
 
-    const summary = await recheckDueDomains(getDb(), { batchSize: 2, maxBatches: 1 });
+    const summary = await recheckDueDomains(kysely(), { batchSize: 2, maxBatches: 1 });
     expect(summary.checked + summary.skipped).toBe(2);
     const rows = await Promise.all(domains.map((d) => row(d.app.clientId)));
     expect(rows.map((r) => r.autoChecks)).toEqual([1, 1, 0]);
     expect(rows[2]!.nextCheckAt).toEqual(due[2]);
 
     // the next run takes the one left (and whatever else is due by now)
-    await recheckDueDomains(getDb(), { batchSize: 2, maxBatches: 1 });
+    await recheckDueDomains(kysely(), { batchSize: 2, maxBatches: 1 });
     expect((await row(domains[2]!.app.clientId)).autoChecks).toBe(1);
   });
 
@@ -216,9 +220,9 @@ describe("custom_domain_recheck", () => {
     const before = asked();
 
     const runs = await Promise.all([
-      recheckDueDomains(getDb(), { batchSize: 4, maxBatches: 1 }),
-      recheckDueDomains(getDb(), { batchSize: 4, maxBatches: 1 }),
-      recheckDueDomains(getDb(), { batchSize: 4, maxBatches: 1 }),
+      recheckDueDomains(kysely(), { batchSize: 4, maxBatches: 1 }),
+      recheckDueDomains(kysely(), { batchSize: 4, maxBatches: 1 }),
+      recheckDueDomains(kysely(), { batchSize: 4, maxBatches: 1 }),
     ]);
     expect(runs.reduce((n, r) => n + r.checked, 0)).toBeGreaterThanOrEqual(4);
     for (const d of domains) {
@@ -246,7 +250,7 @@ describe("custom_domain_recheck", () => {
     expect((await owner.verify()).body.status).toBe("active");
 
     await makeDue(other.clientId);
-    const summary = await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1 });
+    const summary = await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     expect(summary).toMatchObject({ checked: 1, changed: 1, activated: 0 });
     const body = (await call("GET", url, { headers: bearer(ws.keys.sandbox) })).body;
     expect(body).toMatchObject({
@@ -280,7 +284,7 @@ describe("custom_domain_recheck", () => {
       return resolveCname(host);
     };
 
-    const summary = await recheckDueDomains(getDb(), { batchSize: 1, maxBatches: 1, resolver });
+    const summary = await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1, resolver });
     expect(summary).toMatchObject({ checked: 0, skipped: 1 });
     const audits = await checkedAudits(app.clientId);
     expect(audits.map((a) => (a.data as { trigger: string }).trigger)).toEqual(["verify"]);

@@ -24,13 +24,14 @@ import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import { getDb, kyselyOf, type Db } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import { logger } from "../log";
 import { checkUpdate, inspectCustomDomain } from "./check";
 import { expireClaims, settleInspection } from "./claims";
 import { createResolver } from "./dns";
 import { forgetCustomDomainHosts } from "./routing";
 import { leaseDueDomains, readLeasedDomain, writeLeasedCheck } from "./store/domains";
+import { inTransaction } from "../db/kysely";
 
 export const RECHECK_BATCH_SIZE = 20;
 export const RECHECK_MAX_BATCHES = 5;
@@ -67,14 +68,14 @@ interface TOutcome {
 const SKIPPED: TOutcome = { written: false };
 
 async function recheckOne(db: Db, id: string, lease: Date, now: Date, resolver: Resolver): Promise<TOutcome> {
-  const domain = await readLeasedDomain(kyselyOf(db), id, lease);
+  const domain = await readLeasedDomain(db, id, lease);
   if (!domain) return SKIPPED;
   const asked = await inspectCustomDomain(domain, resolver);
-  const outcome = await db.$transaction(async (tx) => {
+  const outcome = await inTransaction(db, async (tx) => {
     const { inspection } = await settleInspection(tx, domain, asked);
     const { move, data, gaveUp } = checkUpdate(domain, inspection, { automatic: true, now });
     // only while the row still holds this run's lease: a verify, delete or reconfiguration wins
-    if (!(await writeLeasedCheck(kyselyOf(tx), id, lease, data))) return null;
+    if (!(await writeLeasedCheck(tx, id, lease, data))) return null;
     if (move.status !== domain.status) {
       // every instance's cached OP issuer of these hosts (lib/oidc/provider/issuer.ts), on commit
       await publishInvalidation(tx, CACHE_TOPICS.customDomains);
@@ -128,7 +129,7 @@ export async function recheckDueDomains(db: Db, options: TRecheckOptions = {}): 
   const summary: TRecheckSummary = { checked: 0, changed: 0, activated: 0, gaveUp: 0, skipped: 0 };
 
   for (let batch = 0; batch < maxBatches; batch++) {
-    const ids = await leaseDueDomains(kyselyOf(db), now, lease, batchSize);
+    const ids = await leaseDueDomains(db, now, lease, batchSize);
     const outcomes = await inPool(ids, PARALLEL_CHECKS, (id) =>
       recheckOne(db, id, lease, now, resolver).catch((err: unknown) => {
         // the lease runs out and the domain is due again then
@@ -152,7 +153,7 @@ export async function recheckDueDomains(db: Db, options: TRecheckOptions = {}): 
 }
 
 export async function recheckCustomDomainsTask(): Promise<void> {
-  await expireClaims(getDb());
-  const summary = await recheckDueDomains(getDb());
+  await expireClaims(kysely());
+  const summary = await recheckDueDomains(kysely());
   if (summary.checked + summary.skipped > 0) logger.info(summary, "custom domains re-checked");
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { makeActiveCustomDomain, setupTestDns } from "../testing/custom-domains";
 import { makeApp, makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
@@ -9,6 +9,7 @@ import {
   findActiveCustomDomainHost,
   resolveCustomDomainHost,
 } from "./routing";
+import { prisma } from "../testing/prisma";
 
 const dns = setupTestDns();
 
@@ -19,7 +20,7 @@ describe("findActiveCustomDomainHost", () => {
     const productionApp = await makeApp(ws.keys.production, "production");
     const s = await makeActiveCustomDomain(dns(), ws.keys.sandbox, "sandbox", sandboxApp.clientId);
     const p = await makeActiveCustomDomain(dns(), ws.keys.production, "production", productionApp.clientId);
-    const db = getDb();
+    const db = kysely();
 
     // the route names the app: the only one served on the domain (served-app.ts)
     const sandbox = { environment: "sandbox", appId: sandboxApp.clientId };
@@ -42,10 +43,10 @@ describe("findActiveCustomDomainHost", () => {
     const ws = await makeWorkspace();
     const app = await makeApp(ws.keys.sandbox);
     const names = await makeActiveCustomDomain(dns(), ws.keys.sandbox, "sandbox", app.clientId);
-    const db = getDb();
-    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
+    const db = kysely();
+    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
     expect(await findActiveCustomDomainHost(db, names.web)).toBeUndefined();
-    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
+    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
     expect(await findActiveCustomDomainHost(db, names.web)).toBeDefined();
     await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) });
     expect(await findActiveCustomDomainHost(db, names.web)).toBeUndefined();
@@ -58,7 +59,7 @@ describe("resolveCustomDomainHost", () => {
     const key = ws.keys.sandbox;
     const app = await makeApp(key);
     const names = await makeActiveCustomDomain(dns(), key, "sandbox", app.clientId);
-    const db = getDb();
+    const db = kysely();
     const now = Date.now();
     expect(await resolveCustomDomainHost(db, names.web, now)).toEqual({
       kind: "web",
@@ -67,11 +68,11 @@ describe("resolveCustomDomainHost", () => {
     });
 
     // a change made elsewhere (another instance) shows once the entry expires
-    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
+    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
     expect(await resolveCustomDomainHost(db, names.web, now + 1000)).toBeDefined();
     expect(await resolveCustomDomainHost(db, names.web, now + CACHE_TTL_MS + 1)).toBeUndefined();
     // the miss is cached too
-    await db.customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
+    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
     const later = now + CACHE_TTL_MS + 2;
     expect(await resolveCustomDomainHost(db, names.web, later)).toBeUndefined();
 

@@ -21,7 +21,7 @@
  */
 import { isIP } from "node:net";
 import { config, type TConfig } from "../config";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { normalizeHost, rewriteUnderPrefix } from "../http/hosts";
 import { reservedHosts } from "./settings";
@@ -60,10 +60,10 @@ export function customDomainPath(
 
 /** One indexed query: the route of `host` when it is a host of an active custom domain. */
 export async function findActiveCustomDomainHost(
-  db: Tx,
+  db: Db,
   host: string,
 ): Promise<TCustomDomainRoute | undefined> {
-  const row = await readActiveHost(kyselyOf(db), host);
+  const row = await readActiveHost(db, host);
   if (!row) return undefined;
   return { kind: row.webDomain === host ? "web" : "oidc", environment: row.environment, appId: row.appId };
 }
@@ -104,7 +104,7 @@ export function mayBeCustomDomain(host: string | null | undefined): string | und
 
 /** The proxy's lookup: findActiveCustomDomainHost behind the per-process cache. */
 export async function resolveCustomDomainHost(
-  db: Tx,
+  db: Db,
   host: string,
   now = Date.now(),
 ): Promise<TCustomDomainRoute | undefined> {
@@ -152,10 +152,10 @@ export type TTlsDecision =
  * claim. The operators' explanation (GET /v1/operator/custom-domains/tls-check) and the
  * edge's check (isTlsHostAllowed) both come from here, so they cannot disagree.
  */
-export async function decideTlsHost(db: Tx, domain: string): Promise<TTlsDecision> {
+export async function decideTlsHost(db: Db, domain: string): Promise<TTlsDecision> {
   const host = normalizeHost(domain);
   if (!host) return { allowed: false, code: "invalid_host", host: null, domain: null };
-  const row = await readTlsHost(kyselyOf(db), host);
+  const row = await readTlsHost(db, host);
   if (!row) return { allowed: false, code: "unknown_host", host, domain: null };
   const found: TTlsDomainRow = {
     domainId: row.id,
@@ -182,6 +182,6 @@ export async function decideTlsHost(db: Tx, domain: string): Promise<TTlsDecisio
  * host of an active custom domain. Uncached — it runs once per new certificate, and an answer
  * cached from before an activation would delay the first certificate.
  */
-export async function isTlsHostAllowed(db: Tx, domain: string): Promise<boolean> {
+export async function isTlsHostAllowed(db: Db, domain: string): Promise<boolean> {
   return (await decideTlsHost(db, domain)).allowed;
 }

@@ -11,7 +11,7 @@
  * - without the header (the service's own hosts) every app is served, as before.
  * Only the proxy sets the header; route handlers never trust a Host header for this.
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { VERIFICATION_ID } from "../hosted/headers";
 import { readVerificationApp } from "./store/routing";
 
@@ -32,9 +32,9 @@ export function servesApp(headers: Headers, appId: string): boolean {
  * Whether verification `id` may be served on this request's host: always on the service's own
  * hosts; on a custom domain only a verification of the domain's app (one primary-key read).
  */
-export async function servesVerification(db: Tx, headers: Headers, id: string): Promise<boolean> {
+export async function servesVerification(db: Db, headers: Headers, id: string): Promise<boolean> {
   const served = servedApp(headers);
   if (served === undefined) return true;
   if (!VERIFICATION_ID.test(id)) return false;
-  return (await readVerificationApp(kyselyOf(db), id)) === served;
+  return (await readVerificationApp(db, id)) === served;
 }

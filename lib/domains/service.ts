@@ -27,7 +27,7 @@ import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
-import { kyselyOf, type Db, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { newId, randomToken } from "../ids";
 import { checkUpdate, inspectCustomDomain } from "./check";
@@ -50,6 +50,7 @@ import {
 import { transition } from "../state-machine";
 import { DOMAIN_TRANSITIONS, illegalDomainTransition } from "./state-machine";
 import type { Resolver } from "node:dns/promises";
+import { inTransaction } from "../db/kysely";
 
 /** The answer the pipeline gave to Prisma's "record not found" (P2025). */
 function resourceGone(): ApiError {
@@ -64,12 +65,12 @@ function noDomain(clientId: string): ApiError {
 }
 
 export async function getCustomDomain(
-  db: Tx,
+  db: Db,
   auth: WorkspaceActor["auth"],
   clientId: string,
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, auth, clientId);
-  const row = await readDomainOfApp(kyselyOf(db), app.id);
+  const row = await readDomainOfApp(db, app.id);
   return row ? toCustomDomainJson(row) : { ...UNCONFIGURED_DOMAIN };
 }
 
@@ -79,13 +80,13 @@ function hostTaken(pair: { webDomain: string; oidcDomain: string }, taken: reado
 }
 
 export async function configureCustomDomain(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   input: { webDomain: string; oidcDomain: string },
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const existing = await readDomainOfApp(kdb, app.id);
   if (existing) {
     throw new ApiError(
@@ -160,18 +161,18 @@ export async function verifyCustomDomain(
   resolver?: Resolver,
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const domain = await readDomainOfApp(kyselyOf(db), app.id);
+  const domain = await readDomainOfApp(db, app.id);
   if (!domain) throw noDomain(clientId);
   const asked = await inspectCustomDomain(domain, resolver);
 
-  const { row, taken } = await db.$transaction(async (tx) => {
+  const { row, taken } = await inTransaction(db, async (tx) => {
     // hosts first, then the row (claims.ts: the same order as configure); the row as it is now:
     // it may have moved, expired or gone while DNS was being asked
     const { inspection, taken } = await settleInspection(tx, domain, asked, actor.requestId);
-    const current = await lockDomain(kyselyOf(tx), domain.id);
+    const current = await lockDomain(tx, domain.id);
     if (!current) throw noDomain(clientId);
     const { move, data } = checkUpdate(current, inspection, { automatic: false, now: new Date() });
-    const updated = await writeCheck(kyselyOf(tx), current.id, data);
+    const updated = await writeCheck(tx, current.id, data);
     // locked above, so never gone; what Prisma's update of a missing row (P2025) answered
     if (!updated) throw resourceGone();
     // every instance's cached OP issuer of these hosts (lib/oidc/provider/issuer.ts), on commit
@@ -199,12 +200,12 @@ export async function verifyCustomDomain(
 }
 
 export async function deleteCustomDomain(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
 ): Promise<{ deleted: true }> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const domain = await readDomainOfApp(kdb, app.id);
   if (!domain) throw noDomain(clientId);
   const move = transition(DOMAIN_TRANSITIONS, domain.status, "delete", illegalDomainTransition);

@@ -5,7 +5,7 @@
  */
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { createDb, kysely, kyselyOf } from "../db/client";
+import { createDb, kysely } from "../db/client";
 import { shippedMigrationNames } from "./migrations";
 import { processChecks, readinessProbe } from "./readiness";
 import { appliedMigrationNames, pingDatabase } from "./store";
@@ -35,11 +35,11 @@ describe("readiness on the database", () => {
     try {
       const probe = readinessProbe({
         ...processChecks(() => true),
-        ping: () => pingDatabase(kyselyOf(down)),
+        ping: () => pingDatabase(down),
       });
       expect(await probe.readiness()).toEqual({ ready: false, reason: "database: unreachable" });
     } finally {
-      await down.$disconnect();
+      await down.destroy();
     }
   });
 });

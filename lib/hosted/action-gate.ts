@@ -5,7 +5,7 @@
  * database read), for form posts the same-origin check (403), then 404 unless `id` is a
  * verification id of a session this host serves (lib/domains/served-app.ts).
  */
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { servesVerification } from "../domains/served-app";
 import { pipeline } from "../http/pipeline";
 import { HOSTED } from "../http/surfaces";
@@ -19,7 +19,7 @@ async function refusal(request: Request, id: string, formPost: boolean): Promise
   const limited = await limitHostedAction(request, id);
   if (limited) return limited;
   if (formPost && !isSameOrigin(request)) return textResponse(403, "Cross-site request refused");
-  if (!VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
+  if (!VERIFICATION_ID.test(id) || !(await servesVerification(kysely(), request.headers, id)))
     return verificationNotFound();
   return undefined;
 }

@@ -18,8 +18,7 @@
  *   through sandbox.ts `simulateSession`, which may record a production-test participation).
  */
 import { encryptSecret } from "../crypto/encryption";
-import { kyselyOf, type Db as PrismaDb } from "../db/client";
-import type { Db } from "../db/kysely";
+import { inTransaction, type Db } from "../db/kysely";
 import { ApiError } from "../errors";
 import type { TSimulatedOutcome } from "../providers/adapters/simulator";
 import { answerHostedReturn } from "../verifications/return";
@@ -58,13 +57,13 @@ export async function readHostedStatus(
 
 /** /verify/{id}/return: the bound browser's REST return (once); null: show the page. */
 export async function answerReturn(
-  db: PrismaDb,
+  db: Db,
   verificationId: string,
   secret: string | undefined,
 ): Promise<string | null> {
   // a Prisma transaction: the return's code is issued by lib/oidc/codes.ts, still on Prisma
-  return db.$transaction(async (tx) => {
-    const browser = await hostedBrowser(kyselyOf(tx), verificationId, secret);
+  return inTransaction(db, async (tx) => {
+    const browser = await hostedBrowser(tx, verificationId, secret);
     if (!browser?.bound || browser.oidc) return null;
     return answerHostedReturn(tx, verificationId);
   });
@@ -137,7 +136,7 @@ export async function leaveForProvider(db: Db, verificationId: string): Promise<
 
 /** A simulator button: sandbox sessions only (a production session is "not found"). */
 export async function actInSimulator(
-  db: PrismaDb,
+  db: Db,
   verificationId: string,
   input: { outcome: TSimulatedOutcome; identity?: string },
 ): Promise<void> {

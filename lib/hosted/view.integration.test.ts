@@ -4,7 +4,8 @@
  * they say — the node's branding and claims, the app's name when the node names nobody.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { makeVerifyingApp } from "../testing/verifications";
 import { createWorkflow, workflowBody } from "../testing/workflows";
 import { loadHostedView } from "./view";
@@ -37,7 +38,7 @@ describe("loadHostedView", () => {
 
     const id = await start(own.workflowId);
     const view = await loadHostedView(kysely(), id);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(view).toMatchObject({
       id,
       environment: "sandbox",

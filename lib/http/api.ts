@@ -19,7 +19,7 @@ import type { z } from "zod";
 import type { AppAuth, TAppRowRead } from "../auth/app-credentials";
 import type { OperatorAuth } from "../auth/operator-keys";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { getDb, type Tx } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
@@ -58,7 +58,7 @@ export interface ApiContext<A, B, Q, P extends string = string> {
   body: B;
   query: Q;
   /** the transaction of this request for state-changing methods, else the shared client */
-  db: Tx;
+  db: Db;
   /**
    * Names the verification this request concerns in the request log, for requests whose path
    * does not (POST /v1/verifications creates one).
@@ -123,7 +123,7 @@ export function withApi(
     const env = environmentOf(params.env);
     log.environment = env;
 
-    const db = getDb();
+    const db = kysely();
     const checking = authenticate(route, db, request, env, params);
     const credentials = checking === null ? null : await checking;
     const auth = credentials === null ? null : admit(route, method, credentials, log);

@@ -56,7 +56,7 @@ describe("routeByHost", () => {
         kind: "unavailable",
       });
     } finally {
-      await down.$disconnect();
+      await down.destroy();
     }
   });
 });

@@ -11,7 +11,7 @@
  * customer's domain cannot be told from ours, so neither is served.
  */
 import { config } from "../config";
-import { getDb, type Tx } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import { customDomainPath, mayBeCustomDomain, resolveCustomDomainHost } from "../domains/routing";
 import { logger } from "../log";
 import { normalizeHost, rewriteHostPath } from "./hosts";
@@ -28,7 +28,7 @@ export type THostRoute =
 export async function routeByHost(
   host: string | null,
   pathname: string,
-  db: () => Tx = getDb,
+  db: () => Db = kysely,
 ): Promise<THostRoute> {
   const map = config().hosts;
   if (map.size > 0) {

@@ -6,13 +6,14 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import pg from "pg";
-import { createDb, getDb, type Db } from "@/lib/db/client";
+import { createDb, kysely, type Db } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { requestProductionTest } from "@/lib/testing/production-tests";
 import { basic, bearer, call, type CallResult } from "@/lib/testing/router";
 import { pipeline } from "./pipeline";
 import { REST } from "./surfaces";
+import { prisma } from "../testing/prisma";
 
 const VER = `ver_${"0".repeat(26)}`;
 const FORM = "application/x-www-form-urlencoded";
@@ -261,18 +262,20 @@ describe("JSON nested 5,000 levels deep: 400 before any schema runs", () => {
 });
 
 describe("database unavailable: 503 with Retry-After in each surface's shape", () => {
-  const store = globalThis as unknown as { idvPrisma?: Db };
+  // the process's handle (lib/db/client.ts keeps it on globalThis)
+  const store = globalThis as unknown as { idvDb?: { db: Db } };
 
-  /** Runs `fn` with the application's client pointed at a port where nothing listens. */
+  /** Runs `fn` with the application's handle pointed at a port where nothing listens. */
   async function withDatabaseDown(fn: () => Promise<void>) {
-    const live = getDb();
+    kysely();
+    const live = store.idvDb!;
     const dead = createDb("postgresql://idv:idv@127.0.0.1:1/idv", 2);
-    store.idvPrisma = dead;
+    store.idvDb = { ...live, db: dead };
     try {
       await fn();
     } finally {
-      store.idvPrisma = live;
-      await dead.$disconnect().catch(() => undefined);
+      store.idvDb = live;
+      await dead.destroy().catch(() => undefined);
     }
   }
 
@@ -319,7 +322,7 @@ describe("database unavailable: 503 with Retry-After in each surface's shape", (
   it("a connection ended by the server (57P01 admin shutdown) mid-query", async () => {
     const marker = `pipeline_${Date.now()}`;
     const handler = pipeline(REST, async () => {
-      await getDb().$queryRawUnsafe(`SELECT pg_sleep(20) AS ${marker}`);
+      await prisma().$queryRawUnsafe(`SELECT pg_sleep(20) AS ${marker}`);
       return new Response(null, { status: 204 });
     });
     const pending = handler(new Request("http://localhost/api/sandbox/v1/x"), {});

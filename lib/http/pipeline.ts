@@ -17,7 +17,6 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { config } from "../config";
-import { Prisma } from "../db/client";
 import { newId } from "../ids";
 import { logger } from "../log";
 import { ApiError } from "../errors";
@@ -100,9 +99,6 @@ export function toApiError(
   scope: Pick<TRequestScope, "requestId" | "url" | "method">,
 ): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2025") {
-    return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
-  }
   const where = { requestId: scope.requestId, method: scope.method, path: scope.url.pathname };
   if (isDatabaseUnavailable(err)) {
     logger.error({ err, ...where }, "database unavailable");

@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkSignInLimits, signInWithPassword } from "@/lib/auth/sign-in";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "../testing/prisma";
 import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { flushRequestLog } from "@/lib/request-log/writer";
@@ -93,7 +94,7 @@ describe("OpenID Provider parameters", () => {
   });
 
   it("a NUL in state at /auth (known client) is refused on the error page, nothing stored", async () => {
-    const before = await getDb().oidcAuthorizationRequest.count({ where: { appId: app.clientId } });
+    const before = await prisma().oidcAuthorizationRequest.count({ where: { appId: app.clientId } });
     const q = new URLSearchParams({
       client_id: app.clientId,
       redirect_uri: REDIRECT,
@@ -105,7 +106,7 @@ describe("OpenID Provider parameters", () => {
     const res = await call("GET", `/oidc/sandbox/auth?${q.toString()}`);
     expect(res.status).toBe(400);
     expect(res.text).toContain("state");
-    expect(await getDb().oidcAuthorizationRequest.count({ where: { appId: app.clientId } })).toBe(before);
+    expect(await prisma().oidcAuthorizationRequest.count({ where: { appId: app.clientId } })).toBe(before);
   });
 
   it("a NUL in a POSTed /auth form is refused the same way", async () => {
@@ -180,7 +181,7 @@ describe("REST path ids", () => {
     });
     expect(ok.status).toBe(200);
     await flushRequestLog();
-    const row = await getDb().apiRequestLog.findUnique({ where: { id: ok.headers.get("x-request-id")! } });
+    const row = await prisma().apiRequestLog.findUnique({ where: { id: ok.headers.get("x-request-id")! } });
     expect(row).not.toBeNull();
   });
 });
@@ -289,7 +290,7 @@ describe("console sign-in (the credentials next-auth checks)", () => {
 
   it("a sign-in with such an email is the usual 401, and its failures are counted", async () => {
     for (const email of emails) {
-      const error = await signInWithPassword(getDb(), { email, password: "wrong", ip: "203.0.113.8" }).then(
+      const error = await signInWithPassword(kysely(), { email, password: "wrong", ip: "203.0.113.8" }).then(
         () => undefined,
         (e: unknown) => e,
       );

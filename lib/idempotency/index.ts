@@ -16,7 +16,6 @@
  * - stored bodies are encrypted at rest (they can hold one-time secrets).
  */
 import { createHash } from "node:crypto";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import type { TEnvironment } from "../environments";
@@ -99,8 +98,8 @@ function storedHeaders(value: unknown): Record<string, string> {
   );
 }
 
-export async function claimIdempotencyKey(tx: Tx, scope: IdempotencyScope): Promise<IdempotencyClaim> {
-  const db = kyselyOf(tx);
+export async function claimIdempotencyKey(tx: Db, scope: IdempotencyScope): Promise<IdempotencyClaim> {
+  const db = tx;
   const now = Date.now();
   const values = {
     ...scope,
@@ -156,11 +155,11 @@ export async function claimIdempotencyKey(tx: Tx, scope: IdempotencyScope): Prom
 
 /** Stores the response; call inside the transaction that did the work. */
 export async function completeIdempotencyKey(
-  tx: Tx,
+  tx: Db,
   recordId: string,
   response: StoredResponse,
 ): Promise<void> {
-  await completeRecord(kyselyOf(tx), recordId, {
+  await completeRecord(tx, recordId, {
     status: response.status,
     headers: response.headers,
     bodyEncrypted: encryptSecret(response.body),
@@ -168,8 +167,8 @@ export async function completeIdempotencyKey(
 }
 
 /** Frees the key after a failed request so the client can retry it. */
-export async function releaseIdempotencyKey(tx: Tx, recordId: string): Promise<void> {
-  await releaseRecord(kyselyOf(tx), recordId);
+export async function releaseIdempotencyKey(tx: Db, recordId: string): Promise<void> {
+  await releaseRecord(tx, recordId);
 }
 
 /** Housekeeping (hourly job `idempotency_purge`): deletes expired records in bounded batches. */

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in-hand-offs";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { newId, randomToken } from "../ids";
 import { purgeExpiredAuthorizationCodes } from "../oidc/purge";
 import { makeTokenApp, makeVerification } from "../testing/tokens";
@@ -27,7 +28,7 @@ function scheduled(name: string): boolean {
 }
 
 async function oidcRequest(appId: string, verificationId: string, expiresAt: Date) {
-  return getDb().oidcAuthorizationRequest.create({
+  return prisma().oidcAuthorizationRequest.create({
     data: {
       id: newId("oar"),
       verificationId,
@@ -49,10 +50,9 @@ describe("housekeeping jobs", () => {
   });
 
   it("delete expired codes, access tokens and authorization requests, and keep live ones", async () => {
-    const db = getDb();
     const { app } = await makeTokenApp();
     const codeRow = (expiresAt: Date) =>
-      db.authorizationCode.create({
+      prisma().authorizationCode.create({
         data: {
           codeHash: randomToken(64),
           appId: app.clientId,
@@ -64,7 +64,7 @@ describe("housekeeping jobs", () => {
         },
       });
     const tokenRow = (expiresAt: Date) =>
-      db.oidcAccessToken.create({
+      prisma().oidcAccessToken.create({
         data: {
           tokenHash: randomToken(64),
           appId: app.clientId,
@@ -87,42 +87,42 @@ describe("housekeeping jobs", () => {
     const liveRequests = await Promise.all([oidcRequest(app.clientId, newId("ver"), ahead(900_000))]);
 
     const before = {
-      codes: await db.authorizationCode.count(),
-      tokens: await db.oidcAccessToken.count(),
-      requests: await db.oidcAuthorizationRequest.count(),
+      codes: await prisma().authorizationCode.count(),
+      tokens: await prisma().oidcAccessToken.count(),
+      requests: await prisma().oidcAuthorizationRequest.count(),
     };
     await runTask("oidc_purge");
     const after = {
-      codes: await db.authorizationCode.count(),
-      tokens: await db.oidcAccessToken.count(),
-      requests: await db.oidcAuthorizationRequest.count(),
+      codes: await prisma().authorizationCode.count(),
+      tokens: await prisma().oidcAccessToken.count(),
+      requests: await prisma().oidcAuthorizationRequest.count(),
     };
     expect(after.codes).toBeLessThanOrEqual(before.codes - expiredCodes.length);
     expect(after.tokens).toBeLessThanOrEqual(before.tokens - expiredTokens.length);
     expect(after.requests).toBeLessThanOrEqual(before.requests - expiredRequests.length);
 
-    const codes = await db.authorizationCode.findMany({
+    const codes = await prisma().authorizationCode.findMany({
       where: { codeHash: { in: [...expiredCodes, ...liveCodes].map((c) => c.codeHash) } },
     });
     expect(codes.map((c) => c.codeHash).sort()).toEqual(liveCodes.map((c) => c.codeHash).sort());
-    const tokens = await db.oidcAccessToken.findMany({
+    const tokens = await prisma().oidcAccessToken.findMany({
       where: { tokenHash: { in: [...expiredTokens, ...liveTokens].map((t) => t.tokenHash) } },
     });
     expect(tokens.map((t) => t.tokenHash).sort()).toEqual(liveTokens.map((t) => t.tokenHash).sort());
-    const requests = await db.oidcAuthorizationRequest.findMany({
+    const requests = await prisma().oidcAuthorizationRequest.findMany({
       where: { id: { in: [...expiredRequests, ...liveRequests].map((r) => r.id) } },
     });
     expect(requests.map((r) => r.id)).toEqual(liveRequests.map((r) => r.id));
   });
 
   it("deletes in bounded batches until nothing expired is left", async () => {
-    const db = getDb();
+    const db = kysely();
     const { app } = await makeTokenApp();
     const hashes: string[] = [];
     for (let i = 0; i < 7; i++) {
       const codeHash = randomToken(64);
       hashes.push(codeHash);
-      await db.authorizationCode.create({
+      await prisma().authorizationCode.create({
         data: {
           codeHash,
           appId: app.clientId,
@@ -135,37 +135,36 @@ describe("housekeeping jobs", () => {
     }
     const deleted = await purgeExpiredAuthorizationCodes(db, { batchSize: 3 });
     expect(deleted).toBeGreaterThanOrEqual(7);
-    expect(await db.authorizationCode.count({ where: { codeHash: { in: hashes } } })).toBe(0);
+    expect(await prisma().authorizationCode.count({ where: { codeHash: { in: hashes } } })).toBe(0);
   });
 
   it("an OIDC session whose request was purged returns nowhere (not to the app's REST defaults)", async () => {
-    const db = getDb();
+    const db = kysely();
     const { app } = await makeTokenApp();
-    await db.app.update({
+    await prisma().app.update({
       where: { id: app.clientId },
       data: { defaultSuccessRedirectUri: "https://rp.example.com/done" },
     });
     // a session the OpenID Provider started (/oidc/{env}/auth)
-    const v = await db.verification.update({
+    const v = await prisma().verification.update({
       where: { id: (await makeVerification(app.clientId)).id },
       data: { viaOidcProvider: true },
     });
     const request = await oidcRequest(app.clientId, v.id, ago(2 * DAY));
-    await db.oidcAuthorizationRequest.update({
+    await prisma().oidcAuthorizationRequest.update({
       where: { id: request.id },
       data: { resumeToken: randomToken(43) },
     });
     expect(await nextUrlFor(db, v)).toMatch(/\/resume\//);
     await runTask("oidc_purge");
-    expect(await db.oidcAuthorizationRequest.count({ where: { id: request.id } })).toBe(0);
+    expect(await prisma().oidcAuthorizationRequest.count({ where: { id: request.id } })).toBe(0);
     expect(await nextUrlFor(db, v)).toBeNull();
   });
 
   it("delete expired idempotency records and ended rate-limit windows, and keep live ones", async () => {
-    const db = getDb();
     const { ws } = await makeTokenApp();
     const record = (key: string, expiresAt: Date) =>
-      db.idempotencyRecord.create({
+      prisma().idempotencyRecord.create({
         data: {
           workspaceId: ws.workspaceId,
           environment: "sandbox",
@@ -185,33 +184,32 @@ describe("housekeeping jobs", () => {
 
     const prefix = `housekeeping-test-${randomToken(8)}`;
     const windowRow = (key: string, expire: number) =>
-      db.rateLimit.create({ data: { key: `${prefix}:${key}`, points: 3, expire: BigInt(expire) } });
+      prisma().rateLimit.create({ data: { key: `${prefix}:${key}`, points: 3, expire: BigInt(expire) } });
     await windowRow("ended-1", Date.now() - 1000);
     await windowRow("ended-2", Date.now() - DAY);
     await windowRow("open", Date.now() + 600_000);
 
-    const before = await db.idempotencyRecord.count();
+    const before = await prisma().idempotencyRecord.count();
     await runTask("idempotency_purge");
     await runTask("rate_limit_purge");
-    expect(await db.idempotencyRecord.count()).toBeLessThanOrEqual(before - expired.length);
-    const records = await db.idempotencyRecord.findMany({
+    expect(await prisma().idempotencyRecord.count()).toBeLessThanOrEqual(before - expired.length);
+    const records = await prisma().idempotencyRecord.findMany({
       where: { id: { in: [...expired, live].map((r) => r.id) } },
     });
     expect(records.map((r) => r.id)).toEqual([live.id]);
-    const windows = await db.rateLimit.findMany({ where: { key: { startsWith: prefix } } });
+    const windows = await prisma().rateLimit.findMany({ where: { key: { startsWith: prefix } } });
     expect(windows.map((w) => w.key)).toEqual([`${prefix}:open`]);
   });
 
   it("deletes sessions IDV_SESSION_DELETE_DAYS after they ended once their personal data is gone, with their events", async () => {
-    const db = getDb();
     const { app } = await makeTokenApp();
     const session = async (endedAt: Date, wiped: boolean) => {
       const v = await makeVerification(app.clientId);
-      await db.verification.update({
+      await prisma().verification.update({
         where: { id: v.id },
         data: { endedAt, personalDataDeletedAt: wiped ? endedAt : null },
       });
-      await db.verificationEvent.create({
+      await prisma().verificationEvent.create({
         data: {
           id: newId("evt"),
           verificationId: v.id,
@@ -228,20 +226,20 @@ describe("housekeeping jobs", () => {
     const recent = await session(ago(40 * DAY), true);
 
     await runTask("verification_purge");
-    const left = await db.verification.findMany({
+    const left = await prisma().verification.findMany({
       where: { id: { in: [old, unwiped, recent] } },
       select: { id: true },
     });
     expect(left.map((r) => r.id).sort()).toEqual([unwiped, recent].sort());
-    expect(await db.verificationEvent.count({ where: { verificationId: old } })).toBe(0);
-    expect(await db.verificationEvent.count({ where: { verificationId: recent } })).toBe(1);
+    expect(await prisma().verificationEvent.count({ where: { verificationId: old } })).toBe(0);
+    expect(await prisma().verificationEvent.count({ where: { verificationId: recent } })).toBe(1);
   });
 
   it("delete the SAML test sign-ins' hand-offs that expired unanswered, hourly with the assertion IDs, and keep live ones", async () => {
-    const db = getDb();
+    const db = kysely();
     const providerId = `housekeeping_${randomToken(8)}`;
     const handOff = (id: string, expiresAt: Date) =>
-      db.connectionTestHandOff.create({
+      prisma().connectionTestHandOff.create({
         data: {
           id: `${providerId}-${id}`,
           environment: "production",
@@ -257,7 +255,10 @@ describe("housekeeping jobs", () => {
     expect(CRONTAB).toContain("40 * * * * saml_assertion_purge");
 
     await runTask("saml_assertion_purge");
-    const left = await db.connectionTestHandOff.findMany({ where: { providerId }, select: { id: true } });
+    const left = await prisma().connectionTestHandOff.findMany({
+      where: { providerId },
+      select: { id: true },
+    });
     expect(left.map((r) => r.id)).toEqual([`${providerId}-live`]);
 
     // in bounded batches
@@ -265,6 +266,6 @@ describe("housekeeping jobs", () => {
     await handOff("old-5", ago(1000));
     await handOff("old-6", ago(1000));
     expect(await purgeExpiredTestSignInHandOffs(db, { batchSize: 2 })).toBeGreaterThanOrEqual(3);
-    expect(await db.connectionTestHandOff.count({ where: { providerId } })).toBe(1);
+    expect(await prisma().connectionTestHandOff.count({ where: { providerId } })).toBe(1);
   });
 });

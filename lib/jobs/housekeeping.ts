@@ -4,7 +4,7 @@
  * the table, and logs what went.
  */
 import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in-hand-offs";
-import { getDb, kysely } from "../db/client";
+import { kysely } from "../db/client";
 import { purgeExpiredIdempotencyRecords } from "../idempotency";
 import { logger } from "../log";
 import { purgeExpiredOidcRows } from "../oidc/purge";
@@ -18,7 +18,7 @@ export async function purgeIdempotencyRecords(): Promise<void> {
 }
 
 export async function purgeOidcRowsTask(): Promise<void> {
-  const counts = await purgeExpiredOidcRows(getDb());
+  const counts = await purgeExpiredOidcRows(kysely());
   if (counts.codes + counts.accessTokens + counts.authorizationRequests + counts.untouchedSessions > 0) {
     logger.info(
       counts,
@@ -33,7 +33,7 @@ export async function purgeRateLimitsTask(): Promise<void> {
 }
 
 export async function purgeEndedSessionsTask(): Promise<void> {
-  const count = await purgeEndedSessions(getDb());
+  const count = await purgeEndedSessions(kysely());
   if (count > 0) logger.info({ count }, "ended sessions deleted (IDV_SESSION_DELETE_DAYS)");
 }
 
@@ -43,6 +43,6 @@ export async function purgeEndedSessionsTask(): Promise<void> {
  */
 export async function purgeSamlRowsTask(): Promise<void> {
   await purgeSamlAssertionIdsTask();
-  const count = await purgeExpiredTestSignInHandOffs(getDb());
+  const count = await purgeExpiredTestSignInHandOffs(kysely());
   if (count > 0) logger.info({ count }, "expired test sign-in hand-offs deleted");
 }

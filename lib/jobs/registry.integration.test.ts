@@ -5,10 +5,12 @@
  * worker of another test file takes them.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { randomToken } from "../ids";
 import { completeDemoActivationJob, sendMailJob } from "./definitions";
 import { enqueue } from "./registry";
+import { inTransaction } from "../db/kysely";
+import { prisma } from "../testing/prisma";
 
 interface TJobRow {
   task_identifier: string;
@@ -19,7 +21,7 @@ interface TJobRow {
 }
 
 async function jobsKeyed(key: string): Promise<TJobRow[]> {
-  return getDb().$queryRaw<TJobRow[]>`
+  return prisma().$queryRaw<TJobRow[]>`
     SELECT t.identifier AS task_identifier, j.payload, j.run_at, j.key, j.max_attempts
       FROM graphile_worker._private_jobs j
       JOIN graphile_worker._private_tasks t ON t.id = j.task_id
@@ -30,7 +32,7 @@ describe("enqueue on the database", () => {
   it("adds the job in the caller's transaction: its payload, run time, key and attempts", async () => {
     const ticketId = `act_${randomToken(12)}`;
     const runAt = new Date(Date.now() + 86_400_000);
-    await getDb().$transaction((tx) =>
+    await inTransaction(kysely(), (tx) =>
       enqueue(tx, completeDemoActivationJob, { ticketId }, { runAt, maxAttempts: 3 }),
     );
     const [job, ...more] = await jobsKeyed(`activation.complete_demo:${ticketId}`);
@@ -44,7 +46,7 @@ describe("enqueue on the database", () => {
 
     // the same key again replaces the pending job: still one, with the new run time
     const later = new Date(runAt.getTime() + 60_000);
-    await enqueue(getDb(), completeDemoActivationJob, { ticketId }, { runAt: later });
+    await enqueue(kysely(), completeDemoActivationJob, { ticketId }, { runAt: later });
     const jobs = await jobsKeyed(`activation.complete_demo:${ticketId}`);
     expect(jobs.map((j) => [j.run_at.getTime(), j.max_attempts])).toEqual([[later.getTime(), 10]]);
   });
@@ -53,7 +55,7 @@ describe("enqueue on the database", () => {
     const ticketId = `act_${randomToken(12)}`;
     const runAt = new Date(Date.now() + 86_400_000);
     await expect(
-      getDb().$transaction(async (tx) => {
+      inTransaction(kysely(), async (tx) => {
         await enqueue(tx, completeDemoActivationJob, { ticketId }, { runAt });
         await enqueue(tx, sendMailJob, { kind: "invitation", sealed: "v1.x" }, { runAt });
         throw new Error("rolled back");

@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Tx } from "../db/client";
+import type { Db } from "../db/client";
 import * as definitions from "./definitions";
 import { completeDemoActivationJob, sendMailJob, verificationStatsRollupJob } from "./definitions";
 import { CRONTAB, JOBS, jobNamed } from "./handlers";
 import { defineJob, enqueue, jobTask } from "./registry";
 
 /** Never run (it would need a database): compiled by `tsc`, which checks the misuse below. */
-async function typeChecks(db: Tx): Promise<void> {
+async function typeChecks(db: Db): Promise<void> {
   await enqueue(db, completeDemoActivationJob, { ticketId: "act_1" });
   await enqueue(db, completeDemoActivationJob, { ticketId: "act_1" }, { keyed: false });
   await enqueue(db, sendMailJob, { kind: "invitation", sealed: "v1.x" }, { runAt: new Date() });

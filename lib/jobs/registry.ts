@@ -7,7 +7,7 @@
  * idempotent (a pending job with the same key is replaced instead of a second one added).
  */
 import type { z } from "zod";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { logger } from "../log";
 import { addJob } from "./store";
 
@@ -108,12 +108,12 @@ export function jobSpec<TSchema extends z.ZodType>(
 
 /** Adds a job of `definition`; call with the transaction whose state change it follows from. */
 export async function enqueue<TSchema extends z.ZodType>(
-  db: Tx,
+  db: Db,
   definition: TJobDefinition<TSchema>,
   payload: NoInfer<z.input<TSchema>>,
   options: TEnqueueOptions = {},
 ): Promise<void> {
-  await addJob(kyselyOf(db), jobSpec(definition, payload, options));
+  await addJob(db, jobSpec(definition, payload, options));
 }
 
 /** graphile-worker crontab lines (minute hour day month weekday task) of the scheduled jobs. */

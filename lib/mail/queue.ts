@@ -6,13 +6,13 @@
  * the job table, and any log line about a job, never shows a token.
  */
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import type { Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { enqueue } from "../jobs/registry";
 import { sendMailJob, type TSendMailPayload } from "../jobs/definitions";
 import { sendMail, ZMail, type TMail } from "./transport";
 
 /** Queues `mail` (of template `kind`, named in logs) in `db`'s transaction. */
-export async function queueMail(db: Tx, kind: string, mail: TMail): Promise<void> {
+export async function queueMail(db: Db, kind: string, mail: TMail): Promise<void> {
   await enqueue(db, sendMailJob, { kind, sealed: encryptSecret(JSON.stringify(mail)) });
 }
 

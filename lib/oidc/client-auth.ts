@@ -20,7 +20,7 @@ import {
   type TAppRowRead,
 } from "../auth/app-credentials";
 import { parseAuthorization } from "../auth/header";
-import type { Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { ApiError } from "../errors";
 import { OAuthError } from "./errors";
@@ -94,7 +94,7 @@ async function asOAuth<T>(check: () => Promise<T>): Promise<T> {
 }
 
 export async function authenticateClient(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   input: TClientAuthInput,
 ): Promise<TAuthenticatedClient> {
@@ -109,7 +109,7 @@ export async function authenticateClient(
  * refusals.
  */
 export async function authenticateClientWith<R>(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   input: TClientAuthInput,
   read: TAppRowRead<R>,

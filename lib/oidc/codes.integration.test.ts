@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "../testing/prisma";
 import { newId } from "@/lib/ids";
 import { issueAuthorizationCode, redeemAuthorizationCode } from "./codes";
 import { s256Challenge } from "./pkce";
@@ -21,9 +22,9 @@ describe("authorization codes", () => {
   it("issues 256-bit codes stored only as their SHA-256, with a short lifetime", async () => {
     const base = ids();
     const before = Date.now();
-    const code = await issueAuthorizationCode(getDb(), { ...base, nonce: "n", scope: "openid" });
+    const code = await issueAuthorizationCode(kysely(), { ...base, nonce: "n", scope: "openid" });
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = await getDb().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
+    const row = await prisma().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
     expect(row).toMatchObject({
       appId: base.appId,
       surface: "rest",
@@ -35,20 +36,20 @@ describe("authorization codes", () => {
     const ttl = row.expiresAt.getTime() - before;
     expect(ttl).toBeGreaterThan(59_000);
     expect(ttl).toBeLessThanOrEqual(61_000);
-    expect(await issueAuthorizationCode(getDb(), base)).not.toBe(code);
+    expect(await issueAuthorizationCode(kysely(), base)).not.toBe(code);
   });
 
   it("refuses lifetimes over 10 minutes and malformed challenges", async () => {
-    await expect(issueAuthorizationCode(getDb(), { ...ids(), ttlSeconds: 601 })).rejects.toThrow(RangeError);
-    await expect(issueAuthorizationCode(getDb(), { ...ids(), codeChallenge: "short" })).rejects.toThrow(
+    await expect(issueAuthorizationCode(kysely(), { ...ids(), ttlSeconds: 601 })).rejects.toThrow(RangeError);
+    await expect(issueAuthorizationCode(kysely(), { ...ids(), codeChallenge: "short" })).rejects.toThrow(
       TypeError,
     );
   });
 
   it("redeems once; the second redemption reports reuse", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(getDb(), base);
-    const first = await redeemAuthorizationCode(getDb(), {
+    const code = await issueAuthorizationCode(kysely(), base);
+    const first = await redeemAuthorizationCode(kysely(), {
       code,
       appId: base.appId,
       surface: "rest",
@@ -56,7 +57,7 @@ describe("authorization codes", () => {
     });
     expect(first.ok).toBe(true);
     if (first.ok) expect(first.code.usedAt).toBeInstanceOf(Date);
-    const second = await redeemAuthorizationCode(getDb(), {
+    const second = await redeemAuthorizationCode(kysely(), {
       code,
       appId: base.appId,
       surface: "rest",
@@ -68,10 +69,10 @@ describe("authorization codes", () => {
 
   it("of concurrent redemptions exactly one wins", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(getDb(), base);
+    const code = await issueAuthorizationCode(kysely(), base);
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        redeemAuthorizationCode(getDb(), {
+        redeemAuthorizationCode(kysely(), {
           code,
           appId: base.appId,
           surface: "rest",
@@ -85,8 +86,8 @@ describe("authorization codes", () => {
 
   it("binds the code to its app and environment without consuming it on a mismatch", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(getDb(), base);
-    const other = await redeemAuthorizationCode(getDb(), {
+    const code = await issueAuthorizationCode(kysely(), base);
+    const other = await redeemAuthorizationCode(kysely(), {
       code,
       appId: newId("app"),
       surface: "rest",
@@ -94,14 +95,14 @@ describe("authorization codes", () => {
     });
     expect(other).toMatchObject({ ok: false, reason: "wrong_client", reused: false });
     expect(other.ok === false && other.code).toBeFalsy();
-    const env = await redeemAuthorizationCode(getDb(), {
+    const env = await redeemAuthorizationCode(kysely(), {
       code,
       appId: base.appId,
       surface: "rest",
       environment: "production",
     });
     expect(env).toMatchObject({ ok: false, reason: "unknown_code" });
-    const unknown = await redeemAuthorizationCode(getDb(), {
+    const unknown = await redeemAuthorizationCode(kysely(), {
       code: `${code}x`,
       appId: base.appId,
       surface: "rest",
@@ -110,7 +111,7 @@ describe("authorization codes", () => {
     expect(unknown).toMatchObject({ ok: false, reason: "unknown_code" });
     expect(
       (
-        await redeemAuthorizationCode(getDb(), {
+        await redeemAuthorizationCode(kysely(), {
           code,
           appId: base.appId,
           surface: "rest",
@@ -126,9 +127,9 @@ describe("authorization codes", () => {
       ["op", "rest"],
     ] as const) {
       const base = { ...ids(), surface: issuedBy };
-      const code = await issueAuthorizationCode(getDb(), base);
+      const code = await issueAuthorizationCode(kysely(), base);
       const redeem = (surface: "rest" | "op") =>
-        redeemAuthorizationCode(getDb(), { code, appId: base.appId, environment: "sandbox", surface });
+        redeemAuthorizationCode(kysely(), { code, appId: base.appId, environment: "sandbox", surface });
       const elsewhere = await redeem(other);
       expect(elsewhere).toMatchObject({ ok: false, reason: "wrong_surface", reused: false });
       expect(elsewhere.ok === false && elsewhere.code).toBeFalsy();
@@ -141,8 +142,8 @@ describe("authorization codes", () => {
   it("refuses an expired code", async () => {
     const base = ids();
     const issuedAt = new Date(Date.now() - 60_000);
-    const code = await issueAuthorizationCode(getDb(), { ...base, ttlSeconds: 30, now: issuedAt });
-    const res = await redeemAuthorizationCode(getDb(), {
+    const code = await issueAuthorizationCode(kysely(), { ...base, ttlSeconds: 30, now: issuedAt });
+    const res = await redeemAuthorizationCode(kysely(), {
       code,
       appId: base.appId,
       surface: "rest",
@@ -150,7 +151,7 @@ describe("authorization codes", () => {
     });
     expect(res).toMatchObject({ ok: false, reason: "expired", reused: false });
     // just before expiry it would have been fine
-    const early = await redeemAuthorizationCode(getDb(), {
+    const early = await redeemAuthorizationCode(kysely(), {
       code,
       appId: base.appId,
       surface: "rest",
@@ -162,9 +163,9 @@ describe("authorization codes", () => {
 
   it("requires the redirect_uri the code was issued for", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(getDb(), { ...base, redirectUri: "https://rp.example/cb" });
+    const code = await issueAuthorizationCode(kysely(), { ...base, redirectUri: "https://rp.example/cb" });
     const redeem = (redirectUri?: string) =>
-      redeemAuthorizationCode(getDb(), {
+      redeemAuthorizationCode(kysely(), {
         code,
         appId: base.appId,
         surface: "rest",
@@ -181,12 +182,12 @@ describe("authorization codes", () => {
 
   it("enforces PKCE S256 both ways", async () => {
     const base = ids();
-    const withChallenge = await issueAuthorizationCode(getDb(), {
+    const withChallenge = await issueAuthorizationCode(kysely(), {
       ...base,
       codeChallenge: s256Challenge(VERIFIER),
     });
     const redeem = (code: string, codeVerifier?: string) =>
-      redeemAuthorizationCode(getDb(), {
+      redeemAuthorizationCode(kysely(), {
         code,
         appId: base.appId,
         surface: "rest",
@@ -200,7 +201,7 @@ describe("authorization codes", () => {
     });
     expect((await redeem(withChallenge, VERIFIER)).ok).toBe(true);
 
-    const without = await issueAuthorizationCode(getDb(), base);
+    const without = await issueAuthorizationCode(kysely(), base);
     expect(await redeem(without, VERIFIER)).toMatchObject({ ok: false, reason: "pkce_not_expected" });
     expect((await redeem(without)).ok).toBe(true);
   });

@@ -19,7 +19,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../crypto/hash";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { isValidCodeChallenge, verifyCodeVerifier } from "./pkce";
@@ -49,8 +48,8 @@ export interface TIssueCodeInput {
 }
 
 /** issueCode for callers holding a Prisma client or transaction (the hosted page's REST return). */
-export async function issueAuthorizationCode(db: Tx, input: TIssueCodeInput): Promise<string> {
-  return issueCode(kyselyOf(db), input);
+export async function issueAuthorizationCode(db: Db, input: TIssueCodeInput): Promise<string> {
+  return issueCode(db, input);
 }
 
 /** A new code for `input` (stored as its SHA-256); the code itself is returned, once. */
@@ -195,11 +194,11 @@ export function checkCode(
  * Checks a presented code and consumes it; see the module rules for what is refused. (The token
  * endpoints do the same in two statements with what they issue: lib/oidc/store/grant.ts.)
  */
-export async function redeemAuthorizationCode(db: Tx, input: TRedeemCodeInput): Promise<TRedeemResult> {
+export async function redeemAuthorizationCode(db: Db, input: TRedeemCodeInput): Promise<TRedeemResult> {
   const now = input.now ?? new Date();
   const codeHash = codeHashOf(input.code);
   if (!codeHash) return rejectCode("unknown_code");
-  const kx = kyselyOf(db);
+  const kx = db;
   const row = (await readAuthorizationCode(kx, codeHash)) ?? null;
   const refused = checkCode(row, input, now);
   if (refused || !row) return refused ?? rejectCode("unknown_code");

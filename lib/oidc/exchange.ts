@@ -24,7 +24,7 @@ import { randomBytes } from "node:crypto";
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR, type TActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
-import { kyselyOf, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { clientIp } from "../rate-limit";
 import { acrFor } from "../verifications/loa";
@@ -42,6 +42,7 @@ import { mintIdToken } from "./id-token";
 import { getSigningKey, type TSigningAlg } from "./keys";
 import { issuerFor } from "./settings";
 import { parseCodeGrant, readTokenParams } from "./token-request";
+import { inTransaction } from "../db/kysely";
 
 /** invalid_grant's status on our token endpoints (spec: "401 invalid code or client credentials"). */
 export const INVALID_GRANT_STATUS = 401;
@@ -92,8 +93,7 @@ export async function exchangeAuthorizationCode(
   const clientActor: TActor = { type: "api_key", id: input.client.clientId };
   const now = new Date();
   const codeHash = codeHashOf(input.code);
-  const grant =
-    input.grant !== undefined ? input.grant : codeHash ? await readGrant(kyselyOf(db), codeHash) : null;
+  const grant = input.grant !== undefined ? input.grant : codeHash ? await readGrant(db, codeHash) : null;
   const refused = checkCode(
     grant?.code ?? null,
     {
@@ -143,7 +143,7 @@ export async function exchangeAuthorizationCode(
     ...(input.alg ? { alg: input.alg } : {}),
     now,
   });
-  const consumed = await consumeGrant(kyselyOf(db), {
+  const consumed = await consumeGrant(db, {
     code,
     now,
     ...(accessToken !== undefined && input.accessTokenTtlSeconds !== undefined
@@ -188,29 +188,26 @@ async function revokeOnReuse(
   auditScope: { workspaceId: string; environment: TEnvironment; requestId?: string },
   clientActor: TActor,
 ): Promise<void> {
-  await db.$transaction(
-    async (tx) => {
-      const revoked = await revokeAccessTokensOfCode(kyselyOf(tx), code.codeHash, new Date());
-      if (revoked > 0) {
-        await recordAudit(tx, {
-          ...auditScope,
-          actor: SYSTEM_ACTOR,
-          action: "oidc_access_token.revoked",
-          targetType: "verification",
-          targetId: code.verificationId,
-          data: { reason: "authorization_code_reused", count: revoked },
-        });
-      }
+  await inTransaction(db, async (tx) => {
+    const revoked = await revokeAccessTokensOfCode(tx, code.codeHash, new Date());
+    if (revoked > 0) {
       await recordAudit(tx, {
         ...auditScope,
-        actor: clientActor,
-        action: "authorization_code.reused",
+        actor: SYSTEM_ACTOR,
+        action: "oidc_access_token.revoked",
         targetType: "verification",
         targetId: code.verificationId,
+        data: { reason: "authorization_code_reused", count: revoked },
       });
-    },
-    { timeout: 15_000, maxWait: 10_000 },
-  );
+    }
+    await recordAudit(tx, {
+      ...auditScope,
+      actor: clientActor,
+      action: "authorization_code.reused",
+      targetType: "verification",
+      targetId: code.verificationId,
+    });
+  });
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import { createHash, KeyObject, randomBytes, sign } from "node:crypto";
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from "jose";
-import type { Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { getSigningKey, publicJwks, SIGNING_ALGS, type TSigningAlg, type TSigningKey } from "./keys";
 import { ID_TOKEN_TTL_SECONDS, MAX_TOKEN_LIFETIME_SECONDS } from "./settings";
@@ -55,7 +55,7 @@ export function atHash(accessToken: string): string {
   return createHash("sha256").update(accessToken, "ascii").digest().subarray(0, 16).toString("base64url");
 }
 
-export async function mintIdToken(db: Tx, input: TMintIdTokenInput): Promise<string> {
+export async function mintIdToken(db: Db, input: TMintIdTokenInput): Promise<string> {
   const ttl = input.ttlSeconds ?? ID_TOKEN_TTL_SECONDS;
   if (!(Number.isInteger(ttl) && ttl > 0 && ttl <= MAX_TOKEN_LIFETIME_SECONDS)) {
     throw new RangeError(`ID token lifetime must be 1–${MAX_TOKEN_LIFETIME_SECONDS} s (got ${ttl})`);
@@ -124,7 +124,7 @@ export interface TVerifyIdTokenOptions {
  * (tests; later id_token_hint). Throws jose's errors on any failure.
  */
 export async function verifyIdToken(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   token: string,
   options: TVerifyIdTokenOptions,

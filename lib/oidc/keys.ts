@@ -29,8 +29,8 @@ import { SYSTEM_ACTOR } from "../auth/actor";
 import { publishInvalidation } from "../cache/publish";
 import { CACHE_TOPICS } from "../cache/topics";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import { getDb, kysely, kyselyOf, type Db as TPrismaClient, type Tx } from "../db/client";
-import type { Db } from "../db/kysely";
+import { kysely } from "../db/client";
+import { inTransaction, type Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { jsonParser, memberParser } from "../state-machine";
 import { ACTIVE_KEY_CACHE_SECONDS, keyRotationDays, MAX_TOKEN_LIFETIME_SECONDS } from "./settings";
@@ -165,23 +165,22 @@ export function clearSigningKeyCache(): void {
 }
 
 /** The client itself, or the service's client when `db` is a caller's transaction. */
-function rootClient(db: Tx): TPrismaClient {
-  return typeof (db as Partial<TPrismaClient>).$transaction === "function" ? (db as TPrismaClient) : getDb();
+function rootClient(db: Db): Db {
+  return db.isTransaction ? kysely() : db;
 }
 
 /**
- * A new active key, with its audit entry and the JWKS caches' invalidation, in `tx` (a Prisma
- * transaction while recordAudit and publishInvalidation take one).
+ * A new active key, with its audit entry and the JWKS caches' invalidation, in `tx`.
  */
 async function insertKey(
-  tx: Tx,
+  tx: Db,
   environment: TEnvironment,
   alg: TSigningAlg,
   createdAt: Date,
 ): Promise<{ id: string; privateJwkEncrypted: string }> {
   const material = await generateSigningKeyMaterial(alg);
   const key = { id: material.kid, privateJwkEncrypted: encryptSecret(JSON.stringify(material.privateJwk)) };
-  await insertSigningKey(kyselyOf(tx), {
+  await insertSigningKey(tx, {
     ...key,
     environment,
     alg,
@@ -210,7 +209,7 @@ async function importPrivateKey(kid: string, alg: TSigningAlg, sealed: string): 
 
 /** The key that signs new tokens of this environment and alg, created on first use. */
 export async function getSigningKey(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   alg: TSigningAlg = "ES256",
 ): Promise<TSigningKey> {
@@ -218,14 +217,12 @@ export async function getSigningKey(
   const hit = activeCache.get(cacheKey);
   if (hit && Date.now() - hit.loadedAt < ACTIVE_KEY_CACHE_SECONDS * 1000) return hit.key;
 
-  let row = await readActiveSigningKey(kyselyOf(db), environment, alg);
-  // a transaction of its own (see the rules): a Prisma one while insertKey's audit entry and
-  // invalidation take one
-  row ??= await rootClient(db).$transaction(async (tx) => {
-    const kx = kyselyOf(tx);
-    await lockSigningKeys(kx, environment, alg);
+  let row = await readActiveSigningKey(db, environment, alg);
+  // a transaction of its own (see the rules)
+  row ??= await inTransaction(rootClient(db), async (tx) => {
+    await lockSigningKeys(tx, environment, alg);
     // another instance may have created it while we waited for the lock
-    return (await readActiveSigningKey(kx, environment, alg)) ?? insertKey(tx, environment, alg, new Date());
+    return (await readActiveSigningKey(tx, environment, alg)) ?? insertKey(tx, environment, alg, new Date());
   });
   const key: TSigningKey = {
     kid: row.id,
@@ -237,7 +234,7 @@ export async function getSigningKey(
 }
 
 /** Makes sure every algorithm has an active key (for a JWKS served before any token). */
-export async function ensureSigningKeys(db: Tx, environment: TEnvironment): Promise<void> {
+export async function ensureSigningKeys(db: Db, environment: TEnvironment): Promise<void> {
   for (const alg of SIGNING_ALGS) await getSigningKey(db, environment, alg);
 }
 
@@ -264,8 +261,8 @@ export async function publishedJwks(
 }
 
 /** The JWKS of an environment: every key still published, public parts only, newest first. */
-export async function publicJwks(db: Tx, environment: TEnvironment, now = new Date()): Promise<TJwks> {
-  return (await publishedJwks(kyselyOf(db), environment, now)).jwks;
+export async function publicJwks(db: Db, environment: TEnvironment, now = new Date()): Promise<TJwks> {
+  return (await publishedJwks(db, environment, now)).jwks;
 }
 
 /**
@@ -275,7 +272,7 @@ export async function publicJwks(db: Tx, environment: TEnvironment, now = new Da
 export async function servedJwks(
   environment: TEnvironment,
 ): Promise<{ jwks: TJwks; changesAt: Date | null }> {
-  await ensureSigningKeys(getDb(), environment);
+  await ensureSigningKeys(kysely(), environment);
   return publishedJwks(kysely(), environment);
 }
 
@@ -291,13 +288,12 @@ export interface TRotationResult {
  * at once: the same locks as key creation serialise it.
  */
 export async function rotateSigningKeys(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   now = new Date(),
 ): Promise<TRotationResult> {
-  // in `tx`, a Prisma transaction while recordAudit and publishInvalidation take one
-  const run = async (tx: Tx): Promise<TRotationResult> => {
-    const kx = kyselyOf(tx);
+  const run = async (tx: Db): Promise<TRotationResult> => {
+    const kx = tx;
     for (const alg of SIGNING_ALGS) await lockSigningKeys(kx, environment, alg);
     const plan = planRotation(await listSigningKeys(kx, environment), now);
     const expiresAt = new Date(now.getTime() + retiredKeyGraceSeconds() * 1000);
@@ -323,11 +319,7 @@ export async function rotateSigningKeys(
     }
     return { created, retired: plan.retire, removed: plan.remove };
   };
-  const root = db as Partial<TPrismaClient>;
-  const result =
-    typeof root.$transaction === "function"
-      ? await (db as TPrismaClient).$transaction((tx) => run(tx))
-      : await run(db);
+  const result = await inTransaction(db, run);
   for (const alg of SIGNING_ALGS) activeCache.delete(`${environment}:${alg}`);
   for (const id of result.removed) importedKeys.delete(id);
   return result;

@@ -10,7 +10,7 @@
  * go the same way a day after they ended: they are in no list or statistic, have no event and
  * no personal data, and would otherwise stay for IDV_SESSION_DELETE_DAYS.
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 import {
   deleteEndedUntouchedSessions,
@@ -25,9 +25,9 @@ const cutoff = (now: Date): Date => new Date(now.getTime() - OIDC_PURGE_GRACE_MS
 
 /** Deletes, in batches, the rows `deleteBatch` deletes that are older than the grace period. */
 function purgeExpired(deleteBatch: typeof deleteExpiredCodes) {
-  return (db: Tx, { now = new Date(), batchSize }: TPurgeOptions = {}): Promise<number> => {
+  return (db: Db, { now = new Date(), batchSize }: TPurgeOptions = {}): Promise<number> => {
     const before = cutoff(now);
-    return deleteInBatches((limit) => deleteBatch(kyselyOf(db), before, limit), batchSize);
+    return deleteInBatches((limit) => deleteBatch(db, before, limit), batchSize);
   };
 }
 
@@ -38,7 +38,7 @@ export const purgeExpiredAuthorizationRequests = purgeExpired(deleteExpiredAutho
 export const purgeEndedUntouchedSessions = purgeExpired(deleteEndedUntouchedSessions);
 
 export async function purgeExpiredOidcRows(
-  db: Tx,
+  db: Db,
   options: TPurgeOptions = {},
 ): Promise<{
   codes: number;

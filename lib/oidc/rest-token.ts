@@ -5,7 +5,7 @@
  * authentication (400 for two methods at once, 401 invalid_client) → the code (401
  * invalid_grant). Success is exactly `{"id_token": "…"}` (spec).
  */
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { currentRequestId } from "../http/pipeline";
 import { newId } from "../ids";
@@ -16,7 +16,7 @@ export async function handleRestTokenRequest(request: Request, environment: TEnv
   // request id, access log and unexpected errors (500 server_error): the pipeline's (lib/http/pipeline.ts)
   const requestId = currentRequestId() ?? newId("req");
   try {
-    const result = await handleCodeGrant(getDb(), request, environment, {
+    const result = await handleCodeGrant(kysely(), request, environment, {
       surface: "rest",
       includeVerificationId: true,
       requestId,

@@ -8,13 +8,13 @@
  */
 import { findAuditEvents, toAuditEventJson } from "../audit/log";
 import { readUserEmails } from "../audit/store";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { page, type TPage } from "../http/pagination";
 import type { TListOperatorAuditEventsQuery, TOperatorAuditEventJson } from "./endpoints";
 
 export async function listOperatorAuditEvents(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   query: TListOperatorAuditEventsQuery,
 ): Promise<TPage<TOperatorAuditEventJson>> {
@@ -26,7 +26,7 @@ export async function listOperatorAuditEvents(
   );
   // operators are users: one query for the emails of the page
   const ids = [...new Set(rows.map((r) => r.actorId).filter((id): id is string => id !== null))];
-  const users = ids.length ? await readUserEmails(kyselyOf(db), ids) : [];
+  const users = ids.length ? await readUserEmails(db, ids) : [];
   const names = new Map(users.map((u) => [u.id, u.email]));
   return page(
     rows.map((r) => ({ ...toAuditEventJson(r, names), workspaceId: r.workspaceId })),

@@ -8,7 +8,7 @@
  *   GET /api/tls/allowed — put into words; it is the edge's answer, the same under both
  *   environments' base URLs, naming the environment of the domain it found.
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { decideTlsHost, type TTlsDecision } from "../domains/routing";
 import { toCustomDomainJson } from "../domains/serialize";
 import { parseDomainStatus } from "../domains/state-machine";
@@ -24,7 +24,7 @@ import { likeLiteral } from "../db/kysely";
 import type { TListCustomDomainsQuery, TOperatorCustomDomainJson, TTlsCheckJson } from "./endpoints";
 
 export async function listCustomDomainsForOperator(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   query: TListCustomDomainsQuery,
 ): Promise<TPage<TOperatorCustomDomainJson>> {
@@ -34,7 +34,7 @@ export async function listCustomDomainsForOperator(
     ...(query.status ? { status: query.status } : {}),
     ...(query.search ? { search: query.search, hostPattern: likeLiteral(query.search.toLowerCase()) } : {}),
   };
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [total, rows] = await Promise.all([
     countOperatorDomains(kdb, filter),
     listOperatorDomains(kdb, filter, { limit: query.limit, offset: query.offset }),
@@ -84,10 +84,10 @@ export function describeTlsDecision(decision: TTlsDecision): string {
   }
 }
 
-export async function checkTlsHostForOperator(db: Tx, host: string): Promise<TTlsCheckJson> {
+export async function checkTlsHostForOperator(db: Db, host: string): Promise<TTlsCheckJson> {
   const decision = await decideTlsHost(db, host);
   const d = decision.domain;
-  const workspaceName = d ? await readWorkspaceName(kyselyOf(db), d.workspaceId) : undefined;
+  const workspaceName = d ? await readWorkspaceName(db, d.workspaceId) : undefined;
   return {
     host,
     normalizedHost: decision.host,

@@ -10,7 +10,7 @@
 import { recordAudit } from "../audit";
 import { cliActor, type TActor } from "../auth/actor";
 import { createOperatorKey } from "../auth/operator-keys";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
@@ -27,13 +27,13 @@ export interface CreatedOperator {
 }
 
 export async function createOperator(
-  db: Tx,
+  db: Db,
   input: { email: string; password: string },
   // who creates the operator: the admin CLI acting for the new operator unless told otherwise
   actor?: TActor,
 ): Promise<CreatedOperator> {
   const email = input.email.trim().toLowerCase();
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const existing = await readUserForOperator(kdb, email);
   if (existing && !(await verifyPassword(input.password, existing.passwordHash))) {
     throw new ApiError(

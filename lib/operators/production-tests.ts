@@ -5,7 +5,7 @@
  * own (404 for other-environment requests, deleted apps and unknown ids); participations are
  * paginated newest first, since a campaign may have up to 100 000 stamps.
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError } from "../errors";
 import type { TEnvironment } from "../environments";
 import { page } from "../http/pagination";
@@ -17,12 +17,12 @@ import { readWorkspaceName } from "../team/store/members";
 import type { TProductionTestDetailJson, TProductionTestDetailQuery } from "./endpoints";
 
 export async function getProductionTestForOperator(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   requestId: string,
   query: TProductionTestDetailQuery,
 ): Promise<TProductionTestDetailJson> {
-  const data = kyselyOf(db);
+  const data = db;
   const row = await loadRequestForOperator(data, env, requestId);
   const workspaceName = await readWorkspaceName(data, row.app.workspaceId);
   // what Prisma's findUniqueOrThrow (P2025) answered

@@ -11,7 +11,7 @@
  * - one statement per page: the page of workspaces is cut first, then each figure is one
  *   aggregate per workspace of the page (LATERAL), each on an index — no per-row round trips.
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -37,7 +37,7 @@ import {
 const DAY_MS = 24 * 3600 * 1000;
 
 function summaryRows(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   match: TWorkspaceMatch,
   limit: number,
@@ -45,7 +45,7 @@ function summaryRows(
   now: Date,
 ): Promise<TWorkspaceSummaryRow[]> {
   const since = new Date(now.getTime() - ACTIVITY_DAYS * DAY_MS);
-  return readWorkspaceSummaries(kyselyOf(db), { match, env, since, limit, offset });
+  return readWorkspaceSummaries(db, { match, env, since, limit, offset });
 }
 
 function toSummaryJson(row: TWorkspaceSummaryRow): TWorkspaceSummaryJson {
@@ -65,7 +65,7 @@ function toSummaryJson(row: TWorkspaceSummaryRow): TWorkspaceSummaryJson {
 }
 
 export async function listWorkspacesForOperator(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   query: TListWorkspacesQuery,
   now: Date = new Date(),
@@ -73,19 +73,19 @@ export async function listWorkspacesForOperator(
   const match = { search: query.search };
   const rows = await summaryRows(db, env, match, query.limit, query.offset, now);
   // an offset past the end returns no row to carry the total: count on its own then
-  const total = rows[0]?.total ?? (query.offset > 0 ? await countWorkspaces(kyselyOf(db), match) : 0);
+  const total = rows[0]?.total ?? (query.offset > 0 ? await countWorkspaces(db, match) : 0);
   return page(rows.map(toSummaryJson), total, query.limit, query.offset);
 }
 
 export async function getWorkspaceForOperator(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   workspaceId: string,
   now: Date = new Date(),
 ): Promise<TWorkspaceDetailJson> {
   const [summary] = await summaryRows(db, env, { id: workspaceId }, 1, 0, now);
   if (!summary) throw notFound(`Workspace "${workspaceId}"`);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [members, apps] = await Promise.all([
     readWorkspaceMembers(kdb, workspaceId),
     readWorkspaceApps(kdb, workspaceId, env),

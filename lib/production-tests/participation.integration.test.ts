@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { makeApp, makeOperator, makeWorkspace } from "../testing/factories";
 import { requestProductionTest, scheduleProductionTest } from "../testing/production-tests";
 import { claimStamp, recordParticipation, type TParticipationInput } from "./participation";
+import { inTransaction } from "../db/kysely";
 
 async function challenge(maxStampClaims = 3) {
   const ws = await makeWorkspace();
@@ -14,9 +16,9 @@ async function challenge(maxStampClaims = 3) {
 }
 
 const record = (input: TParticipationInput, now?: Date) =>
-  getDb().$transaction((tx) => recordParticipation(tx, input, now));
+  inTransaction(kysely(), (tx) => recordParticipation(tx, input, now));
 const claim = (participationId: string, now?: Date) =>
-  getDb().$transaction((tx) => claimStamp(tx, participationId, now));
+  inTransaction(kysely(), (tx) => claimStamp(tx, participationId, now));
 
 async function successfulParticipation(challengeId: string) {
   const r = await record({ challengeId, providerId: "passport", successful: true });
@@ -25,7 +27,7 @@ async function successfulParticipation(challengeId: string) {
 }
 
 const claimedCount = (challengeId: string) =>
-  getDb().productionTestParticipation.count({ where: { challengeId, claimed: true } });
+  prisma().productionTestParticipation.count({ where: { challengeId, claimed: true } });
 
 describe("recordParticipation", () => {
   it("records successful and unsuccessful attempts with the test's providers", async () => {
@@ -48,7 +50,7 @@ describe("recordParticipation", () => {
     expect(ok.participation.id).toMatch(/^ptp_[0-9A-Z]{26}$/);
     const failed = await record({ challengeId, providerId: "passport", successful: false });
     expect(failed).toMatchObject({ ok: true, created: true, participation: { successful: false } });
-    expect(await getDb().productionTestParticipation.count({ where: { challengeId } })).toBe(2);
+    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(2);
   });
 
   it("records a verification once per challenge", async () => {
@@ -68,7 +70,7 @@ describe("recordParticipation", () => {
     expect(again).toMatchObject({ ok: true, created: false });
     if (!first.ok || !again.ok) throw new Error("refused");
     expect(again.participation.id).toBe(first.participation.id);
-    expect(await getDb().productionTestParticipation.count({ where: { challengeId } })).toBe(1);
+    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(1);
   });
 
   it("refuses providers outside the test and inactive challenges, writing nothing", async () => {
@@ -82,7 +84,7 @@ describe("recordParticipation", () => {
       ok: false,
       reason: "challenge_expired",
     });
-    expect(await getDb().productionTestParticipation.count({ where: { challengeId } })).toBe(0);
+    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(0);
 
     const p = await successfulParticipation(challengeId);
     expect(await claim(p.id)).toMatchObject({ ok: true, completed: true });
@@ -90,7 +92,7 @@ describe("recordParticipation", () => {
       ok: false,
       reason: "challenge_completed",
     });
-    expect(await getDb().productionTestParticipation.count({ where: { challengeId } })).toBe(1);
+    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(1);
   });
 
   it("throws 404 for an unknown challenge and refuses to run outside a transaction", async () => {
@@ -99,7 +101,7 @@ describe("recordParticipation", () => {
     ).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
     const { challengeId } = await challenge();
     await expect(
-      recordParticipation(getDb(), { challengeId, providerId: "passport", successful: true }),
+      recordParticipation(kysely(), { challengeId, providerId: "passport", successful: true }),
     ).rejects.toThrow(/inside a transaction/);
   });
 });
@@ -113,13 +115,13 @@ describe("claimStamp", () => {
 
     expect(await claim(p1.id)).toMatchObject({ ok: true, totalClaims: 1, completed: false });
     expect(await claim(p1.id)).toEqual({ ok: false, reason: "already_claimed" });
-    let row = await getDb().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
+    let row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
     expect(row.completedAt).toBeNull();
 
     expect(await claim(p2.id)).toMatchObject({ ok: true, totalClaims: 2, completed: true });
-    row = await getDb().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
+    row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
     expect(row.completedAt).not.toBeNull();
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: challengeId, action: "production_test.completed" },
     });
     expect(audit).toMatchObject({ workspaceId: ws.workspaceId, environment: "sandbox", actorType: "system" });
@@ -135,7 +137,7 @@ describe("claimStamp", () => {
     expect(await claim(failed.participation.id)).toEqual({ ok: false, reason: "not_successful" });
 
     const p = await successfulParticipation(challengeId);
-    await getDb().productionTestChallenge.update({
+    await prisma().productionTestChallenge.update({
       where: { id: challengeId },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
@@ -160,7 +162,7 @@ describe("claimStamp", () => {
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "challenge_completed")).toBe(true);
     expect(won.filter((r) => r.ok && r.completed)).toHaveLength(1);
     expect(await claimedCount(challengeId)).toBe(max);
-    const row = await getDb().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
+    const row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
     expect(row.completedAt).not.toBeNull();
   });
 

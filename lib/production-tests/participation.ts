@@ -18,7 +18,6 @@
  */
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
@@ -53,10 +52,9 @@ export interface TParticipationInput {
   successful: boolean;
 }
 
-function assertInTransaction(db: Tx, what: string): void {
-  // the root client has $transaction, a transaction client does not; without a transaction the
-  // row lock would be released at once and the claim limit would not hold
-  if ("$transaction" in db) throw new Error(`${what} must run inside a transaction`);
+function assertInTransaction(db: Db, what: string): void {
+  // without a transaction the row lock would be released at once and the claim limit would not hold
+  if (!db.isTransaction) throw new Error(`${what} must run inside a transaction`);
 }
 
 /** Locks the challenge row until the transaction ends and returns it with its request payload. */
@@ -79,12 +77,11 @@ function inactiveReason(
 }
 
 export async function recordParticipation(
-  prisma: Tx,
+  db: Db,
   input: TParticipationInput,
   now: Date = new Date(),
 ): Promise<TParticipationResult> {
-  assertInTransaction(prisma, "recordParticipation");
-  const db = kyselyOf(prisma);
+  assertInTransaction(db, "recordParticipation");
   const challenge = await lockChallenge(db, input.challengeId);
   if (input.verificationId) {
     const existing = await readParticipationOfVerification(db, challenge.id, input.verificationId);
@@ -106,12 +103,11 @@ export async function recordParticipation(
 }
 
 export async function claimStamp(
-  prisma: Tx,
+  db: Db,
   participationId: string,
   now: Date = new Date(),
 ): Promise<TClaimResult> {
-  assertInTransaction(prisma, "claimStamp");
-  const db = kyselyOf(prisma);
+  assertInTransaction(db, "claimStamp");
   const found = await readParticipation(db, participationId);
   if (!found) throw notFound(`Production test participation "${participationId}"`);
   const challenge = await lockChallenge(db, found.challengeId);
@@ -134,7 +130,7 @@ export async function claimStamp(
   const completed = totalClaims >= max;
   if (completed) {
     await setChallengeCompleted(db, challenge.id, now);
-    await recordAudit(prisma, {
+    await recordAudit(db, {
       workspaceId: challenge.request.workspaceId,
       environment: challenge.request.app.environment,
       actor: SYSTEM_ACTOR,

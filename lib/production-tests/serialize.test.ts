@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProductionTestChallenge, ProductionTestRequest } from "../db/generated/client";
+import type { ProductionTestChallenge, ProductionTestRequest } from "../db/rows";
 import {
   buildProviderBreakdown,
   readPayload,

@@ -17,7 +17,6 @@ import { getOwnedApp } from "../apps/service";
 import { operatorAudit, recordAudit, workspaceAudit } from "../audit";
 import type { OperatorActor, WorkspaceActor } from "../auth/actor";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField, notFound, type ErrorCode } from "../errors";
@@ -69,7 +68,7 @@ const NOT_PENDING_CODE: ErrorCode = "PRODUCTION_TEST_NOT_PENDING";
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 export async function createProductionTest(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   input: TCreateProductionTest,
@@ -79,7 +78,7 @@ export async function createProductionTest(
   input.providerIds.forEach((id, i) => {
     if (!findProvider(id)) throw invalidField(`providerIds[${i}]`, `unknown provider "${id}"`);
   });
-  const data = kyselyOf(db);
+  const data = db;
   const activated = new Set(await activatedProviderIds(data, app.id, input.providerIds));
   input.providerIds.forEach((id, i) => {
     if (!activated.has(id)) {
@@ -115,12 +114,12 @@ export async function createProductionTest(
 
 /** Every request of the app, newest first; scheduled ones appear as challenges. */
 export async function listProductionTests(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   clientId: string,
 ): Promise<TProductionTestItemJson[]> {
   const app = await getOwnedApp(db, auth, clientId);
-  const rows = await listAppRequests(kyselyOf(db), app.id);
+  const rows = await listAppRequests(db, app.id);
   const now = new Date();
   return rows.map((r) => toItemJson(r, now));
 }
@@ -137,13 +136,13 @@ export function challengeNotFound(challengeId: string): ApiError {
 }
 
 export async function getProductionTestReport(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   clientId: string,
   challengeId: string,
 ): Promise<TReportJson> {
   const app = await getOwnedApp(db, auth, clientId);
-  const data = kyselyOf(db);
+  const data = db;
   const challenge = await readAppChallenge(data, app.id, challengeId);
   if (!challenge) throw challengeNotFound(challengeId);
   return {
@@ -225,13 +224,13 @@ async function moveRequest(
 }
 
 export async function scheduleProductionTest(
-  db: Tx,
+  db: Db,
   actor: OperatorActor,
   requestId: string,
   input: TScheduleProductionTest,
   now: Date = new Date(),
 ): Promise<TOperatorItemJson> {
-  const data = kyselyOf(db);
+  const data = db;
   const row = await loadRequestForOperator(data, actor.env, requestId);
   if (!canTransition(REQUEST_TRANSITIONS, row.status, "schedule")) {
     throw notPending(requestId, row.status, "schedule");
@@ -275,12 +274,12 @@ export async function scheduleProductionTest(
 }
 
 export async function failProductionTest(
-  db: Tx,
+  db: Db,
   actor: OperatorActor,
   requestId: string,
   input: TFailProductionTest,
 ): Promise<TOperatorItemJson> {
-  const data = kyselyOf(db);
+  const data = db;
   const row = await loadRequestForOperator(data, actor.env, requestId);
   await moveRequest(data, row, "fail", { failureReason: input.reason });
   await recordAudit(db, {
@@ -300,11 +299,11 @@ export async function failProductionTest(
  * Pending requests oldest first (first come, first served); scheduled and failed newest first.
  */
 export async function listProductionTestsForOperator(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   { status, clientId, limit, offset }: TOperatorListQuery,
 ): Promise<TPage<TOperatorItemJson>> {
-  const data = kyselyOf(db);
+  const data = db;
   const filter = { status, environment: env, clientId: clientId ? clientId : null };
   const dir = status === "pending" ? "asc" : "desc";
   const [total, rows] = await Promise.all([

@@ -20,7 +20,7 @@ import { getOwnedApp } from "../apps/service";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceActor } from "../auth/actor";
 import type { AppAuth } from "../auth/app-credentials";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { findProvider } from "../providers/catalog";
 import { createVerification } from "../verifications/create";
@@ -41,7 +41,7 @@ function providerNotAvailable(message: string): ApiError {
 }
 
 export async function startChallengeSession(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   challengeId: string,
@@ -49,7 +49,7 @@ export async function startChallengeSession(
   now: Date = new Date(),
 ): Promise<TChallengeSession> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const challenge = await readAppChallenge(kyselyOf(db), app.id, challengeId);
+  const challenge = await readAppChallenge(db, app.id, challengeId);
   if (!challenge) throw challengeNotFound(challengeId);
   if (!isChallengeActive(challenge, now)) {
     throw invalidField(

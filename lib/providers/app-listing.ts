@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import type { AppAuth } from "../auth/app-credentials";
 import { availabilityFields, connectionAvailabilities } from "../connections/runtime";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { providerNeedsAction } from "./app-providers";
 import { PROVIDERS } from "./catalog";
 import type { ZAppProviderEntryJson } from "./endpoints";
@@ -19,11 +19,11 @@ import { readAppProviderRows } from "./store";
 export type TAppProviderEntry = z.infer<typeof ZAppProviderEntryJson>;
 
 export async function listProvidersForApp(
-  db: Tx,
+  db: Db,
   auth: AppAuth,
   status?: TAppProviderStatus,
 ): Promise<TAppProviderEntry[]> {
-  const rows = await readAppProviderRows(kyselyOf(db), auth.clientId);
+  const rows = await readAppProviderRows(db, auth.clientId);
   const byId = new Map(rows.map((r) => [r.providerId, r]));
   const availability = await connectionAvailabilities(
     auth.environment,

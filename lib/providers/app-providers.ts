@@ -21,7 +21,7 @@ import {
   type TConnectionAvailability,
 } from "../connections/runtime";
 import { recordAudit, workspaceAudit } from "../audit";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { getOwnedApp } from "../apps/service";
 import { ApiError, notFound } from "../errors";
 import { activationStatusOf } from "../activation/state-machine";
@@ -165,11 +165,11 @@ export function toProviderJson(
  * their rows and current tickets loaded in two queries.
  */
 export async function loadProviderEntries(
-  db: Tx,
+  db: Db,
   app: TAppContext,
   options: { providerIds?: string[]; withActivation: boolean; wholeCatalog?: boolean },
 ): Promise<TProviderJson[]> {
-  const rows = await readAppProviderRows(kyselyOf(db), app.id);
+  const rows = await readAppProviderRows(db, app.id);
   const rowById = new Map(rows.map((r) => [r.providerId, r]));
   let providers: TProviderDefinition[];
   if (options.providerIds) {
@@ -183,7 +183,7 @@ export async function loadProviderEntries(
   const ticketIds = options.withActivation
     ? providers.map((p) => rowById.get(p.id)?.currentTicketId).filter((id): id is string => !!id)
     : [];
-  const tickets = ticketIds.length ? await readActivationTickets(kyselyOf(db), ticketIds) : [];
+  const tickets = ticketIds.length ? await readActivationTickets(db, ticketIds) : [];
   const ticketById = new Map(tickets.map((t) => [t.id, t]));
   const companyInfo = options.withActivation ? parseCompanyInfo(app.companyInfo) : {};
   const availability = await connectionAvailabilities(
@@ -204,7 +204,7 @@ export async function loadProviderEntries(
 }
 
 export async function listAppProviders(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   clientId: string,
   include: Set<string>,
@@ -218,7 +218,7 @@ export async function listAppProviders(
 }
 
 export async function setProviderEnabled(
-  db: Tx,
+  db: Db,
   actor: { auth: WorkspaceAuth; requestId: string },
   clientId: string,
   providerId: string,
@@ -227,7 +227,7 @@ export async function setProviderEnabled(
   const app = await getOwnedApp(db, actor.auth, clientId);
   const provider = findProvider(providerId);
   if (!provider) throw notFound(`Provider "${providerId}"`);
-  const row = await readAppProviderRow(kyselyOf(db), app.id, providerId);
+  const row = await readAppProviderRow(db, app.id, providerId);
   const status = activationStatusOf(row);
   if (status !== "activated") {
     const message = `is not activated for this app (status: ${status}); activate it first with POST /v1/apps/{client_id}/activation`;
@@ -237,7 +237,7 @@ export async function setProviderEnabled(
   }
   if (row!.enabled !== enabled) {
     // what Prisma's "not found" (P2025) answered, should the row go between the read and here
-    if (!(await setAppProviderEnabled(kyselyOf(db), app.id, providerId, enabled)))
+    if (!(await setAppProviderEnabled(db, app.id, providerId, enabled)))
       throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
     await recordAudit(db, {
       ...workspaceAudit(actor),

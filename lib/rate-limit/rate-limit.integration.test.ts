@@ -5,7 +5,7 @@
  * (X-Forwarded-For), so the counters of other tests never meet it.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { basic, bearer, call } from "../testing/router";
 import { makeOperator } from "../testing/factories";
 import { makeTokenApp } from "../testing/tokens";
@@ -157,7 +157,7 @@ describe("failed credential checks", () => {
       });
       expect(res.status).toBe(200);
     }
-    const rows = await getDb().rateLimit.count({ where: { key: { contains: ip } } });
+    const rows = await prisma().rateLimit.count({ where: { key: { contains: ip } } });
     expect(rows).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
  * not shown to anyone.
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { page, type TPage } from "../http/pagination";
 import { parseCredentialType } from "./credential-types";
 import type { TListRequestLogsQuery, TRequestLogJson } from "./endpoints";
@@ -17,7 +17,7 @@ function statusRange(statusClass: TListRequestLogsQuery["statusClass"]): Pick<TR
 }
 
 export async function listRequestLogs(
-  db: Tx,
+  db: Db,
   scope: Pick<WorkspaceAuth, "workspaceId" | "environment">,
   query: TListRequestLogsQuery,
 ): Promise<TPage<TRequestLogJson>> {
@@ -34,7 +34,7 @@ export async function listRequestLogs(
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
   };
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [total, rows] = await Promise.all([
     countRequestLogs(kdb, filter),
     listRequestLogRows(kdb, filter, { limit: query.limit, offset: query.offset }),

@@ -4,7 +4,7 @@
  * never holds long locks or one huge transaction (each batch commits on its own).
  */
 import { config } from "../config";
-import { getDb, kyselyOf, type Tx } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import { logger } from "../log";
 import { deleteRequestLogsBefore } from "./store";
 
@@ -17,19 +17,19 @@ export function requestLogRetentionDays(): number {
 
 /** Deletes the rows older than the retention period; returns how many went. */
 export async function purgeRequestLogs(
-  db: Tx,
+  db: Db,
   { now = new Date(), batchSize = REQUEST_LOG_PURGE_BATCH } = {},
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - requestLogRetentionDays() * 24 * 3600 * 1000);
   let deleted = 0;
   for (;;) {
-    const count = await deleteRequestLogsBefore(kyselyOf(db), cutoff, batchSize);
+    const count = await deleteRequestLogsBefore(db, cutoff, batchSize);
     deleted += count;
     if (count < batchSize) return deleted;
   }
 }
 
 export async function purgeRequestLogsTask(): Promise<void> {
-  const count = await purgeRequestLogs(getDb());
+  const count = await purgeRequestLogs(kysely());
   if (count > 0) logger.info({ count }, "old API request log rows deleted (retention)");
 }

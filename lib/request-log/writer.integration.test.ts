@@ -4,7 +4,8 @@
  * row already written is skipped, not an error that drops the batch.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { newId } from "../ids";
 import type { RequestLogEntry } from "./entry";
 import { appendRequestLog, flushRequestLog } from "./writer";
@@ -52,9 +53,9 @@ describe("request log writer", () => {
       }),
       entry({ workspaceId: null, credentialType: "none", credentialId: null, credentialName: "NULL" }),
     ];
-    for (const e of entries) appendRequestLog(getDb, e);
+    for (const e of entries) appendRequestLog(kysely, e);
     await flushRequestLog();
-    const rows = await getDb().apiRequestLog.findMany({ where: { id: { in: entries.map((e) => e.id) } } });
+    const rows = await prisma().apiRequestLog.findMany({ where: { id: { in: entries.map((e) => e.id) } } });
     expect(rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
       [...entries].sort((a, b) => a.id.localeCompare(b.id)),
     );
@@ -62,14 +63,14 @@ describe("request log writer", () => {
 
   it("skips an entry whose row exists and writes the rest of the batch", async () => {
     const first = entry({ status: 201 });
-    appendRequestLog(getDb, first);
+    appendRequestLog(kysely, first);
     await flushRequestLog();
     const again = { ...first, status: 500 };
     const next = entry();
-    appendRequestLog(getDb, again);
-    appendRequestLog(getDb, next);
+    appendRequestLog(kysely, again);
+    appendRequestLog(kysely, next);
     await flushRequestLog();
-    const rows = await getDb().apiRequestLog.findMany({ where: { id: { in: [first.id, next.id] } } });
+    const rows = await prisma().apiRequestLog.findMany({ where: { id: { in: [first.id, next.id] } } });
     expect(rows.map((r) => [r.id, r.status]).sort()).toEqual(
       [
         [first.id, 201],

@@ -10,8 +10,7 @@
  *   createMany, whose query compiler cost more CPU per request than the rest of a status read.
  */
 import { config } from "../config";
-import type { PrismaClient } from "../db/generated/client";
-import { kyselyOf } from "../db/client";
+import type { Db } from "../db/kysely";
 import { logger } from "../log";
 import type { RequestLogEntry } from "./entry";
 import { insertRequestLogs } from "./store";
@@ -22,7 +21,7 @@ const MAX_BUFFER = 10_000;
 
 let buffer: RequestLogEntry[] = [];
 let timer: NodeJS.Timeout | undefined;
-let dbRef: (() => PrismaClient) | undefined;
+let dbRef: (() => Db) | undefined;
 let inFlight: Promise<void> = Promise.resolve();
 
 /** Off by IDV_REQUEST_LOG=off (for example a benchmark of the bare API). */
@@ -30,9 +29,9 @@ export function requestLogEnabled(): boolean {
   return config().requestLog;
 }
 
-export function appendRequestLog(getDb: () => PrismaClient, entry: RequestLogEntry): void {
+export function appendRequestLog(kysely: () => Db, entry: RequestLogEntry): void {
   if (!requestLogEnabled()) return;
-  dbRef = getDb;
+  dbRef = kysely;
   // under a flood that the database cannot absorb, drop the oldest rather than grow without bound
   if (buffer.length >= MAX_BUFFER) buffer.shift();
   buffer.push(entry);
@@ -55,7 +54,7 @@ export function flushRequestLog(): Promise<void> {
   if (batch.length === 0 || !db) return inFlight;
   inFlight = inFlight.then(async () => {
     try {
-      await insertRequestLogs(kyselyOf(db()), batch);
+      await insertRequestLogs(db(), batch);
     } catch (err) {
       logger.warn({ err, dropped: batch.length }, "request log write failed");
     }

@@ -5,20 +5,21 @@
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../config/paths";
-import { getDb, kysely } from "../db/client";
+import { closeDatabase, kysely } from "../db/client";
 import { readUserByEmail } from "../team/store/accounts";
 import { createWorkspace } from "../workspaces";
+import { inTransaction } from "../db/kysely";
 
 export const DEMO_EMAIL = "demo@example.com";
 export const DEMO_PASSWORD = "demo-password";
 
 export async function seedDemo(): Promise<{ email: string; password: string; sandboxKey?: string }> {
   const file = path.join(projectRoot, ".data", "demo.json");
-  const db = getDb();
-  const existing = await readUserByEmail(kysely(), DEMO_EMAIL);
+  const db = kysely();
+  const existing = await readUserByEmail(db, DEMO_EMAIL);
   let sandboxKey: string | undefined;
   if (!existing) {
-    const created = await db.$transaction((tx) =>
+    const created = await inTransaction(db, (tx) =>
       createWorkspace(tx, { name: "Demo workspace", email: DEMO_EMAIL, password: DEMO_PASSWORD }),
     );
     sandboxKey = created.keys.sandbox;
@@ -29,6 +30,6 @@ export async function seedDemo(): Promise<{ email: string; password: string; san
   } else if (fs.existsSync(file)) {
     sandboxKey = (JSON.parse(fs.readFileSync(file, "utf8")) as { sandboxKey?: string }).sandboxKey;
   }
-  await db.$disconnect();
+  await closeDatabase();
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, sandboxKey };
 }

@@ -23,7 +23,7 @@
  *   skip scan of the (workspace_id, environment, created_at) index (one probe per active day),
  *   not from reading the sessions; rows older than the 30-day window are deleted.
  */
-import { getDb, kyselyOf, type Db } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import { verificationStatsRollupJob } from "../jobs/definitions";
 import { enqueue } from "../jobs/registry";
 import { logger } from "../log";
@@ -79,7 +79,7 @@ export async function rollupVerificationStats(
   const end = utcDay(settled);
   const recentFrom = utcDay(new Date(settled.getTime() - ROLLUP_RECENT_DAYS * DAY_MS));
 
-  const db = kyselyOf(prisma);
+  const db = prisma;
   await deleteRollupRowsBefore(db, start, workspaceId);
   if (end <= start) return { days: [], missingLeft: 0, openLeft: 0 };
 
@@ -114,7 +114,7 @@ export async function rollupVerificationStats(
 
 /** The `verification_stats_rollup` job (hourly; re-enqueued soon while days without rows remain). */
 export async function verificationStatsRollupTask(): Promise<void> {
-  const db = getDb();
+  const db = kysely();
   const result = await rollupVerificationStats(db);
   if (result.days.length > 0) {
     logger.info(

@@ -20,7 +20,7 @@
 import type { RawBuilder } from "kysely";
 import type { z } from "zod";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { sessionTtlSeconds } from "../verifications/settings";
 import type { TStatsPeriod, TVerificationStats, ZStatsCountsJson } from "./endpoints";
 import {
@@ -116,14 +116,14 @@ function counts(row: TStatsRow | undefined): TStatsCounts {
 }
 
 export async function getVerificationStats(
-  db: Tx,
+  db: Db,
   scope: Pick<WorkspaceAuth, "workspaceId" | "environment">,
   query: { period: TStatsPeriod; appId?: string },
   now = new Date(),
   { useRollup = true }: { useRollup?: boolean } = {},
 ): Promise<TVerificationStats> {
   const window = statsWindow(query.period, now);
-  const rows = await readVerificationStats(kyselyOf(db), scope, bucketsOf(window), query.appId, useRollup);
+  const rows = await readVerificationStats(db, scope, bucketsOf(window), query.appId, useRollup);
   const byBucket = new Map(rows.filter((r) => r.grouping === 1).map((r) => [Number(r.bucket), r]));
   const total = rows.find((r) => r.grouping === 3);
   const totals = counts(total);

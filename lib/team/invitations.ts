@@ -27,7 +27,7 @@ import { recordAudit, workspaceWideAudit } from "../audit";
 import { userActor } from "../auth/actor";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import { newId, randomToken } from "../ids";
@@ -69,7 +69,7 @@ export function invitationUrl(token: string): string {
 }
 
 export async function createInvitation(
-  db: Tx,
+  db: Db,
   actor: TeamActor,
   input: TCreateInvitation,
 ): Promise<TCreatedInvitationJson> {
@@ -77,7 +77,7 @@ export async function createInvitation(
   if (input.role === "owner" && !can(auth.role, "team_owner", auth.environment))
     throw forbidden(auth, "team_owner");
   const email = normalizeEmail(input.email);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   if (await hasMemberWithEmail(kdb, auth.workspaceId, email)) {
     throw new ApiError("ALREADY_MEMBER", `${email} is already a member of this workspace`, {
       details: [{ path: "email", message: "is already a member of this workspace" }],
@@ -133,11 +133,11 @@ export async function createInvitation(
 }
 
 export async function listInvitations(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TInvitationJson>> {
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const now = new Date();
   const [total, rows] = await Promise.all([
     countPendingInvitations(kdb, auth.workspaceId, now),
@@ -158,12 +158,12 @@ export async function listInvitations(
 }
 
 export async function revokeInvitation(
-  db: Tx,
+  db: Db,
   actor: TeamActor,
   invitationId: string,
 ): Promise<{ revoked: true }> {
   const { auth } = actor;
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const invitation = await readInvitation(kdb, invitationId);
   if (!invitation || invitation.workspaceId !== auth.workspaceId)
     throw notFound(`Invitation ${invitationId}`);
@@ -197,8 +197,8 @@ interface UsableInvitation {
 }
 
 /** The invitation of a token if it can still be accepted, else 410 (counted against `ip`). */
-async function usableInvitation(db: Tx, token: string, ip: string): Promise<UsableInvitation> {
-  const row = await readInvitationByToken(kyselyOf(db), sha256Hex(token));
+async function usableInvitation(db: Db, token: string, ip: string): Promise<UsableInvitation> {
+  const row = await readInvitationByToken(db, sha256Hex(token));
   let problem: string | undefined;
   if (!row) problem = "This invitation link is not valid. Ask for a new invitation";
   else if (row.acceptedAt) problem = "This invitation was already used. Sign in instead";
@@ -213,12 +213,12 @@ async function usableInvitation(db: Tx, token: string, ip: string): Promise<Usab
 }
 
 export async function lookupInvitation(
-  db: Tx,
+  db: Db,
   input: { token: string; ip: string },
 ): Promise<TInvitationLookupJson> {
   await checkLimit(invitationLimit(), input.ip, "invitation");
   const invitation = await usableInvitation(db, input.token, input.ip);
-  const user = await readUserByEmail(kyselyOf(db), invitation.email);
+  const user = await readUserByEmail(db, invitation.email);
   return {
     workspaceName: invitation.workspaceName,
     email: invitation.email,
@@ -229,7 +229,7 @@ export async function lookupInvitation(
 }
 
 export async function acceptInvitation(
-  db: Tx,
+  db: Db,
   input: TAcceptInvitation & { ip: string; requestId: string },
 ): Promise<TJoinedJson> {
   const limit = invitationLimit();
@@ -237,7 +237,7 @@ export async function acceptInvitation(
   const invitation = await usableInvitation(db, input.token, input.ip);
   const now = new Date();
   // claim first: the row lock makes a concurrent accept wait, then find nothing to claim
-  const kdb = kyselyOf(db);
+  const kdb = db;
   if (!(await claimInvitation(kdb, invitation.id, now))) {
     await fail(limit, input.ip);
     throw new ApiError("INVITATION_INVALID", "This invitation was already used. Sign in instead");

@@ -4,7 +4,7 @@
  * keeps that). An expired link answers 410 either way, so deleting it changes no answer but
  * "expired" becoming "not valid". Run by the hourly `mail_link_purge` job in bounded batches.
  */
-import { getDb, kyselyOf, type Tx } from "../db/client";
+import { kysely, type Db } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 import { logger } from "../log";
 import { deleteExpiredPasswordResets, deleteExpiredSignupRequests } from "./store/accounts";
@@ -12,10 +12,10 @@ import { deleteExpiredPasswordResets, deleteExpiredSignupRequests } from "./stor
 const GRACE_MS = 24 * 60 * 60 * 1000;
 
 export async function purgeExpiredMailLinks(
-  prismaDb: Tx,
+  prismaDb: Db,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<{ passwordResets: number; signupRequests: number }> {
-  const db = kyselyOf(prismaDb);
+  const db = prismaDb;
   const before = new Date(now.getTime() - GRACE_MS);
   const passwordResets = await deleteInBatches(
     (limit) => deleteExpiredPasswordResets(db, before, limit),
@@ -29,7 +29,7 @@ export async function purgeExpiredMailLinks(
 }
 
 export async function purgeExpiredMailLinksTask(): Promise<void> {
-  const counts = await purgeExpiredMailLinks(getDb());
+  const counts = await purgeExpiredMailLinks(kysely());
   if (counts.passwordResets + counts.signupRequests > 0)
     logger.info(counts, "expired password-reset links and sign-up confirmations deleted");
 }

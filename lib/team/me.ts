@@ -18,7 +18,7 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { operatorAudit, recordAudit, workspaceWideAudit } from "../audit";
 import { endAllSessions } from "../auth/console/lifetime";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, invalidField, notFound } from "../errors";
 import { fail, reset } from "../rate-limit";
 import type { TMeJson } from "./endpoints";
@@ -35,8 +35,8 @@ export function permissionsOf(auth: Pick<WorkspaceAuth, "role" | "environment">)
   return out;
 }
 
-export async function getMe(db: Tx, auth: WorkspaceAuth): Promise<TMeJson> {
-  const kdb = kyselyOf(db);
+export async function getMe(db: Db, auth: WorkspaceAuth): Promise<TMeJson> {
+  const kdb = db;
   const workspaceName = await readWorkspaceName(kdb, auth.workspaceId);
   if (workspaceName === undefined) throw notFound("Workspace");
   let user: TMeJson["user"] = null;
@@ -63,7 +63,7 @@ export async function getMe(db: Tx, auth: WorkspaceAuth): Promise<TMeJson> {
 }
 
 export async function changePassword(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   input: TChangePassword,
   requestId: string,
@@ -77,7 +77,7 @@ export async function changePassword(
   const userId = auth.actor.id;
   const limit = passwordChangeLimit();
   await checkLimit(limit, userId, "password change");
-  const user = await readUserById(kyselyOf(db), userId);
+  const user = await readUserById(db, userId);
   if (!user) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     await fail(limit, userId);
@@ -101,7 +101,7 @@ const SIGNED_OUT_EVERYWHERE = "user.signed_out_everywhere";
 
 /** "Sign out of all sessions" from the console: every session of the signed-in user ends. */
 export async function signOutEverywhere(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   requestId: string,
 ): Promise<{ signedOut: true }> {
@@ -123,7 +123,7 @@ export async function signOutEverywhere(
 
 /** "Sign out of all sessions" from the back-office: every session of the operator ends. */
 export async function signOutEverywhereAsOperator(
-  db: Tx,
+  db: Db,
   auth: OperatorAuth,
   requestId: string,
 ): Promise<{ signedOut: true }> {

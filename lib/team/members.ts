@@ -14,7 +14,7 @@
 import { can, parseRole, PERMISSION_LABEL, type TPermission, type TRole } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { recordAudit, workspaceWideAudit } from "../audit";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
 import type { TTeamMemberJson } from "./endpoints";
@@ -62,26 +62,26 @@ export function requirePermission(auth: WorkspaceAuth, permission: TPermission):
 }
 
 /** Serializes team changes of one workspace (the last-owner rule reads, then writes). */
-export async function lockWorkspace(db: Tx, workspaceId: string): Promise<void> {
-  await lockWorkspaceRow(kyselyOf(db), workspaceId);
+export async function lockWorkspace(db: Db, workspaceId: string): Promise<void> {
+  await lockWorkspaceRow(db, workspaceId);
 }
 
-async function ownerCount(db: Tx, workspaceId: string): Promise<number> {
-  return countOwners(kyselyOf(db), workspaceId);
+async function ownerCount(db: Db, workspaceId: string): Promise<number> {
+  return countOwners(db, workspaceId);
 }
 
-async function findMember(db: Tx, workspaceId: string, userId: string): Promise<TMemberRow> {
-  const row = await readMember(kyselyOf(db), workspaceId, userId);
+async function findMember(db: Db, workspaceId: string, userId: string): Promise<TMemberRow> {
+  const row = await readMember(db, workspaceId, userId);
   if (!row) throw notFound(`Member ${userId}`);
   return row;
 }
 
 export async function listMembers(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TTeamMemberJson>> {
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [total, rows] = await Promise.all([
     countMembers(kdb, auth.workspaceId),
     listMemberRows(kdb, auth.workspaceId, { limit, offset }),
@@ -95,7 +95,7 @@ export async function listMembers(
 }
 
 export async function changeMemberRole(
-  db: Tx,
+  db: Db,
   actor: TeamActor,
   userId: string,
   role: TRole,
@@ -112,7 +112,7 @@ export async function changeMemberRole(
       "The workspace needs an owner: make another member owner before changing this role",
     );
   }
-  const updated = await updateMemberRole(kyselyOf(db), auth.workspaceId, userId, role);
+  const updated = await updateMemberRole(db, auth.workspaceId, userId, role);
   if (!updated) throw missingRow();
   await recordAudit(db, {
     ...workspaceWideAudit(actor),
@@ -125,7 +125,7 @@ export async function changeMemberRole(
   return toMemberJson(updated, auth);
 }
 
-export async function removeMember(db: Tx, actor: TeamActor, userId: string): Promise<{ removed: true }> {
+export async function removeMember(db: Db, actor: TeamActor, userId: string): Promise<{ removed: true }> {
   const { auth } = actor;
   const leaving = auth.actor.type === "user" && auth.actor.id === userId;
   if (!leaving) requirePermission(auth, "team");
@@ -141,7 +141,7 @@ export async function removeMember(db: Tx, actor: TeamActor, userId: string): Pr
         : "The workspace needs an owner: make another member owner first",
     );
   }
-  if (!(await deleteMember(kyselyOf(db), auth.workspaceId, userId))) throw missingRow();
+  if (!(await deleteMember(db, auth.workspaceId, userId))) throw missingRow();
   await recordAudit(db, {
     ...workspaceWideAudit(actor),
     action: "member.removed",

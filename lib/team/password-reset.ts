@@ -23,7 +23,7 @@ import { recordAudit } from "../audit";
 import { publicUrl } from "../config";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword } from "../crypto/password";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError } from "../errors";
 import { newId, randomToken } from "../ids";
 import { queueMail } from "../mail/queue";
@@ -60,7 +60,7 @@ function unavailable(): ApiError {
 }
 
 export async function requestPasswordReset(
-  db: Tx,
+  db: Db,
   input: { email: string; ip: string },
 ): Promise<{ status: "sent_if_account_exists" }> {
   if (!mailConfigured()) throw unavailable();
@@ -72,7 +72,7 @@ export async function requestPasswordReset(
   const wait = Math.max(byIp, byEmail);
   if (wait > 0) throw rateLimited(wait, "password reset");
 
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const user = await readUserByEmail(kdb, email);
   if (user) {
     const now = new Date();
@@ -102,8 +102,8 @@ interface UsableReset {
 }
 
 /** The reset of a token if it can still be used, else 410 (counted against `ip`). */
-async function usableReset(db: Tx, token: string, ip: string): Promise<UsableReset> {
-  const row = await readPasswordResetByToken(kyselyOf(db), sha256Hex(token));
+async function usableReset(db: Db, token: string, ip: string): Promise<UsableReset> {
+  const row = await readPasswordResetByToken(db, sha256Hex(token));
   let problem: string | undefined;
   if (!row) problem = "This password-reset link is not valid. Ask for a new one";
   else if (row.usedAt)
@@ -118,7 +118,7 @@ async function usableReset(db: Tx, token: string, ip: string): Promise<UsableRes
 }
 
 export async function lookupPasswordReset(
-  db: Tx,
+  db: Db,
   input: { token: string; ip: string },
 ): Promise<{ email: string; expiresAt: string }> {
   if (!mailConfigured()) throw unavailable();
@@ -128,7 +128,7 @@ export async function lookupPasswordReset(
 }
 
 export async function completePasswordReset(
-  db: Tx,
+  db: Db,
   input: { token: string; newPassword: string; ip: string; requestId: string },
 ): Promise<{ reset: true; email: string }> {
   if (!mailConfigured()) throw unavailable();
@@ -137,7 +137,7 @@ export async function completePasswordReset(
   const row = await usableReset(db, input.token, input.ip);
   const now = new Date();
   // claim first: a concurrent use waits on the row lock, then finds nothing to claim
-  const kdb = kyselyOf(db);
+  const kdb = db;
   if (!(await claimPasswordReset(kdb, row.id, now))) {
     await fail(limit, input.ip);
     throw new ApiError(

@@ -6,7 +6,7 @@
  */
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { publicUrl } from "../config";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError } from "../errors";
 import { queueMail } from "../mail/queue";
 import { roleChangedMail } from "../mail/templates";
@@ -15,12 +15,12 @@ import { readUserById } from "./store/accounts";
 import { readWorkspaceOwners } from "./store/members";
 
 export async function notifyOwnersOfRoleChange(
-  db: Tx,
+  db: Db,
   auth: Pick<WorkspaceAuth, "workspaceId" | "actor">,
   change: { memberEmail: string; from: string; to: string },
 ): Promise<void> {
   if (!mailConfigured()) return;
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const workspace = await readWorkspaceOwners(kdb, auth.workspaceId);
   // what Prisma's findUniqueOrThrow (P2025) answered
   if (!workspace) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");

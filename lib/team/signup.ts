@@ -28,7 +28,7 @@ import { publicUrl } from "../config";
 import { signupEnabled } from "../console/signup";
 import { sha256Hex } from "../crypto/hash";
 import { hashPassword, verifyPassword } from "../crypto/password";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, invalidField } from "../errors";
 import { newId, randomToken } from "../ids";
 import { queueMail } from "../mail/queue";
@@ -69,7 +69,7 @@ function refuseWhenDisabled(): void {
 export type TSignUpResult = { status: 201; body: TJoinedJson } | { status: 202; body: TSignUpPendingJson };
 
 export async function signUp(
-  db: Tx,
+  db: Db,
   input: TSignUp & { ip: string; requestId: string },
 ): Promise<TSignUpResult> {
   refuseWhenDisabled();
@@ -83,7 +83,7 @@ export async function signUp(
   if (wait > 0) throw rateLimited(wait, "sign-up");
   // hashed for a known address too: both answers take the same time
   const passwordHash = await hashPassword(input.password);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const user = await readUserByEmail(kdb, email);
   if (user) {
     await queueMail(
@@ -119,11 +119,11 @@ export async function signUp(
 
 /** Sign-up without mail: the workspace at once (see the header). */
 async function signUpAtOnce(
-  db: Tx,
+  db: Db,
   input: TSignUp & { ip: string; requestId: string },
 ): Promise<TJoinedJson> {
   const email = normalizeEmail(input.email);
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const existing = await readUserByEmail(kdb, email);
   let userId: string;
   let newUser = false;
@@ -162,11 +162,11 @@ async function signUpAtOnce(
 }
 
 async function createOwnedWorkspace(
-  db: Tx,
+  db: Db,
   input: { userId: string; workspaceName: string; requestId: string; data: Record<string, unknown> },
 ): Promise<string> {
   const workspaceId = newId("ws");
-  const kdb = kyselyOf(db);
+  const kdb = db;
   await insertWorkspace(kdb, { id: workspaceId, name: input.workspaceName });
   await insertMembership(kdb, { workspaceId, userId: input.userId, role: "owner" });
   await recordAudit(db, {
@@ -188,13 +188,13 @@ async function createOwnedWorkspace(
  * has an account by now; failures count towards the client address's sign-up limit.
  */
 export async function confirmSignUp(
-  db: Tx,
+  db: Db,
   input: TSignUpConfirm & { ip: string; requestId: string },
 ): Promise<TJoinedJson> {
   refuseWhenDisabled();
   const limit = signUpLimit();
   await checkLimit(limit, input.ip, "sign-up");
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const row = await readSignupRequestByToken(kdb, sha256Hex(input.token));
   let problem: string | undefined;
   if (!row) problem = "This confirmation link is not valid. Sign up again";

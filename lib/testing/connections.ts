@@ -2,7 +2,7 @@
  * Connections for tests, made the way an operator makes them: PUT through the Operator API with
  * an operator key (lib/connections).
  */
-import { getDb } from "../db/client";
+import { prisma } from "./prisma";
 import type { TOidcUpstreamConfig } from "../providers/adapters/oidc-settings";
 import type { TUpstreamOp } from "./upstream-oidc";
 import { makeOperator } from "./factories";
@@ -61,7 +61,7 @@ export const UNREACHABLE_OIDC_SETTINGS = {
  * providers can then be created (issue 24: a provider without a connection is refused).
  */
 export async function connectTestProviders(providerIds: readonly string[]): Promise<void> {
-  const existing = await getDb().providerConnection.findMany({
+  const existing = await prisma().providerConnection.findMany({
     where: { environment: "production", providerId: { in: [...providerIds] } },
     select: { providerId: true },
   });

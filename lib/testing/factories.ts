@@ -1,12 +1,13 @@
 /** Test data built through the same domain code the product uses. */
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { randomToken } from "../ids";
 import { createWorkspace } from "../workspaces";
 import { call, bearer } from "./router";
+import { inTransaction } from "../db/kysely";
 
 export async function makeWorkspace(name = "Test workspace") {
   const email = `owner-${randomToken(10).toLowerCase()}@example.test`;
-  const created = await createWorkspace(getDb(), { name, email, password: "correct horse battery staple" });
+  const created = await createWorkspace(kysely(), { name, email, password: "correct horse battery staple" });
   return { ...created, email };
 }
 
@@ -24,7 +25,7 @@ export async function makeApp(key: string, env: "sandbox" | "production" = "sand
 export async function makeOperator() {
   const { createOperator } = await import("../operators");
   const email = `operator-${randomToken(10).toLowerCase()}@example.test`;
-  return getDb().$transaction((tx) => createOperator(tx, { email, password: "operator password 1" }));
+  return inTransaction(kysely(), (tx) => createOperator(tx, { email, password: "operator password 1" }));
 }
 
 /**
@@ -71,11 +72,11 @@ export async function operatorSessionHeaders(
 export async function addMember(workspaceId: string, role: "owner" | "admin" | "developer" | "viewer") {
   const { hashPassword } = await import("../crypto/password");
   const { newId } = await import("../ids");
-  const db = getDb();
+  const db = kysely();
   const email = `${role}-${randomToken(10).toLowerCase()}@example.test`;
-  const user = await db.user.create({
-    data: { id: newId("usr"), email, passwordHash: await hashPassword("member password 1") },
-  });
-  await db.membership.create({ data: { workspaceId, userId: user.id, role } });
-  return { userId: user.id, email };
+  const userId = newId("usr");
+  const passwordHash = await hashPassword("member password 1");
+  await db.insertInto("users").values({ id: userId, email, passwordHash, updatedAt: new Date() }).execute();
+  await db.insertInto("memberships").values({ workspaceId, userId, role }).execute();
+  return { userId, email };
 }

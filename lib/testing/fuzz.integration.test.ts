@@ -40,7 +40,8 @@ import { z } from "zod";
 import { createOperatorKey } from "../auth/operator-keys";
 import { checkSignInLimits } from "../auth/sign-in";
 import { CONNECTION_ADAPTERS, SECRET_FIELDS } from "../connections/schema";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "./prisma";
 import { ApiError } from "../errors";
 import type { EndpointDef } from "../http/endpoint";
 import { isMethodNotAllowed } from "../http/pipeline";
@@ -171,7 +172,7 @@ const stats = new Map<string, number>();
 let cases = 0;
 
 async function makeWorld(): Promise<TWorld> {
-  const db = getDb();
+  const db = kysely();
   const ws = await makeWorkspace("Fuzz workspace");
   const app = await makeApp(ws.keys.sandbox, "sandbox", "Fuzz app");
   const productionApp = await makeApp(ws.keys.production, "production", "Fuzz production app");
@@ -218,7 +219,7 @@ async function makeWorld(): Promise<TWorld> {
     headers: key,
     body: { providers: { nl_digid: validValues("nl_digid") } },
   });
-  const tickets = await db.activationTicket.findMany({
+  const tickets = await prisma().activationTicket.findMany({
     where: { appId: app.clientId },
     select: { id: true },
   });
@@ -938,7 +939,7 @@ function describeCase(c: TCase): string {
 async function storedConnection(pathname: string): Promise<string | null> {
   const m = /^\/api\/(sandbox|production)\/v1\/operator\/connections\/([A-Za-z0-9_]+)$/.exec(pathname);
   if (!m) return null;
-  const row = await getDb().providerConnection.findUnique({
+  const row = await prisma().providerConnection.findUnique({
     where: { environment_providerId: { environment: m[1] as "sandbox" | "production", providerId: m[2]! } },
   });
   return JSON.stringify(row);
@@ -1455,7 +1456,7 @@ async function fuzzConnections(): Promise<void> {
       }
       if (a.kind === "put") {
         for (const secret of secretsIn(a.body)) if (text.includes(secret)) fail("a secret came back");
-        const row = await getDb().providerConnection.findUnique({
+        const row = await prisma().providerConnection.findUnique({
           where: { environment_providerId: { environment: "sandbox", providerId: a.providerId } },
         });
         if (row?.adapter !== a.adapter) fail("the accepted connection is not the one stored");
@@ -1561,7 +1562,7 @@ describe("fuzz campaign over every route", () => {
       await flushRequestLog();
       const found = new Set<string>();
       for (let i = 0; i < loggedRequestIds.length; i += 1000) {
-        const rows = await getDb().apiRequestLog.findMany({
+        const rows = await prisma().apiRequestLog.findMany({
           where: { id: { in: loggedRequestIds.slice(i, i + 1000) } },
           select: { id: true },
         });

@@ -1,7 +1,8 @@
 /** Test helpers for production tests: requests through the API, participations through the model. */
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { claimStamp, recordParticipation } from "../production-tests/participation";
 import { bearer, call } from "./router";
+import { inTransaction } from "../db/kysely";
 
 type Env = "sandbox" | "production";
 
@@ -38,12 +39,12 @@ export async function participate(
   challengeId: string,
   { providerId = "passport", successful = true, claim = false, verificationId = null as string | null } = {},
 ) {
-  const recorded = await getDb().$transaction((tx) =>
+  const recorded = await inTransaction(kysely(), (tx) =>
     recordParticipation(tx, { challengeId, providerId, successful, verificationId }),
   );
   if (!recorded.ok) throw new Error(`participation refused: ${recorded.reason}`);
   const claimed = claim
-    ? await getDb().$transaction((tx) => claimStamp(tx, recorded.participation.id))
+    ? await inTransaction(kysely(), (tx) => claimStamp(tx, recorded.participation.id))
     : undefined;
   return { participation: recorded.participation, claimed };
 }

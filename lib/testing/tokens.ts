@@ -2,7 +2,7 @@
  * Test helpers for the code exchange: completed verifications written directly (as the
  * verification service leaves them) and codes issued for them.
  */
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
 import { newId } from "../ids";
 import { issueAuthorizationCode, type TIssueCodeInput } from "../oidc/codes";
 import { subjectFor } from "../oidc/subject";
@@ -26,14 +26,20 @@ export interface TVerificationOptions {
 
 /** A verification row of `clientId` (completed by default) with subject, LoA and verifiedAt. */
 export async function makeVerification(clientId: string, options: TVerificationOptions = {}) {
-  const db = getDb();
-  const app = await db.app.findUniqueOrThrow({ where: { id: clientId } });
+  const db = kysely();
+  const app = await db
+    .selectFrom("apps")
+    .select(["id", "workspaceId", "environment", "defaultWorkflowId"])
+    .where("id", "=", clientId)
+    .executeTakeFirstOrThrow();
   const providerId = options.providerId ?? "passport";
   const status = options.status ?? "completed";
   const completed = status === "completed";
   const verifiedAt = options.verifiedAt ?? new Date(Date.now() - 5_000);
-  return db.verification.create({
-    data: {
+  const now = new Date();
+  return db
+    .insertInto("verifications")
+    .values({
       id: newId("ver"),
       appId: app.id,
       workspaceId: app.workspaceId,
@@ -51,8 +57,10 @@ export async function makeVerification(clientId: string, options: TVerificationO
       expiresAt: new Date(Date.now() + 900_000),
       verifiedAt: completed ? verifiedAt : null,
       endedAt: completed ? verifiedAt : null,
-    },
-  });
+      updatedAt: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** A code for a verification, issued through the product's own function (a REST code by default). */
@@ -60,7 +68,7 @@ export async function issueCode(
   verification: { id: string; appId: string; environment: TEnv },
   options: Partial<Omit<TIssueCodeInput, "appId" | "environment" | "verificationId">> = {},
 ): Promise<string> {
-  return issueAuthorizationCode(getDb(), {
+  return issueAuthorizationCode(kysely(), {
     appId: verification.appId,
     environment: verification.environment,
     verificationId: verification.id,

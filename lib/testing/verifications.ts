@@ -1,5 +1,5 @@
 /** Test helpers for verification sessions: apps with providers activated, sessions, their events. */
-import { getDb } from "../db/client";
+import { prisma } from "./prisma";
 import { connectTestProviders } from "./connections";
 import { makeApp, makeWorkspace } from "./factories";
 import { basic, call } from "./router";
@@ -16,10 +16,13 @@ export async function activateProviders(
   providerIds: string[],
   options: { connect?: boolean } = {},
 ): Promise<void> {
-  const app = await getDb().app.findUniqueOrThrow({ where: { id: clientId }, select: { environment: true } });
+  const app = await prisma().app.findUniqueOrThrow({
+    where: { id: clientId },
+    select: { environment: true },
+  });
   if (app.environment === "production" && options.connect !== false) await connectTestProviders(providerIds);
   for (const providerId of providerIds) {
-    await getDb().appProvider.upsert({
+    await prisma().appProvider.upsert({
       where: { appId_providerId: { appId: clientId, providerId } },
       create: { appId: clientId, providerId, status: "activated", enabled: true, activatedAt: new Date() },
       update: { status: "activated", enabled: true, activatedAt: new Date() },
@@ -57,7 +60,7 @@ export async function makeVerifyingApp(
 
 /** The event types recorded for a session, in order. */
 export async function eventTypes(verificationId: string): Promise<string[]> {
-  const rows = await getDb().verificationEvent.findMany({
+  const rows = await prisma().verificationEvent.findMany({
     where: { verificationId },
     orderBy: { seq: "asc" },
     select: { type: true },

@@ -11,16 +11,19 @@
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createDatabaseIfMissing, migrateDatabase } from "../db/database";
-import { getDb } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import { closeDatabase, kysely } from "../db/client";
+import { closeTestPrisma, prisma } from "./prisma";
+import type { Verification } from "../db/rows";
 import { randomToken } from "../ids";
 import type { TEventType } from "../webhooks/event-types";
 import { emitVerificationEvent } from "../webhooks/events";
 import { makeApp, makeWorkspace } from "./factories";
 import { startJobWorkerForTests } from "./jobs";
 import { bearer, call } from "./router";
+import { inTransaction } from "../db/kysely";
 
-const globalForDb = globalThis as unknown as { idvPrisma?: { $disconnect(): Promise<void> } };
+// the process's handle (lib/db/client.ts keeps it on globalThis)
+const globalForDb = globalThis as unknown as { idvDb?: unknown };
 
 /**
  * Points DATABASE_URL at a new, migrated database for this test file (dropped afterwards).
@@ -30,7 +33,7 @@ export function isolateWebhookTestDatabase(): void {
   let adminUrl: string | undefined;
   let database: string | undefined;
   beforeAll(async () => {
-    if (globalForDb.idvPrisma)
+    if (globalForDb.idvDb)
       throw new Error("isolateWebhookTestDatabase() must run before the first database access");
     const shared = new URL(process.env.DATABASE_URL!);
     database = `${shared.pathname.slice(1)}_wh_${randomToken(8).toLowerCase()}`;
@@ -44,8 +47,8 @@ export function isolateWebhookTestDatabase(): void {
     process.env.DATABASE_URL = own.toString();
   }, 60_000);
   afterAll(async () => {
-    await globalForDb.idvPrisma?.$disconnect();
-    globalForDb.idvPrisma = undefined;
+    await closeDatabase();
+    await closeTestPrisma();
     if (!adminUrl || !database) return;
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
@@ -102,8 +105,8 @@ export async function makeWebhookApp(options: TWebhookAppOptions) {
 
 /** A verification row written directly (the session lifecycle is not needed to emit events). */
 export async function makeVerificationRow(clientId: string, status = "awaiting_user_action") {
-  const app = await getDb().app.findUniqueOrThrow({ where: { id: clientId } });
-  return getDb().verification.create({
+  const app = await prisma().app.findUniqueOrThrow({ where: { id: clientId } });
+  return prisma().verification.create({
     data: {
       id: `ver_${randomToken(26)}`,
       appId: app.id,
@@ -125,6 +128,6 @@ export async function makeVerificationRow(clientId: string, status = "awaiting_u
 export async function emitEvents(verification: Verification, types: TEventType[]) {
   const payloads = [];
   for (const type of types)
-    payloads.push(await getDb().$transaction((tx) => emitVerificationEvent(tx, verification, type)));
+    payloads.push(await inTransaction(kysely(), (tx) => emitVerificationEvent(tx, verification, type)));
   return payloads;
 }

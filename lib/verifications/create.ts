@@ -25,8 +25,8 @@
 import { countSessionCreated } from "../metrics/count";
 import type { AppAuth } from "../auth/app-credentials";
 import { connectionAvailability } from "../connections/runtime";
-import { kyselyOf, type Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Db } from "../db/client";
+import type { Verification } from "../db/rows";
 import { ApiError, invalidField } from "../errors";
 import { newId } from "../ids";
 import { validateMatchData } from "../providers/adapters/match";
@@ -60,12 +60,12 @@ export interface TCreateVerificationOptions {
 }
 
 export async function createVerification(
-  db: Tx,
+  db: Db,
   auth: AppAuth,
   input: TCreateVerification,
   options: TCreateVerificationOptions = {},
 ): Promise<TVerificationCreated> {
-  const sessions = kyselyOf(db);
+  const sessions = db;
   const app = await readCreationContext(sessions, auth.clientId, input);
   const provider = findProvider(input.providerId);
   if (!provider) throw providerUnavailable(`Unknown provider "${input.providerId}"`);

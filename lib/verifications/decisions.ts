@@ -16,7 +16,7 @@
  *   no LoA and no claims; its path ends at the verification node with the provider's reason;
  * - cancelled and expired sessions get no record: nothing was decided.
  */
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import type { TMatchResult, TSourceIdentity } from "../providers/adapters/types";
 import type { TProviderDefinition } from "../providers/catalog";
 import { planVerification } from "../workflows/engine/plan";

@@ -15,7 +15,7 @@
  *   first, as any first move would (its end-user would otherwise find a sign-in that cannot
  *   start until it expires).
  */
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { settleOutcome } from "./outcome";
 import { isTerminal, VERIFICATION_TRANSITIONS } from "./state-machine";
@@ -33,31 +33,29 @@ const FAILABLE_STATES: string[] = VERIFICATION_TRANSITIONS.authentication_failed
  * the caller's transaction. Returns how many it failed.
  */
 export async function failOpenSessionsOfProvider(
-  db: Tx,
+  db: Db,
   env: TEnvironment,
   providerId: string,
 ): Promise<number> {
-  const sessions = kyselyOf(db);
   let failed = 0;
   let after = "";
   for (;;) {
     // keyset pagination on the id: each batch starts after the last one
     const batch = await sessionIdsOfProvider(
-      sessions,
+      db,
       { environment: env, providerId, states: FAILABLE_STATES },
       after,
       DISCONNECT_BATCH,
     );
     for (const id of batch) {
       after = id;
-      const change = await lockSession(sessions, id);
+      const change = await lockSession(db, id);
       if (isTerminal(change.row.status) || !FAILABLE_STATES.includes(change.row.status)) continue;
-      await settleOutcome(
-        sessions,
-        change,
-        { kind: "failure", reason: "provider_unavailable", message: "the provider was disconnected" },
-        db,
-      );
+      await settleOutcome(db, change, {
+        kind: "failure",
+        reason: "provider_unavailable",
+        message: "the provider was disconnected",
+      });
       failed++;
     }
     if (batch.length < DISCONNECT_BATCH) return failed;

@@ -5,7 +5,8 @@
  * one, the job worker runs it on its timer, and no creation queues a job any more.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, kysely } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { inTransaction } from "../db/kysely";
 import { expirySweepJob } from "../jobs/definitions";
 import { CRONTAB, jobNamed } from "../jobs/handlers";
@@ -64,7 +65,7 @@ async function webhookApp(path: string) {
 
 /** Moves the sessions' expiresAt a second into the past: they are due. */
 async function makeDue(ids: string[]): Promise<void> {
-  await getDb().verification.updateMany({
+  await prisma().verification.updateMany({
     where: { id: { in: ids } },
     data: { expiresAt: new Date(Date.now() - 1000) },
   });
@@ -72,12 +73,11 @@ async function makeDue(ids: string[]): Promise<void> {
 
 /** timed_out events per session, and timed_out deliveries per session. */
 async function timedOut(ids: string[]): Promise<{ events: number[]; deliveries: number[] }> {
-  const db = getDb();
-  const events = await db.verificationEvent.findMany({
+  const events = await prisma().verificationEvent.findMany({
     where: { verificationId: { in: ids }, type: TIMED_OUT },
     select: { id: true, verificationId: true },
   });
-  const deliveries = await db.webhookDelivery.findMany({
+  const deliveries = await prisma().webhookDelivery.findMany({
     where: { eventId: { in: events.map((e) => e.id) } },
     select: { eventId: true },
   });
@@ -89,7 +89,7 @@ async function timedOut(ids: string[]): Promise<{ events: number[]; deliveries: 
 }
 
 async function statuses(ids: string[]): Promise<string[]> {
-  const rows = await getDb().verification.findMany({
+  const rows = await prisma().verification.findMany({
     where: { id: { in: ids } },
     select: { id: true, status: true },
   });
@@ -108,21 +108,21 @@ describe("the expiry sweep", () => {
       cancelled: await eventTypes(cancelled!),
     };
 
-    expect(await sweepExpiredSessions(getDb())).toEqual({ expired: 1, batches: 1 });
+    expect(await sweepExpiredSessions(kysely())).toEqual({ expired: 1, batches: 1 });
 
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id: due! } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id: due! } });
     expect(row).toMatchObject({ status: "expired", statusReason: "session_timed_out" });
     expect(row.endedAt).not.toBeNull();
     expect(await eventTypes(due!)).toEqual([...CREATED, TIMED_OUT]);
     // the event is the webhook body, with the session as it ended, queued for the app's webhook
-    const [event] = await getDb().verificationEvent.findMany({
+    const [event] = await prisma().verificationEvent.findMany({
       where: { verificationId: due!, type: TIMED_OUT },
     });
     expect(event!.payload).toMatchObject({
       event: TIMED_OUT,
       data: { verificationId: due!, status: "expired" },
     });
-    const delivery = await getDb().webhookDelivery.findFirstOrThrow({ where: { eventId: event!.id } });
+    const delivery = await prisma().webhookDelivery.findFirstOrThrow({ where: { eventId: event!.id } });
     expect(delivery).toMatchObject({ appId: t.app.clientId, eventType: TIMED_OUT, status: "pending" });
     expect(JSON.parse(delivery.body)).toEqual(event!.payload);
 
@@ -134,7 +134,7 @@ describe("the expiry sweep", () => {
     expect(await eventTypes(cancelled!)).toEqual(before.cancelled);
 
     // a second sweep finds nothing
-    expect(await sweepExpiredSessions(getDb())).toEqual({ expired: 0, batches: 1 });
+    expect(await sweepExpiredSessions(kysely())).toEqual({ expired: 0, batches: 1 });
     expect(await eventTypes(due!)).toEqual([...CREATED, TIMED_OUT]);
   });
 
@@ -142,7 +142,7 @@ describe("the expiry sweep", () => {
     const t = await webhookApp("/hooks/jobs");
     const ids = await t.startMany(3);
     // no job of any task names one of the sessions
-    const [{ n }] = await getDb().$queryRawUnsafe<[{ n: number }]>(
+    const [{ n }] = await prisma().$queryRawUnsafe<[{ n: number }]>(
       `SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE payload::text LIKE ANY ($1::text[])`,
       ids.map((id) => `%${id}%`),
     );
@@ -158,7 +158,7 @@ describe("the expiry sweep", () => {
     expect(one).toEqual({ claimed: 3, expired: 3 });
     expect((await statuses(ids)).filter((s) => s === "expired")).toHaveLength(3);
 
-    expect(await sweepExpiredSessions(getDb(), { batchSize: 3 })).toEqual({ expired: 4, batches: 2 });
+    expect(await sweepExpiredSessions(kysely(), { batchSize: 3 })).toEqual({ expired: 4, batches: 2 });
     expect(await statuses(ids)).toEqual(ids.map(() => "expired"));
     expect(await timedOut(ids)).toEqual({ events: ids.map(() => 1), deliveries: ids.map(() => 1) });
   });
@@ -169,8 +169,8 @@ describe("the expiry sweep", () => {
     await makeDue(ids);
 
     const [a, b] = await Promise.all([
-      sweepExpiredSessions(getDb(), { batchSize: 4 }),
-      sweepExpiredSessions(getDb(), { batchSize: 4 }),
+      sweepExpiredSessions(kysely(), { batchSize: 4 }),
+      sweepExpiredSessions(kysely(), { batchSize: 4 }),
     ]);
     expect(a.expired + b.expired).toBe(ids.length);
     expect(await statuses(ids)).toEqual(ids.map(() => "expired"));
@@ -183,14 +183,14 @@ describe("the expiry sweep", () => {
     await makeDue([held!, free!]);
 
     // the session is locked (as an end-user's action would) while a sweep runs
-    const during = await getDb().$transaction(async (tx) => {
+    const during = await inTransaction(kysely(), async (tx) => {
       await lockVerification(tx, held!);
-      return sweepExpiredSessions(getDb());
+      return sweepExpiredSessions(kysely());
     });
     expect(during.expired).toBe(1);
     expect(await statuses([held!, free!])).toEqual(["awaiting_user_action", "expired"]);
 
-    expect((await sweepExpiredSessions(getDb())).expired).toBe(1);
+    expect((await sweepExpiredSessions(kysely())).expired).toBe(1);
     expect(await statuses([held!, free!])).toEqual(["expired", "expired"]);
     expect(await timedOut([held!, free!])).toEqual({ events: [1, 1], deliveries: [1, 1] });
   });
@@ -201,7 +201,7 @@ describe("the expiry sweep", () => {
     const [id] = await t.startMany(1);
     await makeDue([id!]);
     expect((await t.simulate(id!, "success")).body.status).toBe("completed");
-    expect((await sweepExpiredSessions(getDb())).expired).toBe(0);
+    expect((await sweepExpiredSessions(kysely())).expired).toBe(0);
     expect(await statuses([id!])).toEqual(["completed"]);
     expect(await eventTypes(id!)).not.toContain(TIMED_OUT);
   });
@@ -243,7 +243,7 @@ describe("the sweeper of the job worker", () => {
     await waitFor(async () => (await statuses([id!]))[0] === "expired");
     await sweeper.stop();
     const connections = async () => {
-      const [{ n }] = await getDb().$queryRawUnsafe<[{ n: number }]>(
+      const [{ n }] = await prisma().$queryRawUnsafe<[{ n: number }]>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
         APPLICATION_NAME,
       );

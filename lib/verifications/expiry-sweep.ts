@@ -21,7 +21,7 @@
  *   process alive; after `stop()` no batch starts, the one under way is waited for, and the
  *   connection is closed.
  */
-import { createDb, kyselyOf, withApplicationName, type Db } from "../db/client";
+import { createDb, withApplicationName, type Db } from "../db/client";
 import { logger } from "../log";
 import { inWakingTransaction } from "../webhooks/dispatch/wake";
 import { expireDueSessions } from "./transitions";
@@ -41,13 +41,13 @@ export interface TSweepOptions {
 
 /**
  * Expires every open session past its expiresAt, batch after batch (see the module rules), on
- * `db`'s pool (the client of getDb() or createDb(), not a transaction).
+ * `db`'s pool (the client of kysely() or createDb(), not a transaction).
  */
 export async function sweepExpiredSessions(
   db: Db,
   { batchSize = EXPIRY_BATCH_SIZE, stopped }: TSweepOptions = {},
 ): Promise<{ expired: number; batches: number }> {
-  const sessions = kyselyOf(db);
+  const sessions = db;
   let expired = 0;
   let batches = 0;
   while (!stopped?.()) {
@@ -90,7 +90,7 @@ export class ExpirySweeper {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.sweeping;
-    await this.db.$disconnect();
+    await this.db.destroy();
   }
 
   private next(ms: number): void {

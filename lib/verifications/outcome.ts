@@ -17,8 +17,7 @@
  *   authenticate) and, when it takes part in a production-test challenge, its participation, in
  *   the same transaction.
  */
-import { kyselyOf, type Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import type { Db } from "../db/kysely";
 import { subjectFor } from "../oidc/subject";
 import { claimStamp, recordParticipation } from "../production-tests/participation";
@@ -51,14 +50,8 @@ function eventResult(provider: TProviderDefinition, loa: number) {
   };
 }
 
-async function participate(prisma: Tx | undefined, v: Verification, successful: boolean): Promise<void> {
+async function participate(db: Db, v: Verification, successful: boolean): Promise<void> {
   if (!v.challengeId) return;
-  // participation.ts writes with Prisma: the session's transaction must be a Prisma one
-  if (!prisma)
-    throw new Error(
-      "a production-test participation needs a Prisma transaction: the session must run in one (inSessionTransaction)",
-    );
-  const db = prisma;
   const participation = await recordParticipation(db, {
     challengeId: v.challengeId,
     verificationId: v.id,
@@ -167,13 +160,12 @@ async function fail(
 /**
  * Applies what the provider (or the simulator) answered to a locked session and writes the
  * change (one statement), then the production-test participation of a session that ended
- * completed or failed (with Prisma, in `prisma`: the transaction `db` runs in).
+ * completed or failed (in the same transaction).
  */
 export async function settleOutcome(
   db: Db,
   change: TSessionChange,
   outcome: TAdapterOutcome,
-  prisma?: Tx,
 ): Promise<Verification> {
   const provider = findProvider(change.row.providerId);
   if (!provider) throw new Error(`provider ${change.row.providerId} vanished from the catalog`);
@@ -193,16 +185,15 @@ export async function settleOutcome(
   }
   const settled = await saveChange(db, change);
   if (settled.status === "completed" || settled.status === "failed")
-    await participate(prisma, settled, settled.status === "completed");
+    await participate(db, settled, settled.status === "completed");
   return settled;
 }
 
 /** Applies what the provider (or the simulator) answered; used by every adapter's return path. */
 export async function applyAdapterOutcome(
-  db: Tx,
+  db: Db,
   verificationId: string,
   outcome: TAdapterOutcome,
 ): Promise<Verification> {
-  const tx = kyselyOf(db);
-  return settleOutcome(tx, await lockSession(tx, verificationId), outcome, db);
+  return settleOutcome(db, await lockSession(db, verificationId), outcome);
 }

@@ -8,7 +8,7 @@
  *   the session ended (the row itself stays: purge.ts deletes it much later).
  */
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { jsonParser } from "../state-machine";
 import { ZCreateVerification } from "./schema";
 import { retentionDays } from "./settings";
@@ -44,7 +44,7 @@ export function personalDataWipe() {
 }
 
 /** Retention: wipes personal data of sessions that ended more than IDV_RETENTION_DAYS ago. */
-export async function purgeExpiredPersonalData(db: Tx, now = new Date()): Promise<number> {
+export async function purgeExpiredPersonalData(db: Db, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays() * 24 * 3600 * 1000);
-  return wipePersonalData(kyselyOf(db), cutoff, personalDataWipe());
+  return wipePersonalData(db, cutoff, personalDataWipe());
 }

@@ -14,7 +14,7 @@
  *   and keep their entries (they have their own retention, or none).
  */
 import { config } from "../config";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../jobs/batches";
 import { retentionDays } from "./settings";
 import { deleteEndedSessions } from "./store/retention";
@@ -31,10 +31,10 @@ export function sessionDeleteDays(): number {
 
 /** Deletes the sessions that ended more than sessionDeleteDays() ago; returns how many went. */
 export async function purgeEndedSessions(
-  db: Tx,
+  db: Db,
   { now = new Date(), batchSize = SESSION_PURGE_BATCH }: TPurgeOptions = {},
 ): Promise<number> {
   const before = new Date(now.getTime() - sessionDeleteDays() * DAY_MS);
-  const sessions = kyselyOf(db);
+  const sessions = db;
   return deleteInBatches((limit) => deleteEndedSessions(sessions, before, limit), batchSize);
 }

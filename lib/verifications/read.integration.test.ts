@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { authenticateApp, type AppAuth } from "../auth/app-credentials";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { checkPathParams } from "../http/validation";
 import { newId } from "../ids";
 import { flushRequestLog } from "../request-log/writer";
@@ -63,14 +64,14 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     const cancelled = await started(t);
     expect((await t.cancel(cancelled)).status).toBe(204);
     const expired = await started(t);
-    await getDb().verification.update({
+    await prisma().verification.update({
       where: { id: expired },
       data: { status: "expired", statusReason: "session_expired", expiresAt: new Date(Date.now() - 1) },
     });
     // a completed session never shows a reason, even with one stored
     const completedWithReason = await started(t);
     await t.simulate(completedWithReason, { outcome: "success" });
-    await getDb().verification.update({
+    await prisma().verification.update({
       where: { id: completedWithReason },
       data: { statusReason: "left_over" },
     });
@@ -79,7 +80,7 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     for (const id of [open, completed, failed, cancelled, expired, completedWithReason]) {
       const { res, statements } = await statusRead("sandbox", id, t.creds);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(toStatusRecord(await getOwnedVerification(getDb(), authOf(t), id)));
+      expect(res.body).toEqual(toStatusRecord(await getOwnedVerification(kysely(), authOf(t), id)));
       expect(statements).toEqual([JOINED]);
       records.push(res.body);
     }
@@ -112,7 +113,7 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     const id = await started(t);
     const moved = await started(t);
     // a session of the app's whose environment is not the app's (never written so, but refused)
-    await getDb().verification.update({ where: { id: moved }, data: { environment: "production" } });
+    await prisma().verification.update({ where: { id: moved }, data: { environment: "production" } });
     const unknown = newId("ver");
     const cases: [TApp, "sandbox" | "production", string][] = [
       [other, "sandbox", id],
@@ -123,7 +124,7 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     for (const [app, env, verificationId] of cases) {
       const { res, statements } = await statusRead(env, verificationId, app.creds);
       expect(answer(res)).toEqual(
-        await refusalOf(getOwnedVerification(getDb(), authOf(app, env), verificationId)),
+        await refusalOf(getOwnedVerification(kysely(), authOf(app, env), verificationId)),
       );
       expect(answer(res)).toEqual([404, "RESOURCE_NOT_FOUND", `Verification "${verificationId}" not found`]);
       expect(statements).toEqual([JOINED]);
@@ -186,7 +187,11 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     for (const [what, env, verificationId, headers, sent] of cases) {
       const { res, statements } = await statusRead(env, verificationId, headers);
       const expected = await refusalOf(
-        authenticateApp(getDb(), headers.authorization ?? null, env === "sandbox" ? "sandbox" : "production"),
+        authenticateApp(
+          kysely(),
+          headers.authorization ?? null,
+          env === "sandbox" ? "sandbox" : "production",
+        ),
       );
       expect([what, ...answer(res)]).toEqual([what, ...expected]);
       expect(res.status).toBe(401);
@@ -253,7 +258,7 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     const malformed = await call("GET", "/api/sandbox/v1/verifications/ver_nope", { headers: t.creds });
     await flushRequestLog();
     const logged = async (res: CallResult) =>
-      getDb().apiRequestLog.findUniqueOrThrow({ where: { id: res.headers.get("x-request-id") ?? "" } });
+      prisma().apiRequestLog.findUniqueOrThrow({ where: { id: res.headers.get("x-request-id") ?? "" } });
     const entry = (app: TApp, verificationId: string, status: number, errorCode: string | null) => ({
       workspaceId: app.ws.workspaceId,
       environment: "sandbox",

@@ -8,8 +8,8 @@
  *   before, 410 VERIFICATION_DATA_DELETED once the retention period wiped them.
  */
 import { defineAppRowRead, type AppAuth } from "../auth/app-credentials";
-import { kyselyOf, type Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Db } from "../db/client";
+import type { Verification } from "../db/rows";
 import { fromEpochMs, fromEpochMsOrNull } from "../db/timestamps";
 import type { TEnvironment } from "../environments";
 import { ApiError, notFound } from "../errors";
@@ -69,11 +69,11 @@ export function toStatusRecord(v: TStatusRow): TVerificationStatus {
 
 /** The app's session, or 404 (another app's, another environment's, or unknown). */
 export async function getOwnedVerification(
-  db: Tx,
+  db: Db,
   auth: AppAuth,
   verificationId: string,
 ): Promise<Verification> {
-  const v = await readVerification(kyselyOf(db), verificationId);
+  const v = await readVerification(db, verificationId);
   if (!v || v.appId !== auth.clientId || v.environment !== auth.environment)
     throw notFound(`Verification "${verificationId}"`);
   return v;

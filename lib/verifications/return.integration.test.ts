@@ -1,7 +1,8 @@
 // The REST hosted return: where the browser goes once a session has ended, given only to the
 // browser the session is bound to, answered once with the session's one code.
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { CookieJar } from "../testing/cookie-jar";
 import { bearer, call } from "../testing/router";
 import { makeVerifyingApp } from "../testing/verifications";
@@ -27,7 +28,7 @@ async function open(browser: CookieJar, id: string) {
   return bound.headers.getSetCookie().length === 1;
 }
 
-const codesOf = (verificationId: string) => getDb().authorizationCode.count({ where: { verificationId } });
+const codesOf = (verificationId: string) => prisma().authorizationCode.count({ where: { verificationId } });
 
 describe("REST hosted return", () => {
   it("goes to the session's redirect_uri with status, state and one code that the REST /token accepts", async () => {
@@ -149,8 +150,8 @@ describe("sessions started by the OpenID Provider", () => {
   it("return through the issuer the client used, by their resume token; never the REST way", async () => {
     const t = await restApp({ redirectUris: [RETURN], defaultSuccessRedirectUri: RETURN });
     const { verificationId: id } = (await t.start({ providerId: "passport" })).body;
-    const v = await getDb().verification.update({ where: { id }, data: { viaOidcProvider: true } });
-    const request = await getDb().oidcAuthorizationRequest.create({
+    const v = await prisma().verification.update({ where: { id }, data: { viaOidcProvider: true } });
+    const request = await prisma().oidcAuthorizationRequest.create({
       data: {
         id: `oar_${id}`,
         verificationId: id,
@@ -164,11 +165,11 @@ describe("sessions started by the OpenID Provider", () => {
       },
     });
     await t.simulate(id, { outcome: "success" });
-    const ended = await getDb().verification.findUniqueOrThrow({ where: { id } });
-    expect(await nextUrlFor(getDb(), ended)).toBe(`https://auth.shop.example.com/resume/${"r".repeat(43)}`);
+    const ended = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    expect(await nextUrlFor(kysely(), ended)).toBe(`https://auth.shop.example.com/resume/${"r".repeat(43)}`);
     // its request purged, it goes nowhere (not to the app's REST default)
-    await getDb().oidcAuthorizationRequest.delete({ where: { id: request.id } });
-    expect(await nextUrlFor(getDb(), { ...v, status: "completed" })).toBeNull();
+    await prisma().oidcAuthorizationRequest.delete({ where: { id: request.id } });
+    expect(await nextUrlFor(kysely(), { ...v, status: "completed" })).toBeNull();
     // and a browser cannot take it the REST way
     expect(await open(new CookieJar(), id)).toBe(false);
   });

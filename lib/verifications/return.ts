@@ -19,8 +19,7 @@
  *   code, however often its status is polled.
  */
 import { publicUrl } from "../config";
-import { kyselyOf, type Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import type { Db } from "../db/kysely";
 import { issueAuthorizationCode } from "../oidc/codes";
 import { isTerminal } from "./state-machine";
@@ -48,8 +47,8 @@ async function restTarget(db: Db, v: TReturnSession): Promise<string | null> {
  * Where the bound browser of an ended session goes now; null: the final page. Mints nothing.
  * `resumeProof`: the OpenID Provider's resume proof of that browser (lib/hosted/binding.ts).
  */
-export async function nextUrlFor(db: Tx, v: TReturnSession, resumeProof?: string): Promise<string | null> {
-  return nextUrlOf(kyselyOf(db), v, resumeProof);
+export async function nextUrlFor(db: Db, v: TReturnSession, resumeProof?: string): Promise<string | null> {
+  return nextUrlOf(db, v, resumeProof);
 }
 
 /** nextUrlFor on the data layer's handle. */
@@ -69,8 +68,8 @@ export async function nextUrlOf(db: Db, v: TReturnSession, resumeProof?: string)
  * /verify/{id}/return for the bound browser: the REST return, answered once. Returns the address
  * (with the session's one code when completed), or null when there is nothing (more) to answer.
  */
-export async function answerHostedReturn(db: Tx, verificationId: string): Promise<string | null> {
-  const sessions = kyselyOf(db);
+export async function answerHostedReturn(db: Db, verificationId: string): Promise<string | null> {
+  const sessions = db;
   const v = await readVerification(sessions, verificationId);
   if (!v || v.viaOidcProvider || !isTerminal(v.status) || v.returnedAt) return null;
   const target = await restTarget(sessions, v);

@@ -9,7 +9,8 @@
 import { DOMParser } from "@xmldom/xmldom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SignedXml } from "xml-crypto";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { logger } from "../log";
 import { postgresSamlReplayCache } from "../providers/adapters/saml-replay";
 import { putTestConnection, testOperatorKey } from "../testing/connections";
@@ -174,7 +175,7 @@ describe("a production sign-in through a SAML identity provider", () => {
     });
     expect(health.body.health.lastHour).toMatchObject({ signIns: 1, failures: 0 });
     // the saved hand-off state is gone; the same post again changes nothing and shows the page
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.upstreamEncrypted).toBeNull();
     const again = await post(form);
     expect(again.status).toBe(303);
@@ -292,7 +293,7 @@ describe("a production sign-in through a SAML identity provider", () => {
       expect(acs.headers.get("location")).toBe(`/verify/${id}`);
       const status = (await t.status(id)).body;
       expect(status).toMatchObject({ status: "failed" });
-      const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+      const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
       expect(row.statusReason).toBe("authentication_failed");
       expect(row.upstreamEncrypted).toBeNull();
       expect(warn).toHaveBeenCalledWith(
@@ -317,7 +318,7 @@ describe("a production sign-in through a SAML identity provider", () => {
     const assertionId = `_a${crypto.randomUUID()}`;
     const form = await idp.answer(url, { person: ERIKA, loa: HIGH, overrides: { AssertionID: assertionId } });
     // the same assertion accepted once before (by any session)
-    await postgresSamlReplayCache(getDb()).remember(
+    await postgresSamlReplayCache(kysely()).remember(
       idp.entityId,
       assertionId,
       new Date(Date.now() + 600_000),
@@ -364,7 +365,7 @@ describe("a production sign-in through a SAML identity provider", () => {
     expect(deleted.status).toBe(204);
     const acs = await post(form, "/verify/saml/production/es_clave");
     expect(acs.status).toBe(303);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "failed", statusReason: "provider_unavailable" });
     expect((await t.status(id)).body.status).toBe("failed");
     expect((await call("GET", "/verify/saml/production/es_clave/metadata")).status).toBe(404);

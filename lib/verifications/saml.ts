@@ -26,8 +26,8 @@ import { adapterSettings } from "../connections/schema";
 import { samlServiceProviderUrls } from "../connections/saml";
 import { unsealSecrets } from "../connections/rows";
 import { readConnection } from "../connections/store/connections";
-import { getDb, kysely } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import { kysely } from "../db/client";
+import type { Verification } from "../db/rows";
 import { parseEnvironment } from "../environments";
 import { findProvider } from "../providers/catalog";
 import { ApiError } from "../errors";
@@ -44,6 +44,7 @@ import {
   sessionOfRelayState,
   signInInProgress,
 } from "./sign-in";
+import { inTransaction } from "../db/kysely";
 
 export { SAML_REFUSED_REASON } from "../connections/adapters/saml";
 export { sessionOfRelayState };
@@ -92,7 +93,7 @@ export async function completeSamlSignIn(
   const outcome = await finishSignIn(v, found.sealed, answer);
   try {
     // a Prisma transaction: applyAdapterOutcome (./outcome.ts) still takes one
-    await getDb().$transaction((tx) => applyAdapterOutcome(tx, v.id, outcome));
+    await inTransaction(kysely(), (tx) => applyAdapterOutcome(tx, v.id, outcome));
   } catch (err) {
     // ended meanwhile (expired, cancelled): the page shows the state it is in
     if (!(err instanceof ApiError)) throw err;

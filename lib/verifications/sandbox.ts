@@ -8,8 +8,7 @@
  *   outcome for the test identity applies (outcome.ts).
  */
 import type { AppAuth } from "../auth/app-credentials";
-import type { Db as PrismaDb, Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
 import { simulateOutcome } from "../providers/adapters/simulator";
@@ -25,16 +24,16 @@ import { applyStart, inSessionTransaction, type TSessionChange } from "./transit
  * its own (transitions.ts `inSessionTransaction`: the lock read and one write).
  */
 export async function simulateVerification(
-  db: PrismaDb,
+  db: Db,
   auth: AppAuth,
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  return inSessionTransaction(db, verificationId, async (tx, change, prisma) => {
+  return inSessionTransaction(db, verificationId, async (tx, change) => {
     // another app's or environment's session is 404, as getOwnedVerification answers
     if (change.row.appId !== auth.clientId || change.row.environment !== auth.environment)
       throw notFound(`Verification "${verificationId}"`);
-    return simulate(tx, change, input, prisma);
+    return simulate(tx, change, input);
   });
 }
 
@@ -44,17 +43,15 @@ export async function simulateVerification(
  * helper endpoint above does; a production session is 404.
  */
 export async function simulateSession(
-  db: PrismaDb,
+  db: Db,
   verificationId: string,
   input: TSimulate,
 ): Promise<Verification> {
-  return inSessionTransaction(db, verificationId, (tx, change, prisma) =>
-    simulate(tx, change, input, prisma),
-  );
+  return inSessionTransaction(db, verificationId, (tx, change) => simulate(tx, change, input));
 }
 
 /** The session's lock read, then one write of the whole change (transitions.ts `saveChange`). */
-async function simulate(db: Db, change: TSessionChange, input: TSimulate, prisma: Tx): Promise<Verification> {
+async function simulate(db: Db, change: TSessionChange, input: TSimulate): Promise<Verification> {
   const owned = change.row;
   if (owned.environment !== "sandbox") throw notFound(`Verification "${owned.id}"`);
   if (isTerminal(owned.status))
@@ -69,5 +66,5 @@ async function simulate(db: Db, change: TSessionChange, input: TSimulate, prisma
     at: new Date(),
   });
   await applyStart(db, change);
-  return settleOutcome(db, change, outcome, prisma);
+  return settleOutcome(db, change, outcome);
 }

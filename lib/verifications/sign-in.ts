@@ -30,7 +30,7 @@ import type { TAnswerChannel, TSignInAdapter, TSignInAnswer } from "../connectio
 import { enabledConnection } from "../connections/runtime";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
 import { kysely } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import { ApiError } from "../errors";
 import { logger } from "../log";
 import type { TAdapterOutcome } from "../providers/adapters/types";

@@ -6,13 +6,15 @@
  * (transitions.ts) to what the per-transition writes before it produced.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { findProvider } from "../providers/catalog";
 import { EVENT_TYPES } from "../webhooks/event-types";
 import { bearer, call } from "../testing/router";
 import { makeVerifyingApp } from "../testing/verifications";
 import { createWorkflow, workflowBody } from "../testing/workflows";
 import { createVerification } from "./create";
+import { inTransaction } from "../db/kysely";
 
 type TApp = Awaited<ReturnType<typeof makeVerifyingApp>>;
 
@@ -55,9 +57,8 @@ async function simulated(t: TApp, id: string, body: Record<string, unknown>) {
   const status = await t.status(id);
   expect(status.body).toEqual(res.body);
 
-  const db = getDb();
-  const row = await db.verification.findUniqueOrThrow({ where: { id } });
-  const events = await db.verificationEvent.findMany({
+  const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+  const events = await prisma().verificationEvent.findMany({
     where: { verificationId: id },
     orderBy: { seq: "asc" },
   });
@@ -81,7 +82,7 @@ async function simulated(t: TApp, id: string, body: Record<string, unknown>) {
   expect(payloads.at(-1)!.data.status).toBe(row.status);
 
   // one delivery per event, with the event's body
-  const deliveries = await db.webhookDelivery.findMany({
+  const deliveries = await prisma().webhookDelivery.findMany({
     where: { eventId: { in: events.map((e) => e.id) } },
   });
   expect(deliveries).toHaveLength(events.length);
@@ -91,7 +92,7 @@ async function simulated(t: TApp, id: string, body: Record<string, unknown>) {
     expect(JSON.parse(d.body)).toEqual(event.payload);
   }
 
-  const decision = await db.verificationDecision.findUnique({ where: { verificationId: id } });
+  const decision = await prisma().verificationDecision.findUnique({ where: { verificationId: id } });
   if (decision) {
     expect(decision).toMatchObject({
       appId: t.app.clientId,
@@ -269,7 +270,7 @@ describe("POST /v1/sandbox/verifications/{id}/simulate", () => {
         })
       ).body.verificationId;
       expect(
-        (await getDb().verification.findUniqueOrThrow({ where: { id } })).matchDataEncrypted,
+        (await prisma().verification.findUniqueOrThrow({ where: { id } })).matchDataEncrypted,
       ).not.toBeNull();
       const { res, row, payloads, decision } = await simulated(t, id, { outcome });
 
@@ -360,7 +361,7 @@ describe("POST /v1/sandbox/verifications/{id}/simulate", () => {
 
   it("an OpenID Provider session nobody acted on is announced first, as it was when created", async () => {
     const t = await setup();
-    const created = await getDb().$transaction((tx) =>
+    const created = await inTransaction(kysely(), (tx) =>
       createVerification(
         tx,
         { kind: "app", clientId: t.app.clientId, workspaceId: t.ws.workspaceId, environment: "sandbox" },
@@ -432,11 +433,11 @@ describe("POST /v1/sandbox/verifications/{id}/simulate", () => {
     const unknown = await t.simulate(id, { outcome: "success", identity: "nobody" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details).toEqual([{ path: "identity", message: expect.any(String) }]);
-    expect(await getDb().verificationEvent.count({ where: { verificationId: id } })).toBe(3);
+    expect(await prisma().verificationEvent.count({ where: { verificationId: id } })).toBe(3);
     expect((await t.simulate(id, { outcome: "failure" })).status).toBe(200);
     const again = await t.simulate(id, { outcome: "success" });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("VERIFICATION_TERMINAL");
-    expect(await getDb().verificationEvent.count({ where: { verificationId: id } })).toBe(6);
+    expect(await prisma().verificationEvent.count({ where: { verificationId: id } })).toBe(6);
   });
 });

@@ -5,7 +5,7 @@
  * personal data, events.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { bearer, call } from "../testing/router";
 import { eventTypes, makeVerifyingApp } from "../testing/verifications";
 
@@ -22,12 +22,12 @@ const ENDINGS = [
 /** Everything a cancel could change, as the integrator and the database see it. */
 async function observe(t: TApp, id: string) {
   const [row, status, userinfo, evidence, events, audit] = await Promise.all([
-    getDb().verification.findUniqueOrThrow({ where: { id } }),
+    prisma().verification.findUniqueOrThrow({ where: { id } }),
     t.status(id),
     t.userinfo(id),
     t.evidence(id),
     eventTypes(id),
-    getDb().auditEvent.count({ where: { targetId: id } }),
+    prisma().auditEvent.count({ where: { targetId: id } }),
   ]);
   const strip = (r: { status: number; body: unknown }) => ({
     status: r.status,

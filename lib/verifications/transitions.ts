@@ -11,9 +11,9 @@
  *   moves left it, the events in the order recorded (each with the row as it saw it) and the
  *   decision record of an outcome; so the lock read and that write are a transaction's two
  *   statements, however many moves it makes; they run on the data layer's handle `Db`, in the
- *   caller's transaction (a Prisma transaction's through `kyselyOf(tx)`, the same connection);
+ *   caller's transaction (a Prisma transaction's through `tx`, the same connection);
  * - `inSessionTransaction` gives a change a transaction of its own: a Prisma transaction whose
- *   session statements run on `kyselyOf(tx)`, because an outcome of a production-test session
+ *   session statements run on `tx`, because an outcome of a production-test session
  *   records its participation with Prisma in the same transaction (production-tests/
  *   participation.ts); one path for every session, no second transaction for a challenge's;
  * - the end-user's first act on an OpenID Provider session announces it first and ends its
@@ -26,15 +26,14 @@
  * - cancel wipes the personal data; expiry wipes what only a running session needs.
  */
 import type { AppAuth } from "../auth/app-credentials";
-import { kyselyOf, type Db as PrismaDb, type Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
 import { countSessionEnded } from "../metrics/count";
 import { transition } from "../state-machine";
 import type { TEventSpec } from "../webhooks/events";
 import type { TEventType } from "../webhooks/event-types";
-import { trackCommit } from "../webhooks/dispatch/wake";
+import { inWakingTransaction } from "../webhooks/dispatch/wake";
 import type { TRunnableWorkflow } from "../workflows/engine/nodes";
 import { announcement, unannounced } from "./create";
 import type { TDecisionRow } from "./decisions";
@@ -69,32 +68,21 @@ export async function lockSession(db: Db, verificationId: string): Promise<TSess
 }
 
 /** Locks the session row for the rest of the transaction and returns it (one statement). */
-export async function lockVerification(db: Tx, verificationId: string): Promise<Verification> {
-  return (await lockSession(kyselyOf(db), verificationId)).row;
+export async function lockVerification(db: Db, verificationId: string): Promise<Verification> {
+  return (await lockSession(db, verificationId)).row;
 }
 
 /**
  * Runs `fn` on session `verificationId` locked in a transaction of its own (see the module
- * rules): `tx` runs the session's statements, `prisma` is the same transaction for what is still
- * written with Prisma (a production-test participation). Deliveries its change queues wake this
- * process's dispatcher once it has committed (lib/webhooks/dispatch/wake.ts).
+ * rules; in the caller's when `db` is one). Deliveries its change queues wake this process's
+ * dispatcher once it has committed (lib/webhooks/dispatch/wake.ts).
  */
 export async function inSessionTransaction<T>(
-  db: PrismaDb,
+  db: Db,
   verificationId: string,
-  fn: (tx: Db, change: TSessionChange, prisma: Tx) => Promise<T>,
+  fn: (tx: Db, change: TSessionChange) => Promise<T>,
 ): Promise<T> {
-  let committed: (() => void) | undefined;
-  const result = await db.$transaction(
-    async (prisma) => {
-      const tx = kyselyOf(prisma);
-      committed = trackCommit(tx);
-      return fn(tx, await lockSession(tx, verificationId), prisma);
-    },
-    { timeout: 15_000, maxWait: 10_000 },
-  );
-  committed?.();
-  return result;
+  return inWakingTransaction(db, async (tx) => fn(tx, await lockSession(tx, verificationId)));
 }
 
 /**
@@ -197,8 +185,8 @@ export async function applyExpiry(db: Db, change: TSessionChange): Promise<void>
 }
 
 /** The end-user reached the identity provider (idempotent while authenticating). */
-export async function startAuthentication(db: Tx, verificationId: string): Promise<Verification> {
-  return startSession(kyselyOf(db), verificationId);
+export async function startAuthentication(db: Db, verificationId: string): Promise<Verification> {
+  return startSession(db, verificationId);
 }
 
 /**
@@ -220,7 +208,7 @@ export async function startSession(
 }
 
 /** DELETE /v1/verifications/{id}: cancel an ongoing session and delete its personal data. */
-export async function cancelVerification(db: Tx, auth: AppAuth, verificationId: string): Promise<void> {
+export async function cancelVerification(db: Db, auth: AppAuth, verificationId: string): Promise<void> {
   await getOwnedVerification(db, auth, verificationId);
   await cancelByIntegrator(db, verificationId);
 }
@@ -229,8 +217,8 @@ export async function cancelVerification(db: Tx, auth: AppAuth, verificationId: 
  * The integrator's cancel (the App API's DELETE, the Workspace API's POST …/cancel): callers
  * check ownership first. 400 VERIFICATION_TERMINAL when the session already ended.
  */
-export async function cancelByIntegrator(db: Tx, verificationId: string): Promise<Verification> {
-  const tx = kyselyOf(db);
+export async function cancelByIntegrator(db: Db, verificationId: string): Promise<Verification> {
+  const tx = db;
   const change = await lockSession(tx, verificationId);
   await applyCancel(tx, change, "integrator");
   return saveChange(tx, change);
@@ -258,8 +246,8 @@ async function expireLockedIfDue(db: Db, change: TSessionChange, now: Date): Pro
  * One session: expired when still open at its expiresAt, with the same moves as the sweep
  * (expiry-sweep.ts); a no-op for a session that ended, is not due or is gone.
  */
-export async function expireIfDue(db: Tx, verificationId: string, now = new Date()): Promise<boolean> {
-  const tx = kyselyOf(db);
+export async function expireIfDue(db: Db, verificationId: string, now = new Date()): Promise<boolean> {
+  const tx = db;
   const change = await lockSession(tx, verificationId).catch(() => undefined);
   return change ? expireLockedIfDue(tx, change, now) : false;
 }

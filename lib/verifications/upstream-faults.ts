@@ -21,7 +21,7 @@
  *   recording that fails never fails the sign-in.
  */
 import { recordConnectionSignIn } from "../connections/health";
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import { logger } from "../log";
 import type { TAdapterOutcome } from "../providers/adapters/types";
 

@@ -20,11 +20,12 @@
  * - network calls happen outside database transactions; the hand-off secrets (state, nonce,
  *   PKCE verifier) are sealed in the session and cleared when it ends.
  */
-import type { Verification } from "../db/generated/client";
-import { getDb } from "../db/client";
+import type { Verification } from "../db/rows";
+import { kysely } from "../db/client";
 import { ApiError } from "../errors";
 import { applyAdapterOutcome } from "./outcome";
 import { beginSignIn, finishSignIn, openSession, sessionAnswerChannel, signInInProgress } from "./sign-in";
+import { inTransaction } from "../db/kysely";
 
 export { upstreamCallbackUrl } from "../connections/adapters/oidc";
 
@@ -70,5 +71,5 @@ export async function completeUpstreamAuthentication(
       );
   }
   const outcome = await finishSignIn(v, found.sealed, answer);
-  return getDb().$transaction((tx) => applyAdapterOutcome(tx, v.id, outcome));
+  return inTransaction(kysely(), (tx) => applyAdapterOutcome(tx, v.id, outcome));
 }

@@ -20,8 +20,8 @@ import { randomBytes } from "node:crypto";
 import { connectionSettings } from "../connections/runtime";
 import { publicUrl } from "../config";
 import { decryptSecret, encryptSecret } from "../crypto/encryption";
-import { getDb, kysely } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import { kysely } from "../db/client";
+import type { Verification } from "../db/rows";
 import { ApiError, invalidField } from "../errors";
 import {
   buildWalletRequest,
@@ -40,6 +40,7 @@ import { lockVerification, startSession } from "./transitions";
 import { recordUpstreamOutcome } from "./upstream-faults";
 import { isTerminal } from "./state-machine";
 import { inWakingTransaction } from "../webhooks/dispatch/wake";
+import { inTransaction } from "../db/kysely";
 
 /** The `aud` a wallet puts in its Key Binding JWT for an unsigned DC API request from our page. */
 export function walletAudience(): string {
@@ -149,7 +150,7 @@ export async function completeWalletPresentation(
   // the connection's health: a verified presentation counts (an invalid one is the wallet's)
   await recordUpstreamOutcome(v, outcome, performance.now() - started);
   // a Prisma transaction: applyAdapterOutcome (./outcome.ts) still takes one
-  return getDb().$transaction(async (tx) => {
+  return inTransaction(kysely(), async (tx) => {
     // a newer request (another tab) replaced this nonce while we verified: its answer counts
     const locked = await lockVerification(tx, v.id);
     if (locked.upstreamEncrypted !== v.upstreamEncrypted) {

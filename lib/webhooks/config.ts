@@ -28,8 +28,8 @@ import { recordAudit, workspaceAudit } from "../audit";
 import { can } from "../auth/roles";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { encryptSecret } from "../crypto/encryption";
-import { kyselyOf, type Tx } from "../db/client";
-import type { App } from "../db/generated/client";
+import type { Db } from "../db/client";
+import type { App } from "../db/rows";
 import type { TEnvironment } from "../environments";
 import { ApiError, invalidField } from "../errors";
 import { randomToken } from "../ids";
@@ -128,13 +128,13 @@ export function getWebhookConfig(app: App, auth: WorkspaceAuth): TWebhookConfigR
 }
 
 export async function updateWebhookConfig(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   app: App,
   patch: TWebhookConfigPatch,
 ): Promise<TWebhookConfigResourceJson> {
   const data = webhookConfigChanges(app, patch, actor.auth.environment);
-  const updated = await updateWebhookColumns(kyselyOf(db), app.id, data);
+  const updated = await updateWebhookColumns(db, app.id, data);
   if (!updated) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
@@ -148,12 +148,12 @@ export async function updateWebhookConfig(
 }
 
 export async function rotateWebhookSecret(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   app: App,
 ): Promise<{ secret: string }> {
   const secret = generateWebhookSecret();
-  if (!(await setWebhookSecret(kyselyOf(db), app.id, encryptSecret(secret)))) throw resourceGone();
+  if (!(await setWebhookSecret(db, app.id, encryptSecret(secret)))) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
     targetType: "app",

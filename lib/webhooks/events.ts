@@ -8,8 +8,7 @@
  * statement (store/outbox.ts `withOutbox`), which a state change may embed in its own
  * (lib/verifications/store).
  */
-import { kyselyOf, type Tx } from "../db/client";
-import type { Verification } from "../db/generated/client";
+import type { Verification } from "../db/rows";
 import type { Db } from "../db/kysely";
 import { newId } from "../ids";
 import type { TEventType } from "./event-types";
@@ -157,12 +156,12 @@ export async function emitVerificationEvents(
  * delivery to the app's webhook when subscribed. Call inside the state change's transaction.
  */
 export async function emitVerificationEvent(
-  db: Tx,
+  db: Db,
   verification: TEventSource,
   type: TEventType,
   options: { metadata?: Record<string, unknown>; result?: TEventPayload["data"]["result"] } = {},
 ): Promise<TEventPayload> {
-  const [payload] = await emitVerificationEvents(kyselyOf(db), verification, [{ type, ...options }]);
+  const [payload] = await emitVerificationEvents(db, verification, [{ type, ...options }]);
   return payload!;
 }
 
@@ -172,12 +171,12 @@ export async function emitVerificationEvent(
  * (dispatch/queue.ts): no job.
  */
 export async function queueDelivery(
-  db: Tx,
+  db: Db,
   input: { appId: string; eventId: string | null; eventType: string; url: string; body: string },
 ): Promise<string> {
   const id = newId("dlv");
   const now = new Date();
-  await insertDelivery(kyselyOf(db), {
+  await insertDelivery(db, {
     id,
     appId: input.appId,
     eventId: input.eventId,

@@ -18,7 +18,7 @@
 import type { z } from "zod";
 import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { getOwnedApp } from "../apps/service";
@@ -79,13 +79,13 @@ function toCaseJson(app: AppRow, workflow: TRunnableWorkflow, c: TWorkflowCaseRo
   };
 }
 
-async function loadCases(db: Tx, workflowId: string): Promise<TWorkflowCaseRow[]> {
-  return listCaseRows(kyselyOf(db), workflowId);
+async function loadCases(db: Db, workflowId: string): Promise<TWorkflowCaseRow[]> {
+  return listCaseRows(db, workflowId);
 }
 
 /** GET …/workflows/{workflow_id}/cases: results against the latest saved workflow. */
 export async function listCases(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
   workflowId: string,
@@ -99,7 +99,7 @@ export async function listCases(
 
 /** POST …/workflows/{workflow_id}/cases/run: results against the caller's draft. */
 export async function runCases(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
   workflowId: string,
@@ -113,7 +113,7 @@ export async function runCases(
 }
 
 export async function createCase(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
@@ -123,7 +123,7 @@ export async function createCase(
   const workflow = findAppWorkflow(app, workflowId);
   const provider = findTestProvider(input.providerId);
   findTestIdentity(provider, input.identityId);
-  const created = await insertCase(kyselyOf(db), {
+  const created = await insertCase(db, {
     id: newId("wfc"),
     workflowId: workflow.id,
     name: input.name,
@@ -142,7 +142,7 @@ export async function createCase(
 }
 
 export async function deleteCase(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
@@ -150,7 +150,7 @@ export async function deleteCase(
 ): Promise<{ deleted: true }> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = findAppWorkflow(app, workflowId);
-  if (!(await deleteCaseRow(kyselyOf(db), workflow.id, caseId)))
+  if (!(await deleteCaseRow(db, workflow.id, caseId)))
     throw notFound(`Case "${caseId}" of workflow "${workflow.id}"`);
   await recordAudit(db, {
     ...workspaceAudit(actor),

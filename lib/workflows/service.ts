@@ -27,7 +27,6 @@
  */
 import { recordAudit, workspaceAudit } from "../audit";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import { ApiError, notFound } from "../errors";
 import { validationError } from "../errors/validation";
@@ -112,13 +111,13 @@ function sortWorkflows(workflows: TWorkflowRow[]): TWorkflowRow[] {
   );
 }
 
-export async function listWorkflows(db: Tx, auth: Auth, clientId: string): Promise<TWorkflowJson[]> {
+export async function listWorkflows(db: Db, auth: Auth, clientId: string): Promise<TWorkflowJson[]> {
   const app = await getOwnedApp(db, auth, clientId);
   return sortWorkflows(app.workflows).map(toWorkflowJson);
 }
 
 export async function getWorkflow(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
   workflowId: string,
@@ -128,7 +127,7 @@ export async function getWorkflow(
 }
 
 /** GET …/workflows/templates: the templates with the providers each still needs on this app. */
-export async function listTemplates(db: Tx, auth: Auth, clientId: string): Promise<TWorkflowTemplateJson[]> {
+export async function listTemplates(db: Db, auth: Auth, clientId: string): Promise<TWorkflowTemplateJson[]> {
   const app = await getOwnedApp(db, auth, clientId);
   return listWorkflowTemplates(app.providers);
 }
@@ -143,7 +142,7 @@ export interface TValidationResult {
  * stored. The name is only checked when given.
  */
 export async function validateWorkflowDraft(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
   input: TValidateWorkflow,
@@ -166,7 +165,7 @@ export async function validateWorkflowDraft(
 }
 
 export async function createWorkflow(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   input: TCreateWorkflow,
@@ -175,7 +174,7 @@ export async function createWorkflow(
   const nodes = applyCreationDefaults(normalizeNodes(input.nodes));
   const positions = input.positions ?? {};
   assertValid(app, { entryNodeId: input.entryNodeId, nodes, positions });
-  const data = kyselyOf(db);
+  const data = db;
   const workflow = await insertWorkflow(data, {
     id: newId("wf"),
     appId: app.id,
@@ -196,7 +195,7 @@ export async function createWorkflow(
 }
 
 export async function updateWorkflow(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
@@ -205,7 +204,7 @@ export async function updateWorkflow(
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   findAppWorkflow(app, workflowId);
-  const data = kyselyOf(db);
+  const data = db;
   const current = await lockWorkflow(data, workflowId);
   assertIfMatch(ifMatch, current.version, current.id);
   const fields = (["name", "entryNodeId", "nodes", "positions"] as const).filter(
@@ -246,7 +245,7 @@ export async function updateWorkflow(
  * (validated against the app's current providers, like a PATCH of the nodes).
  */
 export async function restoreWorkflowVersion(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
@@ -255,7 +254,7 @@ export async function restoreWorkflowVersion(
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   findAppWorkflow(app, workflowId);
-  const data = kyselyOf(db);
+  const data = db;
   const current = await lockWorkflow(data, workflowId);
   const source = await loadWorkflowVersion(data, current.id, parseVersionParam(rawVersion, current.id));
   assertIfMatch(ifMatch, current.version, current.id);
@@ -273,13 +272,13 @@ export async function restoreWorkflowVersion(
 }
 
 export async function deleteWorkflow(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
 ): Promise<{ deleted: true }> {
   // read under the lock: a concurrent set-default must not slip in between check and delete
-  const data = kyselyOf(db);
+  const data = db;
   await lockApp(data, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = findAppWorkflow(app, workflowId);
@@ -301,12 +300,12 @@ export async function deleteWorkflow(
 }
 
 export async function setDefaultWorkflow(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   workflowId: string,
 ): Promise<TAppJson> {
-  const data = kyselyOf(db);
+  const data = db;
   await lockApp(data, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = app.workflows.find((w) => w.id === workflowId);
@@ -330,7 +329,7 @@ export async function setDefaultWorkflow(
 }
 
 export async function getVerificationSettings(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
 ): Promise<TVerificationSettings> {
@@ -363,12 +362,12 @@ function settingsPath(nodePath: string, nodeIndex: number): string {
  * claims and hosted-page branding into the default workflow's first verification node.
  */
 export async function updateVerificationSettings(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   clientId: string,
   patch: TUpdateVerificationSettings,
 ): Promise<TVerificationSettings> {
-  const data = kyselyOf(db);
+  const data = db;
   await lockApp(data, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const listed = app.workflows.find((w) => w.id === app.defaultWorkflowId);

@@ -5,7 +5,8 @@
  * reads —, timestamps in UTC), in Prisma's order.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../db/client";
+import { kysely } from "../db/client";
+import { prisma } from "../testing/prisma";
 import { bearer, call } from "../testing/router";
 import { makeVerifyingApp } from "../testing/verifications";
 import { createWorkflow, workflowBody } from "../testing/workflows";
@@ -41,17 +42,16 @@ describe("the workflows store", () => {
     const verify = patched.body.nodes.find((n: { id: string }) => n.id === "verify");
     expect(verify.config.providers).toEqual({ bank_data_match: { enabled: false } });
 
-    const prisma = getDb();
     const db = kysely();
     const row = await lockWorkflowRow(db, wf.workflowId);
-    expect(row).toEqual(await prisma.workflow.findUnique({ where: { id: wf.workflowId } }));
+    expect(row).toEqual(await prisma().workflow.findUnique({ where: { id: wf.workflowId } }));
     expect(row?.version).toBe(2);
     expect(await lockWorkflowRow(db, "wf_missing")).toBeUndefined();
 
     for (const version of [1, 2]) {
       const stored = await findWorkflowVersion(db, wf.workflowId, version);
       expect(stored).toEqual(
-        await prisma.workflowVersion.findUnique({
+        await prisma().workflowVersion.findUnique({
           where: { workflowId_version: { workflowId: wf.workflowId, version } },
         }),
       );
@@ -62,7 +62,7 @@ describe("the workflows store", () => {
     const listed = await listWorkflowVersionRows(db, wf.workflowId, { limit: 1, offset: 1 });
     expect(listed).toEqual({
       total: 2,
-      rows: await prisma.workflowVersion.findMany({
+      rows: await prisma().workflowVersion.findMany({
         where: { workflowId: wf.workflowId },
         orderBy: { version: "desc" },
         take: 1,
@@ -89,7 +89,7 @@ describe("the workflows store", () => {
     const rows = await listCaseRows(kysely(), wf.workflowId);
     expect(rows.map((r) => r.name)).toEqual(["first", "second", "third"]);
     expect(rows).toEqual(
-      await getDb().workflowCase.findMany({
+      await prisma().workflowCase.findMany({
         where: { workflowId: wf.workflowId },
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       }),
@@ -107,8 +107,7 @@ describe("the workflows store", () => {
       expect(done.status, done.text).toBe(200);
       ids.push(id);
     }
-    const prisma = getDb();
-    await prisma.verificationDecision.update({
+    await prisma().verificationDecision.update({
       where: { verificationId: ids[0]! },
       data: { facts: { "claim:given_name": { exists: true }, birth_date: false } },
     });
@@ -120,7 +119,7 @@ describe("the workflows store", () => {
         ...(workflowId ? { workflowId } : {}),
         limit,
       });
-    const rows = await prisma.verificationDecision.findMany({
+    const rows = await prisma().verificationDecision.findMany({
       where: { appId: t.app.clientId, environment: "sandbox" },
       orderBy: [{ decidedAt: "desc" }, { verificationId: "desc" }],
       include: { verification: { select: { createdAt: true } } },

@@ -10,7 +10,7 @@
  * - verification nodes carry branding.useAppBranding = true, as creation would add it anyway.
  */
 import type { z } from "zod";
-import type { AppProvider } from "../db/generated/client";
+import type { AppProvider } from "../db/rows";
 import { STARTER_PROVIDER_ID } from "./starter";
 import type { TNodePositions, TWorkflowNode } from "./json";
 import type { ZWorkflowTemplateJson } from "./endpoints";

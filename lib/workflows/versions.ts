@@ -14,7 +14,6 @@
 import type { z } from "zod";
 import { actorDisplayNames } from "../audit/log";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
-import { kyselyOf, type Tx } from "../db/client";
 import type { Db } from "../db/kysely";
 import { notFound } from "../errors";
 import { page, type TPage } from "../http/pagination";
@@ -38,7 +37,7 @@ export type TVersionAuthor = TWorkflowVersionJson["author"];
 
 /** The workflow of this app (404 otherwise), after the app checks of getOwnedApp. */
 async function ownedWorkflow(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
   workflowId: string,
@@ -77,14 +76,14 @@ function authorOf(row: TWorkflowVersionRow, names: Map<string, string>): TVersio
 
 /** GET …/workflows/{workflow_id}/versions: newest first. */
 export async function listWorkflowVersions(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
   workflowId: string,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TWorkflowVersionSummaryJson>> {
   const workflow = await ownedWorkflow(db, auth, clientId, workflowId);
-  const { total, rows } = await listWorkflowVersionRows(kyselyOf(db), workflow.id, { limit, offset });
+  const { total, rows } = await listWorkflowVersionRows(db, workflow.id, { limit, offset });
   const names = await actorDisplayNames(
     db,
     auth.workspaceId,
@@ -107,18 +106,14 @@ export async function listWorkflowVersions(
 
 /** GET …/workflows/{workflow_id}/versions/{version}. */
 export async function getWorkflowVersion(
-  db: Tx,
+  db: Db,
   auth: Auth,
   clientId: string,
   workflowId: string,
   rawVersion: string,
 ): Promise<TWorkflowVersionJson> {
   const workflow = await ownedWorkflow(db, auth, clientId, workflowId);
-  const row = await loadWorkflowVersion(
-    kyselyOf(db),
-    workflow.id,
-    parseVersionParam(rawVersion, workflow.id),
-  );
+  const row = await loadWorkflowVersion(db, workflow.id, parseVersionParam(rawVersion, workflow.id));
   const names = await actorDisplayNames(db, auth.workspaceId, [row.actorId]);
   return {
     version: row.version,

@@ -17,7 +17,7 @@
  *   (at most 20) show sessions whose outcome, reason or path changed, outcome changes first.
  */
 import type { z } from "zod";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { getOwnedApp } from "../apps/service";
 import { ApiError } from "../errors";
@@ -155,14 +155,14 @@ export function compareRuns(
 
 /** POST …/workflows/what-if. */
 export async function whatIf(
-  db: Tx,
+  db: Db,
   auth: Pick<WorkspaceAuth, "workspaceId" | "environment">,
   clientId: string,
   input: { workflow: TDraftInput; workflowId?: string; limit?: number },
 ): Promise<TWhatIfResult> {
   const app = await getOwnedApp(db, auth, clientId);
   const workflow = checkedDraft(app, input.workflow);
-  const rows = await recentDecisions(kyselyOf(db), {
+  const rows = await recentDecisions(db, {
     appId: app.id,
     environment: auth.environment,
     ...(input.workflowId ? { workflowId: input.workflowId } : {}),

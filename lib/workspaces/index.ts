@@ -8,7 +8,7 @@ import type { WorkspaceAuth } from "../auth/workspace-keys";
 import { createWorkspaceKey } from "../auth/workspace-keys";
 import { recordAudit, workspaceWideAudit } from "../audit";
 import { cliActor } from "../auth/actor";
-import { kyselyOf, type Tx } from "../db/client";
+import type { Db } from "../db/client";
 import type { TEnvironment } from "../environments";
 import { hashPassword, verifyPassword } from "../crypto/password";
 import { ApiError, notFound } from "../errors";
@@ -24,11 +24,11 @@ export interface CreatedWorkspace {
 }
 
 export async function createWorkspace(
-  db: Tx,
+  db: Db,
   input: { name: string; email: string; password: string },
 ): Promise<CreatedWorkspace> {
   const email = input.email.trim().toLowerCase();
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const existing = await readUserByEmail(kdb, email);
   let userId: string;
   if (existing) {
@@ -70,8 +70,8 @@ export async function createWorkspace(
   return { workspaceId, userId, keys: { sandbox: sandbox.key, production: production.key } };
 }
 
-export async function getWorkspaceSummary(db: Tx, auth: WorkspaceAuth) {
-  const kdb = kyselyOf(db);
+export async function getWorkspaceSummary(db: Db, auth: WorkspaceAuth) {
+  const kdb = db;
   const workspace = await readWorkspace(kdb, auth.workspaceId);
   if (!workspace) throw notFound("Workspace");
   const appCount = await countLiveApps(kdb, auth.workspaceId, auth.environment);
@@ -86,12 +86,12 @@ export async function getWorkspaceSummary(db: Tx, auth: WorkspaceAuth) {
 }
 
 export async function renameWorkspace(
-  db: Tx,
+  db: Db,
   auth: WorkspaceAuth,
   input: { name: string },
   requestId: string,
 ): Promise<Awaited<ReturnType<typeof getWorkspaceSummary>>> {
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const before = await readWorkspace(kdb, auth.workspaceId);
   if (!before) throw notFound("Workspace");
   // what Prisma's "not found" (P2025) answered, should the row go between the read and here
@@ -116,10 +116,10 @@ export interface IssuedKey {
 
 /** Issues a key for an existing workspace; audited in the same transaction. */
 export async function issueWorkspaceKey(
-  db: Tx,
+  db: Db,
   input: { workspaceId: string; environment: TEnvironment; name?: string },
 ): Promise<IssuedKey> {
-  const workspace = await readWorkspace(kyselyOf(db), input.workspaceId);
+  const workspace = await readWorkspace(db, input.workspaceId);
   if (!workspace) throw notFound(`Workspace ${input.workspaceId}`);
   const created = await createWorkspaceKey(db, input);
   await recordAudit(db, {

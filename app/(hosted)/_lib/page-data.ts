@@ -12,14 +12,14 @@
  */
 import { headers } from "next/headers";
 import { cache } from "react";
-import { getDb, kysely } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { pickLocale, type TLocale } from "@/lib/hosted/i18n";
 import { loadHostedView, type THostedView } from "@/lib/hosted/view";
 
 /** The session as the hosted page shows it, or null for an unknown or malformed id. */
 export const loadVerifyView = cache(async (id: string): Promise<THostedView | null> => {
-  if (!(await servesVerification(getDb(), await headers(), id))) return null;
+  if (!(await servesVerification(kysely(), await headers(), id))) return null;
   return loadHostedView(kysely(), id);
 });
 

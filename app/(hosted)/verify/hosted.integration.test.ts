@@ -1,6 +1,6 @@
 // The hosted and simulator pages' route handlers, called in-process against the real database.
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { makeOperator } from "@/lib/testing/factories";
 import { requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
@@ -19,7 +19,7 @@ async function session(
   env: "sandbox" | "production" = "sandbox",
 ) {
   const app = await makeVerifyingApp([providerId], env);
-  await getDb().app.update({
+  await prisma().app.update({
     where: { id: app.app.clientId },
     data: { redirectUris: ["https://shop.example/return"] },
   });
@@ -45,11 +45,11 @@ async function subscribedSession(providerId: string, body: Record<string, unknow
 
 /** The session's events in order, each with the status it saw, and the event types delivered. */
 async function eventsAndDeliveries(id: string) {
-  const events = await getDb().verificationEvent.findMany({
+  const events = await prisma().verificationEvent.findMany({
     where: { verificationId: id },
     orderBy: { seq: "asc" },
   });
-  const deliveries = await getDb().webhookDelivery.findMany({
+  const deliveries = await prisma().webhookDelivery.findMany({
     where: { eventId: { in: events.map((e) => e.id) } },
     select: { eventId: true, eventType: true },
   });
@@ -60,7 +60,7 @@ async function eventsAndDeliveries(id: string) {
 }
 
 const statusOf = async (id: string) =>
-  (await getDb().verification.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
+  (await prisma().verification.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
 
 describe("GET /verify/{id}/status", () => {
   it("is the status without personal data, then — for the page's own browser — where to go once ended", async () => {
@@ -103,7 +103,7 @@ describe("POST /verify/{id}/cancel", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/verify/${id}`);
     expect(await statusOf(id)).toBe("cancelled");
-    const event = await getDb().verificationEvent.findFirstOrThrow({
+    const event = await prisma().verificationEvent.findFirstOrThrow({
       where: { verificationId: id, type: "verification.workflow.cancelled" },
     });
     expect(JSON.stringify(event.payload)).toContain('"cancelledBy":"user"');
@@ -128,7 +128,7 @@ describe("POST /verify/{id}/cancel", () => {
   it("wipes the personal data, stamps the end and delivers the event; 404 for an unknown session", async () => {
     const { id } = await subscribedSession("passport");
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({
       status: "cancelled",
       statusReason: "cancelled_by_user",
@@ -154,7 +154,7 @@ describe("GET /verify/{id}/start", () => {
     const started = await call("GET", `/verify/${id}/start`);
     expect(started.status).toBe(303);
     expect(started.headers.get("location")).toBe(`/sandbox/verify/${id}?flow=redirect`);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.status).toBe("authenticating");
     expect(row.startedAt).not.toBeNull();
     const once = await eventsAndDeliveries(id);
@@ -167,13 +167,13 @@ describe("GET /verify/{id}/start", () => {
     });
     // the end-user comes back and leaves again: still authenticating, nothing more written
     expect((await call("GET", `/verify/${id}/start`)).status).toBe(303);
-    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
+    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
     expect(await eventsAndDeliveries(id)).toEqual(once);
 
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
-    const ended = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const ended = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect((await call("GET", `/verify/${id}/start`)).status).toBe(303);
-    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
+    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
   });
 });
 
@@ -184,7 +184,7 @@ describe("POST /verify/{id}/push", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/verify/${id}?error=identifier`);
     expect(await statusOf(id)).toBe("awaiting_user_action");
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.upstreamEncrypted).toBeNull();
   });
 
@@ -192,7 +192,7 @@ describe("POST /verify/{id}/push", () => {
     const { id } = await session("digital_id_app", { flowType: "push" });
     const response = await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 678" }));
     expect(response.headers.get("location")).toBe(`/verify/${id}`);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.status).toBe("authenticating");
     expect(row.upstreamEncrypted).not.toContain("612");
     expect(await eventTypes(id)).toContain("verification.user.authentication_started");
@@ -203,7 +203,7 @@ describe("POST /verify/{id}/push", () => {
     expect((await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 678" }))).status).toBe(
       303,
     );
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.upstreamEncrypted).not.toBeNull();
     expect(row.startedAt).not.toBeNull();
     expect(await eventsAndDeliveries(id)).toEqual({
@@ -215,10 +215,10 @@ describe("POST /verify/{id}/push", () => {
     });
 
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
-    const ended = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const ended = await prisma().verification.findUniqueOrThrow({ where: { id } });
     const again = await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 679" }));
     expect(again.headers.get("location")).toBe(`/verify/${id}`);
-    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
+    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
 
     const redirect = await session("de_eid", { flowType: "redirect" });
     const refused = await call(
@@ -293,7 +293,7 @@ describe("POST /sandbox/verify/{id}/act", () => {
     const act = () =>
       call("POST", `/sandbox/verify/${id}/act`, form({ outcome: "success", flow: "redirect" }));
     expect((await act()).status).toBe(303);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.status).toBe("completed");
     expect(row.resultEncrypted).not.toBeNull();
     expect(row.endedAt).toEqual(row.updatedAt);
@@ -307,12 +307,12 @@ describe("POST /sandbox/verify/{id}/act", () => {
       seen: [...OPENING.map((t) => [t, "awaiting_user_action"]), ...after],
       delivered: [...OPENING, ...after.map(([t]) => t!)].map((t) => [t]),
     });
-    const decision = await getDb().verificationDecision.findUniqueOrThrow({ where: { verificationId: id } });
+    const decision = await prisma().verificationDecision.findUniqueOrThrow({ where: { verificationId: id } });
     expect(decision).toMatchObject({ outcome: "completed", providerId: "de_eid", decidedAt: row.endedAt });
 
     // the session ended: the page shows it, nothing is written
     expect((await act()).status).toBe(303);
-    expect(await getDb().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
+    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
     expect(await eventsAndDeliveries(id)).toEqual(done);
   });
 
@@ -327,7 +327,7 @@ describe("POST /sandbox/verify/{id}/act", () => {
       return started.body.verificationId as string;
     };
     const participations = () =>
-      getDb().productionTestParticipation.findMany({ where: { challengeId: challenge.id } });
+      prisma().productionTestParticipation.findMany({ where: { challengeId: challenge.id } });
 
     const completed = await start();
     const act = await call(

@@ -2,13 +2,15 @@
 // authorization request; anonymous repetition stores no codes and wakes no webhooks; errors are
 // redirected only to a validated client's registered redirect_uri.
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { authorizationPath, makeOidcApp } from "@/lib/testing/oidc-requests";
 import { bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
 import { expireIfDue } from "@/lib/verifications/transitions";
 import { EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { inTransaction } from "@/lib/db/kysely";
 
 const REDIRECT = "https://rp.example.com/cb";
 const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
@@ -43,7 +45,7 @@ async function startSignIn(browser: CookieJar, clientId: string, extra: Record<s
   return id;
 }
 
-const codesOf = (verificationId: string) => getDb().authorizationCode.count({ where: { verificationId } });
+const codesOf = (verificationId: string) => prisma().authorizationCode.count({ where: { verificationId } });
 
 describe("stolen verification id (the id is in the QR code)", () => {
   it("gives an attacker neither the code nor the client's state; the browser that started gets both", async () => {
@@ -81,7 +83,7 @@ describe("stolen verification id (the id is in the QR code)", () => {
     const wrong = await forged.call("GET", next.toString(), { headers: { cookie: "idv_signin=forged" } });
     expect(wrong.status).toBe(400);
     expect(await codesOf(id)).toBe(0);
-    const request = await getDb().oidcAuthorizationRequest.findUniqueOrThrow({
+    const request = await prisma().oidcAuthorizationRequest.findUniqueOrThrow({
       where: { verificationId: id },
     });
     expect(request.completedAt).toBeNull();
@@ -166,7 +168,7 @@ describe("stolen verification id (the id is in the QR code)", () => {
     const start = await victim.call("GET", `/verify/${id}/start`);
     expect(start.status).toBe(303);
     expect(start.headers.get("location")).toBe(`/verify/${id}`);
-    const v = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const v = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(v.status).toBe("awaiting_user_action");
     // the browser that started it continues to the provider
     const own = await attacker.call("GET", `/verify/${id}/start`);
@@ -179,7 +181,7 @@ describe("stolen verification id (the id is in the QR code)", () => {
     const id = await startSignIn(browser, t.app.clientId);
     await t.simulate(id, { outcome: "success" });
     const next = (await browser.call("GET", `/verify/${id}/status`)).body.next as string;
-    await getDb().oidcAuthorizationRequest.update({
+    await prisma().oidcAuthorizationRequest.update({
       where: { verificationId: id },
       data: { bindingHash: null },
     });
@@ -219,17 +221,18 @@ describe("no state from anonymous repetition", () => {
       expect(res.status).toBe(303);
       ids.push(new URL(res.headers.get("location")!).pathname.split("/")[2]!);
     }
-    const db = getDb();
-    expect(await db.verificationEvent.count({ where: { appId: t.app.clientId } })).toBe(0);
-    expect(await db.webhookDelivery.count({ where: { appId: t.app.clientId } })).toBe(0);
+    const db = kysely();
+    expect(await prisma().verificationEvent.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await prisma().webhookDelivery.count({ where: { appId: t.app.clientId } })).toBe(0);
 
     // an abandoned request expires silently (made due in the transaction that expires it, so
     // that no expiry sweep of a job worker on the shared database takes it first)
-    const expired = await db.$transaction(async (tx) => {
-      await tx.verification.update({
-        where: { id: ids[0]! },
-        data: { expiresAt: new Date(Date.now() - 1000) },
-      });
+    const expired = await inTransaction(db, async (tx) => {
+      await tx
+        .updateTable("verifications")
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where("id", "=", ids[0]!)
+        .execute();
       return expireIfDue(tx, ids[0]!);
     });
     expect(expired).toBe(true);
@@ -246,15 +249,15 @@ describe("no state from anonymous repetition", () => {
       "verification.workflow.started",
       "verification.user.authentication_started",
     ]);
-    const requested = await db.verificationEvent.findFirstOrThrow({
+    const requested = await prisma().verificationEvent.findFirstOrThrow({
       where: { verificationId: id, type: "verification.requested" },
     });
     expect(JSON.stringify(requested.payload)).toContain('"channel":"oidc"');
-    const started = await db.verificationEvent.findFirstOrThrow({
+    const started = await prisma().verificationEvent.findFirstOrThrow({
       where: { verificationId: id, type: "verification.workflow.started" },
     });
     expect(JSON.stringify(started.payload)).toContain('"mode":"pii"');
-    expect(await db.webhookDelivery.count({ where: { appId: t.app.clientId } })).toBe(4);
+    expect(await prisma().webhookDelivery.count({ where: { appId: t.app.clientId } })).toBe(4);
   });
 });
 
@@ -276,7 +279,7 @@ describe("PKCE required per client", () => {
     expect(loc.searchParams.get("error")).toBe("invalid_request");
     expect(loc.searchParams.get("error_description")).toContain("code_challenge");
     expect(loc.searchParams.get("state")).toBe("s");
-    expect(await getDb().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
     // with PKCE the same client signs in
     const ok = await call("GET", authUrl(t.app.clientId));
     expect(new URL(ok.headers.get("location")!).pathname).toMatch(/^\/verify\/ver_/);
@@ -302,12 +305,12 @@ describe("PKCE required per client", () => {
   });
 
   it("existing apps keep PKCE optional (the migration's column default); new ones have it on", async () => {
-    const columns = await getDb().$queryRaw<{ column_default: string }[]>`
+    const columns = await prisma().$queryRaw<{ column_default: string }[]>`
       SELECT column_default FROM information_schema.columns
       WHERE table_name = 'apps' AND column_name = 'pkce_required'`;
     expect(columns[0]?.column_default).toBe("false");
     const t = await makeVerifyingApp();
-    expect((await getDb().app.findUniqueOrThrow({ where: { id: t.app.clientId } })).pkceRequired).toBe(true);
+    expect((await prisma().app.findUniqueOrThrow({ where: { id: t.app.clientId } })).pkceRequired).toBe(true);
   });
 });
 
@@ -336,6 +339,6 @@ describe("errors are redirected only once client_id and redirect_uri are validat
     const unknown = await call("GET", authUrl("app_00000000000000000000000000", extra));
     expect(unknown.status).toBe(400);
     expect(unknown.headers.get("location")).toBeNull();
-    expect(await getDb().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import * as oauth from "oauth4webapi";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { CookieJar } from "@/lib/testing/cookie-jar";
@@ -239,7 +239,7 @@ describe("/auth rules", () => {
       expect(res.headers.get("content-type")).toMatch(/text\/html/);
     }
     expect(
-      await getDb().oidcAuthorizationRequest.count({
+      await prisma().oidcAuthorizationRequest.count({
         where: { appId: { in: [t.app.clientId, other.app.clientId] } },
       }),
     ).toBe(0);
@@ -281,8 +281,8 @@ describe("/auth rules", () => {
     );
     expect(loc.searchParams.get("state")).toBe("st-1");
     expect(loc.searchParams.get("iss")).toBe(issuer);
-    expect(await getDb().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
-    expect(await getDb().oidcAuthorizationRequest.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await prisma().oidcAuthorizationRequest.count({ where: { appId: t.app.clientId } })).toBe(0);
   });
 
   it("refuses a repeated parameter and ignores unknown ones", async () => {
@@ -311,7 +311,7 @@ describe("/auth rules", () => {
       prompt: "login",
     });
     expect(v).toMatchObject({ channel: "oidc", locale: "de-CH", providerId: "passport" });
-    const r = await getDb().oidcAuthorizationRequest.findUniqueOrThrow({ where: { verificationId: v.id } });
+    const r = await prisma().oidcAuthorizationRequest.findUniqueOrThrow({ where: { verificationId: v.id } });
     expect(r).toMatchObject({
       scope: "openid email",
       minLoa: 2,
@@ -324,7 +324,7 @@ describe("/auth rules", () => {
 
   it("without provider shows the branded picker with the app's activated providers", async () => {
     const t = await oidcApp(["passport", "de_eid", "nl_digid"]);
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: t.app.clientId, providerId: "nl_digid" } },
       data: { enabled: false },
     });
@@ -365,7 +365,7 @@ describe("resume", () => {
       authUrl(t.app.clientId, { provider: "passport", acr_values: "urn:idv:loa:3" }),
     );
     // passport sessions reach LoA 2 (substantial): below the requested 3, so the client is refused
-    const v = await getDb().verification.findUniqueOrThrow({ where: { id: low.id } });
+    const v = await prisma().verification.findUniqueOrThrow({ where: { id: low.id } });
     expect(v.loa).toBe(2);
     expect(low.location.searchParams.get("error")).toBe("access_denied");
     expect(low.location.searchParams.get("code")).toBeNull();
@@ -394,7 +394,7 @@ describe("resume", () => {
       const resumed = await browser.fetch(next);
       expect(resumed.status).toBe(400);
       expect(resumed.headers.get("location")).toBeNull();
-      expect(await getDb().authorizationCode.count({ where: { verificationId: id } })).toBe(0);
+      expect(await prisma().authorizationCode.count({ where: { verificationId: id } })).toBe(0);
       // re-registered: the request was not answered, so it is answered now, once
       await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
         headers: bearer(t.ws.keys.sandbox),
@@ -454,7 +454,7 @@ describe("/token and /userinfo rules", () => {
     const reused = await token(t.creds, base);
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe("invalid_grant");
-    const row = await getDb().oidcAccessToken.findUniqueOrThrow({
+    const row = await prisma().oidcAccessToken.findUniqueOrThrow({
       where: { tokenHash: sha256Hex(ok.body.access_token) },
     });
     expect(row.revokedAt).not.toBeNull();
@@ -471,15 +471,15 @@ describe("/token and /userinfo rules", () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(results.filter((r) => r.status === 400).every((r) => r.body.error === "invalid_grant")).toBe(true);
     const winner = results.find((r) => r.status === 200)!;
-    const stored = await getDb().authorizationCode.findUniqueOrThrow({
+    const stored = await prisma().authorizationCode.findUniqueOrThrow({
       where: { codeHash: sha256Hex(code) },
     });
     expect(stored.usedAt).not.toBeNull();
     // one access token was issued, and the reuses revoked it
-    const tokens = await getDb().oidcAccessToken.findMany({ where: { codeHash: stored.codeHash } });
+    const tokens = await prisma().oidcAccessToken.findMany({ where: { codeHash: stored.codeHash } });
     expect(tokens.map((r) => r.tokenHash)).toEqual([sha256Hex(winner.body.access_token)]);
     expect(tokens[0]!.revokedAt).not.toBeNull();
-    const audits = await getDb().auditEvent.findMany({
+    const audits = await prisma().auditEvent.findMany({
       where: { targetId: stored.verificationId, action: { startsWith: "authorization_code." } },
     });
     expect(audits.filter((a) => a.action === "authorization_code.redeemed")).toHaveLength(1);
@@ -521,7 +521,7 @@ describe("/token and /userinfo rules", () => {
       expect(rest.body.error).toBe("invalid_grant");
       expect(rest.body.id_token).toBeUndefined();
     }
-    const row = await getDb().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
+    const row = await prisma().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
     expect(row.usedAt).toBeNull();
     const ok = await token(t.creds, { grant_type: "authorization_code", code, redirect_uri: REDIRECT });
     expect(ok.status).toBe(200);
@@ -592,7 +592,7 @@ describe("/token and /userinfo rules", () => {
     const unknown = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer("nope") });
     expect(unknown.status).toBe(401);
     expect((await call("GET", "/oidc/production/userinfo", { headers: bearer(at) })).status).toBe(401);
-    await getDb().oidcAccessToken.update({
+    await prisma().oidcAccessToken.update({
       where: { tokenHash: sha256Hex(at) },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });

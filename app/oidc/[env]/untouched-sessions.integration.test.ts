@@ -2,7 +2,8 @@
 // until its end-user acts on it: it is in no list or statistic of the workspace, each app may have
 // only IDV_OIDC_UNTOUCHED_LIMIT of them per hour, and once ended it is purged.
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { purgeExpiredOidcRows } from "@/lib/oidc/purge";
 import { rollupVerificationStats } from "@/lib/stats/rollup";
 import { settledBefore } from "@/lib/stats/verifications";
@@ -11,6 +12,7 @@ import { restoreEnvAfterEach, setEnv } from "@/lib/testing/env";
 import { authorizationPath, makeOidcApp } from "@/lib/testing/oidc-requests";
 import { bearer, call } from "@/lib/testing/router";
 import { expireIfDue, startAuthentication } from "@/lib/verifications/transitions";
+import { inTransaction } from "@/lib/db/kysely";
 
 restoreEnvAfterEach();
 
@@ -84,15 +86,16 @@ describe("sessions nobody acted on", () => {
     const anonymous: string[] = [];
     for (let i = 0; i < 50; i++) anonymous.push(await anonymousAuth(t.app.clientId, ip));
     expect(new Set(anonymous).size).toBe(50);
-    expect(await getDb().verification.count({ where: { appId: t.app.clientId, untouched: true } })).toBe(50);
+    expect(await prisma().verification.count({ where: { appId: t.app.clientId, untouched: true } })).toBe(50);
     expect(await consoleView(key)).toEqual(before);
 
     // one that expires without an act stays out of the figures too
-    const expired = await getDb().$transaction(async (tx) => {
-      await tx.verification.update({
-        where: { id: anonymous[0]! },
-        data: { expiresAt: new Date(Date.now() - 1000) },
-      });
+    const expired = await inTransaction(kysely(), async (tx) => {
+      await tx
+        .updateTable("verifications")
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where("id", "=", anonymous[0]!)
+        .execute();
       return expireIfDue(tx, anonymous[0]!);
     });
     expect(expired).toBe(true);
@@ -104,7 +107,7 @@ describe("sessions nobody acted on", () => {
     expect(after.total).toBe(2);
     expect(after.totals).toMatchObject({ created: 2, open: 2, expired: 0 });
     expect(after.funnel).toMatchObject({ created: 2, started: 1 });
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id: acted } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id: acted } });
     expect(row).toMatchObject({ untouched: false, status: "authenticating" });
   });
 
@@ -112,7 +115,7 @@ describe("sessions nobody acted on", () => {
     setEnv({ IDV_OIDC_UNTOUCHED_LIMIT: "3" });
     const t = await makeOidcApp(REDIRECT, ["passport"]);
     const other = await makeOidcApp(REDIRECT, ["passport"]);
-    const count = () => getDb().verification.count({ where: { appId: t.app.clientId } });
+    const count = () => prisma().verification.count({ where: { appId: t.app.clientId } });
     // from three addresses: the cap is the client's, whoever sends the requests
     for (let i = 0; i < 3; i++) await anonymousAuth(t.app.clientId, address());
     expect(await count()).toBe(3);
@@ -129,13 +132,13 @@ describe("sessions nobody acted on", () => {
     expect(back.searchParams.get("iss")).toMatch(/\/oidc\/sandbox$/);
     expect(back.searchParams.get("code")).toBeNull();
     expect(await count()).toBe(3);
-    expect(await getDb().oidcAuthorizationRequest.count({ where: { appId: t.app.clientId } })).toBe(3);
+    expect(await prisma().oidcAuthorizationRequest.count({ where: { appId: t.app.clientId } })).toBe(3);
 
     // another client is not held up
     expect(await anonymousAuth(other.app.clientId, address())).toMatch(/^ver_/);
     // a session its end-user acted on no longer counts: the client may start one more
-    const [first] = await getDb().verification.findMany({ where: { appId: t.app.clientId }, take: 1 });
-    await getDb().$transaction((tx) => startAuthentication(tx, first!.id));
+    const [first] = await prisma().verification.findMany({ where: { appId: t.app.clientId }, take: 1 });
+    await inTransaction(kysely(), (tx) => startAuthentication(tx, first!.id));
     await anonymousAuth(t.app.clientId, address());
     expect(await count()).toBe(4);
     const again = await call("GET", authUrl(t.app.clientId), { headers: { "x-forwarded-for": address() } });
@@ -147,20 +150,24 @@ describe("sessions nobody acted on", () => {
     const t = await makeOidcApp(REDIRECT, ["passport"]);
     const untouched = await anonymousAuth(t.app.clientId, address());
     const acted = await signInAndStart(t.app.clientId);
-    const db = getDb();
+    const db = kysely();
     for (const id of [untouched, acted]) {
-      await db.$transaction(async (tx) => {
-        await tx.verification.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await inTransaction(db, async (tx) => {
+        await tx
+          .updateTable("verifications")
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where("id", "=", id)
+          .execute();
         expect(await expireIfDue(tx, id)).toBe(true);
       });
     }
     // within the day after the end: still there
     expect((await purgeExpiredOidcRows(db)).untouchedSessions).toBe(0);
-    expect(await db.verification.count({ where: { id: { in: [untouched, acted] } } })).toBe(2);
+    expect(await prisma().verification.count({ where: { id: { in: [untouched, acted] } } })).toBe(2);
     const purged = await purgeExpiredOidcRows(db, { now: new Date(Date.now() + DAY_MS + 60_000) });
     expect(purged.untouchedSessions).toBeGreaterThanOrEqual(1);
-    expect(await db.verification.findUnique({ where: { id: untouched } })).toBeNull();
-    expect(await db.verification.findUniqueOrThrow({ where: { id: acted } })).toMatchObject({
+    expect(await prisma().verification.findUnique({ where: { id: untouched } })).toBeNull();
+    expect(await prisma().verification.findUniqueOrThrow({ where: { id: acted } })).toMatchObject({
       status: "expired",
       untouched: false,
     });
@@ -171,12 +178,12 @@ describe("sessions nobody acted on", () => {
     const id = await anonymousAuth(t.app.clientId, address());
     // an untouched session, ended, on a settled day three days back
     const day = new Date(settledBefore().getTime() - 3 * DAY_MS + 3600 * 1000);
-    await getDb().verification.update({
+    await prisma().verification.update({
       where: { id },
       data: { createdAt: day, expiresAt: day, endedAt: day, status: "expired" },
     });
-    const result = await rollupVerificationStats(getDb(), { workspaceId: t.ws.workspaceId });
+    const result = await rollupVerificationStats(kysely(), { workspaceId: t.ws.workspaceId });
     expect(result).toEqual({ days: [], missingLeft: 0, openLeft: 0 });
-    expect(await getDb().verificationDailyStat.count({ where: { workspaceId: t.ws.workspaceId } })).toBe(0);
+    expect(await prisma().verificationDailyStat.count({ where: { workspaceId: t.ws.workspaceId } })).toBe(0);
   });
 });

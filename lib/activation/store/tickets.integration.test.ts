@@ -5,7 +5,7 @@
  * leave the rows Prisma's writes left (JSON as documents, not text; `updatedAt` set).
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../../db/client";
+import { kysely } from "../../db/client";
 import { inTransaction } from "../../db/kysely";
 import { newId } from "../../ids";
 import { validValues } from "../../testing/activation";
@@ -31,6 +31,7 @@ import {
   readWorkspaceNames,
   updateTicketStatus,
 } from "./tickets";
+import { prisma } from "../../testing/prisma";
 
 const withApp = { app: { select: { id: true, name: true, deletedAt: true } } } as const;
 
@@ -67,11 +68,10 @@ describe("the activation store", () => {
     await act(second, "review");
     await act(second, "approve");
 
-    const prisma = getDb();
     const db = kysely();
     for (const id of [first, second]) {
       const row = await readTicket(db, id);
-      expect(row).toEqual(await prisma.activationTicket.findUnique({ where: { id }, include: withApp }));
+      expect(row).toEqual(await prisma().activationTicket.findUnique({ where: { id }, include: withApp }));
       expect(await readTicketStatus(db, id)).toBe(row?.status);
     }
     expect(await readTicket(db, "act_missing")).toBeUndefined();
@@ -81,7 +81,7 @@ describe("the activation store", () => {
     expect(approved.status).toBe("activated");
     expect(approved.app).toEqual({ id: app.clientId, name: "Store app", deletedAt: null });
     expect(await listEarlierTickets(db, approved)).toEqual(
-      await prisma.activationTicket.findMany({
+      await prisma().activationTicket.findMany({
         where: { appId: app.clientId, providerId: "nl_digid", id: { not: second } },
         include: withApp,
         orderBy: [{ requestedAt: "desc" }, { id: "desc" }],
@@ -93,7 +93,7 @@ describe("the activation store", () => {
     const filter = { environment: "sandbox" as const, status: "rejected", providerId: "nl_digid" };
     const where = { environment: "sandbox" as const, status: "rejected", app: { deletedAt: null } };
     const queue = await listQueue(db, filter, { limit: 100, offset: 0 });
-    const prismaQueue = await prisma.activationTicket.findMany({
+    const prismaQueue = await prisma().activationTicket.findMany({
       where: { ...where, providerId: "nl_digid" },
       include: withApp,
       orderBy: [{ requestedAt: "asc" }, { id: "asc" }],
@@ -107,7 +107,7 @@ describe("the activation store", () => {
     expect(await countQueue(db, anyProvider)).toBeGreaterThanOrEqual(await countQueue(db, filter));
     expect((await listQueue(db, anyProvider, { limit: 1, offset: 0 })).length).toBe(1);
     expect(await countQueue(db, { ...filter, providerId: "de_eid" })).toBe(
-      await prisma.activationTicket.count({ where: { ...where, providerId: "de_eid" } }),
+      await prisma().activationTicket.count({ where: { ...where, providerId: "de_eid" } }),
     );
 
     expect(await readWorkspaceNames(db, [ws.workspaceId, "ws_missing"])).toEqual(
@@ -117,11 +117,10 @@ describe("the activation store", () => {
 
   it("writes tickets, provider rows and company information as Prisma did", async () => {
     const { app } = await setup();
-    const prisma = getDb();
     const db = kysely();
     const scope = await readAppScope(db, app.clientId);
     expect(scope).toEqual(
-      await prisma.app.findUnique({
+      await prisma().app.findUnique({
         where: { id: app.clientId },
         select: { id: true, workspaceId: true, environment: true, deletedAt: true },
       }),
@@ -137,11 +136,11 @@ describe("the activation store", () => {
       submitted,
       requestedAt,
     });
-    const stored = await prisma.activationTicket.findUniqueOrThrow({ where: { id } });
+    const stored = await prisma().activationTicket.findUniqueOrThrow({ where: { id } });
     expect(stored).toMatchObject({ submitted, demo: false, requestedAt, reviewStartedAt: null });
     expect(stored.updatedAt).toEqual(stored.createdAt);
     expect(await readTicket(db, id)).toEqual(
-      await prisma.activationTicket.findUnique({ where: { id }, include: withApp }),
+      await prisma().activationTicket.findUnique({ where: { id }, include: withApp }),
     );
 
     // a move only from the status it was read in
@@ -151,14 +150,14 @@ describe("the activation store", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const movedFrom = new Date();
     expect(await updateTicketStatus(db, id, moved)).toBe(true);
-    const after = await prisma.activationTicket.findUniqueOrThrow({ where: { id } });
+    const after = await prisma().activationTicket.findUniqueOrThrow({ where: { id } });
     expect(after).toMatchObject({ status: "activation_processing", reviewStartedAt, activatedAt: null });
     expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(movedFrom.getTime()); // @updatedAt
 
     // provider rows: added with the columns' defaults, their state set; config is a document
     const key = { appId: app.clientId, providerId: "nl_digid" };
     await insertProviderRow(db, key, { enabled: false });
-    expect(await prisma.appProvider.findUnique({ where: { appId_providerId: key } })).toMatchObject({
+    expect(await prisma().appProvider.findUnique({ where: { appId_providerId: key } })).toMatchObject({
       enabled: false,
       status: "not_activated",
       config: {},
@@ -168,11 +167,11 @@ describe("the activation store", () => {
     const activatedAt = new Date("2025-03-04T07:00:00.000Z");
     const state = { status: "activated", currentTicketId: id, activatedAt, enabled: true, config: submitted };
     expect(await updateProviderRow(db, key, state)).toBe(true);
-    expect(await prisma.appProvider.findUnique({ where: { appId_providerId: key } })).toMatchObject(state);
+    expect(await prisma().appProvider.findUnique({ where: { appId_providerId: key } })).toMatchObject(state);
     expect(await readProviderStatus(db, app.clientId, "nl_digid")).toEqual({ status: "activated" });
     expect(await readProviderStatus(db, app.clientId, "de_eid")).toBeUndefined();
     expect(await updateProviderRow(db, { ...key, providerId: "de_eid" }, state)).toBe(false);
-    const rows = await prisma.appProvider.findMany({ where: { appId: app.clientId } });
+    const rows = await prisma().appProvider.findMany({ where: { appId: app.clientId } });
     expect(
       (await readProviderStatuses(db, app.clientId)).sort((a, b) => a.providerId.localeCompare(b.providerId)),
     ).toEqual(
@@ -185,7 +184,7 @@ describe("the activation store", () => {
     const companyInfo = { legalCompanyName: "Acme B.V.", registrationNumber: "KVK 1234" };
     expect(await updateCompanyInfo(db, app.clientId, companyInfo)).toBe(true);
     expect(await updateCompanyInfo(db, "app_missing", companyInfo)).toBe(false);
-    expect((await prisma.app.findUniqueOrThrow({ where: { id: app.clientId } })).companyInfo).toEqual(
+    expect((await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } })).companyInfo).toEqual(
       companyInfo,
     );
     expect(await readCompanyInfo(db, app.clientId)).toEqual({ companyInfo });

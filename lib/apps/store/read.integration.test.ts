@@ -6,7 +6,8 @@
  * with the same 404 and 403.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { newId } from "../../ids";
 import { refusalOf } from "../../testing/api-error";
 import { makeWorkspace, sessionHeaders } from "../../testing/factories";
@@ -21,7 +22,7 @@ const PNG_1X1 =
 
 /** The app as Prisma's model API reads it (what getOwnedApp returned before), relations in key order. */
 async function prismaRow(clientId: string) {
-  const app = await getDb().app.findUniqueOrThrow({
+  const app = await prisma().app.findUniqueOrThrow({
     where: { id: clientId },
     include: { providers: true, workflows: true },
   });
@@ -41,22 +42,22 @@ describe("getOwnedApp on the data layer", () => {
     await createWorkflow(other.key, other.app.clientId, workflowBody({ name: "elsewhere" }));
     // JSON documents whose keys a camelCase mapping of result rows would rename
     const snake = { legal_name: "Shop B.V.", vat_id: "NL0001", nested_list: [{ min_loa: 2 }] };
-    await getDb().app.update({
+    await prisma().app.update({
       where: { id: app.clientId },
       data: { companyInfo: snake, clientSecretRotatedAt: new Date("2026-03-08T06:30:00.123Z") },
     });
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: app.clientId, providerId: "de_eid" } },
       data: { config: { accepted_values: { min_loa: 3 } } },
     });
-    const [workflow] = await getDb().workflow.findMany({ where: { appId: app.clientId } });
-    await getDb().workflow.update({
+    const [workflow] = await prisma().workflow.findMany({ where: { appId: app.clientId } });
+    await prisma().workflow.update({
       where: { id: workflow!.id },
       data: { positions: { start_node: { x: 1.5, y: -2 } } },
     });
     const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
 
-    const read = await getOwnedApp(getDb(), auth, app.clientId);
+    const read = await getOwnedApp(kysely(), auth, app.clientId);
     const expected = await prismaRow(app.clientId);
     expect(read).toEqual(expected);
     expect(read.companyInfo).toEqual(snake);
@@ -67,14 +68,18 @@ describe("getOwnedApp on the data layer", () => {
     expect(read.workflows[0]!.createdAt).toEqual(workflow!.createdAt);
   });
 
-  it("reads in the caller's Prisma transaction: its uncommitted writes, and nothing once rolled back", async () => {
+  it("reads in the caller's transaction: its uncommitted writes, and nothing once rolled back", async () => {
     const { ws, app } = await makeWorkflowsApp();
     const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
     const rollback = new Error("roll back");
-    const seen = await getDb()
-      .$transaction(async (tx) => {
-        await tx.app.update({ where: { id: app.clientId }, data: { name: "Uncommitted" } });
-        await tx.appProvider.create({ data: { appId: app.clientId, providerId: "nl_digid" } });
+    const seen = await kysely()
+      .transaction()
+      .execute(async (tx) => {
+        await tx.updateTable("apps").set({ name: "Uncommitted" }).where("id", "=", app.clientId).execute();
+        await tx
+          .insertInto("appProviders")
+          .values({ appId: app.clientId, providerId: "nl_digid", updatedAt: new Date() })
+          .execute();
         const inside = await getOwnedApp(tx, auth, app.clientId);
         expect(inside.name).toBe("Uncommitted");
         expect(inside.providers.map((p) => p.providerId)).toEqual(["nl_digid", "passport"]);
@@ -82,7 +87,7 @@ describe("getOwnedApp on the data layer", () => {
       })
       .catch((err: unknown) => err);
     expect(seen).toBe(rollback);
-    const after = await getOwnedApp(getDb(), auth, app.clientId);
+    const after = await getOwnedApp(kysely(), auth, app.clientId);
     expect(after.name).not.toBe("Uncommitted");
     expect(after.providers.map((p) => p.providerId)).toEqual(["passport"]);
   });
@@ -118,7 +123,7 @@ describe("getOwnedApp on the data layer", () => {
     expect(patched.status).toBe(200);
     const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
 
-    const read = toAppJson(await getOwnedApp(getDb(), auth, app.clientId));
+    const read = toAppJson(await getOwnedApp(kysely(), auth, app.clientId));
     expect(read).toEqual(toAppJson(await prismaRow(app.clientId)));
     expect(read.workflows).toHaveLength(3);
     expect(Object.keys(read.providers)).toEqual(["de_eid", "nl_digid", "passport"]);
@@ -128,7 +133,7 @@ describe("getOwnedApp on the data layer", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual(read);
     // only what it shows (lib/apps/store/read.ts `readAppView`), one statement
-    expect(toAppJson(await getOwnedAppView(getDb(), auth, app.clientId))).toEqual(read);
+    expect(toAppJson(await getOwnedAppView(kysely(), auth, app.clientId))).toEqual(read);
     expect(statements.filter((name) => name.startsWith("app_"))).toEqual(["app_view"]);
   });
 
@@ -137,7 +142,7 @@ describe("getOwnedApp on the data layer", () => {
     const other = await makeWorkspace();
     const gone = await makeWorkflowsApp();
     expect((await call("DELETE", gone.base, { headers: gone.headers })).status).toBe(200);
-    const db = getDb();
+    const db = kysely();
     const sandbox = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
     const cases: [{ workspaceId: string; environment: "sandbox" | "production" }, string][] = [
       [sandbox, newId("app")],

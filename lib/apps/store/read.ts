@@ -12,7 +12,7 @@
 import type { Expression, ExpressionBuilder, RawBuilder } from "kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
-import type { App, AppProvider, Workflow } from "../../db/generated/client";
+import type { App, AppProvider, Workflow } from "../../db/rows";
 import { prepared, type Db, type DB } from "../../db/kysely";
 import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../../db/timestamps";
 import type { TAppSource } from "../serialize";

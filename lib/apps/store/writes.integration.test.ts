@@ -5,11 +5,13 @@
  * app that is not there says so, which the service answers as Prisma's "not found" (P2025) was.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kyselyOf } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { makeApp, makeWorkspace } from "../../testing/factories";
 import type { WorkspaceActor } from "../../auth/actor";
 import { createApp } from "../service";
 import { setClientSecretHash, softDeleteAppRow, updateAppRow } from "./writes";
+import { inTransaction } from "../../db/kysely";
 
 describe("the apps' writes", () => {
   it("creates an app, its starter provider and workflow with the values Prisma gave them", async () => {
@@ -17,7 +19,7 @@ describe("the apps' writes", () => {
     const before = Date.now();
     const created = await makeApp(ws.keys.sandbox);
     const after = Date.now();
-    const app = await getDb().app.findUniqueOrThrow({
+    const app = await prisma().app.findUniqueOrThrow({
       where: { id: created.clientId },
       include: { providers: true, workflows: true },
     });
@@ -65,21 +67,21 @@ describe("the apps' writes", () => {
     };
     let clientId = "";
     await expect(
-      getDb().$transaction(async (tx) => {
+      inTransaction(kysely(), async (tx) => {
         clientId = (await createApp(tx, actor, { name: "rolled back" })).clientId;
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
     expect(clientId).toMatch(/^app_/);
-    expect(await getDb().app.findUnique({ where: { id: clientId } })).toBeNull();
-    expect(await getDb().workflow.count({ where: { appId: clientId } })).toBe(0);
-    expect(await getDb().appProvider.count({ where: { appId: clientId } })).toBe(0);
+    expect(await prisma().app.findUnique({ where: { id: clientId } })).toBeNull();
+    expect(await prisma().workflow.count({ where: { appId: clientId } })).toBe(0);
+    expect(await prisma().appProvider.count({ where: { appId: clientId } })).toBe(0);
   });
 
   it("tells a missing app apart (the service answers 404 as Prisma's P2025 was answered)", async () => {
     const ws = await makeWorkspace();
     const { clientId } = await makeApp(ws.keys.sandbox);
-    const db = kyselyOf(getDb());
+    const db = kysely();
     const at = new Date();
     expect(await updateAppRow(db, "app_missing", { name: "x" })).toBe(false);
     expect(await setClientSecretHash(db, "app_missing", "0".repeat(64), at)).toBe(false);
@@ -87,7 +89,7 @@ describe("the apps' writes", () => {
     expect(await updateAppRow(db, clientId, { name: "renamed" })).toBe(true);
     expect(await setClientSecretHash(db, clientId, "0".repeat(64), at)).toBe(true);
     expect(await softDeleteAppRow(db, clientId, at)).toBe(true);
-    const row = await getDb().app.findUniqueOrThrow({ where: { id: clientId } });
+    const row = await prisma().app.findUniqueOrThrow({ where: { id: clientId } });
     expect(row).toMatchObject({
       name: "renamed",
       clientSecretHash: null,

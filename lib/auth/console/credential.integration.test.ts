@@ -17,8 +17,8 @@ describe("console session as a workspace credential", () => {
     expect(sandbox.body.data.map((a: { name: string }) => a.name)).toEqual(["From the console"]);
     const production = await call("GET", "/api/production/v1/apps?limit=10&offset=0", { headers });
     expect(production.body.data).toEqual([]);
-    const audit = await import("../../db/client").then(({ getDb }) =>
-      getDb().auditEvent.findFirst({ where: { workspaceId: ws.workspaceId, action: "app.created" } }),
+    const audit = await import("../../testing/prisma").then(({ prisma }) =>
+      prisma().auditEvent.findFirst({ where: { workspaceId: ws.workspaceId, action: "app.created" } }),
     );
     expect(audit).toMatchObject({ actorType: "user", actorId: ws.userId });
   });
@@ -80,8 +80,8 @@ describe("console session as a workspace credential", () => {
       headers: await sessionHeaders(ws.userId, { workspaceId: other.workspaceId }),
     });
     expect(notMember.status).toBe(403);
-    const { getDb } = await import("../../db/client");
-    await getDb().user.update({
+    const { prisma } = await import("../../testing/prisma");
+    await prisma().user.update({
       where: { id: ws.userId },
       data: { sessionsValidFrom: new Date(Date.now() + 5000) },
     });

@@ -21,7 +21,7 @@
 import { createHmac } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { config } from "../../config";
-import { kyselyOf, type Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { getMasterKey } from "../../crypto/master-key";
 import { ApiError } from "../../errors";
@@ -118,13 +118,13 @@ function invalidSession(message = "Your console session has ended. Sign in again
 
 /** Resolves the session's user and membership (one statement), or throws 401/403. */
 export async function resolveSessionMember(
-  db: Tx,
+  db: Db,
   claims: SessionClaims,
   workspaceId: string | null,
 ): Promise<SessionMember> {
   const user = liveSessionUser(
     claims,
-    await readSessionMember(kyselyOf(db), claims.userId, claims.sessionId, workspaceId || null),
+    await readSessionMember(db, claims.userId, claims.sessionId, workspaceId || null),
   );
   if (user.workspaceId === null || user.role === null) {
     throw new ApiError(
@@ -155,8 +155,8 @@ export interface SessionOperator {
  * Resolves an operator session (one statement): 401 INVALID_SESSION when the user is gone or the
  * session has ended, 403 RESOURCE_FORBIDDEN when the session is not an operator's.
  */
-export async function resolveSessionOperator(db: Tx, claims: SessionClaims): Promise<SessionOperator> {
-  const user = liveSessionUser(claims, await readSessionUser(kyselyOf(db), claims.userId, claims.sessionId));
+export async function resolveSessionOperator(db: Db, claims: SessionClaims): Promise<SessionOperator> {
+  const user = liveSessionUser(claims, await readSessionUser(db, claims.userId, claims.sessionId));
   if (!user.isOperator) {
     throw new ApiError("RESOURCE_FORBIDDEN", "Operators only: this session is not an operator's");
   }

@@ -1,47 +1,45 @@
 /**
  * Ending console sessions on the data layer (lib/auth/store/sessions.ts): `endAllSessions` writes
- * what Prisma's update wrote and answers a missing user as the pipeline answered Prisma's P2025;
+ * the password hash and sessionsValidFrom, answers a missing user 404 RESOURCE_NOT_FOUND;
  * a sign-out (`revokeSession`) is refused by the renewal check (`checkSessionRenewal`).
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely, Prisma } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { ApiError } from "../../errors";
 import { toApiError } from "../../http/pipeline";
 import { makeWorkspace } from "../../testing/factories";
 import { signInClaims } from "./claims";
 import { checkSessionRenewal, endAllSessions, revokeSession, SessionEndedError } from "./lifetime";
+import { inTransaction } from "../../db/kysely";
 
 const scope = { requestId: "req_test", url: new URL("http://localhost/api/sandbox/v1/me"), method: "POST" };
 
 describe("ending console sessions on the database", () => {
-  it("sets sessionsValidFrom (and the password hash when given) to now, as Prisma's update did", async () => {
+  it("sets sessionsValidFrom (and the password hash when given) to now", async () => {
     const ws = await makeWorkspace();
-    const before = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const before = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     const started = Date.now();
-    await getDb().$transaction((tx) => endAllSessions(tx, ws.userId, { passwordHash: "scrypt$new" }));
-    const after = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    await inTransaction(kysely(), (tx) => endAllSessions(tx, ws.userId, { passwordHash: "scrypt$new" }));
+    const after = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(after.passwordHash).toBe("scrypt$new");
     expect(after.sessionsValidFrom!.getTime()).toBeGreaterThanOrEqual(started - 1);
     expect(after.sessionsValidFrom!.getTime()).toBeLessThanOrEqual(Date.now() + 1);
     expect(after.updatedAt.getTime()).toBeGreaterThan(before.updatedAt.getTime());
 
-    await endAllSessions(getDb(), ws.userId);
-    expect((await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } })).passwordHash).toBe(
+    await endAllSessions(kysely(), ws.userId);
+    expect((await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).passwordHash).toBe(
       "scrypt$new",
     );
   });
 
-  it("answers a user who is not there as the pipeline answered Prisma's P2025", async () => {
-    const error = await endAllSessions(getDb(), "usr_not_there").then(
+  it("answers a user who is not there 404 RESOURCE_NOT_FOUND", async () => {
+    const error = await endAllSessions(kysely(), "usr_not_there").then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ApiError);
-    const p2025 = new Prisma.PrismaClientKnownRequestError("No record was found for an update.", {
-      code: "P2025",
-      clientVersion: "test",
-    });
-    expect(toApiError(error, scope)).toEqual(toApiError(p2025, scope));
+    expect(toApiError(error, scope)).toMatchObject({ status: 404, code: "RESOURCE_NOT_FOUND" });
   });
 
   it("refuses the renewal of a session after its sign-out, and of every session after endAllSessions", async () => {
@@ -55,7 +53,7 @@ describe("ending console sessions on the database", () => {
     await expect(checkSessionRenewal(kysely(), signedOut)).rejects.toThrow(SessionEndedError);
     await expect(checkSessionRenewal(kysely(), live)).resolves.toBeUndefined();
 
-    await endAllSessions(getDb(), ws.userId);
+    await endAllSessions(kysely(), ws.userId);
     await expect(checkSessionRenewal(kysely(), live)).rejects.toThrow(
       "Your sessions were ended (password change or sign-out of all sessions): sign in again",
     );

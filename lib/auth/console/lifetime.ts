@@ -14,7 +14,6 @@
  * - a revoked `sid` is kept until the session's absolute end, when it could not be used anyway;
  *   every revocation deletes such rows first (a batch at a time).
  */
-import { kyselyOf, type Tx } from "../../db/client";
 import type { Db } from "../../db/kysely";
 import { ApiError } from "../../errors";
 import { sessionClaimsOf, sessionEndsAt, type SessionClaims } from "./claims";
@@ -31,8 +30,8 @@ export class SessionEndedError extends Error {
  * before it (sign-in time in milliseconds, `signedInAtMs`) is refused, and a sign-in right after
  * it is not. A user that is not there is 404 RESOURCE_NOT_FOUND (what Prisma's P2025 answered).
  */
-export async function endAllSessions(db: Tx, userId: string, extra: { passwordHash?: string } = {}) {
-  if (!(await endUserSessions(kyselyOf(db), userId, new Date(), extra)))
+export async function endAllSessions(db: Db, userId: string, extra: { passwordHash?: string } = {}) {
+  if (!(await endUserSessions(db, userId, new Date(), extra)))
     throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
 

@@ -13,7 +13,7 @@
  *   them can be provoked by the end-user's own browser, so none counts against the connection;
  * - check: the IdP metadata (re-fetched from metadataUrl when set) and the certificates.
  */
-import { getDb } from "../../db/client";
+import { kysely } from "../../db/client";
 import {
   beginSamlAuthentication,
   completeSamlAuthentication,
@@ -92,7 +92,7 @@ export const samlConnectionAdapter: TConnectionAdapterModule<"saml", TSamlUpstre
           settings,
           { ...state, relayState },
           { SAMLResponse: form.SAMLResponse, RelayState: relayState },
-          postgresSamlReplayCache(getDb()),
+          postgresSamlReplayCache(kysely()),
         );
         if (answered.kind === "success") return { outcome: answered };
         return {

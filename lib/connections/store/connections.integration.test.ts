@@ -6,7 +6,8 @@
  * Prisma's `notIn: []` (every row) instead of an SQL error.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { newId } from "../../ids";
 import { isolateWebhookTestDatabase } from "../../testing/webhooks";
 import {
@@ -50,10 +51,10 @@ describe("the connections store", () => {
       { id: newId("con"), environment: "production", providerId: "ch_swissid" },
       values(),
     );
-    const prisma = await getDb().providerConnection.findUnique({ where: { id: created.id } });
-    expect(created).toEqual(prisma);
-    expect(await readConnection(db, "production", "ch_swissid")).toEqual(prisma);
-    expect(await readConnectionById(db, created.id)).toEqual(prisma);
+    const viaPrisma = await prisma().providerConnection.findUnique({ where: { id: created.id } });
+    expect(created).toEqual(viaPrisma);
+    expect(await readConnection(db, "production", "ch_swissid")).toEqual(viaPrisma);
+    expect(await readConnectionById(db, created.id)).toEqual(viaPrisma);
     expect(created.settings).toEqual(SETTINGS);
     expect(created.createdAt.getTime()).toBeGreaterThanOrEqual(before - 5);
     expect(created.updatedAt).toEqual(created.createdAt);
@@ -69,7 +70,7 @@ describe("the connections store", () => {
         { adapter: "wallet", enabled: false, settings: {}, secretsEncrypted: null },
       ),
     ).toBe(false);
-    expect(await readConnection(db, "production", "ch_swissid")).toEqual(prisma);
+    expect(await readConnection(db, "production", "ch_swissid")).toEqual(viaPrisma);
 
     await deleteConnectionRow(db, created.id);
   });
@@ -91,7 +92,7 @@ describe("the connections store", () => {
       lastErrorAt: failedAt,
       updatedAt: failedAt,
     });
-    expect(failed).toEqual(await getDb().providerConnection.findUnique({ where: { id: row.id } }));
+    expect(failed).toEqual(await prisma().providerConnection.findUnique({ where: { id: row.id } }));
 
     // the same configuration again keeps the error; a changed one clears it and the streak
     const kept = await updateConnection(db, "production", "fr_franceconnect", values({ enabled: false }));

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { setupTestDns, uniqueDomain } from "../../testing/custom-domains";
 import { makeApp, makeWorkspace } from "../../testing/factories";
 import { bearer, call } from "../../testing/router";
@@ -26,7 +27,7 @@ describe("an app's custom domain row", () => {
     expect(put.status).toBe(200);
     const configured = await readDomainOfApp(kysely(), app.clientId);
     expect(configured?.dnsChecks).toBeNull();
-    expect(configured).toEqual(await getDb().customDomain.findUnique({ where: { appId: app.clientId } }));
+    expect(configured).toEqual(await prisma().customDomain.findUnique({ where: { appId: app.clientId } }));
 
     // a check writes the per-record results (a JSON array) and its timestamps
     const verify = await call("POST", `${url}/verify`, { headers: bearer(ws.keys.sandbox) });
@@ -35,7 +36,7 @@ describe("an app's custom domain row", () => {
     expect(Array.isArray(checked?.dnsChecks)).toBe(true);
     expect(Array.isArray(checked?.dnsRecords)).toBe(true);
     expect(checked?.lastCheckedAt).toBeInstanceOf(Date);
-    expect(checked).toEqual(await getDb().customDomain.findUnique({ where: { appId: app.clientId } }));
+    expect(checked).toEqual(await prisma().customDomain.findUnique({ where: { appId: app.clientId } }));
   });
 });
 

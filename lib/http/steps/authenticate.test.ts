@@ -14,7 +14,7 @@ import {
 } from "../../auth/console/credential";
 import { authenticateOperator } from "../../auth/operator-keys";
 import { authenticateWorkspace, type WorkspaceAuth } from "../../auth/workspace-keys";
-import type { Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import { ApiError } from "../../errors";
 import type { EndpointDef } from "../endpoint";
 import { admit, authenticate, authorizeRole, rowOf } from "./authenticate";
@@ -33,7 +33,7 @@ vi.mock("../../auth/console/credential", () => ({
   resolveSessionOperator: vi.fn(),
 }));
 
-const db = {} as Tx;
+const db = {} as Db;
 const VER = `ver_${"0".repeat(26)}`;
 const APP = { kind: "app", clientId: "app_1", workspaceId: "wsp_1", environment: "sandbox" } as const;
 const read = { param: "verificationId", statement: {} } as unknown as TAppRowRead<unknown>;

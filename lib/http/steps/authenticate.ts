@@ -23,7 +23,7 @@ import {
 import { authenticateOperator, type OperatorAuth } from "../../auth/operator-keys";
 import { can, PERMISSION_LABEL, type TPermission } from "../../auth/roles";
 import { authenticateWorkspace, type WorkspaceAuth } from "../../auth/workspace-keys";
-import type { Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { ApiError } from "../../errors";
 import { clientIp } from "../../rate-limit";
@@ -41,7 +41,7 @@ export type TCredentials = TCaller | { auth: AppAuth; row: unknown };
  */
 export function authenticate(
   route: TApiRoute,
-  db: Tx,
+  db: Db,
   request: Request,
   env: TEnvironment,
   params: Record<string, string>,
@@ -95,7 +95,7 @@ export function rowOf(credentials: TCredentials): unknown {
  * console session cookie (with the CSRF check on writes), else the API key's 401.
  */
 export async function authenticateWorkspaceOrSession(
-  db: Tx,
+  db: Db,
   request: Request,
   authorization: string | null,
   env: TEnvironment,
@@ -124,7 +124,7 @@ export async function authenticateWorkspaceOrSession(
  * anyone but an operator is 403.
  */
 export async function authenticateOperatorOrSession(
-  db: Tx,
+  db: Db,
   request: Request,
   authorization: string | null,
 ): Promise<OperatorAuth> {

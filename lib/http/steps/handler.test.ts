@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { Db, Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import { completeIdempotencyKey, releaseIdempotencyKey } from "../../idempotency";
 import type { EndpointDef } from "../endpoint";
 import { execute, transactional } from "./handler";
@@ -13,12 +13,13 @@ import { prepareRoute, type THandlerContext } from "./route";
 
 vi.mock("../../idempotency", () => ({ completeIdempotencyKey: vi.fn(), releaseIdempotencyKey: vi.fn() }));
 
-const TX = { name: "tx" } as unknown as Tx;
-const OPTIONS = { timeout: 15_000, maxWait: 10_000 };
+const TX = { name: "tx" } as unknown as Db;
 
+/** The pool's handle as the handler step sees it: `transaction().execute` runs on TX. */
 function fakeDb() {
-  const db = { name: "client", $transaction: vi.fn((run: (tx: Tx) => Promise<unknown>) => run(TX)) };
-  return db as unknown as Db & { $transaction: typeof db.$transaction };
+  const execute = vi.fn((run: (tx: Db) => Promise<unknown>) => run(TX));
+  const db = { name: "client", isTransaction: false, transaction: () => ({ execute }) };
+  return Object.assign(db as unknown as Db, { opened: execute });
 }
 
 const def = (over: Partial<EndpointDef> = {}): EndpointDef => ({
@@ -33,7 +34,7 @@ const def = (over: Partial<EndpointDef> = {}): EndpointDef => ({
 });
 
 function setup(over: Partial<EndpointDef>, answer: (ctx: THandlerContext) => Promise<ApiResult>) {
-  const seen: Tx[] = [];
+  const seen: Db[] = [];
   const route = prepareRoute(def(over), async (ctx: never) => {
     seen.push((ctx as THandlerContext).db);
     return answer(ctx);
@@ -68,7 +69,7 @@ describe("execute", () => {
   it("runs a write in a transaction, the handler on it", async () => {
     const { route, db, ctx, seen } = setup({}, async () => json(201, { id: "t" }));
     expect(await execute(route, ctx, db, "POST", undefined)).toEqual(json(201, { id: "t" }));
-    expect(db.$transaction).toHaveBeenCalledWith(expect.any(Function), OPTIONS);
+    expect(db.opened).toHaveBeenCalledTimes(1);
     expect(seen).toEqual([TX]);
   });
 
@@ -79,7 +80,7 @@ describe("execute", () => {
     ] as const) {
       const { route, db, ctx, seen } = setup(over, async () => json(201, { id: "t" }));
       await execute(route, ctx, db, method, undefined);
-      expect(db.$transaction).not.toHaveBeenCalled();
+      expect(db.opened).not.toHaveBeenCalled();
       expect(seen).toEqual([db]);
     }
   });

@@ -1,13 +1,15 @@
 /**
- * withApi's handler step: the route's handler runs inside `db.$transaction` for state-changing
- * methods (the definition's `transaction` decides otherwise; `false` for a handler whose writes
- * are one statement or that calls the network), else on the shared client. With an idempotency
+ * withApi's handler step: the route's handler runs in a transaction for state-changing methods
+ * (the definition's `transaction` decides otherwise; `false` for a handler whose writes are one
+ * statement or that calls the network), else on the pool. Webhook deliveries the transaction
+ * queues wake this process's dispatcher once it committed (lib/webhooks/dispatch/wake.ts). With an idempotency
  * record, the response is stored in the handler's own transaction (below 500 only), and a failed
  * handler releases the key so the request can be sent again.
  */
 import { config } from "../../config";
-import type { Db, Tx } from "../../db/client";
+import type { Db } from "../../db/kysely";
 import { completeIdempotencyKey, releaseIdempotencyKey } from "../../idempotency";
+import { inWakingTransaction } from "../../webhooks/dispatch/wake";
 import { checkDocumentedResponse, type ApiResult } from "./response";
 import type { TApiRoute, THandlerContext } from "./route";
 
@@ -28,7 +30,7 @@ export function execute(
   recordId: string | undefined,
 ): Promise<ApiResult> {
   const done = transactional(route, method)
-    ? db.$transaction((tx) => runHandler(route, ctx, tx, recordId), { timeout: 15_000, maxWait: 10_000 })
+    ? inWakingTransaction(db, (tx) => runHandler(route, ctx, tx, recordId))
     : runHandler(route, ctx, db, recordId);
   return recordId === undefined ? done : done.catch((err: unknown) => release(db, recordId, err));
 }
@@ -46,7 +48,7 @@ async function release(db: Db, recordId: string, err: unknown): Promise<never> {
 export async function runHandler(
   route: TApiRoute,
   ctx: THandlerContext,
-  tx: Tx,
+  tx: Db,
   recordId?: string,
 ): Promise<ApiResult> {
   ctx.db = tx;

@@ -1,7 +1,7 @@
 /** withApi's Idempotency-Key step: which requests have a key, what a claim is scoped by, how a replay answers. */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { WorkspaceAuth } from "../../auth/workspace-keys";
-import type { Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import { claimIdempotencyKey, hashRequestBody } from "../../idempotency";
 import type { EndpointDef } from "../endpoint";
 import { claimKey, idempotencyKeyOf, replayResponse } from "./idempotency";
@@ -46,7 +46,7 @@ describe("idempotencyKeyOf", () => {
 describe("claimKey", () => {
   it("claims the key in the caller's workspace and environment, for this method, path and body", async () => {
     vi.mocked(claimIdempotencyKey).mockResolvedValue({ kind: "claimed", recordId: "idm_1" });
-    const db = {} as Tx;
+    const db = {} as Db;
     const auth = { workspaceId: "wsp_1" } as WorkspaceAuth;
     const url = new URL("http://localhost/api/sandbox/v1/apps?x=1");
     const raw = { text: '{"b":1,"a":2}', json: { b: 1, a: 2 } };

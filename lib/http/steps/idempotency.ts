@@ -6,7 +6,7 @@
  * `Idempotency-Replayed: true`.
  */
 import type { WorkspaceAuth } from "../../auth/workspace-keys";
-import type { Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import {
   claimIdempotencyKey,
@@ -28,7 +28,7 @@ export function idempotencyKeyOf(def: EndpointDef, request: Request): string | u
 
 /** Claims `key` for this request, in the caller's workspace and environment, for this body. */
 export function claimKey(
-  db: Tx,
+  db: Db,
   key: string,
   auth: WorkspaceAuth,
   env: TEnvironment,

@@ -7,7 +7,7 @@
 import type { AppAuth } from "../../auth/app-credentials";
 import type { OperatorAuth } from "../../auth/operator-keys";
 import type { WorkspaceAuth } from "../../auth/workspace-keys";
-import { getDb } from "../../db/client";
+import { kysely } from "../../db/client";
 import type { RequestLogEntry } from "../../request-log/entry";
 import { appendRequestLog } from "../../request-log/writer";
 import type { TRequestScope } from "../pipeline";
@@ -20,7 +20,7 @@ export function openRequestLog(request: Request, scope: TRequestScope): TRequest
   const entry: TRequestLog = {};
   scope.onDone(({ status, errorCode, ms }) => {
     if (!entry.environment) return;
-    appendRequestLog(getDb, {
+    appendRequestLog(kysely, {
       id: scope.requestId,
       workspaceId: entry.workspaceId ?? null,
       environment: entry.environment,

@@ -3,7 +3,7 @@
  * first step of a request — the path parameters of the route directory, as strings.
  */
 import type { TAppRowRead } from "../../auth/app-credentials";
-import type { Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { pathParamNames, type EndpointDef } from "../endpoint";
 import type { ApiResult } from "./response";
@@ -18,7 +18,7 @@ export interface THandlerContext {
   auth: unknown;
   body: unknown;
   query: unknown;
-  db: Tx;
+  db: Db;
   logVerification: (verificationId: string) => void;
   /** present only on routes that read their row with the credential (`authWith`) */
   authRow?: unknown;

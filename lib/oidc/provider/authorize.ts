@@ -20,7 +20,7 @@
  *   hand-off the browser carries to the hosted page (/verify/{id}/bind?h=…), which binds it there.
  */
 import { connectionAvailabilities } from "../../connections/runtime";
-import { kyselyOf, type Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { ApiError } from "../../errors";
 import { newId } from "../../ids";
@@ -62,12 +62,12 @@ export interface TAuthorizeInput {
   issuerFor: (clientId: string) => Promise<string>;
 }
 
-export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthorizeOutcome> {
+export async function authorize(db: Db, input: TAuthorizeInput): Promise<TAuthorizeOutcome> {
   const { params, environment } = input;
   let app: TClientApp;
   let redirectUri: string;
   try {
-    app = await checkClient(kyselyOf(db), environment, params);
+    app = await checkClient(db, environment, params);
     redirectUri = checkRedirectUri(app.redirectUris, params);
   } catch (err) {
     if (err instanceof AuthorizationError) return { kind: "error_page", error: err };
@@ -125,7 +125,7 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
     const resumeToken = newBindingSecret();
     const bindingSecret = newBindingSecret();
     const handoff = newBindingSecret();
-    await insertAuthorizationRequest(kyselyOf(db), {
+    await insertAuthorizationRequest(db, {
       id: newId("oar"),
       verificationId,
       resumeToken,
@@ -166,7 +166,7 @@ export async function authorize(db: Tx, input: TAuthorizeInput): Promise<TAuthor
 
 /** The app's activated providers whose sessions can start in `environment` (the honest catalog). */
 async function availableProviders(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   app: TClientApp,
 ): Promise<TAvailableProviders> {

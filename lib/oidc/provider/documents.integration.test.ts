@@ -8,7 +8,8 @@ import { InvalidationListener, processListener, type TInvalidation } from "@/lib
 import { publishInvalidation } from "@/lib/cache/publish";
 import { CACHE_TOPICS } from "@/lib/cache/topics";
 import { encryptSecret } from "@/lib/crypto/encryption";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "../../testing/prisma";
 import { randomToken } from "@/lib/ids";
 import { publishRecords, setupTestDns, uniqueDomain } from "@/lib/testing/custom-domains";
 import { waitFor } from "@/lib/testing/jobs";
@@ -17,6 +18,7 @@ import { makeVerifyingApp } from "@/lib/testing/verifications";
 import { ensureSigningKeys, generateSigningKeyMaterial, rotateSigningKeys } from "../keys";
 import { DISCOVERY_CACHE_CONTROL, JWKS_CACHE_CONTROL } from "./discovery";
 import { JwksCache, type TDocument } from "./documents";
+import { inTransaction } from "../../db/kysely";
 
 const dns = setupTestDns();
 const DISCOVERY = "/oidc/sandbox/.well-known/openid-configuration";
@@ -41,14 +43,14 @@ async function flush(listener: InvalidationListener): Promise<void> {
       }
     });
   });
-  await publishInvalidation(getDb(), CACHE_TOPICS.signingKeys, marker);
+  await publishInvalidation(kysely(), CACHE_TOPICS.signingKeys, marker);
   await arrived;
 }
 
 /** A retired production key, still published until `expiresAt`, written without telling anyone. */
 async function plantRetiredKey(expiresAt: Date): Promise<string> {
   const material = await generateSigningKeyMaterial("ES256");
-  await getDb().signingKey.create({
+  await prisma().signingKey.create({
     data: {
       id: material.kid,
       environment: "production",
@@ -73,8 +75,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await getDb().$transaction(async (tx) => {
-    await tx.signingKey.deleteMany({ where: { id: { in: planted } } });
+  await inTransaction(kysely(), async (tx) => {
+    await prisma().signingKey.deleteMany({ where: { id: { in: planted } } });
     await publishInvalidation(tx, CACHE_TOPICS.signingKeys, "production");
   });
   await other?.close();
@@ -118,7 +120,7 @@ describe("JWKS across instances", () => {
   it("a key change committed on one instance reaches the other instance's cached JWKS", async () => {
     // two instances: this process's listener and another one, each with its own JWKS cache
     const [here, there] = [new JwksCache(processListener()!), new JwksCache(other)];
-    await ensureSigningKeys(getDb(), "production");
+    await ensureSigningKeys(kysely(), "production");
     const now = Date.now();
     const leaving = await plantRetiredKey(new Date(now + 30 * 60_000));
     // notifications of anything committed so far (another file's key creation) have arrived
@@ -146,7 +148,7 @@ describe("JWKS across instances", () => {
         }
       });
     });
-    const result = await rotateSigningKeys(getDb(), "production", new Date(now + 30 * 60_000 + 1000));
+    const result = await rotateSigningKeys(kysely(), "production", new Date(now + 30 * 60_000 + 1000));
     expect(result.removed).toContain(leaving);
     // the writer's own instance at once, the other one when the commit reaches it
     expect(kids(await here.document("production"))).not.toContain(leaving);

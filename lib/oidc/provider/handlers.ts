@@ -4,7 +4,7 @@
  * browser endpoints answer a redirect (a Response) or a page (TOpPage, ./page.ts), which the route
  * renders in the hosted frame (app/oidc/_lib/op-page.ts).
  */
-import { getDb, kysely } from "../../db/client";
+import { kysely } from "../../db/client";
 import { inTransaction } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
 import { AuthorizationError } from "./authorization-error";
@@ -78,15 +78,13 @@ export async function handleAuthorizationRequest(
         pageError(`client_id: no client "${(clientId ?? "").slice(0, 64)}" at this address`),
         404,
       );
-    const db = getDb();
-    const outcome = await db.$transaction(
-      (tx) =>
-        authorize(tx, {
-          environment,
-          params: read,
-          issuerFor: (clientId) => resolveIssuer(tx, environment, request, clientId),
-        }),
-      { timeout: 15_000, maxWait: 10_000 },
+    const db = kysely();
+    const outcome = await inTransaction(db, (tx) =>
+      authorize(tx, {
+        environment,
+        params: read,
+        issuerFor: (clientId) => resolveIssuer(tx, environment, request, clientId),
+      }),
     );
     if (outcome.kind === "error_page") return refuse(outcome.error);
     if (outcome.kind === "redirect")

@@ -13,7 +13,7 @@
  */
 import { DerivedCache } from "../../cache/derived-cache";
 import { CACHE_TOPICS } from "../../cache/topics";
-import { kysely, kyselyOf, type Tx } from "../../db/client";
+import { kysely } from "../../db/client";
 import type { Db } from "../../db/kysely";
 import { mayBeCustomDomain } from "../../domains/routing";
 import type { TEnvironment } from "../../environments";
@@ -56,12 +56,12 @@ export async function requestIssuer(
 
 /** requestIssuer for callers still holding a Prisma client or transaction (/auth, the OP's /token). */
 export async function resolveIssuer(
-  db: Tx,
+  db: Db,
   environment: TEnvironment,
   request: Request,
   clientId?: string,
 ): Promise<string> {
-  return requestIssuer(kyselyOf(db), environment, request, clientId);
+  return requestIssuer(db, environment, request, clientId);
 }
 
 /** Found or not, per environment, host and client; bounded like the proxy's routing cache. */

@@ -10,7 +10,7 @@
  * - the answer: an opaque access token (ACCESS_TOKEN_TTL_SECONDS), token_type Bearer, expires_in,
  *   the ID token (with at_hash, no personal data) and the granted scope; never cached.
  */
-import { getDb } from "../../db/client";
+import { kysely } from "../../db/client";
 import type { TEnvironment } from "../../environments";
 import { currentRequestId } from "../../http/pipeline";
 import { newId } from "../../ids";
@@ -25,7 +25,7 @@ export async function handleOidcTokenRequest(request: Request, environment: TEnv
   const requestId = currentRequestId() ?? newId("req");
   const headers = { "X-Request-Id": requestId };
   try {
-    const db = getDb();
+    const db = kysely();
     const result = await handleCodeGrant(db, request, environment, {
       surface: "op",
       issuerFor: (clientId) => {

@@ -14,16 +14,16 @@
  *   the requests of that app in flight at once.
  */
 import { config } from "../../config";
-import { kyselyOf, type Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import { countUntouchedSessions } from "../store/provider";
 import { AuthorizationError } from "./authorization-error";
 
 const WINDOW_MS = 3600 * 1000;
 
 /** The error /auth answers once the app has IDV_OIDC_UNTOUCHED_LIMIT untouched sessions of the last hour. */
-export async function checkUntouchedCap(db: Tx, appId: string, now = new Date()): Promise<void> {
+export async function checkUntouchedCap(db: Db, appId: string, now = new Date()): Promise<void> {
   const limit = config().limits.oidcUntouched;
-  const count = await countUntouchedSessions(kyselyOf(db), appId, new Date(now.getTime() - WINDOW_MS), limit);
+  const count = await countUntouchedSessions(db, appId, new Date(now.getTime() - WINDOW_MS), limit);
   if (count >= limit) {
     throw new AuthorizationError(
       "temporarily_unavailable",

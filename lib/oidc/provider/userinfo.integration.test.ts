@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "../../testing/prisma";
 import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { randomToken } from "@/lib/ids";
 import { bearer, call } from "@/lib/testing/router";
@@ -21,7 +21,7 @@ async function tokenFor(options: { complete?: boolean } = {}) {
   if (options.complete !== false) expect((await t.simulate(id, { outcome: "success" })).status).toBe(200);
   const token = randomToken(43);
   // as the code exchange stores it (lib/oidc/exchange.ts)
-  await getDb().oidcAccessToken.create({
+  await prisma().oidcAccessToken.create({
     data: {
       tokenHash: sha256Hex(token),
       appId: t.app.clientId,
@@ -66,7 +66,7 @@ describe("/userinfo", () => {
 
   it("refuses a revoked token, a deleted app's token and an over-long token", async () => {
     const revoked = await tokenFor();
-    await getDb().oidcAccessToken.update({
+    await prisma().oidcAccessToken.update({
       where: { tokenHash: sha256Hex(revoked.token) },
       data: { revokedAt: new Date() },
     });
@@ -88,7 +88,7 @@ describe("/userinfo", () => {
 
     const wiped = await tokenFor();
     expect((await userinfo(wiped.token)).status).toBe(200);
-    await getDb().verification.update({ where: { id: wiped.id }, data: personalDataWipe() });
+    await prisma().verification.update({ where: { id: wiped.id }, data: personalDataWipe() });
     expectRefused(await userinfo(wiped.token), /deleted/);
   });
 

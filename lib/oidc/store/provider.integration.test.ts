@@ -5,7 +5,8 @@
  * prepared statements, and a second visit claims nothing and issues nothing.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "../../testing/prisma";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { authorizationPath, makeOidcApp } from "@/lib/testing/oidc-requests";
 import { statementsOf } from "@/lib/testing/statements";
@@ -22,26 +23,26 @@ describe("the OpenID Provider's statements", () => {
     const t = await makeOidcApp(REDIRECT, ["passport"]);
     const clientId = t.app.clientId;
     // a provider that sorts first, disabled and not activated
-    await getDb().appProvider.create({
+    await prisma().appProvider.create({
       data: { appId: clientId, providerId: "aa_first", enabled: false, status: "rejected" },
     });
     const { result, statements } = await statementsOf(() => readClientApp(kysely(), clientId));
     expect(statements).toEqual(["oidc_client_app"]);
 
-    const prisma = await getDb().app.findUniqueOrThrow({
+    const viaPrisma = await prisma().app.findUniqueOrThrow({
       where: { id: clientId },
       include: { providers: true },
     });
     expect(result).toEqual({
-      id: prisma.id,
-      workspaceId: prisma.workspaceId,
+      id: viaPrisma.id,
+      workspaceId: viaPrisma.workspaceId,
       environment: "sandbox",
-      name: prisma.name,
-      logo: prisma.logo,
+      name: viaPrisma.name,
+      logo: viaPrisma.logo,
       redirectUris: [REDIRECT],
-      pkceRequired: prisma.pkceRequired,
+      pkceRequired: viaPrisma.pkceRequired,
       deletedAt: null,
-      providers: prisma.providers
+      providers: viaPrisma.providers
         .map(({ providerId, enabled, status }) => ({ providerId, enabled, status }))
         .sort((a, b) => a.providerId.localeCompare(b.providerId)),
     });
@@ -85,7 +86,7 @@ describe("the OpenID Provider's statements", () => {
       "oidc_code_insert",
       "commit",
     ]);
-    const code = await getDb().authorizationCode.findFirstOrThrow({ where: { verificationId: id } });
+    const code = await prisma().authorizationCode.findFirstOrThrow({ where: { verificationId: id } });
     expect(code).toMatchObject({ appId: t.app.clientId, surface: "op", redirectUri: REDIRECT, usedAt: null });
 
     const again = await statementsOf(() => browser.call("GET", next.toString()));
@@ -98,6 +99,6 @@ describe("the OpenID Provider's statements", () => {
       "oidc_resume_claim",
       "commit",
     ]);
-    expect(await getDb().authorizationCode.count({ where: { verificationId: id } })).toBe(1);
+    expect(await prisma().authorizationCode.count({ where: { verificationId: id } })).toBe(1);
   });
 });

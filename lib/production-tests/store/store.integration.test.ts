@@ -5,7 +5,9 @@
  * array, absent ones SQL NULL) — and the operators' list filters as the Prisma `where` did.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely, Prisma } from "../../db/client";
+import { kysely } from "../../db/client";
+import { Prisma } from "../../testing/prisma";
+import { prisma } from "../../testing/prisma";
 import { makeApp, makeOperator, makeWorkspace } from "../../testing/factories";
 import { participate, requestProductionTest, scheduleProductionTest } from "../../testing/production-tests";
 import { countParticipationGroups, pageParticipations, readAppChallenge } from "./challenges";
@@ -37,7 +39,7 @@ async function scheduled(body: Record<string, unknown>) {
 
 /** The request as Prisma's model API reads it, with its challenge. */
 const prismaRequest = (id: string) =>
-  getDb().productionTestRequest.findUniqueOrThrow({ where: { id }, include: { challenge: true } });
+  prisma().productionTestRequest.findUniqueOrThrow({ where: { id }, include: { challenge: true } });
 
 describe("the production-test store", () => {
   it("reads a request with its challenge as Prisma did, JSON documents as written", async () => {
@@ -60,7 +62,7 @@ describe("the production-test store", () => {
 
   it("stores an absent sponsor and sources as SQL NULL", async () => {
     const t = await scheduled({});
-    const nulls = await getDb().productionTestChallenge.count({
+    const nulls = await prisma().productionTestChallenge.count({
       where: { id: t.challengeId, sponsor: { equals: Prisma.DbNull }, sources: { equals: Prisma.DbNull } },
     });
     // DbNull: SQL NULL only (a JSON null would not match)
@@ -113,7 +115,7 @@ describe("the production-test store", () => {
       { providerId: "passport", claimed: false, count: 1 },
       { providerId: "passport", claimed: true, count: 2 },
     ]);
-    const expected = await getDb().productionTestParticipation.findMany({
+    const expected = await prisma().productionTestParticipation.findMany({
       where: { challengeId: t.challengeId, claimed: true },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     });

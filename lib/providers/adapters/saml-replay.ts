@@ -7,7 +7,7 @@
  * - a row whose expiry has passed is purged in bounded batches (the assertion it names is refused
  *   by its conditions by then, so deleting it changes no answer), hourly by `saml_assertion_purge`.
  */
-import { getDb, kyselyOf, type Tx } from "../../db/client";
+import { kysely, type Db } from "../../db/client";
 import { deleteInBatches, type TPurgeOptions } from "../../jobs/batches";
 import { logger } from "../../log";
 import { deleteExpiredAssertionIds, insertAssertionId } from "../store";
@@ -17,23 +17,23 @@ export interface TSamlReplayCache {
   remember(idpEntityId: string, assertionId: string, expiresAt: Date): Promise<boolean>;
 }
 
-/** The replay cache on the database client of getDb() (outside any transaction). */
-export function postgresSamlReplayCache(db: Tx): TSamlReplayCache {
+/** The replay cache on the database client of kysely() (outside any transaction). */
+export function postgresSamlReplayCache(db: Db): TSamlReplayCache {
   return {
     remember: (idpEntityId, assertionId, expiresAt) =>
-      insertAssertionId(kyselyOf(db), { idpEntityId, assertionId, expiresAt }),
+      insertAssertionId(db, { idpEntityId, assertionId, expiresAt }),
   };
 }
 
 export async function purgeExpiredSamlAssertionIds(
-  db: Tx,
+  db: Db,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<number> {
-  return deleteInBatches((limit) => deleteExpiredAssertionIds(kyselyOf(db), now, limit), batchSize);
+  return deleteInBatches((limit) => deleteExpiredAssertionIds(db, now, limit), batchSize);
 }
 
 /** The `saml_assertion_purge` job (lib/jobs/definitions.ts), hourly. */
 export async function purgeSamlAssertionIdsTask(): Promise<void> {
-  const count = await purgeExpiredSamlAssertionIds(getDb());
+  const count = await purgeExpiredSamlAssertionIds(kysely());
   if (count > 0) logger.info({ count }, "expired SAML assertion IDs deleted");
 }

@@ -4,7 +4,8 @@
  * IdP's own signed answer, and each must come back as its reason code, never an exception.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { CRONTAB, jobNamed } from "../../jobs/handlers";
 import { fixture, startSamlIdp, type TSamlAnswer, type TSamlIdp } from "../../testing/saml-idp";
 import {
@@ -52,7 +53,7 @@ function connect(): { idp: TSamlIdp; config: TSamlUpstreamConfig } {
   return { idp, config: draft };
 }
 
-const replay: TSamlReplayCache = postgresSamlReplayCache(getDb());
+const replay: TSamlReplayCache = postgresSamlReplayCache(kysely());
 
 async function signIn(
   answer: Partial<TSamlAnswer> = {},
@@ -291,8 +292,8 @@ describe("purgeExpiredSamlAssertionIds", () => {
       expect(await replay.remember(issuer, `_old${i}`, new Date(now.getTime() - 1000))).toBe(true);
     expect(await replay.remember(issuer, "_current", new Date(now.getTime() + 60_000))).toBe(true);
     expect(await replay.remember(issuer, "_current", new Date(now.getTime() + 60_000))).toBe(false);
-    expect(await purgeExpiredSamlAssertionIds(getDb(), { now, batchSize: 2 })).toBeGreaterThanOrEqual(5);
-    const left = await getDb().samlAssertionId.findMany({ where: { idpEntityId: issuer } });
+    expect(await purgeExpiredSamlAssertionIds(kysely(), { now, batchSize: 2 })).toBeGreaterThanOrEqual(5);
+    const left = await prisma().samlAssertionId.findMany({ where: { idpEntityId: issuer } });
     expect(left.map((r) => r.assertionId)).toEqual(["_current"]);
     // a purged ID may be recorded again (its assertion has expired by then)
     expect(await replay.remember(issuer, "_old0", new Date(now.getTime() + 60_000))).toBe(true);
@@ -304,7 +305,7 @@ describe("purgeExpiredSamlAssertionIds", () => {
     expect(await replay.remember(issuer, "_expired", new Date(Date.now() - 1000))).toBe(true);
     expect(await replay.remember(issuer, "_live", new Date(Date.now() + 60_000))).toBe(true);
     await jobNamed("saml_assertion_purge")!.task({});
-    const left = await getDb().samlAssertionId.findMany({ where: { idpEntityId: issuer } });
+    const left = await prisma().samlAssertionId.findMany({ where: { idpEntityId: issuer } });
     expect(left.map((r) => r.assertionId)).toEqual(["_live"]);
   });
 });

@@ -17,8 +17,8 @@ import type { AppAuth } from "../../auth/app-credentials";
 import type { WorkspaceAuth } from "../../auth/workspace-keys";
 import { getOwnedApp } from "../../apps/service";
 import { recordAudit, workspaceAudit } from "../../audit";
-import { kyselyOf, type Tx } from "../../db/client";
-import type { Verification } from "../../db/generated/client";
+import type { Db } from "../../db/client";
+import type { Verification } from "../../db/rows";
 import { ApiError, notFound } from "../../errors";
 import { page, type TPage } from "../../http/pagination";
 import { parseCredentialType } from "../../request-log/credential-types";
@@ -74,7 +74,7 @@ export function toListItem(v: VerificationWithApp): TVerificationListItemJson {
 }
 
 export async function listWorkspaceVerifications(
-  db: Tx,
+  db: Db,
   scope: Scope,
   query: TListVerificationsQuery,
 ): Promise<TPage<TVerificationListItemJson>> {
@@ -87,7 +87,7 @@ export async function listWorkspaceVerifications(
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
   };
-  const sessions = kyselyOf(db);
+  const sessions = db;
   const [total, rows] = await Promise.all([
     countVerifications(sessions, filter),
     listVerifications(sessions, filter, query.limit, query.offset),
@@ -97,11 +97,11 @@ export async function listWorkspaceVerifications(
 
 /** The workspace's session in the URL's environment, or 404. */
 export async function getWorkspaceVerification(
-  db: Tx,
+  db: Db,
   scope: Scope,
   verificationId: string,
 ): Promise<VerificationWithApp> {
-  const v = await readVerificationWithApp(kyselyOf(db), verificationId);
+  const v = await readVerificationWithApp(db, verificationId);
   if (!v || v.workspaceId !== scope.workspaceId || v.environment !== scope.environment)
     throw notFound(`Verification "${verificationId}"`);
   return v;
@@ -115,12 +115,12 @@ function eventMetadata(payload: unknown): Record<string, unknown> | undefined {
 }
 
 export async function getVerificationActivity(
-  db: Tx,
+  db: Db,
   scope: Scope,
   verificationId: string,
 ): Promise<TVerificationActivityJson> {
   const v = await getWorkspaceVerification(db, scope, verificationId);
-  const log = kyselyOf(db);
+  const log = db;
   const [events, deliveries, requests] = await Promise.all([
     listEvents(log, v.id),
     listDeliveries(log, v.id),
@@ -175,7 +175,7 @@ interface Actor {
 }
 
 /** The claims of a completed session, for a member allowed to see personal data; audited. */
-export async function revealUserinfo(db: Tx, actor: Actor, verificationId: string): Promise<TUserinfo> {
+export async function revealUserinfo(db: Db, actor: Actor, verificationId: string): Promise<TUserinfo> {
   const v = await getWorkspaceVerification(db, actor.auth, verificationId);
   const userinfo = readUserinfo(v);
   // who looked at whose record, never what they saw
@@ -191,7 +191,7 @@ export async function revealUserinfo(db: Tx, actor: Actor, verificationId: strin
 
 /** POST /v1/verifications/{id}/cancel: the App API's cancel, by a workspace credential; audited. */
 export async function cancelWorkspaceVerification(
-  db: Tx,
+  db: Db,
   actor: Actor,
   verificationId: string,
 ): Promise<TVerificationStatus> {
@@ -254,7 +254,7 @@ export type TTestVerification = z.infer<typeof ZTestVerificationJson>;
 
 /** POST /v1/apps/{client_id}/test-verifications (sandbox): a real session, started for the app. */
 export async function createTestVerification(
-  db: Tx,
+  db: Db,
   actor: Actor,
   clientId: string,
   input: { providerId?: string; redirectUri?: string; workflowId?: string },

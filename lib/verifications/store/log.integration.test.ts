@@ -4,7 +4,8 @@
  * each filter of the list — an empty status list included — and for a session's activity.
  */
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { flushRequestLog } from "../../request-log/writer";
 import { bearer, call } from "../../testing/router";
 import { makeVerifyingApp } from "../../testing/verifications";
@@ -60,13 +61,13 @@ describe("the verification log's store", () => {
     for (const filter of filters) {
       const where = prismaWhere(filter);
       const total = await countVerifications(kysely(), filter);
-      expect(total).toBe(await getDb().verification.count({ where }));
+      expect(total).toBe(await prisma().verification.count({ where }));
       for (const [limit, offset] of [
         [20, 0],
         [2, 1],
       ] as const) {
         const rows = await listVerifications(kysely(), filter, limit, offset);
-        const expected = await getDb().verification.findMany({
+        const expected = await prisma().verification.findMany({
           where,
           include: { app: { select: { name: true } } },
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -97,14 +98,14 @@ describe("the verification log's store", () => {
     await flushRequestLog();
 
     expect(await readVerificationWithApp(kysely(), id)).toEqual(
-      await getDb().verification.findUnique({ where: { id }, include: { app: { select: { name: true } } } }),
+      await prisma().verification.findUnique({ where: { id }, include: { app: { select: { name: true } } } }),
     );
     expect(await readVerificationWithApp(kysely(), "ver_unknown")).toBeUndefined();
 
     const events = await listEvents(kysely(), id);
     expect(events.length).toBeGreaterThan(2);
     expect(events).toEqual(
-      await getDb().verificationEvent.findMany({
+      await prisma().verificationEvent.findMany({
         where: { verificationId: id },
         orderBy: { seq: "asc" },
         select: { id: true, type: true, createdAt: true, payload: true },
@@ -113,7 +114,7 @@ describe("the verification log's store", () => {
 
     const deliveries = await listDeliveries(kysely(), id);
     expect(deliveries.map((d) => d.eventType)).toEqual(["verification.created", "verification.completed"]);
-    const prismaDeliveries = await getDb().webhookDelivery.findMany({
+    const prismaDeliveries = await prisma().webhookDelivery.findMany({
       where: { event: { verificationId: id } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
@@ -134,7 +135,7 @@ describe("the verification log's store", () => {
     const scope = { workspaceId: t.ws.workspaceId, environment: "sandbox" } as const;
     for (const limit of [500, 2]) {
       const requests = await listRequests(kysely(), scope, id, limit);
-      const expected = await getDb().apiRequestLog.findMany({
+      const expected = await prisma().apiRequestLog.findMany({
         where: { verificationId: id, ...scope },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: limit,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/paths";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { waitFor } from "@/lib/testing/jobs";
 import { bearer, call } from "@/lib/testing/router";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -18,22 +18,23 @@ import { leaseSeconds, queueDeliveryAttempt } from "./queue";
 import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./errors";
 import { sweepWebhookDeliveries } from "./sweep";
 import { verifyWebhook, WebhookVerificationError } from "../receiver";
+import { prisma } from "../../testing/prisma";
 
 // the receivers listen on loopback; one test below proves what happens without that
 setUpWebhookDeliveryTests();
 delete process.env.WEBHOOK_TIMEOUT_MS;
 
-const db = () => getDb();
+const db = () => kysely();
 
 function delivery(id: string) {
-  return db().webhookDelivery.findUniqueOrThrow({
+  return prisma().webhookDelivery.findUniqueOrThrow({
     where: { id },
     include: { attempts: { orderBy: { attemptNumber: "asc" } } },
   });
 }
 
 function deliveriesOf(appId: string) {
-  return db().webhookDelivery.findMany({
+  return prisma().webhookDelivery.findMany({
     where: { appId },
     include: { attempts: { orderBy: { attemptNumber: "asc" } } },
     orderBy: { createdAt: "asc" },
@@ -50,7 +51,7 @@ async function settled(id: string, status: "succeeded" | "dead", timeoutMs = 10_
 /** A delivery row that is not on the queue, as if its queued attempt had been lost. */
 async function insertDelivery(appId: string, url: string, fields: Record<string, unknown> = {}) {
   const eventId = newId("evt");
-  return db().webhookDelivery.create({
+  return prisma().webhookDelivery.create({
     data: {
       id: newId("dlv"),
       appId,
@@ -261,9 +262,9 @@ describe("webhook delivery by the job worker", () => {
     const unsubscribed = await makeWebhookApp({ url: receiver.url, events: ["verification.failed"] });
     await emitEvents(await makeVerificationRow(disabled.app.clientId), ["verification.created"]);
     await emitEvents(await makeVerificationRow(unsubscribed.app.clientId), ["verification.created"]);
-    expect(await db().verificationEvent.count({ where: { appId: disabled.app.clientId } })).toBe(1);
-    expect(await db().webhookDelivery.count({ where: { appId: disabled.app.clientId } })).toBe(0);
-    expect(await db().webhookDelivery.count({ where: { appId: unsubscribed.app.clientId } })).toBe(0);
+    expect(await prisma().verificationEvent.count({ where: { appId: disabled.app.clientId } })).toBe(1);
+    expect(await prisma().webhookDelivery.count({ where: { appId: disabled.app.clientId } })).toBe(0);
+    expect(await prisma().webhookDelivery.count({ where: { appId: unsubscribed.app.clientId } })).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests).toHaveLength(0);
   });
@@ -342,7 +343,7 @@ describe("event order", () => {
     const [failed] = await deliveriesOf(app.clientId);
     expect(failed).toMatchObject({ eventId: emitted[0]!.eventId, status: "pending", attemptCount: 1 });
     // a retry a minute away must not reach the sweeper tests below
-    await db().webhookDelivery.update({
+    await prisma().webhookDelivery.update({
       where: { id: failed!.id },
       data: { status: "dead", nextAttemptAt: null },
     });
@@ -449,7 +450,7 @@ describe("attempt errors stored before issue 12 (migration 20261126010000)", () 
         attemptCount: 1,
         lastError: stored,
       });
-      await db().webhookDeliveryAttempt.create({
+      await prisma().webhookDeliveryAttempt.create({
         data: {
           deliveryId: row.id,
           attemptNumber: 1,
@@ -471,7 +472,7 @@ describe("attempt errors stored before issue 12 (migration 20261126010000)", () 
       .map((chunk) => chunk.replace(/^--.*$/gm, "").trim())
       .filter((statement) => statement.startsWith("UPDATE"));
     expect(updates).toHaveLength(2);
-    for (const statement of updates) await db().$executeRawUnsafe(statement);
+    for (const statement of updates) await prisma().$executeRawUnsafe(statement);
 
     for (const [i, [, shown]] of cases.entries()) {
       const after = await delivery(rows[i]!.id);
@@ -498,7 +499,7 @@ describe("attempts the dispatcher abandons", () => {
     // explicit requests still go out while disabled: test events and manual redeliveries
     const test = await insertDelivery(app.clientId, receiver.url, { queuedTrigger: "automatic" });
     await settled(test.id, "succeeded");
-    await db().webhookDelivery.update({ where: { id: event.id }, data: { status: "pending" } });
+    await prisma().webhookDelivery.update({ where: { id: event.id }, data: { status: "pending" } });
     expect(await queueDeliveryAttempt(db(), event.id, "manual")).toBe(1);
     await settled(event.id, "succeeded");
     expect(receiver.requests).toHaveLength(2);
@@ -530,7 +531,7 @@ describe("sweepWebhookDeliveries", () => {
     const { app } = await makeWebhookApp({ url: receiver.url });
     const row = await insertDelivery(app.clientId, receiver.url, { eventType: "verification.created" });
     // a dispatcher claimed it (its lease, off the queue) and died before recording anything
-    await db().webhookDelivery.update({
+    await prisma().webhookDelivery.update({
       where: { id: row.id },
       data: { leaseUntil: new Date(Date.now() + leaseSeconds() * 1000), queuedTrigger: null },
     });
@@ -539,7 +540,7 @@ describe("sweepWebhookDeliveries", () => {
     expect(receiver.requests).toHaveLength(0);
 
     // 30 s later the lease has run out
-    await db().webhookDelivery.update({
+    await prisma().webhookDelivery.update({
       where: { id: row.id },
       data: { leaseUntil: new Date(Date.now() - 1) },
     });
@@ -583,7 +584,7 @@ describe("sweepWebhookDeliveries", () => {
       deliveredAt: new Date(),
       nextAttemptAt: new Date(Date.now() - 120_000),
     });
-    await db().webhookDeliveryAttempt.create({
+    await prisma().webhookDeliveryAttempt.create({
       data: {
         deliveryId: row.id,
         attemptNumber: 1,

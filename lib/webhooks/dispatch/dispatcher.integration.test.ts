@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { projectRoot } from "@/lib/config/paths";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import type { Verification } from "@/lib/db/generated/client";
 import { newId } from "@/lib/ids";
 import { waitFor } from "@/lib/testing/jobs";
@@ -22,6 +22,8 @@ import {
   recordAttempts,
   type TAttemptRecord,
 } from "./queue";
+import { prisma } from "../../testing/prisma";
+import { inTransaction } from "@/lib/db/kysely";
 
 // each dispatcher holds at most 4 deliveries, so that both of them take part below
 process.env.WEBHOOK_CONCURRENCY = "4";
@@ -30,7 +32,7 @@ afterAll(() => {
   delete process.env.WEBHOOK_CONCURRENCY;
 });
 
-const db = () => getDb();
+const db = () => kysely();
 const HOUR = 3_600_000;
 
 let receiver: TWebhookReceiver;
@@ -43,7 +45,7 @@ afterEach(async () => {
 
 /** Emits `types` in one transaction, as a state change does. */
 function emitTogether(verification: Verification, types: TEventType[]) {
-  return db().$transaction(async (tx) => {
+  return inTransaction(db(), async (tx) => {
     const payloads = [];
     for (const type of types) payloads.push(await emitVerificationEvent(tx, verification, type));
     return payloads;
@@ -55,7 +57,7 @@ async function queuedLater(appId: string, url: string, eventIds: (string | null)
   const ids: string[] = [];
   for (const eventId of eventIds) {
     const id = newId("dlv");
-    await db().webhookDelivery.create({
+    await prisma().webhookDelivery.create({
       data: {
         id,
         appId,
@@ -124,7 +126,7 @@ describe("the webhook dispatcher", () => {
       const total = sessions.length * events.length;
       await receiver.waitForRequests(total, 30_000);
       const rows = await waitFor(async () => {
-        const all = await db().webhookDelivery.findMany({
+        const all = await prisma().webhookDelivery.findMany({
           where: { appId: { in: apps.map((a) => a.app.clientId) } },
           include: { attempts: true },
         });
@@ -153,7 +155,7 @@ describe("the webhook dispatcher", () => {
     const { app } = await makeWebhookApp({ url: receiver.url });
     const id = newId("dlv");
     // as a crash leaves it: claimed (not queued), leased until a moment ago, never recorded
-    await db().webhookDelivery.create({
+    await prisma().webhookDelivery.create({
       data: {
         id,
         appId: app.clientId,
@@ -170,7 +172,7 @@ describe("the webhook dispatcher", () => {
     // the dispatchers re-queue expired leases every RECOVER_MS (5 s), then claim at once
     expect(Date.now() - started).toBeLessThan(RECOVER_MS + 3_000);
     const row = await waitFor(async () => {
-      const found = await db().webhookDelivery.findUnique({ where: { id }, include: { attempts: true } });
+      const found = await prisma().webhookDelivery.findUnique({ where: { id }, include: { attempts: true } });
       return found?.status === "succeeded" ? found : undefined;
     });
     expect(row.attempts).toMatchObject([{ attemptNumber: 1, trigger: "automatic", success: true }]);
@@ -184,7 +186,7 @@ describe("the webhook dispatcher", () => {
     await emitTogether(session, ["verification.created"]);
     await receiver.waitForRequests(1);
     // as when PostgreSQL restarts: every connection of the dispatchers ends
-    const cut = await db().$queryRaw<{ ended: boolean }[]>`
+    const cut = await prisma().$queryRaw<{ ended: boolean }[]>`
       SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
        WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`;
     expect(cut.length).toBeGreaterThanOrEqual(2);
@@ -192,7 +194,7 @@ describe("the webhook dispatcher", () => {
     const [, second] = await receiver.waitForRequests(2);
     expect(second!.event!.event).toBe("verification.completed");
     const rows = await waitFor(async () => {
-      const all = await db().webhookDelivery.findMany({ where: { appId: app.clientId } });
+      const all = await prisma().webhookDelivery.findMany({ where: { appId: app.clientId } });
       return all.every((d) => d.status === "succeeded") ? all : undefined;
     });
     expect(rows).toHaveLength(2);
@@ -215,12 +217,12 @@ describe("claimDueDeliveries", () => {
     const session = await makeVerificationRow(app.clientId);
     // the outbox writes the chain columns itself
     const payloads = await emitTogether(session, ["verification.created", "verification.requested"]);
-    const events = await db().verificationEvent.findMany({
+    const events = await prisma().verificationEvent.findMany({
       where: { verificationId: session.id },
       orderBy: { seq: "asc" },
     });
     expect(events.map((e) => e.id)).toEqual(payloads.map((p) => p.eventId));
-    const outboxed = await db().webhookDelivery.findMany({
+    const outboxed = await prisma().webhookDelivery.findMany({
       where: { eventId: { in: events.map((e) => e.id) } },
     });
     expect(outboxed.map((d) => [d.eventId, d.verificationId, d.eventSeq]).sort()).toEqual(
@@ -230,13 +232,13 @@ describe("claimDueDeliveries", () => {
     // a delivery inserted without them (another writer) gets them from its event (trigger)
     const [byHand] = await queuedLater(app.clientId, receiver.url, [events[1]!.id]);
     const test = await queuedLater(app.clientId, receiver.url, [null]);
-    const rows = await db().webhookDelivery.findMany({ where: { id: { in: [byHand!, ...test] } } });
+    const rows = await prisma().webhookDelivery.findMany({ where: { id: { in: [byHand!, ...test] } } });
     expect(rows.find((r) => r.id === byHand)).toMatchObject({
       verificationId: session.id,
       eventSeq: events[1]!.seq,
     });
     expect(rows.find((r) => r.id === test[0])).toMatchObject({ verificationId: null, eventSeq: null });
-    await db().webhookDelivery.updateMany({
+    await prisma().webhookDelivery.updateMany({
       where: { id: { in: [byHand!, ...test] } },
       data: { status: "dead" },
     });
@@ -255,13 +257,13 @@ describe("claimDueDeliveries", () => {
       const claimed = batches.flatMap((b) => b.deliveries.map((d) => d.id)).filter((id) => ids.includes(id));
       expect(claimed).toHaveLength(ids.length);
       expect(new Set(claimed).size).toBe(ids.length);
-      const rows = await db().webhookDelivery.findMany({ where: { id: { in: ids } } });
+      const rows = await prisma().webhookDelivery.findMany({ where: { id: { in: ids } } });
       for (const row of rows) expect(row).toMatchObject({ queuedTrigger: null, status: "pending" });
       // nothing is left to claim
       const again = await claimDueDeliveries(db(), 60, later);
       expect(again.deliveries.filter((d) => ids.includes(d.id))).toEqual([]);
     } finally {
-      await db().webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { status: "dead" } });
+      await prisma().webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { status: "dead" } });
     }
   });
 
@@ -326,7 +328,7 @@ describe("claimDueDeliveries", () => {
       expect([...written]).toEqual([chain[0]]);
       // the same statement takes the next event of the session: its first attempt may go now
       expect(claimed.deliveries.map((d) => d.id).filter((id) => chain.includes(id))).toEqual([chain[1]]);
-      expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: chain[0] } })).toMatchObject({
+      expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: chain[0] } })).toMatchObject({
         status: "pending",
         attemptCount: 1,
         lastStatus: 503,
@@ -335,7 +337,7 @@ describe("claimDueDeliveries", () => {
       });
       expect(await claimedIds()).toEqual([]);
     } finally {
-      await db().webhookDelivery.updateMany({ where: { id: { in: chain } }, data: { status: "dead" } });
+      await prisma().webhookDelivery.updateMany({ where: { id: { in: chain } }, data: { status: "dead" } });
     }
   });
 });
@@ -377,14 +379,14 @@ describe("leases", () => {
     const later = new Date(Date.now() + 2 * HOUR);
     const held = new Date(later.getTime() + 20_000);
     // a dispatcher holds it (lease until `held`) and the sweeper has queued it again meanwhile
-    await db().webhookDelivery.update({
+    await prisma().webhookDelivery.update({
       where: { id: id! },
       data: { leaseUntil: held, queuedTrigger: "automatic", nextAttemptAt: later },
     });
     try {
       const batch = await claimDueDeliveries(db(), 10, later);
       expect(batch.deliveries.map((d) => d.id)).not.toContain(id);
-      expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+      expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
         leaseUntil: held,
         queuedTrigger: "automatic",
         status: "pending",
@@ -393,7 +395,7 @@ describe("leases", () => {
       const after = await claimDueDeliveries(db(), 10, new Date(held.getTime() + 1000));
       expect(after.deliveries.map((d) => d.id)).toContain(id);
     } finally {
-      await db().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
+      await prisma().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
     }
   });
 
@@ -409,12 +411,12 @@ describe("leases", () => {
       expect(await queueDeliveryAttempt(db(), id!, "automatic", expired)).toBe(1);
       const second = (await claimDueDeliveries(db(), 10, expired)).deliveries.find((d) => d.id === id)!;
       expect(second.leaseUntil.getTime()).toBeGreaterThan(first.leaseUntil.getTime());
-      const held = await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
+      const held = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
 
       // the first dispatcher comes back and records its outcome under the lease it lost
       const late = await recordAttempts(db(), [succeeded(id!, first.leaseUntil, receiver.url)], expired);
       expect([...late]).toEqual([]);
-      const after = await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
+      const after = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
       expect(after).toEqual(held);
       expect(after).toMatchObject({
         status: "pending",
@@ -426,13 +428,13 @@ describe("leases", () => {
       // the holder of the live lease records its own
       const current = await recordAttempts(db(), [succeeded(id!, second.leaseUntil, receiver.url)], expired);
       expect([...current]).toEqual([id]);
-      expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+      expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
         status: "succeeded",
         attemptCount: 1,
         leaseUntil: null,
       });
     } finally {
-      await db().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
+      await prisma().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
     }
   });
 });
@@ -447,13 +449,13 @@ describe("migration 20261127010000_webhook_delivery_queue", () => {
       null,
       null,
     ]);
-    await db().webhookDelivery.updateMany({
+    await prisma().webhookDelivery.updateMany({
       where: { id: { in: [automatic!, manual!, held!, dead!] } },
       data: { queuedTrigger: null, nextAttemptAt: later },
     });
-    await db().webhookDelivery.update({ where: { id: manual! }, data: { deliveredAt: new Date() } });
-    await db().webhookDelivery.update({ where: { id: held! }, data: { leaseUntil: later } });
-    await db().webhookDelivery.update({ where: { id: dead! }, data: { status: "dead" } });
+    await prisma().webhookDelivery.update({ where: { id: manual! }, data: { deliveredAt: new Date() } });
+    await prisma().webhookDelivery.update({ where: { id: held! }, data: { leaseUntil: later } });
+    await prisma().webhookDelivery.update({ where: { id: dead! }, data: { status: "dead" } });
 
     const sql = readFileSync(
       path.join(projectRoot, "prisma/migrations/20261127010000_webhook_delivery_queue/migration.sql"),
@@ -465,8 +467,8 @@ describe("migration 20261127010000_webhook_delivery_queue", () => {
       .filter((statement) => statement.startsWith("UPDATE"));
     expect(updates).toHaveLength(1);
     try {
-      await db().$executeRawUnsafe(updates[0]!);
-      const rows = await db().webhookDelivery.findMany({
+      await prisma().$executeRawUnsafe(updates[0]!);
+      const rows = await prisma().webhookDelivery.findMany({
         where: { id: { in: [automatic!, manual!, held!, dead!] } },
       });
       const queued = Object.fromEntries(rows.map((r) => [r.id, r.queuedTrigger]));
@@ -477,7 +479,7 @@ describe("migration 20261127010000_webhook_delivery_queue", () => {
         [dead!]: null,
       });
     } finally {
-      await db().webhookDelivery.updateMany({
+      await prisma().webhookDelivery.updateMany({
         where: { id: { in: [automatic!, manual!, held!, dead!] } },
         data: { status: "dead", queuedTrigger: null },
       });

@@ -147,7 +147,7 @@ export class WebhookDispatcher {
           resolve();
         };
       });
-    await this.db.$disconnect();
+    await this.db.destroy();
   }
 
   private later(ms: number, run: () => void): void {

@@ -16,12 +16,10 @@
  * - a delivery whose sender died keeps its lease until it expires, then the sweeper re-queues it
  *   (dispatch/sweep.ts): delivery is at-least-once;
  * - a connection of the dispatcher's pool that fails while a statement holds it (the server
- *   restarted) fails that statement and is discarded, never a crash (`guardConnections`).
+ *   restarted) fails that statement and is discarded, never a crash (the data layer's rule).
  */
-import type pg from "pg";
 import { config } from "../../config";
-import { kyselyOf, poolOf, type Tx } from "../../db/client";
-import { logger } from "../../log";
+import type { Db } from "../../db/kysely";
 import { memberParser } from "../../state-machine";
 import type { TAttemptResult } from "./request";
 import { queuePendingAttempts, recordAndClaimRows, type TDispatchRow } from "../store/queue";
@@ -146,39 +144,20 @@ function recordRow(r: TAttemptRecord) {
   };
 }
 
-const guarded = new WeakSet<pg.Pool>();
-
-/**
- * Keeps a connection of `db`'s pool that fails while checked out from crashing the process: pg
- * emits "error" on it, which pg-pool listens to only while it is idle (its statement fails with
- * the error all the same, and pg-pool discards a connection that is no longer queryable when it
- * comes back). The data layer (lib/db/kysely.ts) does not listen there yet: until it does, the
- * dispatcher's pool gets a listener on each connection it opens.
- */
-function guardConnections(db: Tx): void {
-  const pool = poolOf(db);
-  if (!pool || guarded.has(pool)) return;
-  guarded.add(pool);
-  pool.on("connect", (client) =>
-    client.on("error", (err) => logger.warn({ err }, "webhook dispatcher: database connection failed")),
-  );
-}
-
 /**
  * Records `records` and claims up to `limit` due deliveries, in one statement on the client `db`
- * (getDb(), or the dispatcher's own; not a transaction). `written`: the deliveries whose state
+ * (kysely(), or the dispatcher's own; not a transaction). `written`: the deliveries whose state
  * was written (the others had lost their lease: attempt logged only).
  */
 export async function recordAndClaim(
-  db: Tx,
+  db: Db,
   records: readonly TAttemptRecord[],
   limit: number,
   now = new Date(),
 ): Promise<{ written: Set<string>; claimed: TClaimedBatch }> {
   const leaseUntil = new Date(now.getTime() + leaseSeconds() * 1000);
   const input = JSON.stringify(records.map(recordRow));
-  guardConnections(db);
-  const rows = await recordAndClaimRows(kyselyOf(db), { input, now, leaseUntil, limit });
+  const rows = await recordAndClaimRows(db, { input, now, leaseUntil, limit });
   const written = new Set<string>();
   const claimed: TClaimedBatch = { deliveries: [], nextDueAt: null };
   for (const row of rows) {
@@ -190,13 +169,13 @@ export async function recordAndClaim(
 }
 
 /** Claims up to `limit` due deliveries for one attempt each (see the rules). */
-export async function claimDueDeliveries(db: Tx, limit: number, now = new Date()): Promise<TClaimedBatch> {
+export async function claimDueDeliveries(db: Db, limit: number, now = new Date()): Promise<TClaimedBatch> {
   return (await recordAndClaim(db, [], limit, now)).claimed;
 }
 
 /** Records a batch of outcomes (see the rules); the deliveries whose state was written. */
 export async function recordAttempts(
-  db: Tx,
+  db: Db,
   records: readonly TAttemptRecord[],
   now = new Date(),
 ): Promise<Set<string>> {
@@ -209,12 +188,12 @@ export async function recordAttempts(
  * Call in the transaction of the change it follows from: the dispatchers wake at its commit.
  */
 export async function queueDeliveryAttempt(
-  db: Tx,
+  db: Db,
   deliveryId: string | readonly string[],
   trigger: TDeliveryTrigger,
   now = new Date(),
 ): Promise<number> {
   const ids = typeof deliveryId === "string" ? [deliveryId] : [...deliveryId];
   if (ids.length === 0) return 0;
-  return queuePendingAttempts(kyselyOf(db), ids, trigger, now);
+  return queuePendingAttempts(db, ids, trigger, now);
 }

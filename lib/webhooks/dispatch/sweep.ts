@@ -14,7 +14,7 @@
  * - the trigger of the lost attempt is inferred: a pending delivery with its automatic attempts
  *   used up, or already delivered, or redelivered before, is a manual redelivery.
  */
-import { getDb, kyselyOf, type Tx } from "../../db/client";
+import { kysely, type Db } from "../../db/client";
 import { logger } from "../../log";
 import { queueDeliveryAttempt } from "./queue";
 import { config } from "../../config";
@@ -23,9 +23,9 @@ import { readStuckDeliveries } from "../store/log";
 const SWEEP_BATCH = 500;
 
 /** Re-queues the stuck pending deliveries; returns the ids re-queued. */
-export async function sweepWebhookDeliveries(db: Tx, now = new Date()): Promise<string[]> {
+export async function sweepWebhookDeliveries(db: Db, now = new Date()): Promise<string[]> {
   const overdue = new Date(now.getTime() - config().webhookSweepGraceSeconds * 1000);
-  const stuck = await readStuckDeliveries(kyselyOf(db), now, overdue, SWEEP_BATCH);
+  const stuck = await readStuckDeliveries(db, now, overdue, SWEEP_BATCH);
   if (stuck.length === 0) return [];
   const retries = config().webhookRetrySchedule.length;
   const byTrigger = { automatic: [] as string[], manual: [] as string[] };
@@ -37,7 +37,7 @@ export async function sweepWebhookDeliveries(db: Tx, now = new Date()): Promise<
       d.deliveredAt !== null || d.attempts.some((a) => a.trigger === "manual") || automatic > retries;
     byTrigger[manual ? "manual" : "automatic"].push(d.id);
   }
-  // one statement per trigger, each atomic on its own: no transaction needed (nor possible on a Tx)
+  // one statement per trigger, each atomic on its own: no transaction needed (nor possible on a Db)
   await queueDeliveryAttempt(db, byTrigger.automatic, "automatic", now);
   await queueDeliveryAttempt(db, byTrigger.manual, "manual", now);
   logger.warn({ deliveryIds: stuck.map((d) => d.id) }, "webhook deliveries re-queued by the sweeper");
@@ -46,5 +46,5 @@ export async function sweepWebhookDeliveries(db: Tx, now = new Date()): Promise<
 
 /** The `webhook_sweep` job (lib/jobs/definitions.ts). */
 export async function sweepWebhookDeliveriesTask(): Promise<void> {
-  await sweepWebhookDeliveries(getDb());
+  await sweepWebhookDeliveries(kysely());
 }

@@ -8,13 +8,14 @@
  */
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb, kysely, kyselyOf } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { makeVerificationRow, makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
 import { inSessionTransaction, recordEvent, saveChange } from "@/lib/verifications/transitions";
 import { QUEUE_CHANNEL } from "./queue";
 import { emitVerificationEvents } from "../events";
 import { inWakingTransaction, localDispatcher, setLocalDispatcher, type TWakeable } from "./wake";
+import { inTransaction } from "../../db/kysely";
 
 setUpWebhookDeliveryTests();
 
@@ -71,8 +72,8 @@ describe("with a dispatcher in this process (the job worker's)", () => {
 
   it("a Prisma transaction still notifies (its commit is not known here)", async () => {
     const session = await sessionWithWebhook();
-    await getDb().$transaction((tx) =>
-      emitVerificationEvents(kyselyOf(tx), session, [{ type: "verification.created" }]),
+    await inTransaction(kysely(), (tx) =>
+      emitVerificationEvents(tx, session, [{ type: "verification.created" }]),
     );
     await receiver.waitForRequests(1);
     expect(await notified()).toBe(1);
@@ -95,7 +96,7 @@ describe("with a dispatcher in this process (the job worker's)", () => {
   it("a session's own transaction (a Prisma one, inSessionTransaction) queues without a NOTIFY and is sent once committed", async () => {
     const session = await sessionWithWebhook();
     const arriving = nextRequests(1);
-    await inSessionTransaction(getDb(), session.id, (tx, change) => {
+    await inSessionTransaction(kysely(), session.id, (tx, change) => {
       recordEvent(change, "verification.created");
       return saveChange(tx, change);
     });

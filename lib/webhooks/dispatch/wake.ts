@@ -8,18 +8,17 @@
  * and wakes that dispatcher itself once its change has committed (`wakeAfterCommit`).
  * Rules:
  * - only where the commit is known: a statement run on the pool (committed when it returns), or
- *   in a transaction whose commit this module is told of — `inWakingTransaction` (a transaction
- *   of the data layer) or `trackCommit` (a Prisma transaction that its opener closes): woken
- *   after its COMMIT, never for a rollback; inside any other transaction (a Prisma transaction's
- *   handle from `kyselyOf(tx)`, an `inTransaction` of someone else), and in a process without a
- *   dispatcher (IDV_JOBS=off), the trigger notifies every instance as before;
+ *   in a transaction whose commit this module is told of — `inWakingTransaction`, or
+ *   `trackCommit` (a transaction whose opener tells when it committed): woken after its COMMIT,
+ *   never for a rollback; inside any other transaction (an `inTransaction` of someone else), and
+ *   in a process without a dispatcher (IDV_JOBS=off), the trigger notifies every instance;
  * - the dispatcher claims whatever is due, so one wake covers every delivery of the transaction;
  *   the other instances' dispatchers still find them at their next poll (at most a second),
  *   whichever claims first sends.
  * The dispatcher is kept on globalThis: the worker is started by instrumentation.ts, whose
  * modules are not the route handlers' copies.
  */
-import { inTransaction, onPrismaTransaction, type Db } from "../../db/kysely";
+import { inTransaction, type Db } from "../../db/kysely";
 
 const LOCAL_DISPATCHER = Symbol.for("idv.webhook-dispatcher");
 
@@ -43,21 +42,12 @@ export type TWakeMode = "local" | "notify";
 /** Transaction handles whose commit is known here: whether a statement asked for a wake. */
 const tracked = new WeakMap<Db, { wake: boolean }>();
 
-/** `db` is the handle on the connection of the Prisma transaction this code runs in. */
-function isPrismaTransaction(db: Db): boolean {
-  try {
-    return onPrismaTransaction() === db;
-  } catch {
-    return false;
-  }
-}
-
 /** How a statement writing deliveries on `db` should wake dispatchers. */
 export function outboxWake(db: Db): TWakeMode {
   if (!localDispatcher()) return "notify";
   if (tracked.has(db)) return "local";
   // a transaction whose commit is not known here
-  if (db.isTransaction || isPrismaTransaction(db)) return "notify";
+  if (db.isTransaction) return "notify";
   // the pool: the statement commits on its own
   return "local";
 }

@@ -14,8 +14,8 @@
  */
 import type { WorkspaceActor } from "../../auth/actor";
 import { recordAudit, workspaceAudit } from "../../audit";
-import { kyselyOf, type Tx } from "../../db/client";
-import type { App } from "../../db/generated/client";
+import type { Db } from "../../db/client";
+import type { App } from "../../db/rows";
 import { invalidField, notFound } from "../../errors";
 import { page, type TPage } from "../../http/pagination";
 import { newId } from "../../ids";
@@ -104,7 +104,7 @@ export function toDeliveryDetailJson(d: TDeliveryRow): TDeliveryDetailJson {
 }
 
 export async function listDeliveries(
-  db: Tx,
+  db: Db,
   app: Pick<App, "id">,
   query: TListDeliveriesQuery,
 ): Promise<TPage<TDeliveryJson>> {
@@ -113,7 +113,7 @@ export async function listDeliveries(
     ...(query.status ? { status: query.status } : {}),
     ...(query.eventType ? { eventType: query.eventType } : {}),
   };
-  const kdb = kyselyOf(db);
+  const kdb = db;
   const [rows, total] = await Promise.all([
     listDeliveryRows(kdb, filter, { limit: query.limit, offset: query.offset }),
     countDeliveries(kdb, filter),
@@ -121,14 +121,14 @@ export async function listDeliveries(
   return page(rows.map(toDeliveryJson), total, query.limit, query.offset);
 }
 
-async function findDelivery(db: Tx, app: Pick<App, "id">, deliveryId: string): Promise<TDeliveryRow> {
-  const delivery = await readDeliveryRow(kyselyOf(db), app.id, deliveryId);
+async function findDelivery(db: Db, app: Pick<App, "id">, deliveryId: string): Promise<TDeliveryRow> {
+  const delivery = await readDeliveryRow(db, app.id, deliveryId);
   if (!delivery) throw notFound(`Webhook delivery "${deliveryId}"`);
   return delivery;
 }
 
 export async function getDelivery(
-  db: Tx,
+  db: Db,
   app: Pick<App, "id">,
   deliveryId: string,
 ): Promise<TDeliveryDetailJson> {
@@ -145,7 +145,7 @@ function requireUrl(app: Pick<App, "webhookUrl">): string {
 }
 
 export async function redeliverDelivery(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   app: Pick<App, "id" | "webhookUrl">,
   deliveryId: string,
@@ -154,7 +154,7 @@ export async function redeliverDelivery(
   requireUrl(app);
   const now = new Date();
   // conditional: of two concurrent redeliveries only one finds the delivery finished
-  if (!(await reopenFinishedDelivery(kyselyOf(db), delivery.id, now)))
+  if (!(await reopenFinishedDelivery(db, delivery.id, now)))
     throw invalidField(
       "delivery_id",
       "is still pending: its next attempt is already queued; redeliver once it has succeeded or is dead",
@@ -187,7 +187,7 @@ export function buildTestEventPayload(clientId: string, at = new Date()) {
 }
 
 export async function sendTestEvent(
-  db: Tx,
+  db: Db,
   actor: WorkspaceActor,
   app: Pick<App, "id" | "webhookUrl">,
 ): Promise<TDeliveryDetailJson> {

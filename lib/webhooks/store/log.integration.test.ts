@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { getDb, kysely } from "../../db/client";
+import { kysely } from "../../db/client";
+import { prisma } from "../../testing/prisma";
 import { newId } from "../../ids";
 import { makeApp, makeWorkspace } from "../../testing/factories";
 import { countDeliveries, listDeliveryRows, readDeliveryRow } from "./log";
@@ -10,7 +11,7 @@ async function deliveryWithAttempts() {
   const ws = await makeWorkspace();
   const app = await makeApp(ws.keys.sandbox);
   const id = newId("dlv");
-  await getDb().webhookDelivery.create({
+  await prisma().webhookDelivery.create({
     data: {
       id,
       appId: app.clientId,
@@ -42,13 +43,13 @@ async function deliveryWithAttempts() {
     responseBody: success ? "ok" : null,
     responseBodyTruncated: !success,
   });
-  await getDb().webhookDeliveryAttempt.create({ data: attempt(2, true) });
-  await getDb().webhookDeliveryAttempt.create({ data: attempt(1, false) });
+  await prisma().webhookDeliveryAttempt.create({ data: attempt(2, true) });
+  await prisma().webhookDeliveryAttempt.create({ data: attempt(1, false) });
   return { appId: app.clientId, id };
 }
 
 const prismaRow = (appId: string, id: string) =>
-  getDb().webhookDelivery.findFirst({
+  prisma().webhookDelivery.findFirst({
     where: { id, appId },
     include: { attempts: { orderBy: { attemptNumber: "asc" } } },
   });

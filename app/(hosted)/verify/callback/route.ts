@@ -1,7 +1,7 @@
 // The one callback of every real upstream (register {PUBLIC_URL}/verify/callback there).
 import { completeTestSignIn } from "@/lib/connections/test-sign-in";
 import { isTestSignInCallback } from "@/lib/connections/test-sign-in-cookies";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { readCookie, UPSTREAM_COOKIE } from "@/lib/hosted/upstream-cookie";
@@ -17,14 +17,14 @@ export const GET = pipeline(HOSTED, async (request: Request) => {
   const cookies = request.headers.get("cookie");
   // an operator's test sign-in through a connection (back-office): no session behind it
   if (isTestSignInCallback(cookies, UPSTREAM_COOKIE)) {
-    const done = await completeTestSignIn(getDb(), cookies, new URL(request.url));
+    const done = await completeTestSignIn(kysely(), cookies, new URL(request.url));
     if (!done) return textResponse(400, "No test sign-in in progress in this browser");
     const response = seeOther(done.location);
     for (const cookie of done.setCookies) response.headers.append("Set-Cookie", cookie);
     return response;
   }
   const id = readCookie(cookies, UPSTREAM_COOKIE);
-  if (!id || !VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
+  if (!id || !VERIFICATION_ID.test(id) || !(await servesVerification(kysely(), request.headers, id)))
     return textResponse(400, "No verification in progress in this browser");
   const clear = { "Set-Cookie": `${UPSTREAM_COOKIE}=; Path=/verify; HttpOnly; SameSite=Lax; Max-Age=0` };
   try {

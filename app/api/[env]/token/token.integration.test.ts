@@ -1,6 +1,7 @@
 import { decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { verifyIdToken } from "@/lib/oidc/id-token";
 import { s256Challenge } from "@/lib/oidc/pkce";
@@ -23,7 +24,7 @@ const exchange = (env: TEnv, body: unknown, headers: Record<string, string> = {}
   call("POST", `/api/${env}/token`, { headers, body });
 
 async function codeRow(code: string) {
-  return getDb().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
+  return prisma().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
 }
 
 const ALLOWED_CLAIMS = [
@@ -75,10 +76,10 @@ describe("POST {base_url}/token", () => {
     const token: string = res.body.id_token;
     const header = decodeProtectedHeader(token);
     expect(header).toMatchObject({ alg: "ES256", typ: "JWT" });
-    const jwks = await publicJwks(getDb(), "sandbox");
+    const jwks = await publicJwks(kysely(), "sandbox");
     expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
 
-    const claims = await verifyIdToken(getDb(), "sandbox", token, {
+    const claims = await verifyIdToken(kysely(), "sandbox", token, {
       issuer: "http://localhost:3000/oidc/sandbox",
       audience: app.clientId,
     });
@@ -94,7 +95,7 @@ describe("POST {base_url}/token", () => {
 
     const row = await codeRow(code);
     expect(row.usedAt).not.toBeNull();
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "authorization_code.redeemed", targetId: verification.id },
     });
     expect(audit).toMatchObject({ actorId: app.clientId, environment: "sandbox" });
@@ -113,7 +114,7 @@ describe("POST {base_url}/token", () => {
       }),
     });
     expect(res.status).toBe(200);
-    const claims = await verifyIdToken(getDb(), "sandbox", res.body.id_token, {
+    const claims = await verifyIdToken(kysely(), "sandbox", res.body.id_token, {
       issuer: "http://localhost:3000/oidc/sandbox",
       audience: app.clientId,
       nonce: "n-0S6_WzA2Mj",
@@ -128,9 +129,9 @@ describe("POST {base_url}/token", () => {
     const res = await exchange("production", { grant_type: "authorization_code", code }, creds);
     expect(res.status).toBe(200);
     const kid = decodeProtectedHeader(res.body.id_token).kid;
-    expect((await publicJwks(getDb(), "production")).keys.map((k) => k.kid)).toContain(kid);
-    expect((await publicJwks(getDb(), "sandbox")).keys.map((k) => k.kid)).not.toContain(kid);
-    await verifyIdToken(getDb(), "production", res.body.id_token, {
+    expect((await publicJwks(kysely(), "production")).keys.map((k) => k.kid)).toContain(kid);
+    expect((await publicJwks(kysely(), "sandbox")).keys.map((k) => k.kid)).not.toContain(kid);
+    await verifyIdToken(kysely(), "production", res.body.id_token, {
       issuer: "http://localhost:3000/oidc/production",
       audience: app.clientId,
     });
@@ -305,7 +306,7 @@ describe("POST {base_url}/token", () => {
         error: "invalid_grant",
         error_description: "The authorization code has already been used",
       });
-      const audit = await getDb().auditEvent.count({
+      const audit = await prisma().auditEvent.count({
         where: { action: "authorization_code.reused", targetId: verification.id },
       });
       expect(audit).toBe(1);
@@ -365,7 +366,7 @@ describe("POST {base_url}/token", () => {
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
     expect(results.filter((r) => r.status === 401).every((r) => r.body.error === "invalid_grant")).toBe(true);
-    const redeemed = await getDb().auditEvent.count({
+    const redeemed = await prisma().auditEvent.count({
       where: { action: "authorization_code.redeemed", targetId: verification.id },
     });
     expect(redeemed).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 
@@ -48,7 +48,7 @@ describe("Workspace API authentication", () => {
 
   it("stops accepting a revoked key", async () => {
     const ws = await makeWorkspace();
-    await getDb().apiKey.updateMany({
+    await prisma().apiKey.updateMany({
       where: { workspaceId: ws.workspaceId, environment: "sandbox" },
       data: { revokedAt: new Date() },
     });
@@ -58,7 +58,7 @@ describe("Workspace API authentication", () => {
 
   it("stores keys hashed", async () => {
     const ws = await makeWorkspace();
-    const rows = await getDb().apiKey.findMany({ where: { workspaceId: ws.workspaceId } });
+    const rows = await prisma().apiKey.findMany({ where: { workspaceId: ws.workspaceId } });
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.keyHash).toMatch(/^[0-9a-f]{64}$/);

@@ -4,7 +4,7 @@
  * oidcDomain of an active custom domain, otherwise 404. No authentication, one indexed query,
  * and no environment in the path: custom domains of both environments are served by one edge.
  */
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { isTlsHostAllowed } from "@/lib/domains/routing";
 import { ApiError } from "@/lib/errors";
 import { otherMethodsOf, pipeline } from "@/lib/http/pipeline";
@@ -19,7 +19,7 @@ export const GET = pipeline(REST, async (request: Request): Promise<Response> =>
       details: [{ path: "domain", message: "Required" }],
     });
   }
-  const allowed = await isTlsHostAllowed(getDb(), domain);
+  const allowed = await isTlsHostAllowed(kysely(), domain);
   return Response.json({ allowed }, { status: allowed ? 200 : 404, headers });
 });
 

@@ -1,5 +1,5 @@
 // Polled by the hosted page: the session's status, and where to go once it has ended.
-import { getDb, kysely } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { hostedSecretFrom } from "@/lib/hosted/binding";
 import { jsonResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const GET = pipeline(HOSTED, async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = await ctx.params;
   const status =
-    VERIFICATION_ID.test(id) && (await servesVerification(getDb(), request.headers, id))
+    VERIFICATION_ID.test(id) && (await servesVerification(kysely(), request.headers, id))
       ? // `next` only for the browser the session is bound to (lib/hosted/binding.ts)
         await readHostedStatus(kysely(), id, hostedSecretFrom(request))
       : null;

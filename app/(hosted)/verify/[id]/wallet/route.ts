@@ -1,6 +1,6 @@
 // dc flow in production: GET → the Digital Credentials API request (OpenID4VP) for this session;
 // POST → the wallet's answer, verified and applied. Both are fetches of the hosted page itself.
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { isSameOrigin, jsonResponse, VERIFICATION_ID } from "@/lib/hosted/headers";
 import { ApiError } from "@/lib/errors";
@@ -31,7 +31,7 @@ async function guard(request: Request, ctx: Ctx): Promise<Response | string> {
   const limited = await limitHostedAction(request, id);
   if (limited) return limited;
   if (!isSameOrigin(request)) return errorResponse(403, "RESOURCE_FORBIDDEN", "Cross-site request refused");
-  if (!VERIFICATION_ID.test(id) || !(await servesVerification(getDb(), request.headers, id)))
+  if (!VERIFICATION_ID.test(id) || !(await servesVerification(kysely(), request.headers, id)))
     return errorResponse(404, "RESOURCE_NOT_FOUND", "Verification not found");
   return id;
 }

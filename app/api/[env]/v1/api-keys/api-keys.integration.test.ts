@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 
@@ -68,7 +68,7 @@ describe("POST /v1/api-keys", () => {
       createdBy: { userId: ws.userId, email: ws.email },
       key: expect.stringMatching(/^sk_workspace_prod_[A-Za-z0-9]{40}$/),
     });
-    const row = await getDb().apiKey.findUniqueOrThrow({ where: { id: res.body.keyId } });
+    const row = await prisma().apiKey.findUniqueOrThrow({ where: { id: res.body.keyId } });
     expect(row.keyHash).toBe(sha256Hex(res.body.key));
 
     const works = await call("GET", "/api/production/v1/me", { headers: bearer(res.body.key) });
@@ -79,7 +79,7 @@ describe("POST /v1/api-keys", () => {
     const list = await call("GET", "/api/production/v1/api-keys", { headers });
     expect(list.body.data.map((k: { keyId: string }) => k.keyId)[0]).toBe(res.body.keyId); // newest first
     expect(list.text).not.toContain(res.body.key);
-    const audit = await getDb().auditEvent.findFirstOrThrow({
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, action: "api_key.created" },
     });
     expect(audit).toMatchObject({
@@ -100,7 +100,7 @@ describe("POST /v1/api-keys", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.createdBy).toBeNull();
-    const audit = await getDb().auditEvent.findFirstOrThrow({
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, action: "api_key.created" },
     });
     expect(audit.actorType).toBe("api_key");
@@ -126,7 +126,7 @@ describe("POST /v1/api-keys", () => {
         expect(res.body.error.message).toContain(env);
       }
     }
-    expect(await getDb().apiKey.count({ where: { workspaceId: ws.workspaceId, name: "k" } })).toBe(2);
+    expect(await prisma().apiKey.count({ where: { workspaceId: ws.workspaceId, name: "k" } })).toBe(2);
   });
 
   it("validates the name", async () => {
@@ -142,7 +142,7 @@ describe("POST /v1/api-keys", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
     }
-    expect(await getDb().apiKey.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
+    expect(await prisma().apiKey.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
   });
 
   it("refuses cookie writes without a same-origin Origin (CSRF)", async () => {
@@ -155,7 +155,7 @@ describe("POST /v1/api-keys", () => {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
     }
-    expect(await getDb().apiKey.count({ where: { workspaceId: ws.workspaceId, name: "Forged" } })).toBe(0);
+    expect(await prisma().apiKey.count({ where: { workspaceId: ws.workspaceId, name: "Forged" } })).toBe(0);
   });
 });
 
@@ -188,7 +188,7 @@ describe("DELETE /v1/api-keys/{key_id}", () => {
 
     const again = await call("DELETE", `/api/sandbox/v1/api-keys/${created.body.keyId}`, { headers });
     expect(again.status).toBe(200);
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { workspaceId: ws.workspaceId, action: "api_key.revoked" },
     });
     expect(audit).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 
@@ -31,7 +31,7 @@ describe("POST /v1/apps", () => {
     expect(verification.config.branding.useAppBranding).toBe(true);
 
     // the secret is stored hashed only, and never returned again
-    const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
     expect(row.clientSecretHash).not.toContain(app.clientSecret);
     const again = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, {
       headers: bearer(ws.keys.sandbox),
@@ -41,7 +41,7 @@ describe("POST /v1/apps", () => {
     expect(again.text).not.toContain(app.clientSecret);
 
     // the audit trail records the creation
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: app.clientId, action: "app.created" },
     });
     expect(audit?.workspaceId).toBe(ws.workspaceId);
@@ -79,7 +79,7 @@ describe("POST /v1/apps", () => {
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
     expect(res.body.error.requestId).toMatch(/^req_/);
-    expect(await getDb().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
   });
 
   it("refuses malformed JSON, other content types and bodies over 1 MB without writing anything", async () => {
@@ -105,7 +105,7 @@ describe("POST /v1/apps", () => {
     expect(huge.body.error.code).toBe("PAYLOAD_TOO_LARGE");
     const array = await call("POST", "/api/sandbox/v1/apps", { headers, body: ["x"] });
     expect(array.status).toBe(400);
-    expect(await getDb().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
   });
 });
 
@@ -161,7 +161,7 @@ describe("POST /v1/apps/batch", () => {
     expect(res.status).toBe(201);
     expect(res.body.data.map((a: { name: string }) => a.name)).toEqual(["one", "My App", "three"]);
     for (const app of res.body.data) expect(app.clientSecret).toMatch(/^cs_test_/);
-    expect(await getDb().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(3);
+    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(3);
   });
 
   it("is all-or-nothing", async () => {
@@ -172,7 +172,7 @@ describe("POST /v1/apps/batch", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe("apps[1].name");
-    expect(await getDb().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
   });
 
   it.each([[{ apps: [] }], [{ apps: Array.from({ length: 51 }, () => ({})) }], [{}], [{ apps: "x" }]])(
@@ -306,12 +306,12 @@ describe("PATCH /v1/apps/{client_id}", () => {
     [{ workflows: [] }, "workflows", "VALIDATION_ERROR"],
   ])("refuses %j and changes nothing", async (body, path, code) => {
     const { app, patch } = await setup();
-    const before = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const before = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
     const res = await patch(body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(code);
     expect(res.body.error.details[0].path).toBe(path);
-    const after = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const after = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
     expect(after.updatedAt).toEqual(before.updatedAt);
   });
 
@@ -446,7 +446,7 @@ describe("environments never cross", () => {
     });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("RESOURCE_NOT_FOUND");
-    const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
     expect(row.name).toBe("Test app");
     expect(row.deletedAt).toBeNull();
     expect(

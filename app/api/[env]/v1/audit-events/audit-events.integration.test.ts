@@ -1,6 +1,6 @@
 /** GET /v1/audit-events: the workspace's audit trail, with filters and readable actors. */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 
@@ -27,7 +27,7 @@ async function seeded() {
   });
   expect(renamed.status).toBe(200);
   const prodApp = await makeApp(ws.keys.production, "production", "Prod shop");
-  const sandboxKey = await getDb().apiKey.findFirstOrThrow({
+  const sandboxKey = await prisma().apiKey.findFirstOrThrow({
     where: { workspaceId: ws.workspaceId, environment: "sandbox" },
   });
   return { ws, key, app, prodApp, sandboxKey, renamedRequestId: renamed.headers.get("x-request-id") };

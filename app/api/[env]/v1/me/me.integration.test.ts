@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/crypto/password";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 
@@ -14,10 +14,10 @@ describe("GET /v1/me", () => {
   it("describes a console user: account, workspace, role, permissions and every membership", async () => {
     const ws = await makeWorkspace("First");
     const other = await makeWorkspace("Second");
-    await getDb().membership.create({
+    await prisma().membership.create({
       data: { workspaceId: other.workspaceId, userId: ws.userId, role: "developer" },
     });
-    await getDb().user.update({ where: { id: ws.userId }, data: { name: "Ada" } });
+    await prisma().user.update({ where: { id: ws.userId }, data: { name: "Ada" } });
 
     const res = await call("GET", "/api/production/v1/me", { headers: await sessionHeaders(ws.userId) });
     expect(res.status).toBe(200);
@@ -130,7 +130,7 @@ describe("roles, per capability class", () => {
           team_owner: expected.team_owner,
         });
       }
-      const created = await getDb().apiKey.count({
+      const created = await prisma().apiKey.count({
         where: { workspaceId: ws.workspaceId, userId, name: `${role} key` },
       });
       expect(created).toBe(Number(expected.credentials.sandbox) + Number(expected.credentials.production));
@@ -155,10 +155,10 @@ describe("POST /v1/me/password", () => {
       expect(after.status).toBe(401);
       expect(after.body.error.code).toBe("INVALID_SESSION");
     }
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(await verifyPassword("a brand new secret", user.passwordHash)).toBe(true);
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(false);
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { workspaceId: ws.workspaceId, action: "user.password_changed" },
     });
     expect(audit).toHaveLength(1);
@@ -185,7 +185,7 @@ describe("POST /v1/me/password", () => {
   it("refuses a wrong current password, a reused or short new one, with the field named", async () => {
     const ws = await makeWorkspace();
     const headers = await sessionHeaders(ws.userId);
-    const before = (await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } })).passwordHash;
+    const before = (await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).passwordHash;
     const cases = [
       [{ currentPassword: "not my password", newPassword: "a brand new secret" }, "currentPassword"],
       [{ currentPassword: PASSWORD, newPassword: PASSWORD }, "newPassword"],
@@ -199,7 +199,7 @@ describe("POST /v1/me/password", () => {
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
       expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
     }
-    const after = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const after = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(after.passwordHash).toBe(before);
     expect(after.sessionsValidFrom).toBeNull();
     expect((await call("GET", "/api/sandbox/v1/me", { headers })).status).toBe(200);
@@ -227,7 +227,7 @@ describe("POST /v1/me/password", () => {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
     }
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
   });
 
@@ -249,7 +249,7 @@ describe("POST /v1/me/password", () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe("RATE_LIMITED");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
 
     // the limit is per user: another member is not affected

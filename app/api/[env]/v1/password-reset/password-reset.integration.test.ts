@@ -7,7 +7,8 @@ import { randomInt } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { verifyPassword } from "@/lib/crypto/password";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { newId, randomToken } from "@/lib/ids";
 import { queueMail } from "@/lib/mail/queue";
 import { passwordResetMail } from "@/lib/mail/templates";
@@ -16,6 +17,7 @@ import { makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { startJobWorkerForTests } from "@/lib/testing/jobs";
 import { linkIn, mailsTo, tokenOf, waitForMail } from "@/lib/testing/mail";
 import { call } from "@/lib/testing/router";
+import { sql } from "kysely";
 
 startJobWorkerForTests();
 
@@ -61,7 +63,7 @@ describe("password reset", () => {
     const token = tokenOf(link);
     expect(token).toMatch(/^[A-Za-z0-9]{43}$/);
     // only the digest is stored
-    const row = await getDb().passwordReset.findFirstOrThrow({ where: { userId: ws.userId } });
+    const row = await prisma().passwordReset.findFirstOrThrow({ where: { userId: ws.userId } });
     expect(row.tokenHash).toBe(sha256Hex(token));
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(30 * 60 * 1000);
     const lookup = await call("POST", "/api/sandbox/v1/password-reset/lookup", {
@@ -77,13 +79,13 @@ describe("password reset", () => {
     });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ reset: true, email: ws.email });
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(await verifyPassword("a fresh new password", user.passwordHash)).toBe(true);
     // every console session ended
     const after = await call("GET", "/api/sandbox/v1/me", { headers: phone });
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe("INVALID_SESSION");
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { workspaceId: ws.workspaceId, action: "user.password_reset" },
     });
     expect(audit).toEqual([
@@ -109,7 +111,7 @@ describe("password reset", () => {
     const ws = await makeWorkspace();
     const token = await mailedToken(ws.email);
     // move the clock: the link was made 30 minutes and a second ago
-    await getDb().passwordReset.updateMany({
+    await prisma().passwordReset.updateMany({
       where: { tokenHash: sha256Hex(token) },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
@@ -124,7 +126,7 @@ describe("password reset", () => {
         message: expect.stringMatching(/expired/),
       });
     }
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     expect(await verifyPassword("correct horse battery staple", user.passwordHash)).toBe(true);
   });
 
@@ -153,7 +155,7 @@ describe("password reset", () => {
     expect(unknown.body).toEqual(known.body);
     await waitForMail(ws.email);
     expect(mailsTo(nobody)).toEqual([]);
-    expect(await getDb().passwordReset.count({ where: { user: { email: nobody } } })).toBe(0);
+    expect(await prisma().passwordReset.count({ where: { user: { email: nobody } } })).toBe(0);
   });
 
   it("limits requests per email and per client address (429 with Retry-After)", async () => {
@@ -197,13 +199,14 @@ describe("password reset", () => {
 
   it("queues mail sealed: the job table never holds the link", async () => {
     const link = `${PUBLIC_URL}/reset-password/${randomToken(43)}`;
-    await getDb()
-      .$transaction(async (tx) => {
+    await kysely()
+      .transaction()
+      .execute(async (tx) => {
         await queueMail(tx, "password_reset", passwordResetMail({ to: "someone@example.test", url: link }));
-        const rows = await tx.$queryRaw<{ payload: unknown }[]>`
+        const { rows } = await sql<{ payload: unknown }>`
           SELECT j.payload FROM graphile_worker._private_jobs j
             JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-           WHERE t.identifier = 'mail_send' ORDER BY j.id DESC LIMIT 1`;
+           WHERE t.identifier = 'mail_send' ORDER BY j.id DESC LIMIT 1`.execute(tx);
         expect(rows).toHaveLength(1);
         const text = JSON.stringify(rows[0]!.payload);
         expect(text).toContain('"kind":"password_reset"');
@@ -217,9 +220,9 @@ describe("password reset", () => {
   it("deletes links a day after they expired (mail_link_purge), keeping the others", async () => {
     const ws = await makeWorkspace();
     const token = await mailedToken(ws.email);
-    const db = getDb();
+    const db = kysely();
     const now = new Date();
-    const old = await db.passwordReset.create({
+    const old = await prisma().passwordReset.create({
       data: {
         id: newId("pwr"),
         userId: ws.userId,
@@ -227,7 +230,7 @@ describe("password reset", () => {
         expiresAt: new Date(now.getTime() - 25 * 60 * 60 * 1000),
       },
     });
-    const recent = await db.passwordReset.create({
+    const recent = await prisma().passwordReset.create({
       data: {
         id: newId("pwr"),
         userId: ws.userId,
@@ -235,7 +238,7 @@ describe("password reset", () => {
         expiresAt: new Date(now.getTime() - 23 * 60 * 60 * 1000),
       },
     });
-    const pending = await db.signupRequest.create({
+    const pending = await prisma().signupRequest.create({
       data: {
         id: newId("sup"),
         email: "old-signup@example.test",
@@ -248,10 +251,12 @@ describe("password reset", () => {
     const counts = await purgeExpiredMailLinks(db, { now, batchSize: 1 });
     expect(counts.passwordResets).toBeGreaterThanOrEqual(1);
     expect(counts.signupRequests).toBeGreaterThanOrEqual(1);
-    expect(await db.passwordReset.findUnique({ where: { id: old.id } })).toBeNull();
-    expect(await db.signupRequest.findUnique({ where: { id: pending.id } })).toBeNull();
-    expect(await db.passwordReset.findUnique({ where: { id: recent.id } })).not.toBeNull();
-    expect(await db.passwordReset.findUnique({ where: { tokenHash: sha256Hex(token) } })).not.toBeNull();
+    expect(await prisma().passwordReset.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await prisma().signupRequest.findUnique({ where: { id: pending.id } })).toBeNull();
+    expect(await prisma().passwordReset.findUnique({ where: { id: recent.id } })).not.toBeNull();
+    expect(
+      await prisma().passwordReset.findUnique({ where: { tokenHash: sha256Hex(token) } }),
+    ).not.toBeNull();
   });
 
   it("is unavailable without mail: 403 PASSWORD_RESET_UNAVAILABLE, nothing stored", async () => {
@@ -260,6 +265,6 @@ describe("password reset", () => {
     const res = await requestReset(ws.email);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("PASSWORD_RESET_UNAVAILABLE");
-    expect(await getDb().passwordReset.count({ where: { userId: ws.userId } })).toBe(0);
+    expect(await prisma().passwordReset.count({ where: { userId: ws.userId } })).toBe(0);
   });
 });

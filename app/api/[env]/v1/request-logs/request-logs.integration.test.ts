@@ -1,6 +1,7 @@
 /** GET /v1/request-logs and the request log's retention purge. */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { newId } from "@/lib/ids";
 import { purgeRequestLogs } from "@/lib/request-log/purge";
 import { flushRequestLog } from "@/lib/request-log/writer";
@@ -24,7 +25,7 @@ async function seeded() {
   await call("GET", `${base}/apps?limit=0`, { headers: bearer(key) });
   await call("GET", `${base}/workspace`, { headers: await sessionHeaders(t.ws.userId) });
   await flushRequestLog();
-  const keyRow = await getDb().apiKey.findFirstOrThrow({
+  const keyRow = await prisma().apiKey.findFirstOrThrow({
     where: { workspaceId: t.ws.workspaceId, environment: "sandbox" },
   });
   return { ...t, key, id, base, keyRow };
@@ -139,7 +140,7 @@ describe("GET /v1/request-logs", () => {
 describe("request log retention", () => {
   it("deletes rows older than the retention period in bounded batches and keeps fresh ones", async () => {
     const ws = await makeWorkspace();
-    const db = getDb();
+    const db = kysely();
     const day = 24 * 3600 * 1000;
     const row = (ageDays: number) => ({
       id: newId("req"),
@@ -154,11 +155,11 @@ describe("request log retention", () => {
     });
     const old = Array.from({ length: 23 }, (_, i) => row(15 + i / 10));
     const fresh = [row(13.9), row(1), row(0)];
-    await db.apiRequestLog.createMany({ data: [...old, ...fresh] });
+    await prisma().apiRequestLog.createMany({ data: [...old, ...fresh] });
 
     const deleted = await purgeRequestLogs(db, { batchSize: 5 });
     expect(deleted).toBeGreaterThanOrEqual(old.length);
-    const left = await db.apiRequestLog.findMany({
+    const left = await prisma().apiRequestLog.findMany({
       where: { workspaceId: ws.workspaceId },
       select: { id: true },
     });
@@ -170,7 +171,7 @@ describe("request log retention", () => {
     } finally {
       delete process.env.IDV_REQUEST_LOG_RETENTION_DAYS;
     }
-    const kept = await db.apiRequestLog.findMany({
+    const kept = await prisma().apiRequestLog.findMany({
       where: { workspaceId: ws.workspaceId },
       select: { id: true },
     });

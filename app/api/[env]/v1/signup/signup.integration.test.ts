@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/crypto/password";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { randomToken } from "@/lib/ids";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
@@ -52,8 +52,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
       userId: expect.stringMatching(/^usr_/),
       email,
     });
-    const db = getDb();
-    const workspace = await db.workspace.findUniqueOrThrow({
+    const workspace = await prisma().workspace.findUniqueOrThrow({
       where: { id: res.body.workspaceId },
       include: { memberships: true, apiKeys: true },
     });
@@ -62,10 +61,10 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
       expect.objectContaining({ userId: res.body.userId, role: "owner" }),
     ]);
     expect(workspace.apiKeys).toEqual([]);
-    const user = await db.user.findUniqueOrThrow({ where: { id: res.body.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: res.body.userId } });
     expect(user).toMatchObject({ email, name: "Ada Lovelace" });
     expect(await verifyPassword("a long enough password", user.passwordHash)).toBe(true);
-    const audit = await db.auditEvent.findMany({ where: { workspaceId: res.body.workspaceId } });
+    const audit = await prisma().auditEvent.findMany({ where: { workspaceId: res.body.workspaceId } });
     expect(audit).toEqual([
       expect.objectContaining({
         action: "workspace.created",
@@ -121,7 +120,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     expect(wrong.body.error.details).toEqual([
       { path: "email", message: "cannot be used for sign-up; sign in instead, or use another email" },
     ]);
-    expect(await getDb().workspace.count({ where: { name: "Takeover" } })).toBe(0);
+    expect(await prisma().workspace.count({ where: { name: "Takeover" } })).toBe(0);
 
     const right = await call("POST", "/api/sandbox/v1/signup", {
       headers: fromAddress(),
@@ -133,7 +132,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     });
     expect(right.status).toBe(201);
     expect(right.body.userId).toBe(existing.userId);
-    const memberships = await getDb().membership.findMany({ where: { userId: existing.userId } });
+    const memberships = await prisma().membership.findMany({ where: { userId: existing.userId } });
     expect(memberships.map((m) => m.role)).toEqual(["owner", "owner"]);
   });
 
@@ -146,7 +145,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("SIGNUP_DISABLED");
-    expect(await getDb().user.count({ where: { email } })).toBe(0);
+    expect(await prisma().user.count({ where: { email } })).toBe(0);
   });
 
   it("limits sign-ups per client address (429 with Retry-After)", async () => {
@@ -169,7 +168,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     const retryAfter = Number(limited.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(await getDb().user.count({ where: { email } })).toBe(0);
+    expect(await prisma().user.count({ where: { email } })).toBe(0);
 
     const elsewhere = await call("POST", "/api/sandbox/v1/signup", {
       headers: fromAddress(),
@@ -200,9 +199,9 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
       expect(res.body).toEqual({ status: "confirmation_sent" });
     }
     expect(known.text).toBe(fresh.text);
-    expect(await getDb().user.count({ where: { email } })).toBe(0);
-    expect(await getDb().membership.count({ where: { userId: existing.userId } })).toBe(1);
-    expect(await getDb().workspace.count({ where: { name: "Mailed Co" } })).toBe(0);
+    expect(await prisma().user.count({ where: { email } })).toBe(0);
+    expect(await prisma().membership.count({ where: { userId: existing.userId } })).toBe(1);
+    expect(await prisma().workspace.count({ where: { name: "Mailed Co" } })).toBe(0);
 
     // the existing account's owner is told, twice (once per attempt), with no link that acts
     const notice = await waitForMail(existing.email, 2);
@@ -220,7 +219,9 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
     expect(mail.to).toEqual([email]);
     expect(mail.text).toContain('"Confirmed Co"');
     const token = tokenOf(linkIn(mail, `${PUBLIC_URL}/signup/confirm/`));
-    const pending = await getDb().signupRequest.findUniqueOrThrow({ where: { tokenHash: sha256Hex(token) } });
+    const pending = await prisma().signupRequest.findUniqueOrThrow({
+      where: { tokenHash: sha256Hex(token) },
+    });
     expect(pending.expiresAt.getTime() - pending.createdAt.getTime()).toBe(24 * 60 * 60 * 1000);
 
     const wrong = await call("POST", "/api/sandbox/v1/signup/confirm", {
@@ -242,12 +243,12 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
       userId: expect.stringMatching(/^usr_/),
       email,
     });
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: res.body.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: res.body.userId } });
     expect(user).toMatchObject({ email, name: "Ada" });
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
     const me = await call("GET", "/api/sandbox/v1/me", { headers: await sessionHeaders(res.body.userId) });
     expect(me.body).toMatchObject({ role: "owner", workspace: { name: "Confirmed Co" } });
-    const audit = await getDb().auditEvent.findMany({ where: { workspaceId: res.body.workspaceId } });
+    const audit = await prisma().auditEvent.findMany({ where: { workspaceId: res.body.workspaceId } });
     expect(audit).toEqual([
       expect.objectContaining({ action: "workspace.created", actorId: res.body.userId }),
     ]);
@@ -264,7 +265,7 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
     const email = newEmail();
     await signUpWith(email);
     const token = tokenOf(linkIn(await waitForMail(email), `${PUBLIC_URL}/signup/confirm/`));
-    await getDb().signupRequest.updateMany({
+    await prisma().signupRequest.updateMany({
       where: { tokenHash: sha256Hex(token) },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
@@ -278,12 +279,13 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
     const existing = await makeWorkspace();
     // a pending sign-up for an address that has an account by now (e.g. invited meanwhile)
     const taken = randomToken(43);
-    await getDb().signupRequest.create({
+    await prisma().signupRequest.create({
       data: {
         id: `sup_${randomToken(26).toUpperCase()}`,
         email: existing.email,
         workspaceName: "Late",
-        passwordHash: (await getDb().user.findUniqueOrThrow({ where: { id: existing.userId } })).passwordHash,
+        passwordHash: (await prisma().user.findUniqueOrThrow({ where: { id: existing.userId } }))
+          .passwordHash,
         tokenHash: sha256Hex(taken),
         expiresAt: new Date(Date.now() + 60_000),
       },
@@ -294,7 +296,7 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
     });
     expect(late.status).toBe(410);
     expect(late.body.error.message).toMatch(/has an account/);
-    expect(await getDb().workspace.count({ where: { name: "Late" } })).toBe(0);
+    expect(await prisma().workspace.count({ where: { name: "Late" } })).toBe(0);
   });
 
   it("limits sign-ups per email, whether or not it has an account", async () => {

@@ -2,10 +2,13 @@ import { randomInt } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { verifyPassword } from "@/lib/crypto/password";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { randomToken } from "@/lib/ids";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
+import { inTransaction } from "@/lib/db/kysely";
+import { sql } from "kysely";
 
 const MEMBER_PASSWORD = "member password 1"; // addMember's
 
@@ -40,7 +43,7 @@ describe("GET /v1/team/members", () => {
   it("lists the workspace's members, oldest first, the same under both environments", async () => {
     const ws = await makeWorkspace();
     const dev = await addMember(ws.workspaceId, "developer");
-    await getDb().user.update({ where: { id: ws.userId }, data: { lastSignInAt: new Date("2026-01-02") } });
+    await prisma().user.update({ where: { id: ws.userId }, data: { lastSignInAt: new Date("2026-01-02") } });
     const other = await makeWorkspace();
     await addMember(other.workspaceId, "admin");
 
@@ -102,11 +105,11 @@ describe("PATCH /v1/team/members/{user_id}", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ userId: dev.userId, role: "viewer", isYou: false });
-    const membership = await getDb().membership.findUniqueOrThrow({
+    const membership = await prisma().membership.findUniqueOrThrow({
       where: { workspaceId_userId: { workspaceId: ws.workspaceId, userId: dev.userId } },
     });
     expect(membership.role).toBe("viewer");
-    const audit = await getDb().auditEvent.findFirstOrThrow({
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, action: "member.role_changed" },
     });
     expect(audit).toMatchObject({
@@ -158,7 +161,7 @@ describe("PATCH /v1/team/members/{user_id}", () => {
     });
     expect(byOwner.status).toBe(200);
     expect(byOwner.body.role).toBe("owner");
-    const roles = await getDb().membership.findMany({
+    const roles = await prisma().membership.findMany({
       where: { workspaceId: ws.workspaceId, role: "owner" },
     });
     expect(roles.map((m) => m.userId).sort()).toEqual([ws.userId, dev.userId].sort());
@@ -187,7 +190,7 @@ describe("PATCH /v1/team/members/{user_id}", () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("RESOURCE_NOT_FOUND");
     }
-    expect((await getDb().membership.findFirstOrThrow({ where: { userId: outsider.userId } })).role).toBe(
+    expect((await prisma().membership.findFirstOrThrow({ where: { userId: outsider.userId } })).role).toBe(
       "viewer",
     );
     const bad = await call("PATCH", `/api/sandbox/v1/team/members/${viewer.userId}`, {
@@ -237,7 +240,7 @@ describe("PATCH /v1/team/members/{user_id}", () => {
     expect(del.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
     expect(
       (
-        await getDb().membership.findFirstOrThrow({
+        await prisma().membership.findFirstOrThrow({
           where: { workspaceId: ws.workspaceId, userId: dev.userId },
         })
       ).role,
@@ -259,8 +262,8 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     expect(res.body).toEqual({ removed: true });
     const after = await call("GET", "/api/sandbox/v1/apps", { headers: devHeaders });
     expect(after.status).toBe(403);
-    expect(await getDb().user.count({ where: { id: dev.userId } })).toBe(1); // the account stays
-    const audit = await getDb().auditEvent.findFirstOrThrow({
+    expect(await prisma().user.count({ where: { id: dev.userId } })).toBe(1); // the account stays
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, action: "member.removed" },
     });
     expect(audit).toMatchObject({ actorId: admin.userId, targetId: dev.userId, data: { left: false } });
@@ -303,9 +306,9 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     });
     expect(keyRemovesDev.status).toBe(200);
 
-    const left = await getDb().membership.findMany({ where: { workspaceId: ws.workspaceId } });
+    const left = await prisma().membership.findMany({ where: { workspaceId: ws.workspaceId } });
     expect(left.map((m) => m.userId).sort()).toEqual([ws.userId, admin.userId].sort());
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { workspaceId: ws.workspaceId, action: "member.removed" },
       orderBy: { createdAt: "asc" },
     });
@@ -324,7 +327,7 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("LAST_OWNER");
     expect(res.body.error.message).toMatch(/only owner/);
-    expect(await getDb().membership.count({ where: { workspaceId: ws.workspaceId } })).toBe(1);
+    expect(await prisma().membership.count({ where: { workspaceId: ws.workspaceId } })).toBe(1);
   });
 
   it("keeps one owner when two owners leave at the same moment", async () => {
@@ -333,9 +336,11 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     const headers = await Promise.all([ws.userId, second.userId].map((id) => sessionHeaders(id)));
     // hold the workspace's rows so that both requests are surely in flight together
     let requests: Promise<{ status: number }[]> | undefined;
-    await getDb().$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${ws.workspaceId} FOR UPDATE`;
-      await tx.$queryRaw`SELECT user_id FROM memberships WHERE workspace_id = ${ws.workspaceId} FOR UPDATE`;
+    await inTransaction(kysely(), async (tx) => {
+      await sql`SELECT id FROM workspaces WHERE id = ${ws.workspaceId} FOR UPDATE`.execute(tx);
+      await sql`SELECT user_id FROM memberships WHERE workspace_id = ${ws.workspaceId} FOR UPDATE`.execute(
+        tx,
+      );
       requests = Promise.all(
         [ws.userId, second.userId].map((userId, i) =>
           call("DELETE", `/api/sandbox/v1/team/members/${userId}`, { headers: headers[i] }),
@@ -345,7 +350,9 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     });
     const results = await requests!;
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(await getDb().membership.count({ where: { workspaceId: ws.workspaceId, role: "owner" } })).toBe(1);
+    expect(await prisma().membership.count({ where: { workspaceId: ws.workspaceId, role: "owner" } })).toBe(
+      1,
+    );
   });
 
   it("does not touch other workspaces' members", async () => {
@@ -355,7 +362,7 @@ describe("DELETE /v1/team/members/{user_id}", () => {
       headers: bearer(ws.keys.sandbox),
     });
     expect(res.status).toBe(404);
-    expect(await getDb().membership.count({ where: { workspaceId: other.workspaceId } })).toBe(1);
+    expect(await prisma().membership.count({ where: { workspaceId: other.workspaceId } })).toBe(1);
   });
 });
 
@@ -382,7 +389,7 @@ describe("invitations", () => {
     const ttl = Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt);
     expect(ttl).toBe(7 * 24 * 60 * 60 * 1000);
     const token = tokenOf(res.body.url);
-    const row = await getDb().invitation.findUniqueOrThrow({ where: { id: res.body.invitationId } });
+    const row = await prisma().invitation.findUniqueOrThrow({ where: { id: res.body.invitationId } });
     expect(row.tokenHash).toBe(sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
 
@@ -401,7 +408,7 @@ describe("invitations", () => {
       },
     ]);
     expect(list.text).not.toContain(token);
-    const audit = await getDb().auditEvent.findFirstOrThrow({
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, action: "invitation.created" },
     });
     expect(audit).toMatchObject({ actorId: admin.userId, targetId: res.body.invitationId });
@@ -511,7 +518,7 @@ describe("invitations", () => {
       userId: expect.stringMatching(/^usr_/),
       email: inv.email,
     });
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: accept.body.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: accept.body.userId } });
     expect(user).toMatchObject({ email: inv.email, name: "Grace Hopper" });
     expect(await verifyPassword("my own new password", user.passwordHash)).toBe(true);
     const me = await call("GET", "/api/sandbox/v1/me", { headers: await sessionHeaders(user.id) });
@@ -525,14 +532,14 @@ describe("invitations", () => {
       expect(again.status).toBe(410);
       expect(again.body.error.code).toBe("INVITATION_INVALID");
     }
-    const row = await getDb().invitation.findUniqueOrThrow({ where: { id: inv.invitationId } });
+    const row = await prisma().invitation.findUniqueOrThrow({ where: { id: inv.invitationId } });
     expect(row.acceptedBy).toBe(user.id);
     expect(row.acceptedAt).not.toBeNull();
     const pending = await call("GET", "/api/sandbox/v1/team/invitations", {
       headers: bearer(ws.keys.sandbox),
     });
     expect(pending.body.data).toEqual([]);
-    const audit = await getDb().auditEvent.findFirstOrThrow({
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, action: "invitation.accepted" },
     });
     expect(audit).toMatchObject({ actorType: "user", actorId: user.id, targetId: inv.invitationId });
@@ -560,7 +567,7 @@ describe("invitations", () => {
     expect(wrong.body.error.code).toBe("VALIDATION_ERROR");
     expect(wrong.body.error.details[0].path).toBe("password");
     // the failed attempt did not use the invitation up
-    const row = await getDb().invitation.findUniqueOrThrow({ where: { id: inv.invitationId } });
+    const row = await prisma().invitation.findUniqueOrThrow({ where: { id: inv.invitationId } });
     expect(row.acceptedAt).toBeNull();
 
     const right = await call("POST", "/api/sandbox/v1/invitations/accept", {
@@ -569,7 +576,7 @@ describe("invitations", () => {
     });
     expect(right.status).toBe(200);
     expect(right.body.userId).toBe(existing.userId);
-    const memberships = await getDb().membership.findMany({ where: { userId: existing.userId } });
+    const memberships = await prisma().membership.findMany({ where: { userId: existing.userId } });
     expect(memberships.map((m) => [m.workspaceId, m.role]).sort()).toEqual(
       [
         [elsewhere.workspaceId, "viewer"],
@@ -590,11 +597,11 @@ describe("invitations", () => {
       headers: address,
       body: { token: tokenOf(inv3.url), password: "first password" },
     });
-    await getDb().membership.update({
+    await prisma().membership.update({
       where: { workspaceId_userId: { workspaceId: ws.workspaceId, userId: joined.body.userId } },
       data: { role: "viewer" },
     });
-    const inv4 = await getDb().invitation.create({
+    const inv4 = await prisma().invitation.create({
       data: {
         id: `inv_${randomToken(10)}`,
         workspaceId: ws.workspaceId,
@@ -609,12 +616,12 @@ describe("invitations", () => {
       body: { token: "direct-token-for-test", password: "first password" },
     });
     expect(dup.status).toBe(200);
-    const rows = await getDb().membership.findMany({
+    const rows = await prisma().membership.findMany({
       where: { workspaceId: ws.workspaceId, userId: dup.body.userId },
     });
     expect(rows.map((m) => m.role)).toEqual(["viewer"]);
     expect(
-      (await getDb().invitation.findUniqueOrThrow({ where: { id: inv4.id } })).acceptedAt,
+      (await prisma().invitation.findUniqueOrThrow({ where: { id: inv4.id } })).acceptedAt,
     ).not.toBeNull();
   });
 
@@ -622,7 +629,7 @@ describe("invitations", () => {
     const ws = await makeWorkspace();
     const owner = await sessionHeaders(ws.userId);
     const expired = await invite(owner, { email: newEmail(), role: "viewer" });
-    await getDb().invitation.update({
+    await prisma().invitation.update({
       where: { id: expired.invitationId },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
@@ -652,7 +659,7 @@ describe("invitations", () => {
     }
     const list = await call("GET", "/api/sandbox/v1/team/invitations", { headers: owner });
     expect(list.body.data).toEqual([]);
-    expect(await getDb().user.count({ where: { email: { in: [expired.email, revoked.email] } } })).toBe(0);
+    expect(await prisma().user.count({ where: { email: { in: [expired.email, revoked.email] } } })).toBe(0);
   });
 
   it("revokes: twice is fine, accepted ones and other workspaces' are not revocable, audited", async () => {
@@ -676,7 +683,7 @@ describe("invitations", () => {
       expect(res.status).toBe(200);
     }
     expect(
-      await getDb().auditEvent.count({
+      await prisma().auditEvent.count({
         where: { workspaceId: ws.workspaceId, action: "invitation.revoked" },
       }),
     ).toBe(1);
@@ -701,8 +708,8 @@ describe("invitations", () => {
     const body = { token: tokenOf(inv.url), password: "a fine password" };
     // hold the invitation's row so that both accepts are surely in flight together
     let requests: Promise<{ status: number }[]> | undefined;
-    await getDb().$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM invitations WHERE id = ${inv.invitationId} FOR UPDATE`;
+    await inTransaction(kysely(), async (tx) => {
+      await sql`SELECT id FROM invitations WHERE id = ${inv.invitationId} FOR UPDATE`.execute(tx);
       requests = Promise.all([
         call("POST", "/api/sandbox/v1/invitations/accept", { headers: fromAddress(), body }),
         call("POST", "/api/sandbox/v1/invitations/accept", { headers: fromAddress(), body }),
@@ -711,8 +718,8 @@ describe("invitations", () => {
     });
     const results = await requests!;
     expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
-    expect(await getDb().user.count({ where: { email: inv.email } })).toBe(1);
-    expect(await getDb().membership.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
+    expect(await prisma().user.count({ where: { email: inv.email } })).toBe(1);
+    expect(await prisma().membership.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
   });
 
   it("limits failed link attempts per client address (429 with Retry-After)", async () => {

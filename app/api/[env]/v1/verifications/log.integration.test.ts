@@ -4,7 +4,8 @@
  * environments.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
@@ -77,7 +78,7 @@ describe("GET /v1/verifications (workspace)", () => {
 
     // the completed session was created three days ago
     const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3600 * 1000);
-    await getDb().verification.update({ where: { id: s.completed }, data: { createdAt: threeDaysAgo } });
+    await prisma().verification.update({ where: { id: s.completed }, data: { createdAt: threeDaysAgo } });
     const yesterday = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
     expect(ids((await get(`from=${yesterday}`)).body)).toEqual([s.open, s.cancelled, s.failed]);
     expect(ids((await get(`to=${encodeURIComponent(yesterday)}`)).body)).toEqual([s.completed]);
@@ -230,7 +231,7 @@ describe("POST /v1/verifications/{id}/reveal", () => {
     expect(res.body).toEqual((await s.userinfo(s.id)).body);
     expect(res.body.user).toMatchObject({ given_name: "Anna", family_name: "Eriksson" });
 
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { targetId: s.id, action: "verification.personal_data_revealed" },
     });
     expect(audit).toHaveLength(1);
@@ -257,7 +258,7 @@ describe("POST /v1/verifications/{id}/reveal", () => {
       expect(res.body.error.code).toBe("RESOURCE_FORBIDDEN");
       expect(res.text).not.toContain("Eriksson");
     }
-    expect(await getDb().auditEvent.count({ where: { targetId: s.id } })).toBe(0);
+    expect(await prisma().auditEvent.count({ where: { targetId: s.id } })).toBe(0);
   });
 
   it("is 409 before completion, 410 once retention deleted the data, 404 across workspaces", async () => {
@@ -273,11 +274,11 @@ describe("POST /v1/verifications/{id}/reveal", () => {
     expect((await call("POST", s.reveal, { headers: bearer(stranger.keys.sandbox) })).status).toBe(404);
 
     // the session ended longer ago than the retention period
-    await getDb().verification.update({
+    await prisma().verification.update({
       where: { id: s.id },
       data: { endedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) },
     });
-    await purgeExpiredPersonalData(getDb());
+    await purgeExpiredPersonalData(kysely());
     const gone = await call("POST", s.reveal, { headers: bearer(s.ws.keys.sandbox) });
     expect(gone.status).toBe(410);
     expect(gone.body.error.code).toBe("VERIFICATION_DATA_DELETED");
@@ -313,9 +314,9 @@ describe("POST /v1/verifications/{id}/cancel", () => {
     });
     expect((await t.status(id)).body.status).toBe("cancelled");
     expect((await eventTypes(id)).at(-1)).toBe("verification.workflow.cancelled");
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.personalDataDeletedAt).not.toBeNull();
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: id, action: "verification.cancelled" },
     });
     expect(audit).toMatchObject({ actorType: "user", actorId: developer.userId });
@@ -353,7 +354,7 @@ describe("the request log of App API calls", () => {
     const id = created.body.verificationId;
     await t.status(id);
     await flushRequestLog();
-    const rows = await getDb().apiRequestLog.findMany({
+    const rows = await prisma().apiRequestLog.findMany({
       where: { appId: t.app.clientId },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
+import { inTransaction } from "@/lib/db/kysely";
 
 const CREATED = ["verification.created", "verification.requested", "verification.workflow.started"];
 
@@ -44,12 +46,12 @@ describe("POST /v1/verifications", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(code);
     expect(res.body.error.details[0].path).toBe(field);
-    expect(await getDb().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
   });
 
   it("refuses a provider that is activated but disabled, and requires matchData for match providers", async () => {
     const t = await makeVerifyingApp(["bank_data_match"]);
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: t.app.clientId, providerId: "passport" } },
       data: { enabled: false },
     });
@@ -76,7 +78,7 @@ describe("POST /v1/verifications", () => {
       workflowId: t.app.defaultWorkflowId,
     });
     expect(res.status).toBe(201);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
     expect(row.redirectUri).toBe("https://shop.example.com/cb");
   });
 
@@ -143,7 +145,7 @@ describe("a completed disclosure session", () => {
     ]);
 
     // personal data is encrypted at rest
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.resultEncrypted).toMatch(/^v1\./);
     expect(row.resultEncrypted).not.toContain("Eriksson");
   });
@@ -193,7 +195,7 @@ describe("end states", () => {
       status: "cancelled",
       reason: "cancelled_by_integrator",
     });
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id: integrator } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id: integrator } });
     expect(row.personalDataDeletedAt).not.toBeNull();
     expect(await eventTypes(integrator)).toEqual([...CREATED, "verification.workflow.cancelled"]);
 
@@ -212,17 +214,17 @@ describe("end states", () => {
     expect((await eventTypes(simulated)).at(-1)).toBe("verification.session.timed_out");
 
     const timed = (await t.start({ providerId: "passport" })).body.verificationId;
-    await getDb().verification.update({
+    await prisma().verification.update({
       where: { id: timed },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
     const { expireIfDue } = await import("@/lib/verifications/transitions");
-    await getDb().$transaction((tx) => expireIfDue(tx, timed));
+    await inTransaction(kysely(), (tx) => expireIfDue(tx, timed));
     expect((await t.status(timed)).body).toMatchObject({ status: "expired", reason: "session_timed_out" });
     expect(await eventTypes(timed)).toEqual([...CREATED, "verification.session.timed_out"]);
     // a session that is not due stays open
     const fresh = (await t.start({ providerId: "passport" })).body.verificationId;
-    expect(await getDb().$transaction((tx) => expireIfDue(tx, fresh))).toBe(false);
+    expect(await inTransaction(kysely(), (tx) => expireIfDue(tx, fresh))).toBe(false);
     expect((await t.status(fresh)).body.status).toBe("awaiting_user_action");
   });
 
@@ -403,7 +405,7 @@ describe("personal data retention", () => {
     const t = await makeVerifyingApp();
     const { verificationId: id } = (await t.start({ providerId: "passport" })).body;
     await t.simulate(id, { outcome: "success" });
-    await getDb().verification.update({
+    await prisma().verification.update({
       where: { id },
       data: { endedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) },
     });
@@ -412,7 +414,7 @@ describe("personal data retention", () => {
     const res = await t.userinfo(id);
     expect(res.status).toBe(410);
     expect(res.body.error.code).toBe("VERIFICATION_DATA_DELETED");
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row.resultEncrypted).toBeNull();
     expect((await t.status(id)).body.status).toBe("completed");
   });

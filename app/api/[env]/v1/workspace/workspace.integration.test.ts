@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 
@@ -18,7 +18,7 @@ describe("PATCH /v1/workspace", () => {
       body: { name: "Acme" },
     });
     expect(byKey.status).toBe(200);
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { workspaceId: ws.workspaceId, action: "workspace.renamed" },
       orderBy: { createdAt: "asc" },
     });
@@ -44,6 +44,6 @@ describe("PATCH /v1/workspace", () => {
     });
     expect(empty.status).toBe(400);
     expect(empty.body.error.details[0].path).toBe("name");
-    expect((await getDb().workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).name).toBe("Kept");
+    expect((await prisma().workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).name).toBe("Kept");
   });
 });

@@ -1,5 +1,5 @@
 // The simulator's buttons: drive the sandbox session through simulateSession (the test helpers' path).
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { hostedAction } from "@/lib/hosted/action-gate";
 import { seeOther, textResponse } from "@/lib/hosted/headers";
 import { actInSimulator } from "@/lib/hosted/session";
@@ -23,7 +23,7 @@ export const POST = hostedAction({ formPost: true }, async (request, id) => {
     return textResponse(400, `outcome: must be one of ${SIMULATE_OUTCOMES.join(", ")}`);
   }
   try {
-    await actInSimulator(getDb(), id, {
+    await actInSimulator(kysely(), id, {
       outcome,
       ...(identity ? { identity } : {}),
     });

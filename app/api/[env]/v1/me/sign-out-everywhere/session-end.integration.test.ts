@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { decode } from "next-auth/jwt";
 import { sessionCookieName, sessionSecret } from "@/lib/auth/console/credential";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import {
   addMember,
   makeOperator,
@@ -152,7 +152,7 @@ describe("a password change ends every session for good", () => {
       body: { currentPassword: "correct horse battery staple", newPassword: "a brand new secret" },
     });
     expect(changed.status).toBe(200);
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     // renewal after the change would give the cookie a new issue time past sessionsValidFrom
     await waitPast(user.sessionsValidFrom!);
     for (const headers of [stolen, stolenRenewed]) {
@@ -171,7 +171,7 @@ describe("sign-out (POST /api/auth/signout)", () => {
     const otherDevice = await sessionHeaders(ws.userId);
     // a revocation whose session has reached its absolute end: the next sign-out deletes it
     const stale = `stale${Date.now()}`;
-    await getDb().revokedSession.create({
+    await prisma().revokedSession.create({
       data: { sid: stale, userId: ws.userId, expiresAt: new Date(Date.now() - 1000) },
     });
     const csrf = await nextAuth("GET", "/api/auth/csrf");
@@ -186,13 +186,13 @@ describe("sign-out (POST /api/auth/signout)", () => {
       token: cookieOf(headers).split("=")[1]!,
       secret: sessionSecret(),
     }))!;
-    const revoked = await getDb().revokedSession.findUniqueOrThrow({ where: { sid: sid as string } });
+    const revoked = await prisma().revokedSession.findUniqueOrThrow({ where: { sid: sid as string } });
     // kept until the session's absolute end (7 days after its sign-in), no longer
     expect(revoked).toMatchObject({
       userId: ws.userId,
       expiresAt: new Date(((signedInAt as number) + 7 * 24 * 3600) * 1000),
     });
-    expect(await getDb().revokedSession.findUnique({ where: { sid: stale } })).toBeNull();
+    expect(await prisma().revokedSession.findUnique({ where: { sid: stale } })).toBeNull();
     // the copy of the cookie someone kept is dead
     const refused = await me(headers);
     expect(refused.status).toBe(401);
@@ -211,13 +211,13 @@ describe("sign out of all sessions", () => {
     const res = await call("POST", "/api/production/v1/me/sign-out-everywhere", { headers });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ signedOut: true });
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
     await waitPast(user.sessionsValidFrom!);
     for (const h of [headers, otherDevice]) {
       expect((await me(h)).status).toBe(401);
       await expectNotRenewed(h);
     }
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { workspaceId: ws.workspaceId, action: "user.signed_out_everywhere" },
     });
     expect(audit).toHaveLength(1);
@@ -238,7 +238,9 @@ describe("sign out of all sessions", () => {
     });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
-    expect((await getDb().user.findUniqueOrThrow({ where: { id: ws.userId } })).sessionsValidFrom).toBeNull();
+    expect(
+      (await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).sessionsValidFrom,
+    ).toBeNull();
   });
 
   it("POST /v1/operator/me/sign-out-everywhere ends an operator's sessions (no workspace needed); an operator key gets 403", async () => {
@@ -251,14 +253,14 @@ describe("sign out of all sessions", () => {
     expect(byKey.status).toBe(403);
     const res = await call("POST", "/api/sandbox/v1/operator/me/sign-out-everywhere", { headers });
     expect(res.status).toBe(200);
-    const user = await getDb().user.findUniqueOrThrow({ where: { id: operator.userId } });
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: operator.userId } });
     await waitPast(user.sessionsValidFrom!);
     for (const h of [headers, otherDevice]) {
       const list = await call("GET", "/api/sandbox/v1/operator/activations?limit=1&offset=0", { headers: h });
       expect(list.status).toBe(401);
       await expectNotRenewed(h);
     }
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { actorId: operator.userId, action: "user.signed_out_everywhere" },
     });
     expect(audit).toMatchObject([{ actorType: "operator", targetId: operator.userId }]);
@@ -271,7 +273,7 @@ describe("removal from the workspace", () => {
     const other = await makeWorkspace();
     const member = await addMember(ws.workspaceId, "developer");
     const alone = await addMember(ws.workspaceId, "viewer");
-    await getDb().membership.create({
+    await prisma().membership.create({
       data: { workspaceId: other.workspaceId, userId: member.userId, role: "viewer" },
     });
     const memberSession = await sessionHeaders(member.userId, { workspaceId: ws.workspaceId });

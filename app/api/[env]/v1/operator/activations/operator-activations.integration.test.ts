@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { STATE_CONFLICT_CODE } from "@/lib/activation/state-machine";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { allOperatorTickets, validValues } from "@/lib/testing/activation";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
@@ -85,11 +85,11 @@ describe("Operator activation review", () => {
       activatedAt: approve.body.activatedAt,
     });
 
-    const row = await getDb().appProvider.findUniqueOrThrow({
+    const row = await prisma().appProvider.findUniqueOrThrow({
       where: { appId_providerId: { appId: app.clientId, providerId: "nl_digid" } },
     });
     expect(row.config).toEqual(values);
-    const audits = await getDb().auditEvent.findMany({
+    const audits = await prisma().auditEvent.findMany({
       where: { targetId: ticketId },
       orderBy: { createdAt: "asc" },
     });
@@ -145,7 +145,7 @@ describe("Operator activation review", () => {
     );
     expect(reg.submittedValue).toBe("KVK 87654321");
     // the old ticket stays rejected
-    expect((await getDb().activationTicket.findUniqueOrThrow({ where: { id: first } })).status).toBe(
+    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: first } })).status).toBe(
       "rejected",
     );
   });
@@ -176,7 +176,7 @@ describe("Operator activation review", () => {
     }
     const rejectActivated = await act(ticketId, "reject", { reason: "late" });
     expect(rejectActivated.status).toBe(409);
-    const ticket = await getDb().activationTicket.findUniqueOrThrow({ where: { id: ticketId } });
+    const ticket = await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } });
     expect(ticket).toMatchObject({ status: "activated", rejectedAt: null, rejectionReason: null });
   });
 
@@ -196,7 +196,7 @@ describe("Operator activation review", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
-    expect((await getDb().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
+    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
       "activation_processing",
     );
   });
@@ -214,7 +214,7 @@ describe("Operator activation review", () => {
     const ticketId = await submit();
     const res = await act(ticketId, "review", { force: true });
     expect(res.status).toBe(400);
-    expect((await getDb().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
+    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
       "activation_requested",
     );
   });
@@ -257,7 +257,7 @@ describe("Operator activation review", () => {
     const crossEnv = await a.act(ta, "review", undefined, a.operator.operatorKey, "production");
     expect(crossEnv.status).toBe(404);
     expect(crossEnv.body.error.code).toBe("RESOURCE_NOT_FOUND");
-    expect((await getDb().activationTicket.findUniqueOrThrow({ where: { id: ta } })).status).toBe(
+    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ta } })).status).toBe(
       "activation_requested",
     );
     const unknown = await a.act("act_01HZZZZZZZZZZZZZZZZZZZZZZZ", "review");
@@ -291,7 +291,7 @@ describe("Operator activation review", () => {
         expect(res.body.error.code).toBe("INVALID_OPERATOR_KEY");
       }
     }
-    expect((await getDb().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
+    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
       "activation_requested",
     );
   });
@@ -315,7 +315,7 @@ describe("POST /v1/operator/activations (record a contract activation)", () => {
     expect(await entry("se_bankid")).toMatchObject({ status: "activated", isActive: true, enabled: true });
     const appJson = await call("GET", `/api/production/v1/apps/${app.clientId}`, { headers: bearer(key) });
     expect(appJson.body.providers.se_bankid).toEqual({ enabled: true });
-    const audit = await getDb().auditEvent.findFirst({ where: { targetId: res.body.id } });
+    const audit = await prisma().auditEvent.findFirst({ where: { targetId: res.body.id } });
     expect(audit).toMatchObject({
       action: "activation.contract_recorded",
       actorType: "operator",
@@ -343,7 +343,7 @@ describe("POST /v1/operator/activations (record a contract activation)", () => {
     });
     expect(res.status).toBe(status);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
-    expect(await getDb().activationTicket.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await prisma().activationTicket.count({ where: { appId: app.clientId } })).toBe(0);
   });
 
   it("is 404 for an unknown app or one of the other environment", async () => {
@@ -355,6 +355,6 @@ describe("POST /v1/operator/activations (record a contract activation)", () => {
       });
       expect(res.status).toBe(404);
     }
-    expect(await getDb().activationTicket.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await prisma().activationTicket.count({ where: { appId: app.clientId } })).toBe(0);
   });
 });

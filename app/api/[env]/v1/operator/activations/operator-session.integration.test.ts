@@ -2,7 +2,7 @@
 // ticket-detail endpoint the back-office's ticket page reads.
 import { describe, expect, it } from "vitest";
 import { OPERATOR_EXPIRY_CLAIM } from "@/lib/auth/console/claims";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { validValues } from "@/lib/testing/activation";
 import {
   makeApp,
@@ -29,7 +29,7 @@ async function setup() {
 }
 
 const status = async (ticketId: string) =>
-  (await getDb().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status;
+  (await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status;
 
 describe("an operator's session on the Operator API", () => {
   it("lists, reviews and rejects with the session; audit entries name the operator", async () => {
@@ -62,7 +62,7 @@ describe("an operator's session on the Operator API", () => {
       rejectionReason: "The privacy policy URL does not load",
     });
 
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { targetId: ticketId, actorType: "operator" },
       orderBy: { createdAt: "asc" },
     });
@@ -91,7 +91,7 @@ describe("an operator's session on the Operator API", () => {
       body: { clientId: app.clientId, providerId: "se_bankid" },
     });
     expect(res.status).toBe(201);
-    const audit = await getDb().auditEvent.findFirst({ where: { targetId: res.body.id } });
+    const audit = await prisma().auditEvent.findFirst({ where: { targetId: res.body.id } });
     expect(audit).toMatchObject({
       action: "activation.contract_recorded",
       actorType: "operator",
@@ -153,11 +153,11 @@ describe("an operator's session on the Operator API", () => {
     expect(plain.body.error.message).toMatch(/sign in again/);
 
     const headers = await operatorSessionHeaders(operator.userId);
-    await getDb().user.update({ where: { id: operator.userId }, data: { isOperator: false } });
+    await prisma().user.update({ where: { id: operator.userId }, data: { isOperator: false } });
     const former = await call("GET", "/api/sandbox/v1/operator/activations", { headers });
     expect(former.status).toBe(403);
 
-    await getDb().user.update({
+    await prisma().user.update({
       where: { id: operator.userId },
       data: { isOperator: true, sessionsValidFrom: new Date(Date.now() + 5000) },
     });
@@ -167,7 +167,7 @@ describe("an operator's session on the Operator API", () => {
 
   it("ends an operator's session everywhere after its 2 hours, the console included", async () => {
     const ws = await makeWorkspace();
-    await getDb().user.update({ where: { id: ws.userId }, data: { isOperator: true } });
+    await prisma().user.update({ where: { id: ws.userId }, data: { isOperator: true } });
     const live = await sessionHeaders(ws.userId, {
       claims: { [OPERATOR_EXPIRY_CLAIM]: Math.floor(Date.now() / 1000) + 60 },
     });

@@ -3,7 +3,7 @@
 // environment isolation, and the SSRF guard of `check` (loopback refused in this file).
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { makeOperator, makeWorkspace, operatorSessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
@@ -30,13 +30,13 @@ function oidcSettings(overrides: Record<string, unknown> = {}) {
 }
 
 async function storedRow(env: "sandbox" | "production", providerId: string) {
-  return getDb().providerConnection.findUnique({
+  return prisma().providerConnection.findUnique({
     where: { environment_providerId: { environment: env, providerId } },
   });
 }
 
 async function auditOf(connectionId: string) {
-  return getDb().auditEvent.findMany({
+  return prisma().auditEvent.findMany({
     where: { targetType: "provider_connection", targetId: connectionId },
     orderBy: { createdAt: "asc" },
   });

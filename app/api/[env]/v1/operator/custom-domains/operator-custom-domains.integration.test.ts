@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import {
   makeActiveCustomDomain,
   publishRecords,
@@ -43,7 +43,7 @@ async function setup() {
   const gone = await makeActiveCustomDomain(dns(), a.keys.sandbox, "sandbox", goneApp.clientId);
   // deleting an app through the API removes its domain; a row can still outlive its app (written
   // before that rule), so mark the app deleted directly
-  await getDb().app.update({ where: { id: goneApp.clientId }, data: { deletedAt: new Date() } });
+  await prisma().app.update({ where: { id: goneApp.clientId }, data: { deletedAt: new Date() } });
   return {
     headers: bearer(operator.operatorKey),
     a,
@@ -259,7 +259,7 @@ describe("GET /v1/operator/custom-domains/tls-check", () => {
     });
     expect((await check(names.web, headers)).body.code).toBe("unknown_host");
     expect((await ask(names.web)).status).toBe(404);
-    expect(await getDb().customDomain.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await prisma().customDomain.count({ where: { appId: app.clientId } })).toBe(0);
   });
 
   it("needs the host parameter", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
 import { basic, bearer, call } from "@/lib/testing/router";
@@ -20,7 +20,7 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
 }
 
 async function expectUntouched(requestId: string) {
-  const row = await getDb().productionTestRequest.findUniqueOrThrow({
+  const row = await prisma().productionTestRequest.findUniqueOrThrow({
     where: { id: requestId },
     include: { challenge: true },
   });
@@ -54,9 +54,9 @@ describe("POST /v1/operator/production-tests/{request_id}/schedule", () => {
     expect(expiresAt).toBeGreaterThanOrEqual(before + 14 * DAY);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 14 * DAY);
 
-    const row = await getDb().productionTestChallenge.findUniqueOrThrow({ where: { requestId } });
+    const row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { requestId } });
     expect(row.id).toBe(res.body.challenge.id);
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: requestId, action: "production_test.scheduled" },
     });
     expect(audit).toMatchObject({
@@ -115,21 +115,21 @@ describe("POST /v1/operator/production-tests/{request_id}/schedule", () => {
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("PRODUCTION_TEST_NOT_PENDING");
     expect(again.body.error.message).toContain("is scheduled");
-    expect(await getDb().productionTestChallenge.count({ where: { requestId } })).toBe(1);
+    expect(await prisma().productionTestChallenge.count({ where: { requestId } })).toBe(1);
 
     const failed = await setup();
     expect((await failed.fail({ reason: "no" })).status).toBe(200);
     const late = await failed.schedule();
     expect(late.status).toBe(400);
     expect(late.body.error.message).toContain("is failed");
-    expect(await getDb().productionTestChallenge.count({ where: { requestId: failed.requestId } })).toBe(0);
+    expect(await prisma().productionTestChallenge.count({ where: { requestId: failed.requestId } })).toBe(0);
   });
 
   it("lets exactly one of two concurrent schedules win", async () => {
     const { schedule, requestId } = await setup();
     const results = await Promise.all([schedule(), schedule(), schedule()]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
-    expect(await getDb().productionTestChallenge.count({ where: { requestId } })).toBe(1);
+    expect(await prisma().productionTestChallenge.count({ where: { requestId } })).toBe(1);
   });
 
   it("is 404 for unknown requests, other environments and deleted apps", async () => {
@@ -179,7 +179,7 @@ describe("POST /v1/operator/production-tests/{request_id}/fail", () => {
       status: "failed",
       failureReason: "eID provider in maintenance",
     });
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: requestId, action: "production_test.failed" },
     });
     expect(audit).toMatchObject({ actorType: "operator", actorId: operator.userId });
@@ -218,7 +218,7 @@ describe("POST /v1/operator/production-tests/{request_id}/fail", () => {
     const late = await fail({ reason: "too late" });
     expect(late.status).toBe(400);
     expect(late.body.error.message).toContain("is scheduled");
-    const row = await getDb().productionTestRequest.findUniqueOrThrow({ where: { id: requestId } });
+    const row = await prisma().productionTestRequest.findUniqueOrThrow({ where: { id: requestId } });
     expect(row).toMatchObject({ status: "scheduled", failureReason: null });
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
 import { randomToken } from "@/lib/ids";
 import { addMember, makeApp, makeOperator, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 import { makeVerificationRow } from "@/lib/testing/webhooks";
+import { prisma } from "@/lib/testing/prisma";
 
 const base = (env = "sandbox") => `/api/${env}/v1/operator/workspaces`;
 const DAY = 24 * 3600 * 1000;
@@ -13,17 +13,16 @@ async function addActivity(
   clientId: string,
   { sessions = 0, oldSessions = 0, delivered = 0, dead = 0, testDeliveries = 0 } = {},
 ) {
-  const db = getDb();
   const rows = [];
   for (let i = 0; i < sessions + oldSessions; i++) rows.push(await makeVerificationRow(clientId));
   for (const row of rows.slice(sessions)) {
-    await db.verification.update({
+    await prisma().verification.update({
       where: { id: row.id },
       data: { createdAt: new Date(Date.now() - 31 * DAY) },
     });
   }
   const verification = rows[0] ?? (await makeVerificationRow(clientId));
-  const event = await db.verificationEvent.create({
+  const event = await prisma().verificationEvent.create({
     data: {
       id: `evt_${randomToken(26)}`,
       verificationId: verification.id,
@@ -38,7 +37,7 @@ async function addActivity(
     ...Array<string>(testDeliveries).fill("test"),
   ];
   for (const status of statuses) {
-    await db.webhookDelivery.create({
+    await prisma().webhookDelivery.create({
       data: {
         id: `dlv_${randomToken(26)}`,
         appId: clientId,

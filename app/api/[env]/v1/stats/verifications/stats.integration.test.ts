@@ -1,6 +1,7 @@
 /** GET /v1/stats/verifications: counts of real sessions by bucket, provider, funnel step and status. */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { rollupVerificationStats } from "@/lib/stats/rollup";
 import type { TStatsPeriod } from "@/lib/stats/endpoints";
 import { getVerificationStats, settledBefore } from "@/lib/stats/verifications";
@@ -46,19 +47,18 @@ async function seeded() {
   await start("nl_digid", bCreds);
 
   // deterministic durations: 30 s and 90 s for passport, 10 s for nl_digid (created 2 days ago)
-  const db = getDb();
   for (const [id, seconds] of [
     [c1, 30],
     [c2, 90],
   ] as const) {
-    const row = await db.verification.findUniqueOrThrow({ where: { id } });
-    await db.verification.update({
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    await prisma().verification.update({
       where: { id },
       data: { verifiedAt: new Date(row.createdAt.getTime() + seconds * 1000) },
     });
   }
   const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS);
-  await db.verification.update({
+  await prisma().verification.update({
     where: { id: c3 },
     data: { createdAt: twoDaysAgo, verifiedAt: new Date(twoDaysAgo.getTime() + 10_000) },
   });
@@ -124,7 +124,7 @@ describe("GET /v1/stats/verifications", () => {
 
   it("stamps the funnel on the transitions that reach each step", async () => {
     const s = await seeded();
-    const row = (id: string) => getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = (id: string) => prisma().verification.findUniqueOrThrow({ where: { id } });
     const completed = await row(s.c1);
     expect(completed.startedAt).not.toBeNull();
     expect(completed.authenticatedAt).not.toBeNull();
@@ -186,7 +186,7 @@ function settledDay(n: number, now = new Date()): string {
  */
 async function place(id: string, day: string, seconds?: number) {
   const target = `${day}T06:00:00`;
-  await getDb().$executeRaw`
+  await prisma().$executeRaw`
     UPDATE verifications SET
       created_at = ${target}::timestamp,
       updated_at = updated_at - (created_at - ${target}::timestamp),
@@ -256,7 +256,7 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     for (const q of QUERIES(appB)) {
       const params = new URLSearchParams(q);
       const stats = await getVerificationStats(
-        getDb(),
+        kysely(),
         scope,
         { period: params.get("period") as TStatsPeriod, appId: params.get("appId") ?? undefined },
         new Date(),
@@ -289,14 +289,14 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     await put(days.d9, "B", "success", 7);
     await put(days.d9, "A", "success", 60);
     const today = await t.session("A", "success");
-    await getDb().$executeRaw`
+    await prisma().$executeRaw`
       UPDATE verifications SET verified_at = created_at + interval '30 seconds' WHERE id = ${today}`;
     await t.session("A", "open");
     return { ...t, days, openOnD4 };
   }
 
   const rowsOf = (workspaceId: string, day: string) =>
-    getDb().verificationDailyStat.findMany({ where: { workspaceId, day: new Date(`${day}T00:00:00Z`) } });
+    prisma().verificationDailyStat.findMany({ where: { workspaceId, day: new Date(`${day}T00:00:00Z`) } });
 
   it("answers exactly as the live scan before and after the rollup, and reads rolled-up days from it", async () => {
     const s = await history();
@@ -308,7 +308,7 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
       funnel: { created: 12, completed: 7 },
     });
 
-    const result = await rollupVerificationStats(getDb(), { workspaceId: s.workspaceId });
+    const result = await rollupVerificationStats(kysely(), { workspaceId: s.workspaceId });
     expect(result.days.map((d) => d.day)).toEqual(
       expect.arrayContaining([s.days.recent, s.days.d3, s.days.d4, s.days.d9]),
     );
@@ -336,12 +336,12 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     // the settled days without open sessions are read from the rollup rows: altering one shows
     const month = (a: TStatsAnswer) => a.days as { date: string; created: number }[];
     const d3Created = month(after[1]!).find((d) => d.date === s.days.d3)!.created;
-    await getDb().verificationDailyStat.updateMany({
+    await prisma().verificationDailyStat.updateMany({
       where: { workspaceId: s.workspaceId, day: new Date(`${s.days.d3}T00:00:00Z`), providerId: "passport" },
       data: { created: { increment: 100 } },
     });
     // … the day with an open session is not (its sessions may still change): it is scanned live
-    await getDb().verificationDailyStat.updateMany({
+    await prisma().verificationDailyStat.updateMany({
       where: { workspaceId: s.workspaceId, day: new Date(`${s.days.d4}T00:00:00Z`) },
       data: { created: { increment: 100 } },
     });
@@ -352,11 +352,11 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
 
   it("counts a session that changes after its day was rolled up with it open, then rolls the day up again", async () => {
     const s = await history();
-    await rollupVerificationStats(getDb(), { workspaceId: s.workspaceId });
+    await rollupVerificationStats(kysely(), { workspaceId: s.workspaceId });
     expect((await rowsOf(s.workspaceId, s.days.d4))[0]).toMatchObject({ expired: 1, open: 1 });
 
     // the expiry job catches up with the open session of d4
-    await getDb().$executeRaw`
+    await prisma().$executeRaw`
       UPDATE verifications SET status = 'expired', status_reason = 'session_timed_out',
              ended_at = expires_at, updated_at = expires_at
        WHERE id = ${s.openOnD4}`;
@@ -366,7 +366,7 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     expect(d4).toMatchObject({ created: 2, expired: 2 });
 
     // the next run recomputes the day (it had open sessions), now final and read from the rollup
-    const again = await rollupVerificationStats(getDb(), { workspaceId: s.workspaceId });
+    const again = await rollupVerificationStats(kysely(), { workspaceId: s.workspaceId });
     expect(again.days).toContainEqual({ day: s.days.d4, reason: "open", scopes: 1 });
     expect((await rowsOf(s.workspaceId, s.days.d4))[0]).toMatchObject({ expired: 2, open: 0 });
     expect(await answers(s.key, QUERIES(s.b.clientId))).toEqual(changed);
@@ -378,7 +378,7 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     await s.session("A", "success");
     await s.session("A", "failure");
     // a run that judges settled days from 3 days ahead rolls today up, with no open session
-    const ahead = await rollupVerificationStats(getDb(), {
+    const ahead = await rollupVerificationStats(kysely(), {
       workspaceId: s.workspaceId,
       now: new Date(Date.now() + 3 * DAY_MS),
     });
@@ -415,7 +415,7 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     // one completed session on each of these settled days, taking n seconds
     for (const n of [1, 2, 3, 5, 6, 8]) await place(await s.session(n % 2 ? "A" : "B", "success"), day(n), n);
     const run = async () => {
-      const r = await rollupVerificationStats(getDb(), { workspaceId: s.workspaceId, now, maxDays: 3 });
+      const r = await rollupVerificationStats(kysely(), { workspaceId: s.workspaceId, now, maxDays: 3 });
       return { days: r.days.map((d) => [d.day, d.reason]), missingLeft: r.missingLeft };
     };
     const recent = [
@@ -427,7 +427,7 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
 
     // a change to a recent day is picked up by the next run; settled, final days are not rescanned
     const alter = (n: number) =>
-      getDb().verificationDailyStat.updateMany({
+      prisma().verificationDailyStat.updateMany({
         where: { workspaceId: s.workspaceId, day: new Date(`${day(n)}T00:00:00Z`) },
         data: { created: 50 },
       });
@@ -439,12 +439,12 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
 
     expect(await run()).toEqual({ days: [...recent, [day(8), "missing"]], missingLeft: 0 });
     expect(await run()).toEqual({ days: recent, missingLeft: 0 });
-    expect(await getDb().verificationDailyStat.count({ where: { workspaceId: s.workspaceId } })).toBe(6);
+    expect(await prisma().verificationDailyStat.count({ where: { workspaceId: s.workspaceId } })).toBe(6);
     const eight = (await rowsOf(s.workspaceId, day(8)))[0]!;
     expect(eight).toMatchObject({ created: 1, completed: 1, completeSecondsHistogram: { "8": 1 } });
 
     // rows older than the 30-day window are deleted
-    await getDb().verificationDailyStat.create({
+    await prisma().verificationDailyStat.create({
       data: {
         workspaceId: s.workspaceId,
         environment: "sandbox",
@@ -464,7 +464,7 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
       },
     });
     await run();
-    expect(await getDb().verificationDailyStat.count({ where: { workspaceId: s.workspaceId } })).toBe(6);
+    expect(await prisma().verificationDailyStat.count({ where: { workspaceId: s.workspaceId } })).toBe(6);
   });
 
   it("is scheduled hourly", async () => {

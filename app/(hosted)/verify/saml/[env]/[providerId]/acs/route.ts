@@ -3,7 +3,7 @@
 // from the RelayState.
 import { completeTestSignInPost } from "@/lib/connections/test-sign-in";
 import { isTestSignInRelayState } from "@/lib/connections/test-sign-in-hand-offs";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { servesVerification } from "@/lib/domains/served-app";
 import { seeOther, textResponse } from "@/lib/hosted/headers";
 import { readFormBody } from "@/lib/http/body";
@@ -25,7 +25,7 @@ export const POST = pipeline(HOSTED, async (request: Request, ctx: TContext) => 
   // an operator's test sign-in through the connection (back-office): its RelayState names its hand-off
   if (isTestSignInRelayState(relayState)) {
     const done = await completeTestSignInPost(
-      getDb(),
+      kysely(),
       { env, providerId },
       { SAMLResponse: form.get("SAMLResponse") ?? undefined, RelayState: relayState },
     );
@@ -36,7 +36,7 @@ export const POST = pipeline(HOSTED, async (request: Request, ctx: TContext) => 
   }
   const id = sessionOfRelayState(relayState);
   const result =
-    id && (await servesVerification(getDb(), request.headers, id))
+    id && (await servesVerification(kysely(), request.headers, id))
       ? await completeSamlSignIn(
           { env, providerId },
           { SAMLResponse: form.get("SAMLResponse") ?? undefined, RelayState: relayState },

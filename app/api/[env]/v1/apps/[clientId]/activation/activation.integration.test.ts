@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { STATE_CONFLICT_CODE } from "@/lib/activation/state-machine";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { validValues } from "@/lib/testing/activation";
 import { startJobWorkerForTests } from "@/lib/testing/jobs";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
@@ -40,11 +40,10 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
 
 /** What exists for the app besides the starter passport: rows, tickets, company info. */
 async function written(appId: string) {
-  const db = getDb();
   const [rows, tickets, app] = await Promise.all([
-    db.appProvider.findMany({ where: { appId, providerId: { not: "passport" } } }),
-    db.activationTicket.count({ where: { appId } }),
-    db.app.findUniqueOrThrow({ where: { id: appId } }),
+    prisma().appProvider.findMany({ where: { appId, providerId: { not: "passport" } } }),
+    prisma().activationTicket.count({ where: { appId } }),
+    prisma().app.findUniqueOrThrow({ where: { id: appId } }),
   ]);
   return { rows: rows.map((r) => `${r.providerId}:${r.status}`), tickets, companyInfo: app.companyInfo };
 }
@@ -70,7 +69,9 @@ describe("POST /v1/apps/{client_id}/activation", () => {
     expect(entry!.activation.requestedAt).toEqual(expect.any(String));
     expect(entry!.activation.activatedAt).toEqual(expect.any(String));
 
-    const ticket = await getDb().activationTicket.findUniqueOrThrow({ where: { id: entry!.activation.id! } });
+    const ticket = await prisma().activationTicket.findUniqueOrThrow({
+      where: { id: entry!.activation.id! },
+    });
     expect(ticket).toMatchObject({
       status: "activated",
       providerId: "de_eid",
@@ -78,7 +79,7 @@ describe("POST /v1/apps/{client_id}/activation", () => {
       environment: "sandbox",
     });
     expect(ticket.activatedAt).not.toBeNull();
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: ticket.id, action: "activation.submitted" },
     });
     expect(audit).toMatchObject({ actorType: "api_key", data: { from: "not_activated", to: "activated" } });
@@ -108,10 +109,12 @@ describe("POST /v1/apps/{client_id}/activation", () => {
     const name = entry!.activation.requirements.find((r: { id: string }) => r.id === "legalCompanyName")!;
     expect(name).toMatchObject({ submittedValue: "Acme B.V.", currentValue: "Acme B.V." });
 
-    const ticket = await getDb().activationTicket.findUniqueOrThrow({ where: { id: entry!.activation.id! } });
+    const ticket = await prisma().activationTicket.findUniqueOrThrow({
+      where: { id: entry!.activation.id! },
+    });
     expect(ticket.status).toBe("activation_requested");
     expect(ticket.submitted).toMatchObject({ legalCompanyName: "Acme B.V.", userDataLevel: "basic" });
-    const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
     expect(row.companyInfo).toMatchObject({
       legalCompanyName: "Acme B.V.",
       registrationNumber: values.registrationNumber,
@@ -144,7 +147,7 @@ describe("POST /v1/apps/{client_id}/activation", () => {
       expect(p).toMatchObject({ isActive: true, enabled: true, needAction: false });
       expect(p.activation.activatedAt).toEqual(expect.any(String));
     }
-    const tickets = await getDb().activationTicket.findMany({ where: { appId: app.clientId } });
+    const tickets = await prisma().activationTicket.findMany({ where: { appId: app.clientId } });
     for (const t of tickets) {
       // activated by the job about a second after the request, never at once
       expect(t.activatedAt!.getTime() - started).toBeGreaterThanOrEqual(900);
@@ -153,7 +156,7 @@ describe("POST /v1/apps/{client_id}/activation", () => {
       ["nl_digid", "activated", true],
       ["se_bankid", "activated", true],
     ]);
-    const audits = await getDb().auditEvent.findMany({
+    const audits = await prisma().auditEvent.findMany({
       where: { targetId: { in: tickets.map((t) => t.id) }, action: "activation.demo_completed" },
     });
     expect(audits).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import {
   makeActiveCustomDomain,
   publishRecords,
@@ -32,9 +32,9 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
   };
 }
 
-const domainRows = (appId: string) => getDb().customDomain.findMany({ where: { appId } });
+const domainRows = (appId: string) => prisma().customDomain.findMany({ where: { appId } });
 const auditOf = (action: string, appId: string) =>
-  getDb().auditEvent.findMany({
+  prisma().auditEvent.findMany({
     where: { action, data: { path: ["appId"], equals: appId } },
     orderBy: { createdAt: "asc" },
   });
@@ -253,7 +253,7 @@ describe("PUT /v1/apps/{client_id}/custom-domain", () => {
     const results = await Promise.all([a.put(body), b.put(body)]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect((await c.put({ webDomain: names.oidc, oidcDomain: names.web })).status).toBe(200);
-    expect(await getDb().customDomain.count({ where: { webDomain: names.web } })).toBe(2);
+    expect(await prisma().customDomain.count({ where: { webDomain: names.web } })).toBe(2);
     // (lib/domains/claims.integration.test.ts: the first to prove ownership wins)
   });
 });
@@ -482,7 +482,7 @@ describe("custom-domain access", () => {
       // nothing changed, and the other workspace learnt nothing about the domain
       expect(await domainRows(app.clientId)).toEqual(before);
       expect(forbidden.text).not.toContain(names.web);
-      expect(await getDb().customDomain.count({ where: { webDomain: fresh.web } })).toBe(0);
+      expect(await prisma().customDomain.count({ where: { webDomain: fresh.web } })).toBe(0);
     },
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { participate, requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
@@ -14,7 +14,7 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
   return { ws, key, app, env };
 }
 
-const countRequests = (appId: string) => getDb().productionTestRequest.count({ where: { appId } });
+const countRequests = (appId: string) => prisma().productionTestRequest.count({ where: { appId } });
 
 describe("POST /v1/apps/{client_id}/production-tests", () => {
   it("creates a pending request item, stores it and audits it", async () => {
@@ -42,9 +42,11 @@ describe("POST /v1/apps/{client_id}/production-tests", () => {
         createdAt: expect.any(String),
       },
     });
-    const row = await getDb().productionTestRequest.findUniqueOrThrow({ where: { id: res.body.request.id } });
+    const row = await prisma().productionTestRequest.findUniqueOrThrow({
+      where: { id: res.body.request.id },
+    });
     expect(row).toMatchObject({ appId: app.clientId, workspaceId: ws.workspaceId, status: "pending" });
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: row.id, action: "production_test.requested" },
     });
     expect(audit).toMatchObject({
@@ -124,7 +126,7 @@ describe("POST /v1/apps/{client_id}/production-tests", () => {
       { path: "providerIds[1]", message: 'unknown provider "no-such-eid"' },
     ]);
 
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
       data: { status: "activation_requested" },
     });
@@ -133,7 +135,7 @@ describe("POST /v1/apps/{client_id}/production-tests", () => {
     expect(inactive.body.error.code).toBe("PROVIDER_NOT_AVAILABLE");
     expect(inactive.body.error.details[0].path).toBe("providerIds[0]");
 
-    await getDb().appProvider.delete({
+    await prisma().appProvider.delete({
       where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
     });
     const missing = await call("POST", base(app.clientId), { headers: bearer(key), body: valid });
@@ -257,7 +259,7 @@ describe("GET /v1/apps/{client_id}/production-tests", () => {
     const done = await scheduleProductionTest(operator.operatorKey, a.request.id);
     const expired = await scheduleProductionTest(operator.operatorKey, b.request.id);
     await participate(done.challenge.id, { claim: true });
-    await getDb().productionTestChallenge.update({
+    await prisma().productionTestChallenge.update({
       where: { id: expired.challenge.id },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
@@ -347,7 +349,7 @@ describe("GET /v1/apps/{client_id}/production-tests/{challenge_id}/report", () =
   it.skipIf(!second)("breaks claims down per provider, in the order of the request", async () => {
     const ctx = await setup();
     const operator = await makeOperator();
-    await getDb().appProvider.create({
+    await prisma().appProvider.create({
       data: { appId: ctx.app.clientId, providerId: second!.id, status: "activated", activatedAt: new Date() },
     });
     const req = await requestProductionTest(ctx.key, ctx.app.clientId, "sandbox", {

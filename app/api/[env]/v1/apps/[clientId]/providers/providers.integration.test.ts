@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { validValues } from "@/lib/testing/activation";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
@@ -222,7 +222,7 @@ describe("GET /v1/apps/{client_id}/providers", () => {
     const before = (await list()).body.find((p) => p.id === "nl_digid")!;
     expect(before).toMatchObject({ isActive: true, needAction: false, enabled: true });
 
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: app.clientId, providerId: "nl_digid" } },
       data: {
         config: { ...validValues("nl_digid"), contactEmail: "not-an-email", legalCompanyName: undefined },
@@ -274,7 +274,7 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
       (await call("GET", "/api/sandbox/v1/providers?status=activated", { headers: creds })).body,
     ).toEqual([]);
 
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: app.clientId, action: "app_provider.disabled" },
     });
     expect(audit).toMatchObject({
@@ -302,7 +302,7 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
         providerId === "nl_digid" ? "activation_requested" : "not_activated",
       );
     }
-    const rows = await getDb().appProvider.findMany({
+    const rows = await prisma().appProvider.findMany({
       where: { appId: app.clientId },
       orderBy: { providerId: "asc" },
     });
@@ -330,7 +330,7 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
-    const row = await getDb().appProvider.findUniqueOrThrow({
+    const row = await prisma().appProvider.findUniqueOrThrow({
       where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
     });
     expect(row.enabled).toBe(true);
@@ -352,7 +352,7 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
       body,
     });
     expect(crossEnv.status).toBe(404);
-    const row = await getDb().appProvider.findUniqueOrThrow({
+    const row = await prisma().appProvider.findUniqueOrThrow({
       where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
     });
     expect(row.enabled).toBe(true);

@@ -1,6 +1,6 @@
 /** POST /v1/apps/{client_id}/test-verifications: a sandbox session started from the console. */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
@@ -43,12 +43,12 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     });
     expect(sim.body.status).toBe("completed");
 
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: id, action: "verification.test_started" },
     });
     expect(audit).toMatchObject({ actorType: "user", actorId: developer.userId, environment: "sandbox" });
     await flushRequestLog();
-    const logged = await getDb().apiRequestLog.findUnique({
+    const logged = await prisma().apiRequestLog.findUnique({
       where: { id: res.headers.get("x-request-id")! },
     });
     expect(logged).toMatchObject({ verificationId: id, appId: s.app.clientId, credentialType: "session" });
@@ -67,14 +67,14 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ providerId: "nl_digid", flowType: "redirect" });
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
     expect(row.redirectUri).toBe("https://shop.example.com/done");
   });
 
   it("uses another enabled provider when the workflow's own is disabled", async () => {
     const s = await setup();
     await activateProviders(s.app.clientId, ["nl_digid"]);
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
       data: { enabled: false },
     });
@@ -94,12 +94,12 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(code);
     expect(res.body.error.details[0].path).toBe(field);
-    expect(await getDb().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
   });
 
   it("says which field to fill when no provider of the app can run", async () => {
     const s = await setup();
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
       data: { enabled: false },
     });
@@ -119,7 +119,7 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     });
     expect(prod.status).toBe(404);
     expect(prod.body.error.code).toBe("ROUTE_NOT_FOUND");
-    expect(await getDb().verification.count({ where: { appId: prodApp.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: prodApp.clientId } })).toBe(0);
 
     const viewer = await addMember(s.ws.workspaceId, "viewer");
     const asViewer = await call("POST", s.path, { headers: await sessionHeaders(viewer.userId) });
@@ -129,7 +129,7 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     const foreign = await call("POST", s.path, { headers: bearer(stranger.keys.sandbox) });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("RESOURCE_FORBIDDEN");
-    expect(await getDb().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
   });
 });
 

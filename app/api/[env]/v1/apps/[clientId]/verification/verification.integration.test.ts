@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { findProvider } from "@/lib/providers/catalog";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
@@ -85,7 +85,7 @@ describe("GET /v1/apps/{client_id}/verification", () => {
       },
     });
     expect(patched.status).toBe(200);
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: app.clientId, providerId: "acme-id" } },
       data: { enabled: false },
     });
@@ -140,13 +140,13 @@ describe("PATCH /v1/apps/{client_id}/verification", () => {
     });
     // the same answer on read, and the node itself changed
     expect((await call("GET", url, { headers: bearer(key) })).body).toEqual(res.body);
-    const appRow = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
-    const wf = await getDb().workflow.findUniqueOrThrow({ where: { id: appRow.defaultWorkflowId! } });
+    const appRow = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const wf = await prisma().workflow.findUniqueOrThrow({ where: { id: appRow.defaultWorkflowId! } });
     const node = (wf.nodes as { type: string; config?: Record<string, unknown> }[]).find(
       (n) => n.type === "verification",
     )!;
     expect(node.config).toMatchObject({ mode: "age_verification", minimumAge: 21, claims: ["birthdate"] });
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "verification_settings.updated", targetId: wf.id },
     });
     expect(audit).not.toBeNull();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { expectAppAccessRefused } from "@/lib/testing/app-access";
 import { bearer, call } from "@/lib/testing/router";
@@ -22,7 +22,7 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
   };
 }
 
-const row = (clientId: string) => getDb().app.findUniqueOrThrow({ where: { id: clientId } });
+const row = (clientId: string) => prisma().app.findUniqueOrThrow({ where: { id: clientId } });
 
 describe("GET /v1/apps/{client_id}/webhook-config", () => {
   it("returns the defaults of a new app, without a secret", async () => {
@@ -152,7 +152,7 @@ describe("PATCH /v1/apps/{client_id}/webhook-config", () => {
       events: [],
     });
 
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { targetId: app.clientId, action: "webhook_config.updated" },
       orderBy: { createdAt: "asc" },
     });
@@ -244,7 +244,9 @@ describe("PATCH /v1/apps/{client_id}/webhook-config", () => {
     expect(after.updatedAt).toEqual(before.updatedAt);
     expect(after.webhookSecretEncrypted).toBeNull();
     expect(
-      await getDb().auditEvent.count({ where: { targetId: app.clientId, action: "webhook_config.updated" } }),
+      await prisma().auditEvent.count({
+        where: { targetId: app.clientId, action: "webhook_config.updated" },
+      }),
     ).toBe(0);
   });
 
@@ -276,7 +278,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/rotate-secret", () => {
     });
     expect(appJson.text).not.toContain(res.body.secret);
 
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { targetId: app.clientId, action: "webhook_config.secret_rotated" },
     });
     expect(audit).toHaveLength(1);
@@ -305,7 +307,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/rotate-secret", () => {
     expect((await get()).body.secret).toBe(second.body.secret);
     expect(decryptSecret((await row(app.clientId)).webhookSecretEncrypted!)).toBe(second.body.secret);
 
-    const audit = await getDb().auditEvent.findMany({
+    const audit = await prisma().auditEvent.findMany({
       where: { targetId: app.clientId, action: "webhook_config.secret_rotated" },
       orderBy: { createdAt: "asc" },
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { queueDelivery } from "@/lib/webhooks/events";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
@@ -11,6 +11,8 @@ import {
   type TWebhookReceiver,
 } from "@/lib/testing/webhook-receiver";
 import { makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
+import { prisma } from "@/lib/testing/prisma";
+import { sql } from "kysely";
 
 setUpWebhookDeliveryTests();
 
@@ -22,7 +24,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const db = () => getDb();
+const db = () => kysely();
 
 interface SeedAttempt {
   responseStatus: number | null;
@@ -45,7 +47,7 @@ async function seedDelivery(
   const id = newId("dlv");
   const last = attempts.at(-1);
   const succeeded = status === "succeeded";
-  await db().webhookDelivery.create({
+  await prisma().webhookDelivery.create({
     data: {
       id,
       appId,
@@ -98,7 +100,7 @@ async function otherWorkspaceKey() {
 
 /** The trigger of the attempt queued for the delivery (lib/webhooks/dispatch/queue.ts), or null. */
 const queuedOf = async (deliveryId: string) =>
-  (await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).queuedTrigger;
+  (await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).queuedTrigger;
 
 describe("GET /v1/apps/{client_id}/webhook-deliveries", () => {
   it("lists deliveries newest first with their attempts, paginated", async () => {
@@ -225,7 +227,7 @@ describe("GET /v1/apps/{client_id}/webhook-deliveries/{delivery_id}", () => {
     const seeded = await seedDelivery(clientId);
     const res = await call("GET", `${deliveries}/${seeded.id}`, { headers: bearer(key) });
     expect(res.status).toBe(200);
-    const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+    const row = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
     expect(res.body).toMatchObject({
       deliveryId: seeded.id,
       status: "dead",
@@ -282,7 +284,7 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     const request = receiver.requests.slice(before).find((r) => r.event?.eventId === seeded.eventId);
     expect(request?.body).toBe(done.body);
 
-    const audit = await db().auditEvent.findMany({ where: { targetId: seeded.id } });
+    const audit = await prisma().auditEvent.findMany({ where: { targetId: seeded.id } });
     expect(audit).toMatchObject([
       {
         action: "webhook_delivery.redelivered",
@@ -298,7 +300,7 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     const res = await call("POST", `${deliveries}/${seeded.id}/redeliver`, { headers: bearer(key) });
     expect(res.status).toBe(202);
     await waitFor(async () => {
-      const d = await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+      const d = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
       return d.status === "succeeded" && d.attemptCount === 2;
     });
   });
@@ -313,10 +315,10 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("WEBHOOK_DELIVERY_PENDING");
     expect(res.body.error.details[0].path).toBe("delivery_id");
-    const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+    const row = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
     expect(row.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
     expect(await queuedOf(seeded.id)).toBeNull();
-    expect(await db().auditEvent.count({ where: { targetId: seeded.id } })).toBe(0);
+    expect(await prisma().auditEvent.count({ where: { targetId: seeded.id } })).toBe(0);
   });
 
   it("needs a webhook URL (400 naming url) and writes nothing", async () => {
@@ -325,7 +327,9 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     const res = await call("POST", `${deliveries}/${seeded.id}/redeliver`, { headers: bearer(key) });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe("url");
-    expect((await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).status).toBe("dead");
+    expect((await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).status).toBe(
+      "dead",
+    );
     expect(await queuedOf(seeded.id)).toBeNull();
   });
 
@@ -355,13 +359,15 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     );
     expect(otherApp.status).toBe(404);
     // none of the refused requests changed anything
-    expect((await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).status).toBe("dead");
+    expect((await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).status).toBe(
+      "dead",
+    );
 
     const headers = { ...bearer(key), "idempotency-key": `redeliver-${seeded.id}` };
     const first = await call("POST", url, { headers });
     expect(first.status).toBe(202);
     await waitFor(async () => {
-      const d = await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+      const d = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
       return d.status === "succeeded";
     });
     const replay = await call("POST", url, { headers });
@@ -369,7 +375,9 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     expect(replay.body).toEqual(first.body);
     await new Promise((r) => setTimeout(r, 300));
-    expect((await db().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).attemptCount).toBe(2);
+    expect(
+      (await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).attemptCount,
+    ).toBe(2);
   });
 });
 
@@ -416,7 +424,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
       lastStatus: 200,
     });
 
-    const audit = await db().auditEvent.findFirstOrThrow({
+    const audit = await prisma().auditEvent.findFirstOrThrow({
       where: { targetId: clientId, action: "webhook_config.test_sent" },
     });
     expect(audit.data).toEqual({ deliveryId: res.body.deliveryId, eventId: res.body.eventId });
@@ -428,7 +436,8 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
     let seen: unknown;
     const rollback = new Error("rollback");
     await db()
-      .$transaction(async (tx) => {
+      .transaction()
+      .execute(async (tx) => {
         const id = await queueDelivery(tx, {
           appId: clientId,
           eventId: null,
@@ -436,13 +445,17 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
           url: receiver.url,
           body: "{}",
         });
-        const delivery = await tx.webhookDelivery.findUniqueOrThrow({ where: { id } });
+        const delivery = await tx
+          .selectFrom("webhookDeliveries")
+          .selectAll()
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
         // no job of any task names the delivery
-        const [{ jobs }] = await tx.$queryRawUnsafe<[{ jobs: number }]>(
-          `SELECT count(*)::int AS jobs FROM graphile_worker._private_jobs WHERE payload::text LIKE $1`,
-          `%${id}%`,
+        const { rows } = await sql<{ jobs: number }>`
+          SELECT count(*)::int AS jobs FROM graphile_worker._private_jobs WHERE payload::text LIKE ${`%${id}%`}`.execute(
+          tx,
         );
-        seen = { delivery, jobs };
+        seen = { delivery, jobs: rows[0]?.jobs };
         throw rollback;
       })
       .catch((err: unknown) => {
@@ -465,9 +478,9 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
         message: "no webhook URL is configured; set one with PATCH /v1/apps/{client_id}/webhook-config",
       },
     ]);
-    expect(await db().webhookDelivery.count({ where: { appId: clientId } })).toBe(0);
+    expect(await prisma().webhookDelivery.count({ where: { appId: clientId } })).toBe(0);
     expect(
-      await db().auditEvent.count({ where: { targetId: clientId, action: "webhook_config.test_sent" } }),
+      await prisma().auditEvent.count({ where: { targetId: clientId, action: "webhook_config.test_sent" } }),
     ).toBe(0);
   });
 
@@ -481,7 +494,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
     expect(replay.status).toBe(202);
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     expect(replay.body.deliveryId).toBe(first.body.deliveryId);
-    expect(await db().webhookDelivery.count({ where: { appId: clientId } })).toBe(1);
+    expect(await prisma().webhookDelivery.count({ where: { appId: clientId } })).toBe(1);
 
     expect((await call("POST", url)).status).toBe(401);
     const foreign = await call("POST", url, { headers: bearer(await otherWorkspaceKey()) });
@@ -490,7 +503,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
       headers: bearer(ws.keys.production),
     });
     expect(crossEnv.status).toBe(404);
-    expect(await db().webhookDelivery.count({ where: { appId: clientId } })).toBe(1);
+    expect(await prisma().webhookDelivery.count({ where: { appId: clientId } })).toBe(1);
   });
 });
 
@@ -582,7 +595,7 @@ describe("attempt details in GET /v1/apps/{client_id}/webhook-deliveries/{delive
     expect(unsigned.attempts[0].responseBody).toBe("ok");
 
     // nothing listens on port 1: the attempt has request headers but no response
-    await db().app.update({ where: { id: clientId }, data: { webhookUrl: "http://127.0.0.1:1/hooks" } });
+    await prisma().app.update({ where: { id: clientId }, data: { webhookUrl: "http://127.0.0.1:1/hooks" } });
     const refused = await call("POST", `${base}/webhook-config/test`, { headers: bearer(key) });
     const dead = await waitFor(async () => {
       const d = await call("GET", `${deliveries}/${refused.body.deliveryId}`, { headers: bearer(key) });

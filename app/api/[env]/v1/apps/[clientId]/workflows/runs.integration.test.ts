@@ -3,7 +3,7 @@
  * and regression cases — through the real routes and database.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { newId } from "@/lib/ids";
 import { findProvider } from "@/lib/providers/catalog";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
@@ -142,8 +142,8 @@ describe("POST /v1/apps/{client_id}/workflows/test-run", () => {
       claims: {},
     });
 
-    expect(await getDb().verification.count({ where: { appId: app.clientId } })).toBe(0);
-    expect(await getDb().verificationDecision.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await prisma().verification.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await prisma().verificationDecision.count({ where: { appId: app.clientId } })).toBe(0);
   });
 
   it("age_verification discloses only the age result, as userinfo does", async () => {
@@ -186,7 +186,7 @@ describe("POST /v1/apps/{client_id}/workflows/test-run", () => {
       expect.objectContaining({ path: "workflow.entryNodeId" }),
     );
 
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
       data: { enabled: false },
     });
@@ -290,13 +290,13 @@ describe("decision records", () => {
         matchData: { given_name: "Max", family_name: "Mustermann", birthdate: "1975-02-28" },
       },
     ]);
-    const rows = await getDb().verificationDecision.findMany({ where: { appId: s.app.clientId } });
+    const rows = await prisma().verificationDecision.findMany({ where: { appId: s.app.clientId } });
     const byId = new Map(rows.map((r) => [r.verificationId, r]));
     expect(byId.has(cancelled!)).toBe(false);
     expect(rows).toHaveLength(4);
 
     const versionOf = async (id: string) =>
-      (await getDb().verification.findUniqueOrThrow({ where: { id } })).workflowVersion ?? null;
+      (await prisma().verification.findUniqueOrThrow({ where: { id } })).workflowVersion ?? null;
     expect(byId.get(completed!)).toMatchObject({
       workflowId: wf.workflowId,
       workflowVersion: await versionOf(completed!),
@@ -485,7 +485,7 @@ describe("regression cases", () => {
     expect(after.body[1].result.passed).toBe(false);
 
     // a provider the app no longer has enabled: the case fails instead of the list
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
       data: { enabled: false },
     });
@@ -502,7 +502,7 @@ describe("regression cases", () => {
     expect((await call("DELETE", `${cases}/${anna.body.id}`, { headers: s.headers })).status).toBe(404);
     expect((await call("GET", cases, { headers: s.headers })).body).toHaveLength(2);
     expect(
-      await getDb().auditEvent.count({
+      await prisma().auditEvent.count({
         where: { action: { startsWith: "workflow_case." }, workspaceId: s.ws.workspaceId },
       }),
     ).toBe(4);

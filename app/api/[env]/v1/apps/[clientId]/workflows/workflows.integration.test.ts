@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
 import { bearer, call } from "@/lib/testing/router";
@@ -7,9 +7,9 @@ import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "
 import type { TWorkflowNode } from "@/lib/workflows/json";
 import { validateWorkflow } from "@/lib/workflows/validate";
 
-const countWorkflows = (appId: string) => getDb().workflow.count({ where: { appId } });
+const countWorkflows = (appId: string) => prisma().workflow.count({ where: { appId } });
 const countAudits = (action: string, workspaceId: string) =>
-  getDb().auditEvent.count({ where: { action, workspaceId } });
+  prisma().auditEvent.count({ where: { action, workspaceId } });
 
 function detailPaths(res: { body: { error: { details?: { path: string }[] } } }) {
   return (res.body.error.details ?? []).map((d) => d.path);
@@ -79,7 +79,7 @@ describe("GET /v1/apps/{client_id}/workflows", () => {
     expect(res.body).toHaveLength(1);
     const starter = res.body[0];
     expect(starter.workflowId).toBe(app.defaultWorkflowId);
-    const providers = await getDb().appProvider.findMany({ where: { appId: app.clientId } });
+    const providers = await prisma().appProvider.findMany({ where: { appId: app.clientId } });
     expect(
       validateWorkflow(
         { entryNodeId: starter.entryNodeId, nodes: starter.nodes as TWorkflowNode[] },
@@ -136,9 +136,9 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
     expect(wf.nodes[3]).toEqual({ id: "end", type: "response" });
     expect(Date.parse(wf.createdAt)).not.toBeNaN();
 
-    const row = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     expect(row.appId).toBe(app.clientId);
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "workflow.created", targetId: wf.workflowId },
     });
     expect(audit?.workspaceId).toBe(ws.workspaceId);
@@ -373,7 +373,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     expect(res.status).toBe(200);
     expect(res.body.name).toBe("Renamed");
     expect(res.body.nodes).toEqual(wf.nodes);
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "workflow.updated", targetId: wf.workflowId, workspaceId: ws.workspaceId },
     });
     expect(audit?.data).toMatchObject({ fields: ["name"] });
@@ -402,7 +402,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     expect(res.status).toBe(200);
     expect(res.body.entryNodeId).toBe("begin");
     expect(res.body.nodes).toEqual(nodes);
-    const row = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     expect(row.nodes).toEqual(nodes);
   });
 
@@ -449,7 +449,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   ])("refuses %j naming the field, and changes nothing", async (body, path, message) => {
     const { app, base, headers, key, ws } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
-    const before = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const before = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, { headers, body });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -458,7 +458,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     );
     expect(detail, JSON.stringify(res.body.error.details)).toBeDefined();
     expect(detail!.message).toContain(message);
-    const after = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const after = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     expect(after).toEqual(before);
     expect(await countAudits("workflow.updated", ws.workspaceId)).toBe(0);
   });
@@ -484,7 +484,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     );
     expect(cross.status).toBe(404);
     const names = (
-      await getDb().workflow.findMany({ where: { appId: { in: [app.clientId, sibling.clientId] } } })
+      await prisma().workflow.findMany({ where: { appId: { in: [app.clientId, sibling.clientId] } } })
     ).map((w) => w.name);
     expect(names).toEqual(["Default workflow", "Default workflow"]);
   });
@@ -567,8 +567,8 @@ describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
         [200, 400],
         [404, 200],
       ]).toContainEqual([put.status, del.status]);
-      const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
-      expect(await getDb().workflow.count({ where: { id: row.defaultWorkflowId! } })).toBe(1);
+      const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+      expect(await prisma().workflow.count({ where: { id: row.defaultWorkflowId! } })).toBe(1);
     }
   });
 });
@@ -586,7 +586,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
     expect(res.body.defaultWorkflowId).toBe(custom.workflowId);
     expect(res.body.workflows).toHaveLength(2);
     expect(res.body.clientSecret).toBeUndefined();
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "app.default_workflow_set", targetId: app.clientId, workspaceId: ws.workspaceId },
     });
     expect(audit?.data).toEqual({ from: app.defaultWorkflowId, to: custom.workflowId });
@@ -612,7 +612,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(status === 404 ? "RESOURCE_NOT_FOUND" : "VALIDATION_ERROR");
     expect(detailPaths(res)).toContain(path);
-    const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
     expect(row.defaultWorkflowId).toBe(app.defaultWorkflowId);
   });
 
@@ -639,7 +639,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
     expect(
       (await call("PUT", `${base}/default-workflow`, { body: { workflowId: custom.workflowId } })).status,
     ).toBe(401);
-    const row = await getDb().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
     expect(row.defaultWorkflowId).toBe(app.defaultWorkflowId);
   });
 });

@@ -1,6 +1,6 @@
 import * as endpoints from "@/lib/connections/endpoints";
 import { deleteConnection, getConnection, putConnectionFetching } from "@/lib/connections/service";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { json, otherMethods, withApi } from "@/lib/http/api";
 
 export const GET = withApi(endpoints.getConnection, async ({ db, env, params }) =>
@@ -10,7 +10,7 @@ export const GET = withApi(endpoints.getConnection, async ({ db, env, params }) 
 // transaction: false (the definition): the service fetches a saml metadataUrl, then writes in its own
 export const PUT = withApi(endpoints.putConnection, async ({ auth, env, params, body, requestId }) => {
   const { created, connection } = await putConnectionFetching(
-    getDb(),
+    kysely(),
     { auth, env, requestId },
     params.providerId,
     body,

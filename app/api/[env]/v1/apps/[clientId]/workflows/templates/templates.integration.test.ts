@@ -1,6 +1,6 @@
 /** GET /v1/apps/{client_id}/workflows/templates, and creating workflows from the templates. */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { activateProviders } from "@/lib/testing/verifications";
@@ -71,7 +71,7 @@ describe("GET /v1/apps/{client_id}/workflows/templates", () => {
       expect(created.status, t.id).toBe(201);
       expect(created.body).toMatchObject({ ...t.workflow, version: 1 });
     }
-    expect(await getDb().workflow.count({ where: { appId: app.clientId } })).toBe(5);
+    expect(await prisma().workflow.count({ where: { appId: app.clientId } })).toBe(5);
   });
 
   it("the match and age templates run as described on the engine", async () => {
@@ -132,7 +132,7 @@ describe("GET /v1/apps/{client_id}/workflows/templates", () => {
 
   it("counts a provider that is added but disabled or not activated as missing", async () => {
     const { app, base, headers } = await setup();
-    await getDb().appProvider.createMany({
+    await prisma().appProvider.createMany({
       data: [
         { appId: app.clientId, providerId: "de_eid", status: "activated", enabled: false },
         { appId: app.clientId, providerId: "bank_data_match", status: "pending", enabled: true },

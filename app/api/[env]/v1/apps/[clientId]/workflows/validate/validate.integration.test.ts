@@ -1,9 +1,9 @@
 /** POST /v1/apps/{client_id}/workflows/validate: the checks of create as a dry run. */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { workflowBody } from "@/lib/testing/workflows";
+import { prisma } from "@/lib/testing/prisma";
 
 async function setup() {
   const ws = await makeWorkspace();
@@ -13,9 +13,10 @@ async function setup() {
 }
 
 async function storedState(appId: string, workspaceId: string) {
-  const db = getDb();
-  const workflows = await db.workflow.findMany({ where: { appId }, include: { versions: true } });
-  const audits = await db.auditEvent.count({ where: { workspaceId, action: { startsWith: "workflow." } } });
+  const workflows = await prisma().workflow.findMany({ where: { appId }, include: { versions: true } });
+  const audits = await prisma().auditEvent.count({
+    where: { workspaceId, action: { startsWith: "workflow." } },
+  });
   return { workflows, audits };
 }
 

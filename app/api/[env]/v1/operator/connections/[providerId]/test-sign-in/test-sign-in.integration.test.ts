@@ -7,7 +7,7 @@ import {
   TEST_SIGN_IN_COOKIE,
   readTestSignInResult,
 } from "@/lib/connections/test-sign-in-cookies";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { opSettings } from "@/lib/testing/connections";
 import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
@@ -72,10 +72,10 @@ async function startedSignIn(session: Record<string, string>) {
 describe("test sign-in through a connection", () => {
   it("runs a real sign-in and shows the mapped and raw claims to the same session, storing nothing", async () => {
     const { session } = await connectedOperator();
-    const before = await getDb().providerConnection.findFirstOrThrow({
+    const before = await prisma().providerConnection.findFirstOrThrow({
       where: { environment: "production", providerId: PROVIDER },
     });
-    const verifications = await getDb().verification.count();
+    const verifications = await prisma().verification.count();
 
     const { url, handOff } = await startedSignIn(session);
     expect(url.startsWith(`${op.issuer}/auth`)).toBe(true);
@@ -109,8 +109,8 @@ describe("test sign-in through a connection", () => {
     expect(await readTestSignInResult(`${other.cookie}; ${result.pair}`, "production", PROVIDER)).toBeNull();
 
     // nothing stored: no session, the connection's row untouched (health included)
-    expect(await getDb().verification.count()).toBe(verifications);
-    const after = await getDb().providerConnection.findFirstOrThrow({ where: { id: before.id } });
+    expect(await prisma().verification.count()).toBe(verifications);
+    const after = await prisma().providerConnection.findFirstOrThrow({ where: { id: before.id } });
     expect(after).toEqual(before);
   });
 

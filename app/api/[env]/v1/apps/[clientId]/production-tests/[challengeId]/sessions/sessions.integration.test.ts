@@ -1,6 +1,6 @@
 /** POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions: taking part from the console. */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { prisma } from "@/lib/testing/prisma";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeOperator, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { connectTestProviders } from "@/lib/testing/connections";
@@ -32,7 +32,7 @@ async function setup(
   return { ws, key, app, operator, req, challenge, path, report, env };
 }
 
-const countSessions = (appId: string) => getDb().verification.count({ where: { appId } });
+const countSessions = (appId: string) => prisma().verification.count({ where: { appId } });
 
 describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", () => {
   it("starts a session for the challenge whose outcome becomes a participation and a stamp", async () => {
@@ -52,7 +52,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
       url: `http://localhost:3000/verify/${id}`,
       challengeId: s.challenge.id,
     });
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ challengeId: s.challenge.id, appId: s.app.clientId, environment: "sandbox" });
     expect(await eventTypes(id)).toEqual([
       "verification.created",
@@ -81,7 +81,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     });
     expect(report.challenge).toMatchObject({ isActive: true, completedAt: null });
 
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { targetId: id, action: "production_test.session_started" },
     });
     expect(audit).toMatchObject({
@@ -91,7 +91,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
       data: { clientId: s.app.clientId, challengeId: s.challenge.id, providerId: "passport" },
     });
     await flushRequestLog();
-    const logged = await getDb().apiRequestLog.findUnique({
+    const logged = await prisma().apiRequestLog.findUnique({
       where: { id: res.headers.get("x-request-id")! },
     });
     expect(logged).toMatchObject({ verificationId: id, appId: s.app.clientId, credentialType: "session" });
@@ -105,7 +105,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ providerId: "passport", challengeId: s.challenge.id });
     expect(res.body.url).toBe(`http://localhost:3000/verify/${res.body.verificationId}`);
-    const row = await getDb().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+    const row = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
     expect(row).toMatchObject({ environment: "production", challengeId: s.challenge.id });
   });
 
@@ -119,7 +119,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     });
     const { challenge } = await scheduleProductionTest(operator.operatorKey, req.request.id);
     // passport comes first among the disclosure providers, but it is switched off
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
       data: { enabled: false },
     });
@@ -147,7 +147,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
       details: [{ path: "providerId" }],
     });
 
-    await getDb().appProvider.update({
+    await prisma().appProvider.update({
       where: { appId_providerId: { appId: app.clientId, providerId: "nl_digid" } },
       data: { enabled: false },
     });
@@ -189,7 +189,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     ]);
 
     const other = await setup();
-    await getDb().productionTestChallenge.update({
+    await prisma().productionTestChallenge.update({
       where: { id: other.challenge.id },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });

@@ -7,14 +7,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { kysely } from "@/lib/db/client";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { postAuthorization } from "@/lib/testing/oidc-requests";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "@/lib/testing/workflows";
+import { inTransaction } from "@/lib/db/kysely";
+import { sql } from "kysely";
+import { prisma } from "@/lib/testing/prisma";
 
 const versionRows = (workflowId: string) =>
-  getDb().workflowVersion.findMany({ where: { workflowId }, orderBy: { version: "asc" } });
+  prisma().workflowVersion.findMany({ where: { workflowId }, orderBy: { version: "asc" } });
 
 const positions = {
   start: { x: 0, y: 0 },
@@ -68,7 +71,7 @@ describe("positions and version on the workflow resource", () => {
     expect(create.body.error.details).toEqual([
       { path: "positions.ghost", message: '"ghost" is not a node of this workflow' },
     ]);
-    expect(await getDb().workflow.count({ where: { appId: app.clientId } })).toBe(1);
+    expect(await prisma().workflow.count({ where: { appId: app.clientId } })).toBe(1);
 
     const wf = await createWorkflow(key, app.clientId);
     const patch = await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
@@ -174,10 +177,10 @@ describe("If-Match on PATCH", () => {
     expect(stale.body.error.code).toBe("WORKFLOW_VERSION_CONFLICT");
     expect(stale.body.error.message).toContain("version 2 is the current one");
     expect(stale.body.error.details).toEqual([{ path: "If-Match", message: expect.stringContaining('"2"') }]);
-    const row = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     expect(row).toMatchObject({ name: "Two", version: 2 });
     expect(
-      await getDb().auditEvent.count({
+      await prisma().auditEvent.count({
         where: { action: "workflow.updated", targetId: wf.workflowId, workspaceId: ws.workspaceId },
       }),
     ).toBe(1);
@@ -241,7 +244,7 @@ describe("If-Match on PATCH", () => {
     expect(results.map((r) => r.body.version).sort()).toEqual([2, 3, 4]);
     const rows = await versionRows(wf.workflowId);
     expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
-    const row = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     expect(row.version).toBe(4);
     expect(row.name).toBe(rows[3]!.name);
   });
@@ -271,7 +274,7 @@ describe("versions are written with every change", () => {
       nodes: otherNodes,
       positions: { start: { x: 9, y: 9 } },
     });
-    const keyRow = await getDb().apiKey.findFirstOrThrow({
+    const keyRow = await prisma().apiKey.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, environment: "sandbox" },
     });
     expect(rows.every((r) => r.actorId === keyRow.id)).toBe(true);
@@ -344,7 +347,7 @@ describe("GET …/versions and GET …/versions/{version}", () => {
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { name: "Two" } });
     await call("PATCH", url, { headers, body: { nodes: otherNodes } });
-    const keyRow = await getDb().apiKey.findFirstOrThrow({
+    const keyRow = await prisma().apiKey.findFirstOrThrow({
       where: { workspaceId: ws.workspaceId, environment: "sandbox" },
     });
 
@@ -441,13 +444,13 @@ describe("POST …/versions/{version}/restore", () => {
     expect(after[2]!.nodes).toEqual(wf.nodes);
     const list = await call("GET", `${url}/versions`, { headers });
     expect(list.body.data[0]).toMatchObject({ version: 3, restoredFrom: 1 });
-    const audit = await getDb().auditEvent.findFirst({
+    const audit = await prisma().auditEvent.findFirst({
       where: { action: "workflow.restored", targetId: wf.workflowId, workspaceId: ws.workspaceId },
     });
     expect(audit?.data).toMatchObject({ fromVersion: 1, version: 3 });
 
     // the restored workflow is what sessions now run
-    const row = await getDb().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
     expect(row.nodes).toEqual(wf.nodes);
   });
 
@@ -480,7 +483,7 @@ describe("POST …/versions/{version}/restore", () => {
     const wf = await createWorkflow(key, app.clientId, workflowBody({ nodes }));
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { nodes: otherNodes } });
-    await getDb().appProvider.delete({
+    await prisma().appProvider.delete({
       where: { appId_providerId: { appId: app.clientId, providerId: "de_eid" } },
     });
     const res = await call("POST", `${url}/versions/1/restore`, { headers });
@@ -562,7 +565,7 @@ describe("verification sessions record the workflow version", () => {
       headers: creds,
       body: { providerId: "passport" },
     });
-    const rows = await getDb().verification.findMany({
+    const rows = await prisma().verification.findMany({
       where: { id: { in: [first.body.verificationId, second.body.verificationId] } },
     });
     const byId = Object.fromEntries(rows.map((r) => [r.id, r.workflowVersion]));
@@ -640,8 +643,8 @@ describe("verification sessions record the workflow version", () => {
         body: { providerId: "passport", workflowId: wf.workflowId },
       });
       expect(res.status).toBe(201);
-      const v = await getDb().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
-      const event = await getDb().verificationEvent.findFirstOrThrow({
+      const v = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+      const event = await prisma().verificationEvent.findFirstOrThrow({
         where: { verificationId: v.id, type: "verification.workflow.started" },
       });
       return { version: v.workflowVersion, node: v.verificationNodeId, payload: event.payload };
@@ -689,12 +692,12 @@ describe("verification sessions record the workflow version", () => {
 
 describe("migration 20261124000000_workflow_versions: backfill", () => {
   it("writes version 1 from each workflow's content and the version of sessions created after it", async () => {
-    const sql = fs.readFileSync(
+    const migration = fs.readFileSync(
       path.join(process.cwd(), "prisma/migrations/20261124000000_workflow_versions/migration.sql"),
       "utf8",
     );
-    const backfill = sql
-      .slice(sql.indexOf("-- Backfill"))
+    const backfill = migration
+      .slice(migration.indexOf("-- Backfill"))
       .split(/;\s*\n/)
       .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
       .filter(Boolean);
@@ -702,61 +705,85 @@ describe("migration 20261124000000_workflow_versions: backfill", () => {
 
     const rollback = new Error("rollback");
     await expect(
-      getDb().$transaction(async (tx) => {
+      inTransaction(kysely(), async (tx) => {
         // the same statements run against temporary tables of the same shape, which
         // shadow the real ones (pg_temp comes first in the search path)
-        await tx.$executeRawUnsafe(
-          `CREATE TEMP TABLE workflows (LIKE public.workflows INCLUDING DEFAULTS) ON COMMIT DROP`,
-        );
-        await tx.$executeRawUnsafe(
-          `CREATE TEMP TABLE workflow_versions (LIKE public.workflow_versions INCLUDING ALL) ON COMMIT DROP`,
-        );
-        await tx.$executeRawUnsafe(
-          `CREATE TEMP TABLE verifications (id text, workflow_id text, created_at timestamp(3), workflow_version int) ON COMMIT DROP`,
-        );
-        await tx.$executeRawUnsafe(`
+        await sql
+          .raw(`CREATE TEMP TABLE workflows (LIKE public.workflows INCLUDING DEFAULTS) ON COMMIT DROP`)
+          .execute(tx);
+        await sql
+          .raw(
+            `CREATE TEMP TABLE workflow_versions (LIKE public.workflow_versions INCLUDING ALL) ON COMMIT DROP`,
+          )
+          .execute(tx);
+        await sql
+          .raw(
+            `CREATE TEMP TABLE verifications (id text, workflow_id text, created_at timestamp(3), workflow_version int) ON COMMIT DROP`,
+          )
+          .execute(tx);
+        await sql
+          .raw(
+            `
           INSERT INTO workflows (id, app_id, name, entry_node_id, nodes, created_at, updated_at) VALUES
             ('wf_a', 'app_1', 'Old A', 'start', '[{"id":"start","type":"request"}]', '2026-01-01', '2026-02-01'),
-            ('wf_b', 'app_1', 'Old B', 'begin', '[]', '2026-01-05', '2026-01-05')`);
-        await tx.$executeRawUnsafe(`
+            ('wf_b', 'app_1', 'Old B', 'begin', '[]', '2026-01-05', '2026-01-05')`,
+          )
+          .execute(tx);
+        await sql
+          .raw(
+            `
           INSERT INTO verifications (id, workflow_id, created_at) VALUES
             ('ver_before_edit', 'wf_a', '2026-01-15'),
             ('ver_after_edit', 'wf_a', '2026-02-02'),
-            ('ver_b', 'wf_b', '2026-01-06')`);
-        for (const statement of backfill) await tx.$executeRawUnsafe(statement);
+            ('ver_b', 'wf_b', '2026-01-06')`,
+          )
+          .execute(tx);
+        for (const statement of backfill) await sql.raw(statement).execute(tx);
 
-        const versions = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-          `SELECT workflow_id, version, name, entry_node_id, nodes, positions, actor_type, actor_id, created_at
+        const versions = (
+          await sql
+            .raw<Record<string, unknown>>(
+              `SELECT workflow_id, version, name, entry_node_id, nodes, positions, actor_type, actor_id, created_at
            FROM workflow_versions ORDER BY workflow_id`,
-        );
+            )
+            .execute(tx)
+        ).rows;
         expect(versions).toEqual([
           {
-            workflow_id: "wf_a",
+            workflowId: "wf_a",
             version: 1,
             name: "Old A",
-            entry_node_id: "start",
+            entryNodeId: "start",
             nodes: [{ id: "start", type: "request" }],
             positions: {},
-            actor_type: "system",
-            actor_id: null,
-            created_at: new Date("2026-02-01T00:00:00Z"),
+            actorType: "system",
+            actorId: null,
+            createdAt: new Date("2026-02-01T00:00:00Z"),
           },
-          expect.objectContaining({ workflow_id: "wf_b", version: 1, name: "Old B", actor_type: "system" }),
+          expect.objectContaining({ workflowId: "wf_b", version: 1, name: "Old B", actorType: "system" }),
         ]);
-        const workflows = await tx.$queryRawUnsafe<{ id: string; version: number; positions: unknown }[]>(
-          `SELECT id, version, positions FROM workflows ORDER BY id`,
-        );
+        const workflows = (
+          await sql
+            .raw<{ id: string; version: number; positions: unknown }>(
+              `SELECT id, version, positions FROM workflows ORDER BY id`,
+            )
+            .execute(tx)
+        ).rows;
         expect(workflows).toEqual([
           { id: "wf_a", version: 1, positions: {} },
           { id: "wf_b", version: 1, positions: {} },
         ]);
-        const sessions = await tx.$queryRawUnsafe<{ id: string; workflow_version: number | null }[]>(
-          `SELECT id, workflow_version FROM verifications ORDER BY id`,
-        );
+        const sessions = (
+          await sql
+            .raw<{ id: string; workflowVersion: number | null }>(
+              `SELECT id, workflow_version FROM verifications ORDER BY id`,
+            )
+            .execute(tx)
+        ).rows;
         expect(sessions).toEqual([
-          { id: "ver_after_edit", workflow_version: 1 },
-          { id: "ver_b", workflow_version: 1 },
-          { id: "ver_before_edit", workflow_version: null },
+          { id: "ver_after_edit", workflowVersion: 1 },
+          { id: "ver_b", workflowVersion: 1 },
+          { id: "ver_before_edit", workflowVersion: null },
         ]);
         throw rollback;
       }),
