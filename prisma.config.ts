@@ -13,6 +13,12 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { defineConfig } from "prisma/config";
 
+// No Prisma client is generated (lib/db/generated holds only the data layer's row types, from
+// prisma-kysely), yet the CLI looks for a query-engine library before any command and downloads
+// one when it finds none, which fails offline. No command run here loads it: its path names a
+// file that exists (this one).
+process.env.PRISMA_QUERY_ENGINE_LIBRARY ??= path.resolve("prisma.config.ts");
+
 const TEXT_OID = 25;
 const ResultProto = (await import("pg/lib/result.js")).default.prototype;
 const originalAddFields = ResultProto.addFields;

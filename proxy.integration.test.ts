@@ -11,7 +11,8 @@
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { prisma } from "./lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { makeActiveCustomDomain, setupTestDns } from "@/lib/testing/custom-domains";
 import { basic, bearer, call, dispatch, type CallResult } from "@/lib/testing/router";
@@ -201,7 +202,9 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
     );
     expect(unknown.status).toBe(404);
     // nothing was stored for the refused request
-    expect(await prisma().verification.count({ where: { appId: other.app.clientId } })).toBe(1);
+    expect(
+      await countRows(kysely().selectFrom("verifications").where("appId", "=", other.app.clientId)),
+    ).toBe(1);
 
     // the domain's own client signs in; the other client still can on the service's own host
     const own = await callThroughProxy("GET", `${oidc}/auth?${authQuery(owner.app.clientId)}`);
@@ -221,10 +224,12 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
       `${OWN_HOST}/oidc/sandbox/auth?${authQuery(other.app.clientId)}`,
     );
     expect(started.status).toBe(303);
-    const request = await prisma().oidcAuthorizationRequest.findFirstOrThrow({
-      where: { appId: other.app.clientId },
-      orderBy: { createdAt: "desc" },
-    });
+    const request = await kysely()
+      .selectFrom("oidcAuthorizationRequests")
+      .selectAll()
+      .where("appId", "=", other.app.clientId)
+      .orderBy("createdAt", "desc")
+      .executeTakeFirstOrThrow();
     const cookie = (started.headers.get("set-cookie") ?? "").split(";")[0]!;
     const foreign = await callThroughProxy("GET", `${oidc}/resume/${request.resumeToken}`, {
       headers: { cookie },
@@ -263,8 +268,9 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
     const { verificationId } = (await other.start({ providerId: "passport" })).body;
     await other.simulate(verificationId, { outcome: "success", identity: "passport-anna-eriksson" });
     const token = `tok-${verificationId}`;
-    await prisma().oidcAccessToken.create({
-      data: {
+    await kysely()
+      .insertInto("oidcAccessTokens")
+      .values({
         tokenHash: sha256Hex(token),
         appId: other.app.clientId,
         environment: "sandbox",
@@ -272,8 +278,8 @@ describe("the OpenID Provider on a custom OIDC domain", () => {
         codeHash: sha256Hex(`code-${verificationId}`),
         scope: "openid",
         expiresAt: new Date(Date.now() + 600_000),
-      },
-    });
+      })
+      .execute();
     const info = await callThroughProxy("GET", `${OWN_HOST}/oidc/sandbox/userinfo`, {
       headers: bearer(token),
     });

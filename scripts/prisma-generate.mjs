@@ -1,6 +1,7 @@
-// Runs `prisma generate` offline. The CLI reads the schema's datasource (which names
-// DATABASE_URL) before deciding whether it needs a native engine; without a value it falls
-// back to downloading one, which fails offline. Generation never connects, so any URL works.
+// Runs `prisma generate` offline: it writes the data layer's row types (prisma-kysely,
+// lib/db/generated/kysely); no Prisma client is generated (prisma.config.ts keeps the CLI from
+// downloading a query engine). The CLI reads the schema's datasource (which names DATABASE_URL)
+// before running the generator; generation never connects, so any URL works.
 import { spawnSync } from "node:child_process";
 
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };

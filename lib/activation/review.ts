@@ -44,7 +44,7 @@ import {
 } from "./store/tickets";
 import { createTicket, getTicket, moveTicket, toTicketJson } from "./tickets";
 
-// what Prisma's "not found" (P2025, from findUniqueOrThrow or an update of a missing row) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 async function withWorkspaceNames(db: Db, tickets: TTicketWithApp[]): Promise<TQueueTicketJson[]> {
@@ -61,13 +61,12 @@ export async function listTickets(
   env: TEnvironment,
   query: TListTicketsQuery,
 ): Promise<TPage<TQueueTicketJson>> {
-  const kdb = db;
   const filter = { environment: env, status: query.status, providerId: query.providerId ?? null };
   const [total, rows] = await Promise.all([
-    countQueue(kdb, filter),
-    listQueue(kdb, filter, { limit: query.limit, offset: query.offset }),
+    countQueue(db, filter),
+    listQueue(db, filter, { limit: query.limit, offset: query.offset }),
   ]);
-  return page(await withWorkspaceNames(kdb, rows), total, query.limit, query.offset);
+  return page(await withWorkspaceNames(db, rows), total, query.limit, query.offset);
 }
 
 /** One ticket with what its review needs: requirements beside the values, company info, history. */
@@ -76,12 +75,11 @@ export async function getTicketDetail(
   env: TEnvironment,
   ticketId: string,
 ): Promise<TTicketDetailJson> {
-  const kdb = db;
-  const ticket = await getTicket(kdb, env, ticketId);
+  const ticket = await getTicket(db, env, ticketId);
   const [[queued], app, earlier] = await Promise.all([
-    withWorkspaceNames(kdb, [ticket]),
-    readCompanyInfo(kdb, ticket.appId),
-    listEarlierTickets(kdb, ticket),
+    withWorkspaceNames(db, [ticket]),
+    readCompanyInfo(db, ticket.appId),
+    listEarlierTickets(db, ticket),
   ]);
   if (!app) throw missingRow();
   const companyInfo = parseCompanyInfo(app.companyInfo);
@@ -136,8 +134,7 @@ export async function recordContractActivation(
   actor: OperatorActor,
   input: { clientId: string; providerId: string },
 ): Promise<TTicketJson> {
-  const kdb = db;
-  const app = await readAppScope(kdb, input.clientId);
+  const app = await readAppScope(db, input.clientId);
   if (!app || app.deletedAt || app.environment !== actor.env) throw notFound(`App "${input.clientId}"`);
   const provider = findProvider(input.providerId);
   if (!provider) throw invalidField("providerId", "Unknown provider");
@@ -152,9 +149,9 @@ export async function recordContractActivation(
       },
     );
   }
-  await lockApp(kdb, app.id);
+  await lockApp(db, app.id);
   const key = { appId: app.id, providerId: provider.id };
-  const row = await readProviderStatus(kdb, app.id, provider.id);
+  const row = await readProviderStatus(db, app.id, provider.id);
   const from = activationStatusOf(row);
   const to = transition(ACTIVATION_TRANSITIONS, from, "record_contract", () =>
     stateConflict(`Provider "${provider.id}" is ${from} for app ${app.id}; nothing to record`, [
@@ -162,7 +159,7 @@ export async function recordContractActivation(
     ]),
   );
   const now = new Date();
-  const ticketId = await createTicket(kdb, app, provider.id, {
+  const ticketId = await createTicket(db, app, provider.id, {
     status: to,
     submitted: {},
     requestedAt: now,
@@ -171,8 +168,8 @@ export async function recordContractActivation(
     reviewerUserId: actor.auth.userId,
   });
   const state = { status: to, currentTicketId: ticketId, activatedAt: now, enabled: true, config: {} };
-  if (!row) await insertProviderRow(kdb, key, state);
-  else if (!(await updateProviderRow(kdb, key, state))) throw missingRow();
+  if (!row) await insertProviderRow(db, key, state);
+  else if (!(await updateProviderRow(db, key, state))) throw missingRow();
   await recordAudit(db, {
     ...operatorAudit(actor),
     workspaceId: app.workspaceId,
@@ -182,5 +179,5 @@ export async function recordContractActivation(
     targetId: ticketId,
     data: { clientId: app.id, providerId: provider.id, from, to },
   });
-  return toTicketJson(await getTicket(kdb, actor.env, ticketId));
+  return toTicketJson(await getTicket(db, actor.env, ticketId));
 }

@@ -68,7 +68,7 @@ function eventFor(provider: TProviderDefinition, demo: boolean): TActivationEven
   return kind === "registration" ? "submit_registration" : "submit_contract";
 }
 
-// what Prisma's "not found" (P2025, from an update of a missing row) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 function conflictMessage(status: string): string {
@@ -87,11 +87,10 @@ export async function submitActivation(
   if (demo && actor.auth.environment !== "sandbox") {
     throw invalidField("demo", "is only available in the sandbox; production activations are reviewed");
   }
-  const kdb = db;
   // read what the decision depends on only under the lock
-  const locked = await lockApp(kdb, app.id);
+  const locked = await lockApp(db, app.id);
   const storedInfo = locked?.companyInfo;
-  const rows = await readProviderStatuses(kdb, app.id);
+  const rows = await readProviderStatuses(db, app.id);
   const rowById = new Map(rows.map((r) => [r.providerId, r]));
 
   const details: ErrorDetail[] = [];
@@ -131,7 +130,7 @@ export async function submitActivation(
     const key = { appId: app.id, providerId: provider.id };
     if (!step.exists) {
       // added disabled: a provider is enabled when it becomes activated
-      await insertProviderRow(kdb, key, { enabled: false });
+      await insertProviderRow(db, key, { enabled: false });
       await recordAudit(db, {
         ...audit,
         action: "app_provider.added",
@@ -149,14 +148,14 @@ export async function submitActivation(
     if (step.event === "submit_contract") continue; // activated off-API: no ticket
 
     const activated = to === "activated";
-    const ticketId = await createTicket(kdb, app, provider.id, {
+    const ticketId = await createTicket(db, app, provider.id, {
       status: to,
       submitted: values,
       demo: demo && step.event === "submit_demo",
       requestedAt: now,
       activatedAt: activated ? now : null,
     });
-    const updated = await updateProviderRow(kdb, key, {
+    const updated = await updateProviderRow(db, key, {
       status: to,
       currentTicketId: ticketId,
       ...(activated ? { activatedAt: now, enabled: true, config: values } : {}),
@@ -185,7 +184,7 @@ export async function submitActivation(
     }
   }
   if (companyInfoChanged) {
-    if (!(await updateCompanyInfo(kdb, app.id, companyInfo))) throw missingRow();
+    if (!(await updateCompanyInfo(db, app.id, companyInfo))) throw missingRow();
   }
   return loadProviderEntries(
     db,

@@ -87,7 +87,7 @@ export interface TTicketMove {
   };
 }
 
-// what Prisma's "not found" (P2025, from findUniqueOrThrow) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 /** Moves `ticket` in `db`'s transaction; its row as moved. */
@@ -98,12 +98,11 @@ export async function moveTicket(db: Db, ticket: TTicketWithApp, move: TTicketMo
       [{ path: "ticket_id", message: `status is ${status}` }],
     );
   const to = transition(ACTIVATION_TRANSITIONS, ticket.status, move.event, refuse);
-  const kdb = db;
-  if (!(await updateTicketStatus(kdb, ticket.id, { from: ticket.status, to, change: move.data }))) {
-    throw refuse((await readTicketStatus(kdb, ticket.id)) ?? "gone");
+  if (!(await updateTicketStatus(db, ticket.id, { from: ticket.status, to, change: move.data }))) {
+    throw refuse((await readTicketStatus(db, ticket.id)) ?? "gone");
   }
   const activated = to === "activated";
-  await mirrorTicketOnProvider(kdb, ticket, {
+  await mirrorTicketOnProvider(db, ticket, {
     status: to,
     ...(activated
       ? {
@@ -127,7 +126,7 @@ export async function moveTicket(db: Db, ticket: TTicketWithApp, move: TTicketMo
       ...move.audit.data,
     },
   });
-  const moved = await readTicket(kdb, ticket.id);
+  const moved = await readTicket(db, ticket.id);
   if (!moved) throw missingRow();
   return moved;
 }

@@ -53,10 +53,9 @@ export async function listApiKeys(
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TApiKeyJson>> {
-  const kdb = db;
   const [total, rows] = await Promise.all([
-    countKeys(kdb, scope(auth)),
-    listKeys(kdb, scope(auth), { limit, offset }),
+    countKeys(db, scope(auth)),
+    listKeys(db, scope(auth), { limit, offset }),
   ]);
   return page(
     rows.map((r) => toApiKeyJson(r, auth.environment)),
@@ -79,7 +78,7 @@ export async function createApiKey(
     name: input.name,
   });
   const row = await readKey(db, created.id);
-  // what Prisma's findUniqueOrThrow (P2025) answered
+  // a missing row answers 404 RESOURCE_NOT_FOUND
   if (!row) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   await recordAudit(db, {
     ...workspaceAudit(actor),
@@ -93,11 +92,10 @@ export async function createApiKey(
 
 export async function revokeApiKey(db: Db, actor: KeyActor, keyId: string): Promise<{ revoked: true }> {
   const { auth } = actor;
-  const kdb = db;
-  const row = await readScopedKey(kdb, scope(auth), keyId);
+  const row = await readScopedKey(db, scope(auth), keyId);
   if (!row) throw notFound(`API key ${keyId}`);
   // conditional, so that of two concurrent revocations only one is recorded
-  if (!(await revokeKey(kdb, keyId, new Date()))) return { revoked: true };
+  if (!(await revokeKey(db, keyId, new Date()))) return { revoked: true };
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "api_key.revoked",

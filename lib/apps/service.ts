@@ -48,7 +48,7 @@ import { checkRedirectUri, MAX_REDIRECT_URIS } from "./uris";
 
 export const DEFAULT_APP_NAME = "My App";
 
-/** The answer the pipeline gave to Prisma's "record not found" (P2025, an update of a missing row). */
+/** The answer to a resource that is not (or no longer) there: 404 RESOURCE_NOT_FOUND. */
 function resourceGone(): ApiError {
   return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
@@ -129,10 +129,9 @@ export async function listApps(
     environment: auth.environment,
     search: search || undefined,
   };
-  const kdb = db;
   const [total, rows] = await Promise.all([
-    countApps(kdb, filter),
-    listAppPage(kdb, filter, { limit, offset }),
+    countApps(db, filter),
+    listAppPage(db, filter, { limit, offset }),
   ]);
   return page(rows.map(toAppJson), total, limit, offset);
 }

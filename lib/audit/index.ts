@@ -46,7 +46,7 @@ export function operatorAudit(caller: {
   return { actor: operatorActor(caller.auth), requestId: caller.requestId };
 }
 
-/** Writes `entry` in `db`'s transaction (a Prisma transaction's client: the same one). */
+/** Writes `entry` on `db` (the caller's transaction, so the entry commits with the change). */
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
   await insertAudit(db, entry);
 }

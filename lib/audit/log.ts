@@ -54,10 +54,9 @@ export async function findAuditEvents(
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
   };
-  const kdb = db;
   const [total, rows] = await Promise.all([
-    countAuditEvents(kdb, filter),
-    listAuditEventRows(kdb, filter, { limit: query.limit, offset: query.offset }),
+    countAuditEvents(db, filter),
+    listAuditEventRows(db, filter, { limit: query.limit, offset: query.offset }),
   ]);
   return { total, rows };
 }
@@ -81,11 +80,10 @@ export async function actorDisplayNames(
 ): Promise<Map<string, string>> {
   const ids = [...new Set(actorIds.filter((id): id is string => id !== null))];
   const of = (prefix: string) => ids.filter((id) => id.startsWith(prefix));
-  const kdb = db;
   const [users, keys, apps] = await Promise.all([
-    of("usr_").length ? readUserEmails(kdb, of("usr_")) : [],
-    of("key_").length ? readKeyNames(kdb, workspaceId, of("key_")) : [],
-    of("app_").length ? readAppNames(kdb, workspaceId, of("app_")) : [],
+    of("usr_").length ? readUserEmails(db, of("usr_")) : [],
+    of("key_").length ? readKeyNames(db, workspaceId, of("key_")) : [],
+    of("app_").length ? readAppNames(db, workspaceId, of("app_")) : [],
   ]);
   return new Map<string, string>([
     ...users.map((u) => [u.id, u.email] as [string, string]),

@@ -1,18 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR, cliActor, userActor } from "../auth/actor";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { newId } from "../ids";
 import { makeWorkspace } from "../testing/factories";
 import { operatorAudit, recordAudit, workspaceAudit } from "./index";
 import { inTransaction } from "../db/kysely";
 
-async function write(entry: Parameters<typeof recordAudit>[1]) {
+/** Records `entry` (its targetId new to the database) and reads its row back, without id and createdAt. */
+async function write(entry: Parameters<typeof recordAudit>[1] & { targetId: string }) {
   await inTransaction(kysely(), (tx) => recordAudit(tx, entry));
-  return prisma().auditEvent.findFirstOrThrow({
-    where: { targetId: entry.targetId },
-    omit: { id: true, createdAt: true },
-  });
+  const {
+    id: _id,
+    createdAt: _createdAt,
+    ...row
+  } = await kysely()
+    .selectFrom("auditEvents")
+    .selectAll()
+    .where("targetId", "=", entry.targetId)
+    .executeTakeFirstOrThrow();
+  return row;
 }
 
 describe("recordAudit", () => {

@@ -26,7 +26,7 @@ describe("generateClientSecret", () => {
 });
 
 /**
- * Not a database client: a lookup through it fails with a plain Error (lib/db/client.ts `kyselyOf`), so a
+ * Not a database client: a lookup through it fails with a TypeError (it has no query methods), so a
  * refusal that is an ApiError was decided before any query. Lookups against real rows:
  * app-credentials.integration.test.ts.
  */

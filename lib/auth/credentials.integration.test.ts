@@ -12,7 +12,6 @@ import { makeApp, makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
 import { authenticateApp, generateClientSecret } from "./app-credentials";
 import { authenticateWorkspace, createWorkspaceKey } from "./workspace-keys";
-import { prisma } from "../testing/prisma";
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 
@@ -60,9 +59,17 @@ describe("authenticateApp on the database", () => {
     expect(rotation.status).toBe(200);
     // deleted with its hash still stored, and one whose hash is gone: each refused on its own
     const gone = await makeApp(ws.keys.sandbox, "sandbox");
-    await prisma().app.update({ where: { id: gone.clientId }, data: { deletedAt: new Date() } });
+    await db
+      .updateTable("apps")
+      .set({ deletedAt: new Date(), updatedAt: new Date() })
+      .where("id", "=", gone.clientId)
+      .execute();
     const secretless = await makeApp(ws.keys.sandbox, "sandbox");
-    await prisma().app.update({ where: { id: secretless.clientId }, data: { clientSecretHash: null } });
+    await db
+      .updateTable("apps")
+      .set({ clientSecretHash: null, updatedAt: new Date() })
+      .where("id", "=", secretless.clientId)
+      .execute();
 
     const cases: [string, string, "sandbox" | "production"][] = [
       [app.clientId, generateClientSecret("sandbox").secret, "sandbox"],
@@ -108,7 +115,11 @@ describe("authenticateWorkspace on the database", () => {
       actor: { type: "api_key", id, name: "CI key" },
     });
     await expect
-      .poll(async () => (await prisma().apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt)
+      .poll(
+        async () =>
+          (await db.selectFrom("apiKeys").selectAll().where("id", "=", id).executeTakeFirstOrThrow())
+            .lastUsedAt,
+      )
       .not.toBeNull();
   });
 
@@ -116,22 +127,24 @@ describe("authenticateWorkspace on the database", () => {
     const ws = await makeWorkspace();
     const db = kysely();
     const revoked = await createWorkspaceKey(db, { workspaceId: ws.workspaceId, environment: "sandbox" });
-    await prisma().apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
+    await db.updateTable("apiKeys").set({ revokedAt: new Date() }).where("id", "=", revoked.id).execute();
     // rows that a well-formed key could hash to but that are not this environment's workspace key
     const shaped = () => `sk_workspace_test_${newId("key").slice(4, 30)}${"A".repeat(14)}`;
     const operatorShaped = shaped();
-    await prisma().apiKey.create({
-      data: {
+    await db
+      .insertInto("apiKeys")
+      .values({
         id: newId("key"),
         kind: "operator",
         name: "op",
         keyHash: sha256Hex(operatorShaped),
         keyPrefix: "x",
-      },
-    });
+      })
+      .execute();
     const wrongEnvironment = shaped();
-    await prisma().apiKey.create({
-      data: {
+    await db
+      .insertInto("apiKeys")
+      .values({
         id: newId("key"),
         kind: "workspace",
         workspaceId: ws.workspaceId,
@@ -139,19 +152,20 @@ describe("authenticateWorkspace on the database", () => {
         name: "k",
         keyHash: sha256Hex(wrongEnvironment),
         keyPrefix: "x",
-      },
-    });
+      })
+      .execute();
     const noWorkspace = shaped();
-    await prisma().apiKey.create({
-      data: {
+    await db
+      .insertInto("apiKeys")
+      .values({
         id: newId("key"),
         kind: "workspace",
         environment: "sandbox",
         name: "k",
         keyHash: sha256Hex(noWorkspace),
         keyPrefix: "x",
-      },
-    });
+      })
+      .execute();
     for (const key of [revoked.key, shaped(), operatorShaped, wrongEnvironment, noWorkspace]) {
       expect(key).toMatch(/^sk_workspace_test_[A-Za-z0-9]{40}$/);
       const error = await refusal(authenticateWorkspace(db, `Bearer ${key}`, "sandbox"));

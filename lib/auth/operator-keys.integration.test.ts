@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../crypto/hash";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { ApiError } from "../errors";
 import { makeOperator, makeWorkspace } from "../testing/factories";
 import { statementsOf } from "../testing/statements";
@@ -26,7 +25,11 @@ describe("operator keys on the database", () => {
     const operator = await makeOperator();
     const before = Date.now();
     const { id, key } = await createOperatorKey(kysely(), operator.userId);
-    const row = await prisma().apiKey.findUniqueOrThrow({ where: { id } });
+    const row = await kysely()
+      .selectFrom("apiKeys")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       kind: "operator",
       userId: operator.userId,
@@ -38,7 +41,7 @@ describe("operator keys on the database", () => {
       lastUsedAt: null,
       revokedAt: null,
     });
-    // written as UTC: read back by Prisma, the time it was made
+    // written as UTC: read back, the time it was made
     expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1);
     expect(row.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1);
   });
@@ -55,19 +58,29 @@ describe("operator keys on the database", () => {
   it("refuses a revoked key, a key of a user no longer an operator, a key without its user, and unknown keys", async () => {
     const db = kysely();
     const revoked = await makeOperator();
-    await prisma().apiKey.update({ where: { id: revoked.keyId }, data: { revokedAt: new Date() } });
+    await db.updateTable("apiKeys").set({ revokedAt: new Date() }).where("id", "=", revoked.keyId).execute();
     const demoted = await makeOperator();
-    await prisma().user.update({ where: { id: demoted.userId }, data: { isOperator: false } });
+    await db
+      .updateTable("users")
+      .set({ isOperator: false, updatedAt: new Date() })
+      .where("id", "=", demoted.userId)
+      .execute();
     const orphaned = await makeOperator();
-    await prisma().apiKey.update({ where: { id: orphaned.keyId }, data: { userId: null } });
+    await db.updateTable("apiKeys").set({ userId: null }).where("id", "=", orphaned.keyId).execute();
     const unknown = `sk_operator_${"A".repeat(40)}`;
     // a workspace key's hash under an operator key's form: a workspace key is never an operator's
     const ws = await makeWorkspace();
-    const workspaceKey = await prisma().apiKey.findUniqueOrThrow({
-      where: { keyHash: sha256Hex(ws.keys.sandbox) },
-    });
+    const workspaceKey = await db
+      .selectFrom("apiKeys")
+      .selectAll()
+      .where("keyHash", "=", sha256Hex(ws.keys.sandbox))
+      .executeTakeFirstOrThrow();
     const disguised = `sk_operator_${"B".repeat(40)}`;
-    await prisma().apiKey.update({ where: { id: workspaceKey.id }, data: { keyHash: sha256Hex(disguised) } });
+    await db
+      .updateTable("apiKeys")
+      .set({ keyHash: sha256Hex(disguised) })
+      .where("id", "=", workspaceKey.id)
+      .execute();
 
     for (const key of [revoked.operatorKey, demoted.operatorKey, orphaned.operatorKey, unknown, disguised]) {
       const error = await refusal(authenticateOperator(db, `Bearer ${key}`));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
+import { countRows, likeLiteral } from "../db/kysely";
 import { ApiError } from "../errors";
 import { makeWorkspace } from "../testing/factories";
 import { signInWithPassword } from "./sign-in";
@@ -26,7 +26,11 @@ describe("console sign-in", () => {
     const ws = await makeWorkspace();
     const user = await attempt(ws.email.toUpperCase(), PASSWORD);
     expect(user).toMatchObject({ id: ws.userId, email: ws.email });
-    const row = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const row = await kysely()
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", ws.userId)
+      .executeTakeFirstOrThrow();
     expect(row.lastSignInAt).not.toBeNull();
   });
 
@@ -66,7 +70,11 @@ describe("console sign-in", () => {
     for (let i = 0; i < 4; i++) await attempt(`guess-${i}-${Date.now()}@example.test`, "x", ip);
     const ws = await makeWorkspace();
     expect(await attempt(ws.email, PASSWORD, ip)).toMatchObject({ code: "RATE_LIMITED" });
-    const rows = await prisma().rateLimit.count({ where: { key: { startsWith: "signin_ip" } } });
+    const rows = await countRows(
+      kysely()
+        .selectFrom("rateLimits")
+        .where("key", "like", `${likeLiteral("signin_ip")}%`),
+    );
     expect(rows).toBeGreaterThan(0);
   });
 });

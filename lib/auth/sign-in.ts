@@ -6,8 +6,7 @@
  * - failures count per email and per source address in PostgreSQL (lib/rate-limit); over either
  *   limit the attempt is refused before the password is checked (429 RATE_LIMITED with
  *   Retry-After); a success clears the email's counter;
- * - a successful sign-in records lastSignInAt (a user gone meanwhile: 404 RESOURCE_NOT_FOUND, what
- *   Prisma's P2025 answered).
+ * - a successful sign-in records lastSignInAt (a user gone meanwhile: 404 RESOURCE_NOT_FOUND).
  */
 import type { Db } from "../db/client";
 import { hashPassword, verifyPassword } from "../crypto/password";
@@ -45,9 +44,8 @@ export async function signInWithPassword(
 ): Promise<SignedInUser> {
   const email = normalizeEmail(input.email);
   await checkSignInLimits(email, input.ip);
-  const kdb = db;
   // an email PostgreSQL cannot hold (a NUL) names nobody: no lookup, the same failure as unknown
-  const user = isSafeText(email) ? await readSignInUser(kdb, email) : undefined;
+  const user = isSafeText(email) ? await readSignInUser(db, email) : undefined;
   dummyHash ??= hashPassword("not a password of anyone");
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user || !ok) {
@@ -57,7 +55,7 @@ export async function signInWithPassword(
     throw new ApiError("INVALID_CREDENTIALS", "Email or password is incorrect");
   }
   await reset(signInLimits().email, email);
-  if (!(await recordSignIn(kdb, user.id, new Date())))
+  if (!(await recordSignIn(db, user.id, new Date())))
     throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   return { id: user.id, email: user.email, name: user.name, isOperator: user.isOperator };
 }

@@ -4,7 +4,7 @@ import { ApiError } from "../errors";
 import { authenticateWorkspace, workspaceKeyPrefix } from "./workspace-keys";
 
 /**
- * Not a database client: a lookup through it fails with a plain Error (lib/db/client.ts `kyselyOf`), so each
+ * Not a database client: a lookup through it fails with a TypeError (it has no query methods), so each
  * refusal here is decided before any query. Lookups of real keys: workspace-keys.integration.test.ts.
  */
 const noLookups = {} as Db;

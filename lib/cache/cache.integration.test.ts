@@ -8,7 +8,6 @@ import { CACHE_CHANNEL, InvalidationListener, processListener, type TInvalidatio
 import { publishInvalidation } from "./publish";
 import type { TCacheTopic } from "./topics";
 import { inTransaction } from "../db/kysely";
-import { prisma } from "../testing/prisma";
 import { sql } from "kysely";
 
 // Two listeners on the test database stand for two server instances: A is this process's own (the
@@ -23,20 +22,16 @@ let a: InvalidationListener;
 let b: InvalidationListener;
 
 async function readValue(key: string): Promise<{ value: string }> {
-  const rows = await prisma().$queryRawUnsafe<{ value: string }[]>(
-    `SELECT value FROM ${TABLE} WHERE key = $1`,
-    key,
-  );
+  const { rows } = await sql<{
+    value: string;
+  }>`SELECT value FROM ${sql.table(TABLE)} WHERE key = ${key}`.execute(kysely());
   return { value: rows[0]?.value ?? "(none)" };
 }
 
 /** Writes the row without telling anyone: a cache that serves the old value is caching. */
 async function writeSilently(key: string, value: string): Promise<void> {
-  await prisma().$executeRawUnsafe(
-    `INSERT INTO ${TABLE} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = $2`,
-    key,
-    value,
-  );
+  await sql`INSERT INTO ${sql.table(TABLE)} (key, value) VALUES (${key}, ${value})
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value`.execute(kysely());
 }
 
 /** The change as a writer makes it: the row and the invalidation in one transaction. */
@@ -85,8 +80,8 @@ async function ready(listener: InvalidationListener): Promise<void> {
 }
 
 beforeAll(async () => {
-  await prisma().$executeRawUnsafe(
-    `CREATE TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, value text NOT NULL)`,
+  await sql`CREATE TABLE IF NOT EXISTS ${sql.table(TABLE)} (key text PRIMARY KEY, value text NOT NULL)`.execute(
+    kysely(),
   );
   const url = process.env.DATABASE_URL!;
   a = processListener()!;
@@ -181,7 +176,7 @@ describe("derived caches across instances", () => {
     await writeSilently(key, "v1");
     const cacheB = cacheOn(b);
     expect(await get(cacheB, key)).toBe("v1");
-    await prisma().$executeRaw`SELECT pg_notify(${CACHE_CHANNEL}, ${"not json"})`;
+    await sql`SELECT pg_notify(${CACHE_CHANNEL}, ${"not json"})`.execute(kysely());
     await waitFor(async () => cacheB.size === 0);
     expect(cacheB.peek(key)).toBeUndefined();
   });

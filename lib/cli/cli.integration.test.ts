@@ -8,12 +8,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { authenticateOperator } from "../auth/operator-keys";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
+import { countRows } from "../db/kysely";
 import { makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const PASSWORD = "correct horse battery staple";
+
+/** The user whose `column` is `value`. */
+const userWhere = (column: "id" | "email", value: string) =>
+  kysely().selectFrom("users").selectAll().where(column, "=", value).executeTakeFirstOrThrow();
 
 interface CliResult {
   code: number;
@@ -100,7 +104,7 @@ describe("idv workspace create", () => {
     expect(production.status).toBe(200);
     expect(production.body.workspaceId).toBe(out.workspaceId);
 
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: out.userId as string } });
+    const user = await userWhere("id", out.userId as string);
     expect(user.email).toBe(email);
     expect(user.isOperator).toBe(false);
   });
@@ -117,15 +121,18 @@ describe("idv operator create", () => {
     expect(out.operatorKey).toMatch(/^sk_operator_[A-Za-z0-9]{40}$/);
 
     const db = kysely();
-    const user = await prisma().user.findUniqueOrThrow({ where: { email } });
+    const user = await userWhere("email", email);
     expect(user.id).toBe(out.userId);
     expect(user.isOperator).toBe(true);
     const auth = await authenticateOperator(db, `Bearer ${out.operatorKey as string}`);
     expect(auth.userId).toBe(out.userId);
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: user.id, action: "operator.created" },
-    });
-    expect(audit).not.toBeNull();
+    const audit = await db
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", user.id)
+      .where("action", "=", "operator.created")
+      .executeTakeFirst();
+    expect(audit).toBeDefined();
   });
 
   it("upgrades an existing user only when the password matches, and never prints it", async () => {
@@ -134,14 +141,14 @@ describe("idv operator create", () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/password does not match/);
     expect(wrong.stdout).toBe("");
-    expect((await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).isOperator).toBe(false);
+    expect((await userWhere("id", ws.userId)).isOperator).toBe(false);
 
     const right = await idv("operator", "create", "--email", ws.email, "--password", PASSWORD);
     expect(right.code).toBe(0);
     expect(right.stdout).toContain(ws.userId);
     expect(right.stdout).toMatch(/sk_operator_[A-Za-z0-9]{40}/);
     expect(right.stdout + right.stderr).not.toContain(PASSWORD);
-    expect((await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).isOperator).toBe(true);
+    expect((await userWhere("id", ws.userId)).isOperator).toBe(true);
   });
 });
 
@@ -170,7 +177,11 @@ describe("idv keys create", () => {
     const res = await call("GET", "/api/production/v1/workspace", { headers: bearer(out.key as string) });
     expect(res.status).toBe(200);
     expect(res.body.workspaceId).toBe(ws.workspaceId);
-    const row = await prisma().apiKey.findUniqueOrThrow({ where: { id: out.keyId as string } });
+    const row = await kysely()
+      .selectFrom("apiKeys")
+      .selectAll()
+      .where("id", "=", out.keyId as string)
+      .executeTakeFirstOrThrow();
     expect(row.name).toBe("CI deploy");
 
     expect(unknown.code).toBe(1);
@@ -202,7 +213,7 @@ describe("input validation", () => {
       error: { code: "VALIDATION_ERROR", message: "--password must be at least 8 characters" },
     });
     expect(shortPassword.stderr).not.toContain("7chars!");
-    expect(await prisma().user.count({ where: { email } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("users").where("email", "=", email))).toBe(0);
   });
 
   it("refuses a bad environment variable before doing anything, naming it (CONFIG_INVALID)", async () => {
@@ -231,7 +242,7 @@ describe("input validation", () => {
     expect(JSON.parse(res.stderr)).toEqual({
       error: { code: "CONFIG_INVALID", message: 'IDV_DNS_TRIES must be a positive integer, got "two"' },
     });
-    expect(await prisma().user.count({ where: { email } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("users").where("email", "=", email))).toBe(0);
   });
 });
 

@@ -7,6 +7,7 @@
  * otherwise as `error: …`. Messages never contain passwords or database credentials.
  */
 import { config, ConfigError } from "../config";
+import { isDatabaseUnavailable } from "../http/unavailable";
 import { CliError, usageError } from "./args";
 
 export const USAGE = `Usage: idv <command> [options]
@@ -80,14 +81,19 @@ function redact(message: string): string {
   return out;
 }
 
-function toCliError(error: unknown): CliError {
+// PostgreSQL: undefined_table, undefined_column — the schema is behind the code
+const NOT_MIGRATED = new Set(["42P01", "42703"]);
+// PostgreSQL: invalid_password, invalid_authorization_specification, invalid_catalog_name (no such database)
+const CANNOT_OPEN = new Set(["28P01", "28000", "3D000"]);
+
+/** What a failed command reports: a code a script can act on, and a message for a person. */
+export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
   // a bad environment variable is bad input: nothing was done
   if (error instanceof ConfigError) return new CliError("CONFIG_INVALID", error.message, 2);
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  // Prisma: the table or column does not exist, i.e. the schema is behind the code
-  if (code === "P2021" || code === "P2022") {
+  if (typeof code === "string" && NOT_MIGRATED.has(code)) {
     return new CliError(
       "DATABASE_NOT_MIGRATED",
       "The database schema is not up to date. Run `idv db migrate` first.",
@@ -96,11 +102,10 @@ function toCliError(error: unknown): CliError {
   if (error instanceof Error && error.name === "ApiError" && typeof code === "string") {
     return new CliError(code, message);
   }
-  // Prisma P1xxx: cannot reach, authenticate to or find the database
-  if (typeof code === "string" && /^P10\d\d$/.test(code)) {
-    return new CliError("DATABASE_UNAVAILABLE", message);
+  if (typeof code === "string" && CANNOT_OPEN.has(code)) {
+    return new CliError("DATABASE_UNAVAILABLE", `Cannot open the database: ${message.split("\n")[0]}`);
   }
-  if (code === "ECONNREFUSED" || /ECONNREFUSED|connect ETIMEDOUT|getaddrinfo/.test(message)) {
+  if (isDatabaseUnavailable(error) || /ECONNREFUSED|connect ETIMEDOUT|getaddrinfo/.test(message)) {
     return new CliError("DATABASE_UNAVAILABLE", `Cannot connect to the database: ${message.split("\n")[0]}`);
   }
   if (message.startsWith("database migration failed")) {

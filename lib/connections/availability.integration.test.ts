@@ -10,7 +10,8 @@
  * the sandbox (unchanged: every provider on the simulator).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../testing/prisma";
+import { kysely } from "../db/client";
+import { countRows } from "../db/kysely";
 import { PROVIDERS, type TProviderDefinition } from "../providers/catalog";
 import { opSettings, putTestConnection, testOperatorKey } from "../testing/connections";
 import { authorizationPath } from "../testing/oidc-requests";
@@ -278,7 +279,8 @@ async function listed(t: Awaited<ReturnType<typeof makeVerifyingApp>>, env: "san
   return new Map((res.body as TListed[]).map((e) => [e.id, e]));
 }
 
-const sessionsOf = (appId: string) => prisma().verification.count({ where: { appId } });
+const sessionsOf = (appId: string) =>
+  countRows(kysely().selectFrom("verifications").where("appId", "=", appId));
 
 /** DELETE the production connection of each provider (the walk connects them all). */
 async function disconnect(...providerIds: string[]) {
@@ -339,7 +341,14 @@ describe("the production catalog walked provider by provider", () => {
     const userinfoOf = async (providerId: string) =>
       (
         await t.userinfo(
-          (await prisma().verification.findFirstOrThrow({ where: { appId: t.app.clientId, providerId } })).id,
+          (
+            await kysely()
+              .selectFrom("verifications")
+              .select("id")
+              .where("appId", "=", t.app.clientId)
+              .where("providerId", "=", providerId)
+              .executeTakeFirstOrThrow()
+          ).id,
         )
       ).body;
     expect(await userinfoOf("de_eid")).toMatchObject({
@@ -421,9 +430,11 @@ describe("what counts as available", () => {
     await putTestConnection("production", "ee_smart_id", { adapter: "oidc", settings: opSettings(op) });
     const byDefault = await t.start({ providerId: "ee_smart_id" });
     expect(byDefault.status).toBe(201);
-    const row = await prisma().verification.findUniqueOrThrow({
-      where: { id: byDefault.body.verificationId as string },
-    });
+    const row = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", byDefault.body.verificationId as string)
+      .executeTakeFirstOrThrow();
     expect(row.flowType).toBe("redirect");
     const push = await t.start({ providerId: "ee_smart_id", flowType: "push" });
     expect(push.status).toBe(400);
@@ -445,7 +456,9 @@ describe("what counts as available", () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details[0].path).toBe("adapter");
-    expect(await prisma().providerConnection.count({ where: { providerId: "pl_mobywatel" } })).toBe(0);
+    expect(
+      await countRows(kysely().selectFrom("providerConnections").where("providerId", "=", "pl_mobywatel")),
+    ).toBe(0);
     await disconnect("ee_smart_id");
   });
 

@@ -10,7 +10,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../testing/prisma";
+import { sql } from "kysely";
+import { kysely } from "../db/client";
 import { newId } from "../ids";
 import { putTestConnection, testOperatorKey } from "../testing/connections";
 import { startHttpServer, type TTestServer } from "../testing/http-server";
@@ -100,6 +101,25 @@ afterAll(async () => {
   await server.close();
 });
 
+/** The stored row of connection `id`. */
+const connectionRow = (id: string) =>
+  kysely().selectFrom("providerConnections").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+/** A sandbox connection of `providerId` written directly, as a row stored before a migration. */
+const insertConnectionRow = (providerId: string, adapter: string, settings: Record<string, unknown>) =>
+  kysely()
+    .insertInto("providerConnections")
+    .values({
+      id: newId("con"),
+      environment: "sandbox",
+      providerId,
+      adapter,
+      settings: JSON.stringify(settings),
+      updatedAt: new Date(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
 describe("an oidc connection's keys through the Operator API", () => {
   it("never returns the private keys nor stores them in clear", async () => {
     const headers = bearer(await testOperatorKey());
@@ -119,7 +139,7 @@ describe("an oidc connection's keys through the Operator API", () => {
       clientAuthMethod: "private_key_jwt",
       pushedAuthorizationRequests: true,
     });
-    const row = await prisma().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const row = await connectionRow(connectionId);
     for (const part of PRIVATE_PARTS) expect(JSON.stringify(row)).not.toContain(part);
   });
 
@@ -154,7 +174,7 @@ describe("an oidc connection's keys through the Operator API", () => {
 
   it("refuses a public key, a missing key and a request-object algorithm the key cannot sign, naming the field", async () => {
     const headers = bearer(await testOperatorKey());
-    const before = await prisma().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const before = await connectionRow(connectionId);
     const { d: _d, ...publicOnly } = SIGNING;
     const cases: [Record<string, unknown>, string][] = [
       [{ privateKeyJwk: publicOnly }, "settings.privateKeyJwk"],
@@ -184,7 +204,7 @@ describe("an oidc connection's keys through the Operator API", () => {
     expect(missing.body.error.details.map((d: { path: string }) => d.path)).toContain(
       "settings.privateKeyJwk",
     );
-    const after = await prisma().providerConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const after = await connectionRow(connectionId);
     expect(after.updatedAt).toEqual(before.updatedAt);
   });
 
@@ -209,43 +229,23 @@ describe("an oidc connection's keys through the Operator API", () => {
 
 describe("migration 20261129070000: stored claim mappings turned around", () => {
   it("inverts the claimMapping of oidc connections only", async () => {
-    const sql = fs.readFileSync(
+    const migration = fs.readFileSync(
       path.resolve(
         import.meta.dirname,
         "../../prisma/migrations/20261129070000_oidc_claim_mapping_direction/migration.sql",
       ),
       "utf8",
     );
-    const legacy = await prisma().providerConnection.create({
-      data: {
-        id: newId("con"),
-        environment: "sandbox",
-        providerId: "be_itsme",
-        adapter: "oidc",
-        settings: { issuer: "https://x.test", claimMapping: { given_name: "prenom", birthdate: "/a/0/b" } },
-      },
+    const legacy = await insertConnectionRow("be_itsme", "oidc", {
+      issuer: "https://x.test",
+      claimMapping: { given_name: "prenom", birthdate: "/a/0/b" },
     });
-    const plain = await prisma().providerConnection.create({
-      data: {
-        id: newId("con"),
-        environment: "sandbox",
-        providerId: "se_bankid",
-        adapter: "oidc",
-        settings: {},
-      },
+    const plain = await insertConnectionRow("se_bankid", "oidc", {});
+    const other = await insertConnectionRow("eudi_wallet", "wallet", {
+      claimMapping: { given_name: "prenom" },
     });
-    const other = await prisma().providerConnection.create({
-      data: {
-        id: newId("con"),
-        environment: "sandbox",
-        providerId: "eudi_wallet",
-        adapter: "wallet",
-        settings: { claimMapping: { given_name: "prenom" } },
-      },
-    });
-    await prisma().$executeRawUnsafe(sql);
-    const read = async (id: string) =>
-      (await prisma().providerConnection.findUniqueOrThrow({ where: { id } })).settings;
+    await sql.raw(migration).execute(kysely());
+    const read = async (id: string) => (await connectionRow(id)).settings;
     expect(await read(legacy.id)).toEqual({
       issuer: "https://x.test",
       claimMapping: { prenom: "given_name", "/a/0/b": "birthdate" },

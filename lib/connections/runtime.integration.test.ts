@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../config";
 import { checkConfiguration } from "../config/startup";
 import { decryptSecret } from "../crypto/encryption";
-import { prisma } from "../testing/prisma";
+import { kysely } from "../db/client";
 import { putTestConnection } from "../testing/connections";
 import { importEnvironmentConnections } from "./runtime";
 import { connectionSettings } from "./runtime";
@@ -34,10 +34,13 @@ afterEach(() => {
   delete process.env.IDV_WALLET_TRUSTED_ISSUERS;
 });
 
-const row = (providerId: string) =>
-  prisma().providerConnection.findUnique({
-    where: { environment_providerId: { environment: "production", providerId } },
-  });
+const row = async (providerId: string) =>
+  (await kysely()
+    .selectFrom("providerConnections")
+    .selectAll()
+    .where("environment", "=", "production")
+    .where("providerId", "=", providerId)
+    .executeTakeFirst()) ?? null;
 
 describe("importing the environment variables into connections", () => {
   it("creates the missing production connections once, sealed and audited, and warns", async () => {
@@ -69,7 +72,11 @@ describe("importing the environment variables into connections", () => {
     expect(await row("not_in_catalog")).toBeNull();
     expect((await row("digital_id_app"))!.adapter).toBe("wallet");
 
-    const audits = await prisma().auditEvent.findMany({ where: { targetId: oidc.id } });
+    const audits = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", oidc.id)
+      .execute();
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
       actorType: "system",

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setVariable } from "../config";
 import { decryptSecret } from "../crypto/encryption";
-import { prisma } from "../testing/prisma";
+import { kysely } from "../db/client";
 import { testOperatorKey } from "../testing/connections";
 import { bearer, call } from "../testing/router";
 import { fixture, samlConnectionSettings, startSamlIdp } from "../testing/saml-idp";
@@ -49,9 +49,14 @@ async function put(providerId: string, settings: Record<string, unknown>, env = 
 }
 
 async function stored(providerId: string) {
-  return prisma().providerConnection.findUnique({
-    where: { environment_providerId: { environment: "production", providerId } },
-  });
+  return (
+    (await kysely()
+      .selectFrom("providerConnections")
+      .selectAll()
+      .where("environment", "=", "production")
+      .where("providerId", "=", providerId)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 describe("saml connections through the Operator API", () => {

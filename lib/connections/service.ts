@@ -54,7 +54,7 @@ import { inTransaction } from "../db/kysely";
 
 export { connectionCacheKey, connectionState, parseConnectionAdapter, unsealSecrets };
 
-// what Prisma's "not found" (P2025, from an update or delete of a row deleted concurrently) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 function catalogProvider(providerId: string): TProviderDefinition {
@@ -203,8 +203,7 @@ export async function putConnection(
 ): Promise<{ created: boolean; connection: TConnectionJson }> {
   const provider = catalogProvider(providerId);
   refuseAdapter(provider, body.adapter);
-  const rows = db;
-  const before = await readConnection(rows, actor.env, providerId);
+  const before = await readConnection(db, actor.env, providerId);
   // a secret stored for another adapter is not this one's
   const kept = before && before.adapter === body.adapter ? unsealSecrets(before) : {};
   const { settings, secrets, secretsSet } = checkSettings(body.adapter, body.settings, kept);
@@ -219,8 +218,8 @@ export async function putConnection(
     resetState: changed.length > 0,
   };
   const row = before
-    ? await updateConnection(rows, actor.env, providerId, values)
-    : await insertConnection(rows, { id: newId("con"), environment: actor.env, providerId }, values);
+    ? await updateConnection(db, actor.env, providerId, values)
+    : await insertConnection(db, { id: newId("con"), environment: actor.env, providerId }, values);
   if (!row) throw missingRow();
   // disabled, or another adapter: the open sessions of the provider fail (provider_unavailable)
   const failedSessions =
@@ -251,10 +250,9 @@ export async function putConnection(
 /** Disconnects `providerId` in the actor's environment; nothing to do when it is not connected. */
 export async function deleteConnection(db: Db, actor: TConnectionActor, providerId: string): Promise<void> {
   catalogProvider(providerId);
-  const rows = db;
-  const row = await readConnection(rows, actor.env, providerId);
+  const row = await readConnection(db, actor.env, providerId);
   if (!row) return;
-  if (!(await deleteConnectionRow(rows, row.id))) throw missingRow();
+  if (!(await deleteConnectionRow(db, row.id))) throw missingRow();
   // its open sessions fail (provider_unavailable), with their events and webhooks
   const failedSessions = await failOpenSessionsOfProvider(db, actor.env, providerId);
   await recordAudit(db, {
@@ -280,10 +278,9 @@ export async function recordConnectionOutcome(
   error: string | null,
 ): Promise<void> {
   const now = new Date();
-  const rows = db;
-  const before = await readConnection(rows, env, providerId);
+  const before = await readConnection(db, env, providerId);
   if (!before) return;
-  const after = await updateConnectionOutcome(rows, env, providerId, {
+  const after = await updateConnectionOutcome(db, env, providerId, {
     error: error === null ? null : error.slice(0, 500),
     now,
   });

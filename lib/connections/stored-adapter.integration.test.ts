@@ -4,7 +4,7 @@
  * of passing an unknown adapter on (or reading as "not connected" with a misleading log line).
  */
 import { describe, expect, it } from "vitest";
-import { prisma } from "../testing/prisma";
+import { kysely } from "../db/client";
 import { newId } from "../ids";
 import { findProvider } from "../providers/catalog";
 import { isolateWebhookTestDatabase } from "../testing/webhooks";
@@ -18,16 +18,19 @@ const CORRUPT = /^Stored provider_connections\.adapter "ftp" is not one of: .*oi
 
 describe("a stored adapter outside the list", () => {
   it("is a clear error where the row is read", async () => {
-    const row = await prisma().providerConnection.create({
-      data: {
+    const row = await kysely()
+      .insertInto("providerConnections")
+      .values({
         id: newId("con"),
         environment: "production",
         providerId: "fr_franceconnect",
         adapter: "ftp",
         enabled: true,
-        settings: { issuer: "https://fc.example.test", clientId: "broker" },
-      },
-    });
+        settings: JSON.stringify({ issuer: "https://fc.example.test", clientId: "broker" }),
+        updatedAt: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await expect(connectionAvailability("production", "fr_franceconnect")).rejects.toThrow(CORRUPT);
     expect(() => toConnectionJson(findProvider("fr_franceconnect")!, row)).toThrow(CORRUPT);
   });

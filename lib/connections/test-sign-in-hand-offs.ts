@@ -77,6 +77,5 @@ export async function purgeExpiredTestSignInHandOffs(
   db: Db,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<number> {
-  const handOffs = db;
-  return deleteInBatches((limit) => deleteExpiredHandOffs(handOffs, now, limit), batchSize);
+  return deleteInBatches((limit) => deleteExpiredHandOffs(db, now, limit), batchSize);
 }

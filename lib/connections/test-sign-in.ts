@@ -115,8 +115,7 @@ export async function startTestSignIn(
   if (!claims || claims.userId !== actor.auth.userId) {
     throw new ApiError("INVALID_SESSION", "Your session has ended. Sign in again");
   }
-  const data = db;
-  const row = await storedConnection(data, actor.env, providerId);
+  const row = await storedConnection(db, actor.env, providerId);
   const signIn = signInOf(row);
   const settings = storedSettings(row);
   if (settings === null) {
@@ -150,7 +149,7 @@ export async function startTestSignIn(
   if (signIn.answer === "form_post") {
     if (!bound.relayState || !bound.handOff)
       throw new Error(`the ${row.adapter} sign-in did not call bind()`);
-    await keepHandOff(data, bound.relayState, bound.handOff);
+    await keepHandOff(db, bound.relayState, bound.handOff);
     return { url, setCookie: null };
   }
   return {
@@ -280,10 +279,9 @@ export async function completeTestSignInPost(
 ): Promise<{ location: string; setCookies: string[] } | null> {
   const relayState = form.RelayState;
   if (!isTestSignInRelayState(relayState)) return null;
-  const data = db;
-  const handOff = await takeHandOff(data, relayState, at);
+  const handOff = await takeHandOff(db, relayState, at);
   if (!handOff) return null;
-  const result = await answeredResult(data, handOff, { channel: "form_post", form });
+  const result = await answeredResult(db, handOff, { channel: "form_post", form });
   return {
     location: resultPagePath(handOff.env, handOff.providerId),
     setCookies: [resultCookie(handOff, result)],

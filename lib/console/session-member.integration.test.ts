@@ -1,14 +1,13 @@
 /**
  * A console page's first read of its member on the data layer (one prepared statement,
- * lib/auth/store/sessions.ts `readConsoleMember`): the same member as the Prisma reads gave — the
- * user, the memberships with their workspaces in the order joined, the workspace of the cookie
+ * lib/auth/store/sessions.ts `readConsoleMember`): the user, the memberships with their
+ * workspaces in the order joined, the workspace of the cookie
  * else the oldest — and undefined for an ended session, a user gone or in no workspace.
  */
 import { describe, expect, it } from "vitest";
 import { revokeSession } from "../auth/console/lifetime";
 import { signInClaims, sessionClaimsOf, type SessionClaims } from "../auth/console/claims";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { newId } from "../ids";
 import { makeOperator, makeWorkspace } from "../testing/factories";
 import { statementsOf } from "../testing/statements";
@@ -26,43 +25,40 @@ describe("loadConsoleMember on the database", () => {
     const second = await makeWorkspace("Second");
     const third = await makeWorkspace("Third");
     // the first workspace's owner joins the other two later, the last of them first
-    await prisma().membership.create({
-      data: {
-        workspaceId: third.workspaceId,
-        userId: first.userId,
-        role: "viewer",
-        createdAt: new Date(Date.now() + 1000),
-      },
-    });
-    await prisma().membership.create({
-      data: {
-        workspaceId: second.workspaceId,
-        userId: first.userId,
-        role: "developer",
-        createdAt: new Date(Date.now() + 2000),
-      },
-    });
+    await kysely()
+      .insertInto("memberships")
+      .values([
+        {
+          workspaceId: third.workspaceId,
+          userId: first.userId,
+          role: "viewer",
+          createdAt: new Date(Date.now() + 1000),
+        },
+        {
+          workspaceId: second.workspaceId,
+          userId: first.userId,
+          role: "developer",
+          createdAt: new Date(Date.now() + 2000),
+        },
+      ])
+      .execute();
     const session = claimsOf(first.userId);
 
     const { result: oldest, statements } = await statementsOf(() =>
       loadConsoleMember(kysely(), { session, environment: "sandbox" }),
     );
     expect(statements).toEqual(["auth_console_member"]);
-    // what Prisma read: the memberships by createdAt with their workspaces
-    const user = await prisma().user.findUniqueOrThrow({
-      where: { id: first.userId },
-      include: { memberships: { orderBy: { createdAt: "asc" }, include: { workspace: true } } },
-    });
+    // the memberships by createdAt with their workspaces
     expect(oldest).toEqual({
-      user: { id: user.id, email: user.email, name: user.name },
+      user: { id: first.userId, email: first.email, name: null },
       workspace: { id: first.workspaceId, name: "First" },
       role: "owner",
       permissions: { write: true, credentials: true, personal_data: true, team: true, team_owner: true },
-      memberships: user.memberships.map((m) => ({
-        workspaceId: m.workspace.id,
-        name: m.workspace.name,
-        role: m.role,
-      })),
+      memberships: [
+        { workspaceId: first.workspaceId, name: "First", role: "owner" },
+        { workspaceId: third.workspaceId, name: "Third", role: "viewer" },
+        { workspaceId: second.workspaceId, name: "Second", role: "developer" },
+      ],
       isOperator: false,
     });
     expect(oldest!.memberships.map((m) => m.name)).toEqual(["First", "Third", "Second"]);
@@ -98,10 +94,11 @@ describe("loadConsoleMember on the database", () => {
     expect(await loadConsoleMember(kysely(), { session: signedOut, environment: "sandbox" })).toBeUndefined();
     expect(await loadConsoleMember(kysely(), { session: live, environment: "sandbox" })).toBeDefined();
 
-    await prisma().user.update({
-      where: { id: ws.userId },
-      data: { sessionsValidFrom: new Date(Date.now() + 1000) },
-    });
+    await kysely()
+      .updateTable("users")
+      .set({ sessionsValidFrom: new Date(Date.now() + 1000), updatedAt: new Date() })
+      .where("id", "=", ws.userId)
+      .execute();
     expect(await loadConsoleMember(kysely(), { session: live, environment: "sandbox" })).toBeUndefined();
 
     expect(
@@ -112,9 +109,10 @@ describe("loadConsoleMember on the database", () => {
     expect(
       await loadConsoleMember(kysely(), { session: claimsOf(operator.userId, true), environment: "sandbox" }),
     ).toBeUndefined();
-    await prisma().membership.create({
-      data: { workspaceId: ws.workspaceId, userId: operator.userId, role: "admin" },
-    });
+    await kysely()
+      .insertInto("memberships")
+      .values({ workspaceId: ws.workspaceId, userId: operator.userId, role: "admin" })
+      .execute();
     expect(
       await loadConsoleMember(kysely(), { session: claimsOf(operator.userId, true), environment: "sandbox" }),
     ).toMatchObject({ isOperator: true, role: "admin", workspace: { id: ws.workspaceId } });

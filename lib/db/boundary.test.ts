@@ -2,15 +2,13 @@
  * One way to reach the database (docs/architecture.md "Where new code goes"): statements are
  * built only in the stores (`lib/<domain>/store.ts`, or a `store/` folder) and the data layer
  * itself (lib/db); everything else hands a `Db` to a store. Nothing reaches Prisma's client (its
- * generated client, @prisma/client, the driver adapter, `$queryRaw`/`$executeRaw`): Prisma is
- * only the schema and the migrations. Tests whose fixtures still use Prisma's model API
- * (lib/testing/prisma.ts) are listed in lib/db/not-yet-moved.json while they move: no other file
- * may take it up, and a listed file that no longer uses it must leave the list, so it only shrinks.
+ * generated client, @prisma/client, the driver adapter, `$queryRaw`/`$executeRaw`), tests
+ * included: Prisma is only the schema and the migrations (prisma.config.ts, which runs them, is
+ * outside the scanned places). Tests build their fixtures with the same builder.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import notYetMoved from "./not-yet-moved.json";
 
 const root = path.resolve(__dirname, "../..");
 const SCANNED = [
@@ -26,20 +24,20 @@ const SCANNED = [
 /** Source files under SCANNED (generated code aside); tests too when `tests`. */
 function sourceFiles({ tests }: { tests: boolean }): string[] {
   const files: string[] = [];
+  const isTest = (file: string) => /\.(test|spec)\.tsx?$/.test(file) || file.startsWith("lib/testing/");
   const walk = (relative: string) => {
     const absolute = path.join(root, relative);
     if (!fs.existsSync(absolute)) return;
     if (fs.statSync(absolute).isFile()) {
-      files.push(relative);
+      if (tests || !isTest(relative)) files.push(relative);
       return;
     }
     for (const entry of fs.readdirSync(absolute, { withFileTypes: true })) {
       const child = path.posix.join(relative, entry.name);
       if (entry.isDirectory()) {
         if (child !== "lib/db/generated") walk(child);
-      } else if (/\.(ts|tsx|mjs|mts)$/.test(entry.name)) {
-        const isTest = /\.(test|spec)\.tsx?$/.test(entry.name) || child.startsWith("lib/testing/");
-        if (tests || !isTest) files.push(child);
+      } else if (/\.(ts|tsx|mjs|mts)$/.test(entry.name) && (tests || !isTest(child))) {
+        files.push(child);
       }
     }
   };
@@ -56,8 +54,6 @@ const BUILDS = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|merg
 // Prisma's client: its generated client, the packages, raw Prisma SQL
 const PRISMA =
   /from\s+["'](@prisma\/(client|adapter-pg)|[^"']*\/db\/generated\/client)["']|\$(queryRaw|executeRaw)(Unsafe)?\b/;
-// the test fixtures' Prisma client
-const TEST_PRISMA = /(from\s+|import\()["']([^"']*\/testing\/prisma|\.\/prisma)["']/;
 
 describe("the database boundary", () => {
   it("builds statements only in the stores and the data layer", () => {
@@ -79,22 +75,11 @@ describe("the database boundary", () => {
     expect(layer).toEqual([]);
   });
 
-  it("lets only the listed tests still use Prisma's model API for their fixtures", () => {
-    const listed = new Set<string>(notYetMoved.files);
+  it("never reaches Prisma's client from tests either", () => {
     const using = sourceFiles({ tests: true }).filter(
-      (file) =>
-        file !== "lib/testing/prisma.ts" &&
-        file !== "lib/db/boundary.test.ts" &&
-        TEST_PRISMA.test(read(file)),
+      (file) => file !== "lib/db/boundary.test.ts" && PRISMA.test(read(file)),
     );
-    expect(using.filter((file) => !listed.has(file))).toEqual([]);
-    // the list only shrinks: a file that moved leaves it
-    expect([...listed].filter((file) => !using.includes(file))).toEqual([]);
-    // and raw Prisma SQL is nowhere, tests included
-    const raw = sourceFiles({ tests: true }).filter(
-      (file) => file !== "lib/db/boundary.test.ts" && /\$(queryRaw|executeRaw)(Unsafe)?\b/.test(read(file)),
-    );
-    expect(raw.filter((file) => !listed.has(file))).toEqual([]);
+    expect(using).toEqual([]);
   });
 
   it("finds what it looks for", () => {
@@ -106,10 +91,6 @@ describe("the database boundary", () => {
     expect(PRISMA.test("await db.$executeRaw`DELETE FROM x`")).toBe(true);
     expect(PRISMA.test('import { kysely } from "../db/client";')).toBe(false);
     expect(PRISMA.test('import type { Verification } from "../db/rows";')).toBe(false);
-    expect(TEST_PRISMA.test('import { prisma } from "@/lib/testing/prisma";')).toBe(true);
-    expect(TEST_PRISMA.test('import { prisma } from "./prisma";')).toBe(true);
-    expect(TEST_PRISMA.test('await import("../../testing/prisma")')).toBe(true);
-    expect(TEST_PRISMA.test('import { kysely } from "@/lib/db/client";')).toBe(false);
     expect(isStore("lib/idempotency/store.ts")).toBe(true);
     expect(isStore("lib/verifications/store/sessions.ts")).toBe(true);
     expect(isStore("lib/idempotency/index.ts")).toBe(false);

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
+import { countRows } from "../db/kysely";
 import { publishRecords, setupTestDns, uniqueDomain } from "../testing/custom-domains";
 import { makeApp, makeWorkspace } from "../testing/factories";
 import { bearer, call } from "../testing/router";
@@ -37,7 +37,13 @@ async function tenant() {
   };
 }
 
-const rowOf = (appId: string) => prisma().customDomain.findUnique({ where: { appId } });
+const rowOf = async (appId: string) =>
+  (await kysely().selectFrom("customDomains").selectAll().where("appId", "=", appId).executeTakeFirst()) ??
+  null;
+const activeOn = (webDomain: string) =>
+  countRows(
+    kysely().selectFrom("customDomains").where("webDomain", "=", webDomain).where("status", "=", "active"),
+  );
 const txtOf = (records: TRecord[]) => records.find((r) => r.id === "ownership-txt")!;
 const cnamesOf = (records: TRecord[]) => records.filter((r) => r.type === "CNAME");
 
@@ -95,15 +101,18 @@ describe("claims on the same hosts", () => {
     expect(shown).toMatchObject({ status: "invalid", requiredAction: "contact_support" });
     expect(shown.statusMessage).toContain(`${names.web} and ${names.oidc} are in use by another app`);
     expect(shown.statusMessage).not.toContain(owner.app.clientId);
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "custom_domain.checked", targetId: (await rowOf(squatter.app.clientId))!.id },
-      orderBy: { createdAt: "desc" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("action", "=", "custom_domain.checked")
+      .where("targetId", "=", (await rowOf(squatter.app.clientId))!.id)
+      .orderBy("createdAt", "desc")
+      .executeTakeFirst();
     expect(audit!.data).toMatchObject({ event: "host_taken", from: "invalid", to: "invalid" });
 
     // the owner's domain is untouched and still the only active one
     expect((await owner.get()).body.status).toBe("active");
-    expect(await prisma().customDomain.count({ where: { webDomain: names.web, status: "active" } })).toBe(1);
+    expect(await activeOn(names.web)).toBe(1);
 
     // an active domain is exclusive: a new claim on its hosts is refused at once
     const late = await tenant();
@@ -145,7 +154,7 @@ describe("claims on the same hosts", () => {
     const winner = results.find((r) => r.status === 200)!;
     expect(winner.body.status).toBe("active");
     expect(results.find((r) => r.status === 400)!.body.error.code).toBe("DOMAIN_IN_USE");
-    expect(await prisma().customDomain.count({ where: { webDomain: names.web, status: "active" } })).toBe(1);
+    expect(await activeOn(names.web)).toBe(1);
   });
 
   it("frees the hosts again when the active domain is deleted: the other claim can win", async () => {
@@ -202,23 +211,28 @@ describe("claims expire", () => {
     expect((await active.verify()).body.status).toBe("active");
     // as if the claim period had passed (the job compares with the database's rows only)
     const past = new Date(Date.UTC(2000, 0, 1));
-    await prisma().customDomain.update({
-      where: { appId: expired.app.clientId },
-      data: { claimExpiresAt: past },
-    });
-    await prisma().customDomain.update({
-      where: { appId: active.app.clientId },
-      data: { claimExpiresAt: past },
-    });
+    await kysely()
+      .updateTable("customDomains")
+      .set({ claimExpiresAt: past, updatedAt: new Date() })
+      .where("appId", "=", expired.app.clientId)
+      .execute();
+    await kysely()
+      .updateTable("customDomains")
+      .set({ claimExpiresAt: past, updatedAt: new Date() })
+      .where("appId", "=", active.app.clientId)
+      .execute();
     const expiredId = (await rowOf(expired.app.clientId))!.id;
 
     expect(await expireClaims(kysely(), { batchSize: 1, maxBatches: 5 })).toBeGreaterThanOrEqual(1);
 
     expect(await rowOf(expired.app.clientId)).toBeNull();
     expect((await expired.get()).body.status).toBe("unconfigured");
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "custom_domain.expired", targetId: expiredId },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("action", "=", "custom_domain.expired")
+      .where("targetId", "=", expiredId)
+      .executeTakeFirst();
     expect(audit).toMatchObject({ actorType: "system", workspaceId: expired.ws.workspaceId });
     expect(audit!.data).toMatchObject({ appId: expired.app.clientId, from: "awaiting_dns" });
     expect((await live.get()).body.status).toBe("awaiting_dns");

@@ -75,7 +75,7 @@ export async function otherDomainsOn(
       continue;
     }
     // a deleted app's domain is no longer served; its hosts are free to claim
-    // gone meanwhile: what Prisma's "not found" (P2025) of its delete answered
+    // gone meanwhile: 404 RESOURCE_NOT_FOUND
     if (!(await deleteDomain(db, row.id))) throw resourceGone();
     await recordAudit(db, {
       workspaceId: row.workspaceId,
@@ -129,7 +129,7 @@ export async function settleInspection(
   };
 }
 
-/** The answer the pipeline gave to Prisma's "record not found" (P2025). */
+/** The answer to a resource that is not (or no longer) there: 404 RESOURCE_NOT_FOUND. */
 function resourceGone(): ApiError {
   return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }

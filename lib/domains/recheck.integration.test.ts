@@ -1,7 +1,7 @@
 import { Resolver } from "node:dns/promises";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { recheckCustomDomainsJob } from "../jobs/definitions";
 import { CRONTAB, jobNamed } from "../jobs/handlers";
 import { publishRecords, setupTestDns, TEST_CNAME_TARGET, uniqueDomain } from "../testing/custom-domains";
@@ -35,22 +35,38 @@ async function configured() {
   };
 }
 
-const row = (appId: string) => prisma().customDomain.findUniqueOrThrow({ where: { appId } });
+const row = (appId: string) =>
+  kysely().selectFrom("customDomains").selectAll().where("appId", "=", appId).executeTakeFirstOrThrow();
 
 // Domains of this file are made due far in the past, so they come before any other pending
 // domain of the test database (claims take the oldest first) and each test knows what it gets.
 let pastMinute = 0;
-async function makeDue(appId: string, extra: Record<string, unknown> = {}) {
+async function makeDue(appId: string, extra: { pendingSince?: Date; autoChecks?: number } = {}) {
   const at = new Date(Date.UTC(2000, 0, 1, 0, ++pastMinute));
-  await prisma().customDomain.update({ where: { appId }, data: { nextCheckAt: at, ...extra } });
+  await setDomain(appId, { nextCheckAt: at, ...extra });
   return at;
 }
 
+/** Writes `values` to app `appId`'s custom domain (its updatedAt bumped). */
+async function setDomain(
+  appId: string,
+  values: { nextCheckAt: Date; pendingSince?: Date; autoChecks?: number },
+): Promise<void> {
+  await kysely()
+    .updateTable("customDomains")
+    .set({ ...values, updatedAt: new Date() })
+    .where("appId", "=", appId)
+    .execute();
+}
+
 const checkedAudits = (appId: string) =>
-  prisma().auditEvent.findMany({
-    where: { action: "custom_domain.checked", data: { path: ["appId"], equals: appId } },
-    orderBy: { createdAt: "asc" },
-  });
+  kysely()
+    .selectFrom("auditEvents")
+    .selectAll()
+    .where("action", "=", "custom_domain.checked")
+    .where(sql<string>`data->>'appId'`, "=", appId)
+    .orderBy("createdAt", "asc")
+    .execute();
 
 describe("custom_domain_recheck", () => {
   it("is a task the worker runs every minute", async () => {
@@ -105,10 +121,7 @@ describe("custom_domain_recheck", () => {
     expect(tls.status).toBe(200);
 
     // active domains are not re-checked
-    await prisma().customDomain.update({
-      where: { appId: app.clientId },
-      data: { nextCheckAt: new Date(0) },
-    });
+    await setDomain(app.clientId, { nextCheckAt: new Date(0) });
     const again = await recheckDueDomains(kysely(), { batchSize: 1, maxBatches: 1 });
     expect((await row(app.clientId)).lastCheckedAt).toEqual(domain.lastCheckedAt);
     expect(again.activated).toBe(0);

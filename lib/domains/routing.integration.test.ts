@@ -9,9 +9,17 @@ import {
   findActiveCustomDomainHost,
   resolveCustomDomainHost,
 } from "./routing";
-import { prisma } from "../testing/prisma";
 
 const dns = setupTestDns();
+
+/** Sets the status of app `appId`'s custom domain behind the service's back (another instance). */
+async function setStatus(appId: string, status: string): Promise<void> {
+  await kysely()
+    .updateTable("customDomains")
+    .set({ status, updatedAt: new Date() })
+    .where("appId", "=", appId)
+    .execute();
+}
 
 describe("findActiveCustomDomainHost", () => {
   it("finds both hosts of an active domain with the app's environment", async () => {
@@ -44,9 +52,9 @@ describe("findActiveCustomDomainHost", () => {
     const app = await makeApp(ws.keys.sandbox);
     const names = await makeActiveCustomDomain(dns(), ws.keys.sandbox, "sandbox", app.clientId);
     const db = kysely();
-    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
+    await setStatus(app.clientId, "invalid");
     expect(await findActiveCustomDomainHost(db, names.web)).toBeUndefined();
-    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
+    await setStatus(app.clientId, "active");
     expect(await findActiveCustomDomainHost(db, names.web)).toBeDefined();
     await call("DELETE", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(ws.keys.sandbox) });
     expect(await findActiveCustomDomainHost(db, names.web)).toBeUndefined();
@@ -68,11 +76,11 @@ describe("resolveCustomDomainHost", () => {
     });
 
     // a change made elsewhere (another instance) shows once the entry expires
-    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "invalid" } });
+    await setStatus(app.clientId, "invalid");
     expect(await resolveCustomDomainHost(db, names.web, now + 1000)).toBeDefined();
     expect(await resolveCustomDomainHost(db, names.web, now + CACHE_TTL_MS + 1)).toBeUndefined();
     // the miss is cached too
-    await prisma().customDomain.update({ where: { appId: app.clientId }, data: { status: "active" } });
+    await setStatus(app.clientId, "active");
     const later = now + CACHE_TTL_MS + 2;
     expect(await resolveCustomDomainHost(db, names.web, later)).toBeUndefined();
 

@@ -52,7 +52,7 @@ import { DOMAIN_TRANSITIONS, illegalDomainTransition } from "./state-machine";
 import type { Resolver } from "node:dns/promises";
 import { inTransaction } from "../db/kysely";
 
-/** The answer the pipeline gave to Prisma's "record not found" (P2025). */
+/** The answer to a resource that is not (or no longer) there: 404 RESOURCE_NOT_FOUND. */
 function resourceGone(): ApiError {
   return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
@@ -86,8 +86,7 @@ export async function configureCustomDomain(
   input: { webDomain: string; oidcDomain: string },
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const kdb = db;
-  const existing = await readDomainOfApp(kdb, app.id);
+  const existing = await readDomainOfApp(db, app.id);
   if (existing) {
     throw new ApiError(
       "CUSTOM_DOMAIN_EXISTS",
@@ -96,7 +95,7 @@ export async function configureCustomDomain(
   }
   const pair = parseDomainPair(input, reservedHosts());
   const hosts = [pair.webDomain, pair.oidcDomain];
-  await lockHosts(kdb, hosts);
+  await lockHosts(db, hosts);
 
   // only an active domain holds its hosts: other apps' claims may coexist with this one
   const taken = hostsHeld(await otherDomainsOn(db, hosts, { requestId: actor.requestId }), hosts);
@@ -108,7 +107,7 @@ export async function configureCustomDomain(
   const schedule = startRecheckSchedule(now);
   let row: TCustomDomainRow;
   try {
-    row = await insertDomain(kdb, {
+    row = await insertDomain(db, {
       id: newId("dom"),
       appId: app.id,
       webDomain: pair.webDomain,
@@ -124,7 +123,7 @@ export async function configureCustomDomain(
     });
   } catch (err) {
     // only a concurrent configure of the same app gets here (hosts are locked above): the unique
-    // violation of `app_id` (23505; Prisma's P2002)
+    // violation of `app_id` (23505)
     if (isUniqueViolation(err)) {
       throw new ApiError(
         "CUSTOM_DOMAIN_EXISTS",
@@ -173,7 +172,7 @@ export async function verifyCustomDomain(
     if (!current) throw noDomain(clientId);
     const { move, data } = checkUpdate(current, inspection, { automatic: false, now: new Date() });
     const updated = await writeCheck(tx, current.id, data);
-    // locked above, so never gone; what Prisma's update of a missing row (P2025) answered
+    // locked above, so never gone; 404 RESOURCE_NOT_FOUND
     if (!updated) throw resourceGone();
     // every instance's cached OP issuer of these hosts (lib/oidc/provider/issuer.ts), on commit
     if (updated.status !== current.status) await publishInvalidation(tx, CACHE_TOPICS.customDomains);
@@ -205,12 +204,11 @@ export async function deleteCustomDomain(
   clientId: string,
 ): Promise<{ deleted: true }> {
   const app = await getOwnedApp(db, actor.auth, clientId);
-  const kdb = db;
-  const domain = await readDomainOfApp(kdb, app.id);
+  const domain = await readDomainOfApp(db, app.id);
   if (!domain) throw noDomain(clientId);
   const move = transition(DOMAIN_TRANSITIONS, domain.status, "delete", illegalDomainTransition);
-  // gone meanwhile (a concurrent delete): what Prisma's delete of a missing row (P2025) answered
-  if (!(await deleteDomain(kdb, domain.id))) throw resourceGone();
+  // gone meanwhile (a concurrent delete): 404 RESOURCE_NOT_FOUND
+  if (!(await deleteDomain(db, domain.id))) throw resourceGone();
   await publishInvalidation(db, CACHE_TOPICS.customDomains);
   await recordAudit(db, {
     ...workspaceAudit(actor),

@@ -127,7 +127,7 @@ export async function bindHostedBrowser(
     if (!request?.handoffHash || !handoff || handoff.length > 128) return null;
     if (!(await consumeHandoff(db, request.id, bindingHash(handoff), bindingHash(resumeProof(secret)))))
       return null;
-    // gone since it was read (a concurrent delete): what Prisma's "not found" (P2025) answered
+    // gone since it was read (a concurrent delete): a missing row answers 404 RESOURCE_NOT_FOUND
     if (!(await setBrowserBinding(db, verificationId, bindingHash(secret))))
       throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
     return secret;

@@ -61,7 +61,6 @@ export async function answerReturn(
   verificationId: string,
   secret: string | undefined,
 ): Promise<string | null> {
-  // a Prisma transaction: the return's code is issued by lib/oidc/codes.ts, still on Prisma
   return inTransaction(db, async (tx) => {
     const browser = await hostedBrowser(tx, verificationId, secret);
     if (!browser?.bound || browser.oidc) return null;

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { makeVerifyingApp } from "../testing/verifications";
 import { createWorkflow, workflowBody } from "../testing/workflows";
 import { loadHostedView } from "./view";
@@ -38,7 +37,11 @@ describe("loadHostedView", () => {
 
     const id = await start(own.workflowId);
     const view = await loadHostedView(kysely(), id);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(view).toMatchObject({
       id,
       environment: "sandbox",

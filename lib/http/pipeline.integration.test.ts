@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import pg from "pg";
+import { sql } from "kysely";
 import { createDb, kysely, type Db } from "@/lib/db/client";
 import { logger } from "@/lib/log";
 import { makeOperator, makeWorkspace } from "@/lib/testing/factories";
@@ -13,7 +14,6 @@ import { requestProductionTest } from "@/lib/testing/production-tests";
 import { basic, bearer, call, type CallResult } from "@/lib/testing/router";
 import { pipeline } from "./pipeline";
 import { REST } from "./surfaces";
-import { prisma } from "../testing/prisma";
 
 const VER = `ver_${"0".repeat(26)}`;
 const FORM = "application/x-www-form-urlencoded";
@@ -322,7 +322,7 @@ describe("database unavailable: 503 with Retry-After in each surface's shape", (
   it("a connection ended by the server (57P01 admin shutdown) mid-query", async () => {
     const marker = `pipeline_${Date.now()}`;
     const handler = pipeline(REST, async () => {
-      await prisma().$queryRawUnsafe(`SELECT pg_sleep(20) AS ${marker}`);
+      await sql`SELECT pg_sleep(20) AS ${sql.raw(marker)}`.execute(kysely());
       return new Response(null, { status: 204 });
     });
     const pending = handler(new Request("http://localhost/api/sandbox/v1/x"), {});

@@ -5,7 +5,7 @@
  * - assigns the request id (`req_…`): sent as X-Request-Id, readable inside the handler as
  *   `scope.requestId` or, anywhere below it, `currentRequestId()`;
  * - maps what the handler throws to one error response in the surface's own shape (the surface
- *   renders it, lib/http/surfaces.ts): ApiError as is; Prisma "record not found" → 404;
+ *   renders it, lib/http/surfaces.ts): ApiError as is;
  *   "database unavailable" (lib/http/unavailable.ts) → 503 SERVICE_UNAVAILABLE with Retry-After;
  *   anything else → 500, logged once with the request id;
  * - adds X-Content-Type-Options: nosniff, and HSTS when PUBLIC_URL is https;

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkSignInLimits, signInWithPassword } from "@/lib/auth/sign-in";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "../testing/prisma";
+import { countRows } from "@/lib/db/kysely";
 import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { flushRequestLog } from "@/lib/request-log/writer";
@@ -84,6 +84,9 @@ describe("Basic credentials with a NUL in the username", () => {
 });
 
 describe("OpenID Provider parameters", () => {
+  const authorizationRequests = () =>
+    countRows(kysely().selectFrom("oidcAuthorizationRequests").where("appId", "=", app.clientId));
+
   it("client_id=app_%00 at /auth is the error page (400), not a 500", async () => {
     const res = await call(
       "GET",
@@ -94,7 +97,7 @@ describe("OpenID Provider parameters", () => {
   });
 
   it("a NUL in state at /auth (known client) is refused on the error page, nothing stored", async () => {
-    const before = await prisma().oidcAuthorizationRequest.count({ where: { appId: app.clientId } });
+    const before = await authorizationRequests();
     const q = new URLSearchParams({
       client_id: app.clientId,
       redirect_uri: REDIRECT,
@@ -106,7 +109,7 @@ describe("OpenID Provider parameters", () => {
     const res = await call("GET", `/oidc/sandbox/auth?${q.toString()}`);
     expect(res.status).toBe(400);
     expect(res.text).toContain("state");
-    expect(await prisma().oidcAuthorizationRequest.count({ where: { appId: app.clientId } })).toBe(before);
+    expect(await authorizationRequests()).toBe(before);
   });
 
   it("a NUL in a POSTed /auth form is refused the same way", async () => {
@@ -181,8 +184,13 @@ describe("REST path ids", () => {
     });
     expect(ok.status).toBe(200);
     await flushRequestLog();
-    const row = await prisma().apiRequestLog.findUnique({ where: { id: ok.headers.get("x-request-id")! } });
-    expect(row).not.toBeNull();
+    const id = ok.headers.get("x-request-id")!;
+    const row = await kysely()
+      .selectFrom("apiRequestLogs")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirst();
+    expect(row?.id).toBe(id);
   });
 });
 

@@ -98,8 +98,7 @@ function storedHeaders(value: unknown): Record<string, string> {
   );
 }
 
-export async function claimIdempotencyKey(tx: Db, scope: IdempotencyScope): Promise<IdempotencyClaim> {
-  const db = tx;
+export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope): Promise<IdempotencyClaim> {
   const now = Date.now();
   const values = {
     ...scope,

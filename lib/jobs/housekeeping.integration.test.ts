@@ -3,10 +3,11 @@
  * authorization requests, idempotency records, ended rate-limit windows, sessions long past
  * retention, SAML test sign-ins' hand-offs — in bounded batches, and keep every live row.
  */
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { purgeExpiredTestSignInHandOffs } from "../connections/test-sign-in-hand-offs";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
+import { countRows, likeLiteral } from "../db/kysely";
 import { newId, randomToken } from "../ids";
 import { purgeExpiredAuthorizationCodes } from "../oidc/purge";
 import { makeTokenApp, makeVerification } from "../testing/tokens";
@@ -28,8 +29,9 @@ function scheduled(name: string): boolean {
 }
 
 async function oidcRequest(appId: string, verificationId: string, expiresAt: Date) {
-  return prisma().oidcAuthorizationRequest.create({
-    data: {
+  return kysely()
+    .insertInto("oidcAuthorizationRequests")
+    .values({
       id: newId("oar"),
       verificationId,
       appId,
@@ -38,8 +40,19 @@ async function oidcRequest(appId: string, verificationId: string, expiresAt: Dat
       scope: "openid",
       createdAt: new Date(expiresAt.getTime() - 900_000),
       expiresAt,
-    },
-  });
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The rows of each table the OIDC purge empties. */
+async function oidcCounts() {
+  const db = kysely();
+  return {
+    codes: await countRows(db.selectFrom("authorizationCodes")),
+    tokens: await countRows(db.selectFrom("oidcAccessTokens")),
+    requests: await countRows(db.selectFrom("oidcAuthorizationRequests")),
+  };
 }
 
 describe("housekeeping jobs", () => {
@@ -52,8 +65,9 @@ describe("housekeeping jobs", () => {
   it("delete expired codes, access tokens and authorization requests, and keep live ones", async () => {
     const { app } = await makeTokenApp();
     const codeRow = (expiresAt: Date) =>
-      prisma().authorizationCode.create({
-        data: {
+      kysely()
+        .insertInto("authorizationCodes")
+        .values({
           codeHash: randomToken(64),
           appId: app.clientId,
           environment: "sandbox",
@@ -61,11 +75,13 @@ describe("housekeeping jobs", () => {
           surface: "op",
           expiresAt,
           createdAt: new Date(expiresAt.getTime() - 60_000),
-        },
-      });
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     const tokenRow = (expiresAt: Date) =>
-      prisma().oidcAccessToken.create({
-        data: {
+      kysely()
+        .insertInto("oidcAccessTokens")
+        .values({
           tokenHash: randomToken(64),
           appId: app.clientId,
           environment: "sandbox",
@@ -73,8 +89,9 @@ describe("housekeeping jobs", () => {
           codeHash: randomToken(64),
           scope: "openid",
           expiresAt,
-        },
-      });
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     const expiredCodes = await Promise.all([codeRow(ago(2 * DAY)), codeRow(ago(3 * DAY))]);
     // expired an hour ago: still recognised as used or expired for a day
     const liveCodes = await Promise.all([codeRow(ahead(60_000)), codeRow(ago(3600_000))]);
@@ -86,32 +103,42 @@ describe("housekeeping jobs", () => {
     ]);
     const liveRequests = await Promise.all([oidcRequest(app.clientId, newId("ver"), ahead(900_000))]);
 
-    const before = {
-      codes: await prisma().authorizationCode.count(),
-      tokens: await prisma().oidcAccessToken.count(),
-      requests: await prisma().oidcAuthorizationRequest.count(),
-    };
+    const before = await oidcCounts();
     await runTask("oidc_purge");
-    const after = {
-      codes: await prisma().authorizationCode.count(),
-      tokens: await prisma().oidcAccessToken.count(),
-      requests: await prisma().oidcAuthorizationRequest.count(),
-    };
+    const after = await oidcCounts();
     expect(after.codes).toBeLessThanOrEqual(before.codes - expiredCodes.length);
     expect(after.tokens).toBeLessThanOrEqual(before.tokens - expiredTokens.length);
     expect(after.requests).toBeLessThanOrEqual(before.requests - expiredRequests.length);
 
-    const codes = await prisma().authorizationCode.findMany({
-      where: { codeHash: { in: [...expiredCodes, ...liveCodes].map((c) => c.codeHash) } },
-    });
+    const codes = await kysely()
+      .selectFrom("authorizationCodes")
+      .select("codeHash")
+      .where(
+        "codeHash",
+        "in",
+        [...expiredCodes, ...liveCodes].map((c) => c.codeHash),
+      )
+      .execute();
     expect(codes.map((c) => c.codeHash).sort()).toEqual(liveCodes.map((c) => c.codeHash).sort());
-    const tokens = await prisma().oidcAccessToken.findMany({
-      where: { tokenHash: { in: [...expiredTokens, ...liveTokens].map((t) => t.tokenHash) } },
-    });
+    const tokens = await kysely()
+      .selectFrom("oidcAccessTokens")
+      .select("tokenHash")
+      .where(
+        "tokenHash",
+        "in",
+        [...expiredTokens, ...liveTokens].map((t) => t.tokenHash),
+      )
+      .execute();
     expect(tokens.map((t) => t.tokenHash).sort()).toEqual(liveTokens.map((t) => t.tokenHash).sort());
-    const requests = await prisma().oidcAuthorizationRequest.findMany({
-      where: { id: { in: [...expiredRequests, ...liveRequests].map((r) => r.id) } },
-    });
+    const requests = await kysely()
+      .selectFrom("oidcAuthorizationRequests")
+      .select("id")
+      .where(
+        "id",
+        "in",
+        [...expiredRequests, ...liveRequests].map((r) => r.id),
+      )
+      .execute();
     expect(requests.map((r) => r.id)).toEqual(liveRequests.map((r) => r.id));
   });
 
@@ -122,50 +149,57 @@ describe("housekeeping jobs", () => {
     for (let i = 0; i < 7; i++) {
       const codeHash = randomToken(64);
       hashes.push(codeHash);
-      await prisma().authorizationCode.create({
-        data: {
+      await db
+        .insertInto("authorizationCodes")
+        .values({
           codeHash,
           appId: app.clientId,
           environment: "sandbox",
           verificationId: newId("ver"),
           surface: "rest",
           expiresAt: ago(2 * DAY),
-        },
-      });
+        })
+        .execute();
     }
     const deleted = await purgeExpiredAuthorizationCodes(db, { batchSize: 3 });
     expect(deleted).toBeGreaterThanOrEqual(7);
-    expect(await prisma().authorizationCode.count({ where: { codeHash: { in: hashes } } })).toBe(0);
+    expect(await countRows(db.selectFrom("authorizationCodes").where("codeHash", "in", hashes))).toBe(0);
   });
 
   it("an OIDC session whose request was purged returns nowhere (not to the app's REST defaults)", async () => {
     const db = kysely();
     const { app } = await makeTokenApp();
-    await prisma().app.update({
-      where: { id: app.clientId },
-      data: { defaultSuccessRedirectUri: "https://rp.example.com/done" },
-    });
+    await db
+      .updateTable("apps")
+      .set({ defaultSuccessRedirectUri: "https://rp.example.com/done", updatedAt: new Date() })
+      .where("id", "=", app.clientId)
+      .execute();
     // a session the OpenID Provider started (/oidc/{env}/auth)
-    const v = await prisma().verification.update({
-      where: { id: (await makeVerification(app.clientId)).id },
-      data: { viaOidcProvider: true },
-    });
+    const v = await db
+      .updateTable("verifications")
+      .set({ viaOidcProvider: true, updatedAt: new Date() })
+      .where("id", "=", (await makeVerification(app.clientId)).id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const request = await oidcRequest(app.clientId, v.id, ago(2 * DAY));
-    await prisma().oidcAuthorizationRequest.update({
-      where: { id: request.id },
-      data: { resumeToken: randomToken(43) },
-    });
+    await db
+      .updateTable("oidcAuthorizationRequests")
+      .set({ resumeToken: randomToken(43) })
+      .where("id", "=", request.id)
+      .execute();
     expect(await nextUrlFor(db, v)).toMatch(/\/resume\//);
     await runTask("oidc_purge");
-    expect(await prisma().oidcAuthorizationRequest.count({ where: { id: request.id } })).toBe(0);
+    expect(await countRows(db.selectFrom("oidcAuthorizationRequests").where("id", "=", request.id))).toBe(0);
     expect(await nextUrlFor(db, v)).toBeNull();
   });
 
   it("delete expired idempotency records and ended rate-limit windows, and keep live ones", async () => {
     const { ws } = await makeTokenApp();
     const record = (key: string, expiresAt: Date) =>
-      prisma().idempotencyRecord.create({
-        data: {
+      kysely()
+        .insertInto("idempotencyRecords")
+        .values({
+          id: randomUUID(),
           workspaceId: ws.workspaceId,
           environment: "sandbox",
           key,
@@ -174,8 +208,9 @@ describe("housekeeping jobs", () => {
           requestHash: "0".repeat(64),
           lockedUntil: expiresAt,
           expiresAt,
-        },
-      });
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     const expired = await Promise.all([
       record(`old-${randomToken(8)}`, ago(1000)),
       record(`old-${randomToken(8)}`, ago(DAY)),
@@ -184,20 +219,35 @@ describe("housekeeping jobs", () => {
 
     const prefix = `housekeeping-test-${randomToken(8)}`;
     const windowRow = (key: string, expire: number) =>
-      prisma().rateLimit.create({ data: { key: `${prefix}:${key}`, points: 3, expire: BigInt(expire) } });
+      kysely()
+        .insertInto("rateLimits")
+        .values({ key: `${prefix}:${key}`, points: 3, expire: String(expire) })
+        .execute();
     await windowRow("ended-1", Date.now() - 1000);
     await windowRow("ended-2", Date.now() - DAY);
     await windowRow("open", Date.now() + 600_000);
 
-    const before = await prisma().idempotencyRecord.count();
+    const before = await countRows(kysely().selectFrom("idempotencyRecords"));
     await runTask("idempotency_purge");
     await runTask("rate_limit_purge");
-    expect(await prisma().idempotencyRecord.count()).toBeLessThanOrEqual(before - expired.length);
-    const records = await prisma().idempotencyRecord.findMany({
-      where: { id: { in: [...expired, live].map((r) => r.id) } },
-    });
+    expect(await countRows(kysely().selectFrom("idempotencyRecords"))).toBeLessThanOrEqual(
+      before - expired.length,
+    );
+    const records = await kysely()
+      .selectFrom("idempotencyRecords")
+      .select("id")
+      .where(
+        "id",
+        "in",
+        [...expired, live].map((r) => r.id),
+      )
+      .execute();
     expect(records.map((r) => r.id)).toEqual([live.id]);
-    const windows = await prisma().rateLimit.findMany({ where: { key: { startsWith: prefix } } });
+    const windows = await kysely()
+      .selectFrom("rateLimits")
+      .select("key")
+      .where("key", "like", `${likeLiteral(prefix)}%`)
+      .execute();
     expect(windows.map((w) => w.key)).toEqual([`${prefix}:open`]);
   });
 
@@ -205,19 +255,21 @@ describe("housekeeping jobs", () => {
     const { app } = await makeTokenApp();
     const session = async (endedAt: Date, wiped: boolean) => {
       const v = await makeVerification(app.clientId);
-      await prisma().verification.update({
-        where: { id: v.id },
-        data: { endedAt, personalDataDeletedAt: wiped ? endedAt : null },
-      });
-      await prisma().verificationEvent.create({
-        data: {
+      await kysely()
+        .updateTable("verifications")
+        .set({ endedAt, personalDataDeletedAt: wiped ? endedAt : null, updatedAt: new Date() })
+        .where("id", "=", v.id)
+        .execute();
+      await kysely()
+        .insertInto("verificationEvents")
+        .values({
           id: newId("evt"),
           verificationId: v.id,
           appId: app.clientId,
           type: "verification.completed",
-          payload: {},
-        },
-      });
+          payload: JSON.stringify({}),
+        })
+        .execute();
       return v.id;
     };
     const old = await session(ago(400 * DAY), true);
@@ -226,28 +278,32 @@ describe("housekeeping jobs", () => {
     const recent = await session(ago(40 * DAY), true);
 
     await runTask("verification_purge");
-    const left = await prisma().verification.findMany({
-      where: { id: { in: [old, unwiped, recent] } },
-      select: { id: true },
-    });
+    const left = await kysely()
+      .selectFrom("verifications")
+      .select("id")
+      .where("id", "in", [old, unwiped, recent])
+      .execute();
     expect(left.map((r) => r.id).sort()).toEqual([unwiped, recent].sort());
-    expect(await prisma().verificationEvent.count({ where: { verificationId: old } })).toBe(0);
-    expect(await prisma().verificationEvent.count({ where: { verificationId: recent } })).toBe(1);
+    const events = (verificationId: string) =>
+      countRows(kysely().selectFrom("verificationEvents").where("verificationId", "=", verificationId));
+    expect(await events(old)).toBe(0);
+    expect(await events(recent)).toBe(1);
   });
 
   it("delete the SAML test sign-ins' hand-offs that expired unanswered, hourly with the assertion IDs, and keep live ones", async () => {
     const db = kysely();
     const providerId = `housekeeping_${randomToken(8)}`;
     const handOff = (id: string, expiresAt: Date) =>
-      prisma().connectionTestHandOff.create({
-        data: {
+      db
+        .insertInto("connectionTestHandOffs")
+        .values({
           id: `${providerId}-${id}`,
           environment: "production",
           providerId,
           handOffSealed: "x",
           expiresAt,
-        },
-      });
+        })
+        .execute();
     await handOff("old-1", ago(1000));
     await handOff("old-2", ago(DAY));
     await handOff("old-3", ago(2 * DAY));
@@ -255,10 +311,11 @@ describe("housekeeping jobs", () => {
     expect(CRONTAB).toContain("40 * * * * saml_assertion_purge");
 
     await runTask("saml_assertion_purge");
-    const left = await prisma().connectionTestHandOff.findMany({
-      where: { providerId },
-      select: { id: true },
-    });
+    const left = await db
+      .selectFrom("connectionTestHandOffs")
+      .select("id")
+      .where("providerId", "=", providerId)
+      .execute();
     expect(left.map((r) => r.id)).toEqual([`${providerId}-live`]);
 
     // in bounded batches
@@ -266,6 +323,8 @@ describe("housekeeping jobs", () => {
     await handOff("old-5", ago(1000));
     await handOff("old-6", ago(1000));
     expect(await purgeExpiredTestSignInHandOffs(db, { batchSize: 2 })).toBeGreaterThanOrEqual(3);
-    expect(await prisma().connectionTestHandOff.count({ where: { providerId } })).toBe(1);
+    expect(
+      await countRows(db.selectFrom("connectionTestHandOffs").where("providerId", "=", providerId)),
+    ).toBe(1);
   });
 });

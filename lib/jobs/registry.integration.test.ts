@@ -1,31 +1,33 @@
 /**
- * `enqueue` on the data layer (lib/jobs/store.ts): graphile_worker.add_job in the caller's Prisma
+ * `enqueue` on the data layer (lib/jobs/store.ts): graphile_worker.add_job in the caller's
  * transaction — the job with its payload, run time, key and attempts exists once that
  * transaction commits, and never when it rolls back. The jobs here run a day from now, so no
  * worker of another test file takes them.
  */
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
 import { randomToken } from "../ids";
 import { completeDemoActivationJob, sendMailJob } from "./definitions";
 import { enqueue } from "./registry";
 import { inTransaction } from "../db/kysely";
-import { prisma } from "../testing/prisma";
 
 interface TJobRow {
-  task_identifier: string;
+  taskIdentifier: string;
   payload: unknown;
-  run_at: Date;
+  runAt: Date;
   key: string | null;
-  max_attempts: number;
+  maxAttempts: number;
 }
 
+/** graphile_worker's jobs with this key (result columns camelCased by the data layer). */
 async function jobsKeyed(key: string): Promise<TJobRow[]> {
-  return prisma().$queryRaw<TJobRow[]>`
+  const { rows } = await sql<TJobRow>`
     SELECT t.identifier AS task_identifier, j.payload, j.run_at, j.key, j.max_attempts
       FROM graphile_worker._private_jobs j
       JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-     WHERE j.key = ${key}`;
+     WHERE j.key = ${key}`.execute(kysely());
+  return rows;
 }
 
 describe("enqueue on the database", () => {
@@ -38,17 +40,17 @@ describe("enqueue on the database", () => {
     const [job, ...more] = await jobsKeyed(`activation.complete_demo:${ticketId}`);
     expect(more).toEqual([]);
     expect(job).toMatchObject({
-      task_identifier: "activation.complete_demo",
+      taskIdentifier: "activation.complete_demo",
       payload: { ticketId },
-      max_attempts: 3,
+      maxAttempts: 3,
     });
-    expect(job!.run_at.getTime()).toBe(runAt.getTime());
+    expect(job!.runAt.getTime()).toBe(runAt.getTime());
 
     // the same key again replaces the pending job: still one, with the new run time
     const later = new Date(runAt.getTime() + 60_000);
     await enqueue(kysely(), completeDemoActivationJob, { ticketId }, { runAt: later });
     const jobs = await jobsKeyed(`activation.complete_demo:${ticketId}`);
-    expect(jobs.map((j) => [j.run_at.getTime(), j.max_attempts])).toEqual([[later.getTime(), 10]]);
+    expect(jobs.map((j) => [j.runAt.getTime(), j.maxAttempts])).toEqual([[later.getTime(), 10]]);
   });
 
   it("adds nothing when the transaction rolls back", async () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "../testing/prisma";
 import { newId } from "@/lib/ids";
-import { issueAuthorizationCode, redeemAuthorizationCode } from "./codes";
+import { issueCode, redeemAuthorizationCode } from "./codes";
 import { s256Challenge } from "./pkce";
 
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
@@ -22,9 +21,13 @@ describe("authorization codes", () => {
   it("issues 256-bit codes stored only as their SHA-256, with a short lifetime", async () => {
     const base = ids();
     const before = Date.now();
-    const code = await issueAuthorizationCode(kysely(), { ...base, nonce: "n", scope: "openid" });
+    const code = await issueCode(kysely(), { ...base, nonce: "n", scope: "openid" });
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = await prisma().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
+    const row = await kysely()
+      .selectFrom("authorizationCodes")
+      .selectAll()
+      .where("codeHash", "=", sha256Hex(code))
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       appId: base.appId,
       surface: "rest",
@@ -36,19 +39,17 @@ describe("authorization codes", () => {
     const ttl = row.expiresAt.getTime() - before;
     expect(ttl).toBeGreaterThan(59_000);
     expect(ttl).toBeLessThanOrEqual(61_000);
-    expect(await issueAuthorizationCode(kysely(), base)).not.toBe(code);
+    expect(await issueCode(kysely(), base)).not.toBe(code);
   });
 
   it("refuses lifetimes over 10 minutes and malformed challenges", async () => {
-    await expect(issueAuthorizationCode(kysely(), { ...ids(), ttlSeconds: 601 })).rejects.toThrow(RangeError);
-    await expect(issueAuthorizationCode(kysely(), { ...ids(), codeChallenge: "short" })).rejects.toThrow(
-      TypeError,
-    );
+    await expect(issueCode(kysely(), { ...ids(), ttlSeconds: 601 })).rejects.toThrow(RangeError);
+    await expect(issueCode(kysely(), { ...ids(), codeChallenge: "short" })).rejects.toThrow(TypeError);
   });
 
   it("redeems once; the second redemption reports reuse", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(kysely(), base);
+    const code = await issueCode(kysely(), base);
     const first = await redeemAuthorizationCode(kysely(), {
       code,
       appId: base.appId,
@@ -69,7 +70,7 @@ describe("authorization codes", () => {
 
   it("of concurrent redemptions exactly one wins", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(kysely(), base);
+    const code = await issueCode(kysely(), base);
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
         redeemAuthorizationCode(kysely(), {
@@ -86,7 +87,7 @@ describe("authorization codes", () => {
 
   it("binds the code to its app and environment without consuming it on a mismatch", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(kysely(), base);
+    const code = await issueCode(kysely(), base);
     const other = await redeemAuthorizationCode(kysely(), {
       code,
       appId: newId("app"),
@@ -127,7 +128,7 @@ describe("authorization codes", () => {
       ["op", "rest"],
     ] as const) {
       const base = { ...ids(), surface: issuedBy };
-      const code = await issueAuthorizationCode(kysely(), base);
+      const code = await issueCode(kysely(), base);
       const redeem = (surface: "rest" | "op") =>
         redeemAuthorizationCode(kysely(), { code, appId: base.appId, environment: "sandbox", surface });
       const elsewhere = await redeem(other);
@@ -142,7 +143,7 @@ describe("authorization codes", () => {
   it("refuses an expired code", async () => {
     const base = ids();
     const issuedAt = new Date(Date.now() - 60_000);
-    const code = await issueAuthorizationCode(kysely(), { ...base, ttlSeconds: 30, now: issuedAt });
+    const code = await issueCode(kysely(), { ...base, ttlSeconds: 30, now: issuedAt });
     const res = await redeemAuthorizationCode(kysely(), {
       code,
       appId: base.appId,
@@ -163,7 +164,7 @@ describe("authorization codes", () => {
 
   it("requires the redirect_uri the code was issued for", async () => {
     const base = ids();
-    const code = await issueAuthorizationCode(kysely(), { ...base, redirectUri: "https://rp.example/cb" });
+    const code = await issueCode(kysely(), { ...base, redirectUri: "https://rp.example/cb" });
     const redeem = (redirectUri?: string) =>
       redeemAuthorizationCode(kysely(), {
         code,
@@ -182,7 +183,7 @@ describe("authorization codes", () => {
 
   it("enforces PKCE S256 both ways", async () => {
     const base = ids();
-    const withChallenge = await issueAuthorizationCode(kysely(), {
+    const withChallenge = await issueCode(kysely(), {
       ...base,
       codeChallenge: s256Challenge(VERIFIER),
     });
@@ -201,7 +202,7 @@ describe("authorization codes", () => {
     });
     expect((await redeem(withChallenge, VERIFIER)).ok).toBe(true);
 
-    const without = await issueAuthorizationCode(kysely(), base);
+    const without = await issueCode(kysely(), base);
     expect(await redeem(without, VERIFIER)).toMatchObject({ ok: false, reason: "pkce_not_expected" });
     expect((await redeem(without)).ok).toBe(true);
   });

@@ -47,11 +47,6 @@ export interface TIssueCodeInput {
   now?: Date;
 }
 
-/** issueCode for callers holding a Prisma client or transaction (the hosted page's REST return). */
-export async function issueAuthorizationCode(db: Db, input: TIssueCodeInput): Promise<string> {
-  return issueCode(db, input);
-}
-
 /** A new code for `input` (stored as its SHA-256); the code itself is returned, once. */
 export async function issueCode(db: Db, input: TIssueCodeInput): Promise<string> {
   const ttl = input.ttlSeconds ?? CODE_TTL_SECONDS;
@@ -198,11 +193,10 @@ export async function redeemAuthorizationCode(db: Db, input: TRedeemCodeInput): 
   const now = input.now ?? new Date();
   const codeHash = codeHashOf(input.code);
   if (!codeHash) return rejectCode("unknown_code");
-  const kx = db;
-  const row = (await readAuthorizationCode(kx, codeHash)) ?? null;
+  const row = (await readAuthorizationCode(db, codeHash)) ?? null;
   const refused = checkCode(row, input, now);
   if (refused || !row) return refused ?? rejectCode("unknown_code");
   // a concurrent redemption got there first
-  if (!(await claimAuthorizationCode(kx, codeHash, now))) return rejectCode("reused", row);
+  if (!(await claimAuthorizationCode(db, codeHash, now))) return rejectCode("reused", row);
   return { ok: true, code: { ...row, usedAt: now } };
 }

@@ -180,7 +180,7 @@ export async function exchangeAuthorizationCode(
 
 /**
  * A code presented again after its use: every access token issued from it is revoked, and both
- * are audited, in one transaction (a Prisma one while recordAudit takes a Prisma transaction).
+ * are audited, in one transaction.
  */
 async function revokeOnReuse(
   db: Db,

@@ -1,7 +1,7 @@
 import { decodeProtectedHeader, errors as joseErrors } from "jose";
 import { describe, expect, it } from "vitest";
 import { createDb, kysely, type Db } from "@/lib/db/client";
-import { prisma } from "../testing/prisma";
+import { countRows } from "@/lib/db/kysely";
 import { mintIdToken, verifyIdToken } from "./id-token";
 import {
   clearSigningKeyCache,
@@ -49,7 +49,11 @@ describe("signing keys", () => {
   it("returns the active key, stores its private half sealed, and publishes only public parts", async () => {
     const key = await getSigningKey(kysely(), "sandbox", "ES256");
     expect(key.alg).toBe("ES256");
-    const row = await prisma().signingKey.findUniqueOrThrow({ where: { id: key.kid } });
+    const row = await kysely()
+      .selectFrom("signingKeys")
+      .selectAll()
+      .where("id", "=", key.kid)
+      .executeTakeFirstOrThrow();
     expect(row.retiredAt).toBeNull();
     expect(row.privateJwkEncrypted).toMatch(/^v1\./);
     expect(row.privateJwkEncrypted).not.toContain('"d"');
@@ -114,10 +118,13 @@ describe("signing keys", () => {
   it("ends with exactly one active key when instances race to create the first one", async () => {
     // retire the current keys exactly as rotation would (they stay published), so creation is due
     const now = new Date();
-    await prisma().signingKey.updateMany({
-      where: { environment: "production", alg: "RS256", retiredAt: null },
-      data: { retiredAt: now, expiresAt: new Date(now.getTime() + retiredKeyGraceSeconds() * 1000) },
-    });
+    await kysely()
+      .updateTable("signingKeys")
+      .set({ retiredAt: now, expiresAt: new Date(now.getTime() + retiredKeyGraceSeconds() * 1000) })
+      .where("environment", "=", "production")
+      .where("alg", "=", "RS256")
+      .where("retiredAt", "is", null)
+      .execute();
     const url = process.env.DATABASE_URL!;
     const instances = [kysely(), createDb(url, 4), createDb(url, 4)];
     try {
@@ -125,9 +132,13 @@ describe("signing keys", () => {
         instances.flatMap((db) => [0, 1, 2].map(() => getSigningKey(db, "production", "RS256"))),
       );
       expect(new Set(keys.map((k) => k.kid)).size).toBe(1);
-      const active = await prisma().signingKey.findMany({
-        where: { environment: "production", alg: "RS256", retiredAt: null },
-      });
+      const active = await kysely()
+        .selectFrom("signingKeys")
+        .selectAll()
+        .where("environment", "=", "production")
+        .where("alg", "=", "RS256")
+        .where("retiredAt", "is", null)
+        .execute();
       expect(active.map((k) => k.id)).toEqual([keys[0]!.kid]);
     } finally {
       await Promise.all(instances.slice(1).map((db) => db.destroy()));
@@ -200,7 +211,13 @@ describe("signing keys", () => {
     });
     // rolled back: the key is still there
     expect(
-      await prisma().signingKey.count({ where: { environment: "sandbox", alg: "ES256", retiredAt: null } }),
+      await countRows(
+        kysely()
+          .selectFrom("signingKeys")
+          .where("environment", "=", "sandbox")
+          .where("alg", "=", "ES256")
+          .where("retiredAt", "is", null),
+      ),
     ).toBe(1);
   });
 

@@ -293,14 +293,13 @@ export async function rotateSigningKeys(
   now = new Date(),
 ): Promise<TRotationResult> {
   const run = async (tx: Db): Promise<TRotationResult> => {
-    const kx = tx;
-    for (const alg of SIGNING_ALGS) await lockSigningKeys(kx, environment, alg);
-    const plan = planRotation(await listSigningKeys(kx, environment), now);
+    for (const alg of SIGNING_ALGS) await lockSigningKeys(tx, environment, alg);
+    const plan = planRotation(await listSigningKeys(tx, environment), now);
     const expiresAt = new Date(now.getTime() + retiredKeyGraceSeconds() * 1000);
-    await retireSigningKeys(kx, plan.retire, now, expiresAt);
+    await retireSigningKeys(tx, plan.retire, now, expiresAt);
     const created: string[] = [];
     for (const alg of plan.create) created.push((await insertKey(tx, environment, alg, now)).id);
-    await deleteSigningKeys(kx, plan.remove);
+    await deleteSigningKeys(tx, plan.remove);
     if (plan.retire.length + created.length + plan.remove.length > 0)
       await publishInvalidation(tx, CACHE_TOPICS.signingKeys, environment);
     for (const [action, ids] of [

@@ -34,10 +34,9 @@ export async function listCustomDomainsForOperator(
     ...(query.status ? { status: query.status } : {}),
     ...(query.search ? { search: query.search, hostPattern: likeLiteral(query.search.toLowerCase()) } : {}),
   };
-  const kdb = db;
   const [total, rows] = await Promise.all([
-    countOperatorDomains(kdb, filter),
-    listOperatorDomains(kdb, filter, { limit: query.limit, offset: query.offset }),
+    countOperatorDomains(db, filter),
+    listOperatorDomains(db, filter, { limit: query.limit, offset: query.offset }),
   ]);
   return page(
     rows.map((row) => ({

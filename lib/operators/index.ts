@@ -33,8 +33,7 @@ export async function createOperator(
   actor?: TActor,
 ): Promise<CreatedOperator> {
   const email = input.email.trim().toLowerCase();
-  const kdb = db;
-  const existing = await readUserForOperator(kdb, email);
+  const existing = await readUserForOperator(db, email);
   if (existing && !(await verifyPassword(input.password, existing.passwordHash))) {
     throw new ApiError(
       "VALIDATION_ERROR",
@@ -46,13 +45,13 @@ export async function createOperator(
   }
   let user: { id: string };
   if (existing) {
-    // what Prisma's "not found" (P2025) answered, should the row go between the read and here
-    if (!(await setUserOperator(kdb, existing.id)))
+    // a missing row answers 404 RESOURCE_NOT_FOUND, should the row go between the read and here
+    if (!(await setUserOperator(db, existing.id)))
       throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
     user = existing;
   } else {
     user = { id: newId("usr") };
-    await insertOperatorUser(kdb, { id: user.id, email, passwordHash: await hashPassword(input.password) });
+    await insertOperatorUser(db, { id: user.id, email, passwordHash: await hashPassword(input.password) });
   }
   const wasOperator = existing?.isOperator ?? false;
   const key = await createOperatorKey(db, user.id);

@@ -22,10 +22,9 @@ export async function getProductionTestForOperator(
   requestId: string,
   query: TProductionTestDetailQuery,
 ): Promise<TProductionTestDetailJson> {
-  const data = db;
-  const row = await loadRequestForOperator(data, env, requestId);
-  const workspaceName = await readWorkspaceName(data, row.app.workspaceId);
-  // what Prisma's findUniqueOrThrow (P2025) answered
+  const row = await loadRequestForOperator(db, env, requestId);
+  const workspaceName = await readWorkspaceName(db, row.app.workspaceId);
+  // a missing row answers 404 RESOURCE_NOT_FOUND
   if (workspaceName === undefined) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   const challenge = row.challenge;
   let stats: TProductionTestDetailJson["stats"] = null;
@@ -37,8 +36,8 @@ export async function getProductionTestForOperator(
   );
   if (challenge) {
     const [figures, { total, rows }] = await Promise.all([
-      challengeStats(data, challenge.id, readPayload(row).providerIds),
-      pageParticipations(data, challenge.id, query),
+      challengeStats(db, challenge.id, readPayload(row).providerIds),
+      pageParticipations(db, challenge.id, query),
     ]);
     stats = figures;
     participations = page(

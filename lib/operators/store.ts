@@ -4,7 +4,7 @@
  * - the workspaces overview (workspaces.ts): one statement per page — the page of workspaces is
  *   cut first (`matched`, `page`), then each figure is one aggregate per workspace of the page
  *   (CROSS JOIN LATERAL), each on an index; the members and apps of one workspace.
- * Timestamps are set here as Prisma set them (`createdAt` of a new row, `updatedAt` of every change).
+ * Timestamps are set here (`createdAt` of a new row, `updatedAt` of every change).
  */
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { DB } from "../db/generated/kysely/types";

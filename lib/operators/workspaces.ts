@@ -85,10 +85,9 @@ export async function getWorkspaceForOperator(
 ): Promise<TWorkspaceDetailJson> {
   const [summary] = await summaryRows(db, env, { id: workspaceId }, 1, 0, now);
   if (!summary) throw notFound(`Workspace "${workspaceId}"`);
-  const kdb = db;
   const [members, apps] = await Promise.all([
-    readWorkspaceMembers(kdb, workspaceId),
-    readWorkspaceApps(kdb, workspaceId, env),
+    readWorkspaceMembers(db, workspaceId),
+    readWorkspaceApps(db, workspaceId, env),
   ]);
   return {
     ...toSummaryJson(summary),

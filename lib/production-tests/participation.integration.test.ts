@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { makeApp, makeOperator, makeWorkspace } from "../testing/factories";
 import { requestProductionTest, scheduleProductionTest } from "../testing/production-tests";
 import { claimStamp, recordParticipation, type TParticipationInput } from "./participation";
-import { inTransaction } from "../db/kysely";
+import { countRows, inTransaction } from "../db/kysely";
 
 async function challenge(maxStampClaims = 3) {
   const ws = await makeWorkspace();
@@ -26,8 +25,21 @@ async function successfulParticipation(challengeId: string) {
   return r.participation;
 }
 
+const participations = (challengeId: string) =>
+  countRows(kysely().selectFrom("productionTestParticipations").where("challengeId", "=", challengeId));
 const claimedCount = (challengeId: string) =>
-  prisma().productionTestParticipation.count({ where: { challengeId, claimed: true } });
+  countRows(
+    kysely()
+      .selectFrom("productionTestParticipations")
+      .where("challengeId", "=", challengeId)
+      .where("claimed", "=", true),
+  );
+const challengeRow = (challengeId: string) =>
+  kysely()
+    .selectFrom("productionTestChallenges")
+    .selectAll()
+    .where("id", "=", challengeId)
+    .executeTakeFirstOrThrow();
 
 describe("recordParticipation", () => {
   it("records successful and unsuccessful attempts with the test's providers", async () => {
@@ -50,7 +62,7 @@ describe("recordParticipation", () => {
     expect(ok.participation.id).toMatch(/^ptp_[0-9A-Z]{26}$/);
     const failed = await record({ challengeId, providerId: "passport", successful: false });
     expect(failed).toMatchObject({ ok: true, created: true, participation: { successful: false } });
-    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(2);
+    expect(await participations(challengeId)).toBe(2);
   });
 
   it("records a verification once per challenge", async () => {
@@ -70,7 +82,7 @@ describe("recordParticipation", () => {
     expect(again).toMatchObject({ ok: true, created: false });
     if (!first.ok || !again.ok) throw new Error("refused");
     expect(again.participation.id).toBe(first.participation.id);
-    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(1);
+    expect(await participations(challengeId)).toBe(1);
   });
 
   it("refuses providers outside the test and inactive challenges, writing nothing", async () => {
@@ -84,7 +96,7 @@ describe("recordParticipation", () => {
       ok: false,
       reason: "challenge_expired",
     });
-    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(0);
+    expect(await participations(challengeId)).toBe(0);
 
     const p = await successfulParticipation(challengeId);
     expect(await claim(p.id)).toMatchObject({ ok: true, completed: true });
@@ -92,7 +104,7 @@ describe("recordParticipation", () => {
       ok: false,
       reason: "challenge_completed",
     });
-    expect(await prisma().productionTestParticipation.count({ where: { challengeId } })).toBe(1);
+    expect(await participations(challengeId)).toBe(1);
   });
 
   it("throws 404 for an unknown challenge and refuses to run outside a transaction", async () => {
@@ -115,15 +127,18 @@ describe("claimStamp", () => {
 
     expect(await claim(p1.id)).toMatchObject({ ok: true, totalClaims: 1, completed: false });
     expect(await claim(p1.id)).toEqual({ ok: false, reason: "already_claimed" });
-    let row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
+    let row = await challengeRow(challengeId);
     expect(row.completedAt).toBeNull();
 
     expect(await claim(p2.id)).toMatchObject({ ok: true, totalClaims: 2, completed: true });
-    row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
+    row = await challengeRow(challengeId);
     expect(row.completedAt).not.toBeNull();
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: challengeId, action: "production_test.completed" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", challengeId)
+      .where("action", "=", "production_test.completed")
+      .executeTakeFirst();
     expect(audit).toMatchObject({ workspaceId: ws.workspaceId, environment: "sandbox", actorType: "system" });
 
     expect(await claim(p3.id)).toEqual({ ok: false, reason: "challenge_completed" });
@@ -137,10 +152,11 @@ describe("claimStamp", () => {
     expect(await claim(failed.participation.id)).toEqual({ ok: false, reason: "not_successful" });
 
     const p = await successfulParticipation(challengeId);
-    await prisma().productionTestChallenge.update({
-      where: { id: challengeId },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("productionTestChallenges")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("id", "=", challengeId)
+      .execute();
     expect(await claim(p.id)).toEqual({ ok: false, reason: "challenge_expired" });
     expect(await claimedCount(challengeId)).toBe(0);
   });
@@ -162,7 +178,7 @@ describe("claimStamp", () => {
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "challenge_completed")).toBe(true);
     expect(won.filter((r) => r.ok && r.completed)).toHaveLength(1);
     expect(await claimedCount(challengeId)).toBe(max);
-    const row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { id: challengeId } });
+    const row = await challengeRow(challengeId);
     expect(row.completedAt).not.toBeNull();
   });
 

@@ -11,10 +11,10 @@
  *   after another and each counts the claims committed before it;
  * - the claim that reaches maxStampClaims sets completedAt; no claim after completion or expiry.
  * Both functions must run inside a transaction (the lock lasts until it ends); refusals the
- * caller can expect are returned as results, not thrown. They take the caller's Prisma
- * transaction (the session's: lib/verifications/outcome.ts) and run the statements of ./store/challenges.ts
- * on its connection (`kyselyOf`); the lock reads the challenge with its request and app in one
- * statement and locks only the challenge row.
+ * caller can expect are returned as results, not thrown. They run the statements of
+ * ./store/challenges.ts in the caller's transaction (the session's: lib/verifications/outcome.ts);
+ * the lock reads the challenge with its request and app in one statement and locks only the
+ * challenge row.
  */
 import { recordAudit } from "../audit";
 import { SYSTEM_ACTOR } from "../auth/actor";
@@ -64,7 +64,7 @@ async function lockChallenge(db: Db, challengeId: string) {
   return challenge;
 }
 
-// what Prisma's "not found" (P2025, from findUniqueOrThrow) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 function inactiveReason(

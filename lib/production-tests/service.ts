@@ -64,7 +64,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // the message. A dedicated code (PRODUCTION_TEST_NOT_PENDING) is proposed for lib/errors/index.ts.
 const NOT_PENDING_CODE: ErrorCode = "PRODUCTION_TEST_NOT_PENDING";
 
-// what Prisma's "not found" (P2025, from findUniqueOrThrow) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 export async function createProductionTest(
@@ -78,8 +78,7 @@ export async function createProductionTest(
   input.providerIds.forEach((id, i) => {
     if (!findProvider(id)) throw invalidField(`providerIds[${i}]`, `unknown provider "${id}"`);
   });
-  const data = db;
-  const activated = new Set(await activatedProviderIds(data, app.id, input.providerIds));
+  const activated = new Set(await activatedProviderIds(db, app.id, input.providerIds));
   input.providerIds.forEach((id, i) => {
     if (!activated.has(id)) {
       throw invalidField(
@@ -96,7 +95,7 @@ export async function createProductionTest(
     maxStampClaims: input.maxStampClaims,
     targetPlatform: input.targetPlatform ?? null,
   };
-  const row = await insertRequest(data, {
+  const row = await insertRequest(db, {
     id: newId("ptr"),
     appId: app.id,
     workspaceId: app.workspaceId,
@@ -142,12 +141,11 @@ export async function getProductionTestReport(
   challengeId: string,
 ): Promise<TReportJson> {
   const app = await getOwnedApp(db, auth, clientId);
-  const data = db;
-  const challenge = await readAppChallenge(data, app.id, challengeId);
+  const challenge = await readAppChallenge(db, app.id, challengeId);
   if (!challenge) throw challengeNotFound(challengeId);
   return {
     challenge: toChallengeJson(challenge),
-    stats: await challengeStats(data, challenge.id, readPayload(challenge.request).providerIds),
+    stats: await challengeStats(db, challenge.id, readPayload(challenge.request).providerIds),
   };
 }
 
@@ -230,8 +228,7 @@ export async function scheduleProductionTest(
   input: TScheduleProductionTest,
   now: Date = new Date(),
 ): Promise<TOperatorItemJson> {
-  const data = db;
-  const row = await loadRequestForOperator(data, actor.env, requestId);
+  const row = await loadRequestForOperator(db, actor.env, requestId);
   if (!canTransition(REQUEST_TRANSITIONS, row.status, "schedule")) {
     throw notPending(requestId, row.status, "schedule");
   }
@@ -244,8 +241,8 @@ export async function scheduleProductionTest(
     throw invalidField("expiresAt", `must be at most ${MAX_CHALLENGE_DAYS} days ahead`);
   }
 
-  await moveRequest(data, row, "schedule");
-  const challenge = await insertChallenge(data, {
+  await moveRequest(db, row, "schedule");
+  const challenge = await insertChallenge(db, {
     id: newId("chl"),
     requestId,
     appId: row.appId,
@@ -279,9 +276,8 @@ export async function failProductionTest(
   requestId: string,
   input: TFailProductionTest,
 ): Promise<TOperatorItemJson> {
-  const data = db;
-  const row = await loadRequestForOperator(data, actor.env, requestId);
-  await moveRequest(data, row, "fail", { failureReason: input.reason });
+  const row = await loadRequestForOperator(db, actor.env, requestId);
+  await moveRequest(db, row, "fail", { failureReason: input.reason });
   await recordAudit(db, {
     workspaceId: row.workspaceId,
     environment: actor.env,
@@ -303,12 +299,11 @@ export async function listProductionTestsForOperator(
   env: TEnvironment,
   { status, clientId, limit, offset }: TOperatorListQuery,
 ): Promise<TPage<TOperatorItemJson>> {
-  const data = db;
   const filter = { status, environment: env, clientId: clientId ? clientId : null };
   const dir = status === "pending" ? "asc" : "desc";
   const [total, rows] = await Promise.all([
-    countOperatorRequests(data, filter),
-    listOperatorRequests(data, { ...filter, limit, offset }, dir),
+    countOperatorRequests(db, filter),
+    listOperatorRequests(db, { ...filter, limit, offset }, dir),
   ]);
   const now = new Date();
   return page(

@@ -236,7 +236,7 @@ export async function setProviderEnabled(
     });
   }
   if (row!.enabled !== enabled) {
-    // what Prisma's "not found" (P2025) answered, should the row go between the read and here
+    // a missing row answers 404 RESOURCE_NOT_FOUND, should the row go between the read and here
     if (!(await setAppProviderEnabled(db, app.id, providerId, enabled)))
       throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
     await recordAudit(db, {

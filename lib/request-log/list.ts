@@ -34,10 +34,9 @@ export async function listRequestLogs(
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
   };
-  const kdb = db;
   const [total, rows] = await Promise.all([
-    countRequestLogs(kdb, filter),
-    listRequestLogRows(kdb, filter, { limit: query.limit, offset: query.offset }),
+    countRequestLogs(db, filter),
+    listRequestLogRows(db, filter, { limit: query.limit, offset: query.offset }),
   ]);
   return page(
     rows.map((r) => ({

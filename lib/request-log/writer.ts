@@ -6,8 +6,8 @@
  *   credential's id and display name, the app and the verification the path names;
  * - a write that fails is logged and dropped (the log is a debugging aid, not a record of
  *   anyone's data); a process that crashes loses at most the last second;
- * - the batch is one prepared statement over arrays (store.ts: `unnest`), not Prisma's
- *   createMany, whose query compiler cost more CPU per request than the rest of a status read.
+ * - the batch is one prepared statement over arrays (store.ts: `unnest`): one statement and one
+ *   plan however many rows, cheap enough for the hottest paths.
  */
 import { config } from "../config";
 import type { Db } from "../db/kysely";

@@ -63,11 +63,11 @@ const PRIORITY: Record<TRollupReason, number> = { recent: 0, missing: 1, open: 2
 
 /**
  * One bounded run of the rollup (see the rules above). `workspaceId` limits it to one workspace
- * (tests, manual repair); `now` is the time the settled days are judged from. `prisma` is the
- * client, never a transaction: each day is replaced in a transaction of its own on its pool.
+ * (tests, manual repair); `now` is the time the settled days are judged from. `db` is the
+ * pool, never a transaction: each day is replaced in a transaction of its own on it.
  */
 export async function rollupVerificationStats(
-  prisma: Db,
+  db: Db,
   {
     now = new Date(),
     maxDays = ROLLUP_DAYS_PER_RUN,
@@ -79,7 +79,6 @@ export async function rollupVerificationStats(
   const end = utcDay(settled);
   const recentFrom = utcDay(new Date(settled.getTime() - ROLLUP_RECENT_DAYS * DAY_MS));
 
-  const db = prisma;
   await deleteRollupRowsBefore(db, start, workspaceId);
   if (end <= start) return { days: [], missingLeft: 0, openLeft: 0 };
 

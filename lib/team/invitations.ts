@@ -58,7 +58,7 @@ import {
 } from "./store/invitations";
 import { hasMemberWithEmail, insertMembership, readMembershipRole, readWorkspaceName } from "./store/members";
 
-// what Prisma's "not found" (P2025, from findUniqueOrThrow or an update of a missing row) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -77,14 +77,13 @@ export async function createInvitation(
   if (input.role === "owner" && !can(auth.role, "team_owner", auth.environment))
     throw forbidden(auth, "team_owner");
   const email = normalizeEmail(input.email);
-  const kdb = db;
-  if (await hasMemberWithEmail(kdb, auth.workspaceId, email)) {
+  if (await hasMemberWithEmail(db, auth.workspaceId, email)) {
     throw new ApiError("ALREADY_MEMBER", `${email} is already a member of this workspace`, {
       details: [{ path: "email", message: "is already a member of this workspace" }],
     });
   }
   const now = new Date();
-  const replaced = await revokePendingInvitations(kdb, auth.workspaceId, email, now);
+  const replaced = await revokePendingInvitations(db, auth.workspaceId, email, now);
   const token = randomToken(TOKEN_LENGTH);
   const invitation = {
     id: newId("inv"),
@@ -96,10 +95,10 @@ export async function createInvitation(
     createdAt: now,
     expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
   };
-  await insertInvitation(kdb, invitation);
+  await insertInvitation(db, invitation);
   const emailed = mailConfigured();
   if (emailed) {
-    const workspaceName = await readWorkspaceName(kdb, auth.workspaceId);
+    const workspaceName = await readWorkspaceName(db, auth.workspaceId);
     if (workspaceName === undefined) throw missingRow();
     await queueMail(
       db,
@@ -137,11 +136,10 @@ export async function listInvitations(
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TInvitationJson>> {
-  const kdb = db;
   const now = new Date();
   const [total, rows] = await Promise.all([
-    countPendingInvitations(kdb, auth.workspaceId, now),
-    listPendingInvitations(kdb, auth.workspaceId, now, { limit, offset }),
+    countPendingInvitations(db, auth.workspaceId, now),
+    listPendingInvitations(db, auth.workspaceId, now, { limit, offset }),
   ]);
   const data = rows.map((r) => {
     const creatorEmail = r.creatorEmail;
@@ -163,8 +161,7 @@ export async function revokeInvitation(
   invitationId: string,
 ): Promise<{ revoked: true }> {
   const { auth } = actor;
-  const kdb = db;
-  const invitation = await readInvitation(kdb, invitationId);
+  const invitation = await readInvitation(db, invitationId);
   if (!invitation || invitation.workspaceId !== auth.workspaceId)
     throw notFound(`Invitation ${invitationId}`);
   if (invitation.acceptedAt) {
@@ -174,7 +171,7 @@ export async function revokeInvitation(
     );
   }
   if (invitation.revokedAt) return { revoked: true };
-  if (!(await setInvitationRevoked(kdb, invitationId, new Date()))) throw missingRow();
+  if (!(await setInvitationRevoked(db, invitationId, new Date()))) throw missingRow();
   await recordAudit(db, {
     ...workspaceWideAudit(actor),
     action: "invitation.revoked",
@@ -237,14 +234,13 @@ export async function acceptInvitation(
   const invitation = await usableInvitation(db, input.token, input.ip);
   const now = new Date();
   // claim first: the row lock makes a concurrent accept wait, then find nothing to claim
-  const kdb = db;
-  if (!(await claimInvitation(kdb, invitation.id, now))) {
+  if (!(await claimInvitation(db, invitation.id, now))) {
     await fail(limit, input.ip);
     throw new ApiError("INVITATION_INVALID", "This invitation was already used. Sign in instead");
   }
 
   const email = invitation.email;
-  const existing = await readUserByEmail(kdb, email);
+  const existing = await readUserByEmail(db, email);
   let userId: string;
   if (existing) {
     await checkSignInLimits(email, input.ip);
@@ -254,13 +250,13 @@ export async function acceptInvitation(
       throw invalidField("password", `is not the password of your account ${email}`);
     }
     if (input.name && !existing.name) {
-      await setUserName(kdb, existing.id, input.name);
+      await setUserName(db, existing.id, input.name);
     }
     userId = existing.id;
   } else {
     if (input.password.length < 8) throw invalidField("password", "must be at least 8 characters");
     userId = newId("usr");
-    await insertUser(kdb, {
+    await insertUser(db, {
       id: userId,
       email,
       name: input.name ?? null,
@@ -268,10 +264,10 @@ export async function acceptInvitation(
     });
   }
 
-  if (!(await setInvitationAcceptedBy(kdb, invitation.id, userId))) throw missingRow();
-  const membershipRole = await readMembershipRole(kdb, invitation.workspaceId, userId);
+  if (!(await setInvitationAcceptedBy(db, invitation.id, userId))) throw missingRow();
+  const membershipRole = await readMembershipRole(db, invitation.workspaceId, userId);
   if (membershipRole === undefined) {
-    await insertMembership(kdb, {
+    await insertMembership(db, {
       workspaceId: invitation.workspaceId,
       userId,
       role: parseRole(invitation.role),

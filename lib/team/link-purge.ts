@@ -12,10 +12,9 @@ import { deleteExpiredPasswordResets, deleteExpiredSignupRequests } from "./stor
 const GRACE_MS = 24 * 60 * 60 * 1000;
 
 export async function purgeExpiredMailLinks(
-  prismaDb: Db,
+  db: Db,
   { now = new Date(), batchSize }: TPurgeOptions = {},
 ): Promise<{ passwordResets: number; signupRequests: number }> {
-  const db = prismaDb;
   const before = new Date(now.getTime() - GRACE_MS);
   const passwordResets = await deleteInBatches(
     (limit) => deleteExpiredPasswordResets(db, before, limit),

@@ -36,13 +36,12 @@ export function permissionsOf(auth: Pick<WorkspaceAuth, "role" | "environment">)
 }
 
 export async function getMe(db: Db, auth: WorkspaceAuth): Promise<TMeJson> {
-  const kdb = db;
-  const workspaceName = await readWorkspaceName(kdb, auth.workspaceId);
+  const workspaceName = await readWorkspaceName(db, auth.workspaceId);
   if (workspaceName === undefined) throw notFound("Workspace");
   let user: TMeJson["user"] = null;
   let memberships: TMeJson["memberships"] = [];
   if (auth.actor.type === "user") {
-    const row = await readUserWithWorkspaces(kdb, auth.actor.id);
+    const row = await readUserWithWorkspaces(db, auth.actor.id);
     if (!row) throw new ApiError("INVALID_SESSION", "Your console session has ended. Sign in again");
     user = { id: row.id, email: row.email, name: row.name };
     memberships = row.memberships.map((m) => ({

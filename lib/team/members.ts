@@ -35,7 +35,7 @@ export interface TeamActor {
   requestId: string;
 }
 
-// what Prisma's "not found" (P2025, from an update or delete of a missing row) answered
+// a missing row answers 404 RESOURCE_NOT_FOUND
 const missingRow = () => new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 
 function toMemberJson(row: TMemberRow, auth: WorkspaceAuth): TTeamMemberJson {
@@ -81,10 +81,9 @@ export async function listMembers(
   auth: WorkspaceAuth,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<TPage<TTeamMemberJson>> {
-  const kdb = db;
   const [total, rows] = await Promise.all([
-    countMembers(kdb, auth.workspaceId),
-    listMemberRows(kdb, auth.workspaceId, { limit, offset }),
+    countMembers(db, auth.workspaceId),
+    listMemberRows(db, auth.workspaceId, { limit, offset }),
   ]);
   return page(
     rows.map((r) => toMemberJson(r, auth)),

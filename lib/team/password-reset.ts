@@ -72,13 +72,12 @@ export async function requestPasswordReset(
   const wait = Math.max(byIp, byEmail);
   if (wait > 0) throw rateLimited(wait, "password reset");
 
-  const kdb = db;
-  const user = await readUserByEmail(kdb, email);
+  const user = await readUserByEmail(db, email);
   if (user) {
     const now = new Date();
-    await deleteUnusedPasswordResets(kdb, user.id);
+    await deleteUnusedPasswordResets(db, user.id);
     const token = randomToken(TOKEN_LENGTH);
-    await insertPasswordReset(kdb, {
+    await insertPasswordReset(db, {
       id: newId("pwr"),
       userId: user.id,
       tokenHash: sha256Hex(token),
@@ -137,8 +136,7 @@ export async function completePasswordReset(
   const row = await usableReset(db, input.token, input.ip);
   const now = new Date();
   // claim first: a concurrent use waits on the row lock, then finds nothing to claim
-  const kdb = db;
-  if (!(await claimPasswordReset(kdb, row.id, now))) {
+  if (!(await claimPasswordReset(db, row.id, now))) {
     await fail(limit, input.ip);
     throw new ApiError(
       "RESET_LINK_INVALID",
@@ -146,8 +144,8 @@ export async function completePasswordReset(
     );
   }
   await endAllSessions(db, row.userId, { passwordHash: await hashPassword(input.newPassword) });
-  await deleteUnusedPasswordResets(kdb, row.userId);
-  for (const workspaceId of await workspaceIdsOfUser(kdb, row.userId)) {
+  await deleteUnusedPasswordResets(db, row.userId);
+  for (const workspaceId of await workspaceIdsOfUser(db, row.userId)) {
     await recordAudit(db, {
       workspaceId,
       environment: null,

@@ -20,13 +20,12 @@ export async function notifyOwnersOfRoleChange(
   change: { memberEmail: string; from: string; to: string },
 ): Promise<void> {
   if (!mailConfigured()) return;
-  const kdb = db;
-  const workspace = await readWorkspaceOwners(kdb, auth.workspaceId);
-  // what Prisma's findUniqueOrThrow (P2025) answered
+  const workspace = await readWorkspaceOwners(db, auth.workspaceId);
+  // a missing row answers 404 RESOURCE_NOT_FOUND
   if (!workspace) throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   let changedBy = `the API key "${auth.actor.name}"`;
   if (auth.actor.type === "user") {
-    const user = await readUserById(kdb, auth.actor.id);
+    const user = await readUserById(db, auth.actor.id);
     changedBy = user ? (user.name ? `${user.name} (${user.email})` : user.email) : auth.actor.name;
   }
   for (const owner of workspace.owners) {

@@ -83,8 +83,7 @@ export async function signUp(
   if (wait > 0) throw rateLimited(wait, "sign-up");
   // hashed for a known address too: both answers take the same time
   const passwordHash = await hashPassword(input.password);
-  const kdb = db;
-  const user = await readUserByEmail(kdb, email);
+  const user = await readUserByEmail(db, email);
   if (user) {
     await queueMail(
       db,
@@ -94,7 +93,7 @@ export async function signUp(
   } else {
     const token = randomToken(TOKEN_LENGTH);
     const now = new Date();
-    await insertSignupRequest(kdb, {
+    await insertSignupRequest(db, {
       id: newId("sup"),
       email,
       name: input.name ?? null,
@@ -123,8 +122,7 @@ async function signUpAtOnce(
   input: TSignUp & { ip: string; requestId: string },
 ): Promise<TJoinedJson> {
   const email = normalizeEmail(input.email);
-  const kdb = db;
-  const existing = await readUserByEmail(kdb, email);
+  const existing = await readUserByEmail(db, email);
   let userId: string;
   let newUser = false;
   if (existing) {
@@ -139,7 +137,7 @@ async function signUpAtOnce(
   } else {
     userId = newId("usr");
     try {
-      await insertUser(kdb, {
+      await insertUser(db, {
         id: userId,
         email,
         name: input.name ?? null,
@@ -166,9 +164,8 @@ async function createOwnedWorkspace(
   input: { userId: string; workspaceName: string; requestId: string; data: Record<string, unknown> },
 ): Promise<string> {
   const workspaceId = newId("ws");
-  const kdb = db;
-  await insertWorkspace(kdb, { id: workspaceId, name: input.workspaceName });
-  await insertMembership(kdb, { workspaceId, userId: input.userId, role: "owner" });
+  await insertWorkspace(db, { id: workspaceId, name: input.workspaceName });
+  await insertMembership(db, { workspaceId, userId: input.userId, role: "owner" });
   await recordAudit(db, {
     workspaceId,
     environment: null,
@@ -194,8 +191,7 @@ export async function confirmSignUp(
   refuseWhenDisabled();
   const limit = signUpLimit();
   await checkLimit(limit, input.ip, "sign-up");
-  const kdb = db;
-  const row = await readSignupRequestByToken(kdb, sha256Hex(input.token));
+  const row = await readSignupRequestByToken(db, sha256Hex(input.token));
   let problem: string | undefined;
   if (!row) problem = "This confirmation link is not valid. Sign up again";
   else if (row.confirmedAt) problem = "This confirmation link was already used. Sign in instead";
@@ -211,14 +207,14 @@ export async function confirmSignUp(
   }
   const now = new Date();
   // claim first: a concurrent use waits on the row lock, then finds nothing to claim
-  const claimed = await claimSignupRequest(kdb, row.id, now);
+  const claimed = await claimSignupRequest(db, row.id, now);
   const taken = "This address has an account already. Sign in instead";
   if (!claimed)
     throw new ApiError("SIGNUP_LINK_INVALID", "This confirmation link was already used. Sign in instead");
-  if (await readUserByEmail(kdb, row.email)) throw new ApiError("SIGNUP_LINK_INVALID", taken);
+  if (await readUserByEmail(db, row.email)) throw new ApiError("SIGNUP_LINK_INVALID", taken);
   const userId = newId("usr");
   try {
-    await insertUser(kdb, { id: userId, email: row.email, name: row.name, passwordHash: row.passwordHash });
+    await insertUser(db, { id: userId, email: row.email, name: row.name, passwordHash: row.passwordHash });
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError("SIGNUP_LINK_INVALID", taken);
     throw err;

@@ -2,7 +2,7 @@
  * Connections for tests, made the way an operator makes them: PUT through the Operator API with
  * an operator key (lib/connections).
  */
-import { prisma } from "./prisma";
+import { kysely } from "../db/client";
 import type { TOidcUpstreamConfig } from "../providers/adapters/oidc-settings";
 import type { TUpstreamOp } from "./upstream-oidc";
 import { makeOperator } from "./factories";
@@ -61,10 +61,15 @@ export const UNREACHABLE_OIDC_SETTINGS = {
  * providers can then be created (issue 24: a provider without a connection is refused).
  */
 export async function connectTestProviders(providerIds: readonly string[]): Promise<void> {
-  const existing = await prisma().providerConnection.findMany({
-    where: { environment: "production", providerId: { in: [...providerIds] } },
-    select: { providerId: true },
-  });
+  const existing =
+    providerIds.length === 0
+      ? []
+      : await kysely()
+          .selectFrom("providerConnections")
+          .select("providerId")
+          .where("environment", "=", "production")
+          .where("providerId", "in", [...providerIds])
+          .execute();
   const connected = new Set(existing.map((c) => c.providerId));
   for (const providerId of providerIds) {
     if (connected.has(providerId)) continue;

@@ -41,7 +41,6 @@ import { createOperatorKey } from "../auth/operator-keys";
 import { checkSignInLimits } from "../auth/sign-in";
 import { CONNECTION_ADAPTERS, SECRET_FIELDS } from "../connections/schema";
 import { kysely } from "../db/client";
-import { prisma } from "./prisma";
 import { ApiError } from "../errors";
 import type { EndpointDef } from "../http/endpoint";
 import { isMethodNotAllowed } from "../http/pipeline";
@@ -219,10 +218,11 @@ async function makeWorld(): Promise<TWorld> {
     headers: key,
     body: { providers: { nl_digid: validValues("nl_digid") } },
   });
-  const tickets = await prisma().activationTicket.findMany({
-    where: { appId: app.clientId },
-    select: { id: true },
-  });
+  const tickets = await kysely()
+    .selectFrom("activationTickets")
+    .select("id")
+    .where("appId", "=", app.clientId)
+    .execute();
   for (const t of tickets) add("ticketId", t.id);
   const operator = await makeOperator();
   const operatorKey = (await createOperatorKey(db, operator.userId)).key;
@@ -939,10 +939,13 @@ function describeCase(c: TCase): string {
 async function storedConnection(pathname: string): Promise<string | null> {
   const m = /^\/api\/(sandbox|production)\/v1\/operator\/connections\/([A-Za-z0-9_]+)$/.exec(pathname);
   if (!m) return null;
-  const row = await prisma().providerConnection.findUnique({
-    where: { environment_providerId: { environment: m[1] as "sandbox" | "production", providerId: m[2]! } },
-  });
-  return JSON.stringify(row);
+  const row = await kysely()
+    .selectFrom("providerConnections")
+    .selectAll()
+    .where("environment", "=", m[1] === "production" ? "production" : "sandbox")
+    .where("providerId", "=", m[2]!)
+    .executeTakeFirst();
+  return JSON.stringify(row ?? null);
 }
 
 /** A VALIDATION_ERROR of the connections' endpoints names the field(s) it refuses. */
@@ -1456,9 +1459,12 @@ async function fuzzConnections(): Promise<void> {
       }
       if (a.kind === "put") {
         for (const secret of secretsIn(a.body)) if (text.includes(secret)) fail("a secret came back");
-        const row = await prisma().providerConnection.findUnique({
-          where: { environment_providerId: { environment: "sandbox", providerId: a.providerId } },
-        });
+        const row = await kysely()
+          .selectFrom("providerConnections")
+          .select("adapter")
+          .where("environment", "=", "sandbox")
+          .where("providerId", "=", a.providerId)
+          .executeTakeFirst();
         if (row?.adapter !== a.adapter) fail("the accepted connection is not the one stored");
       }
     }),
@@ -1562,10 +1568,11 @@ describe("fuzz campaign over every route", () => {
       await flushRequestLog();
       const found = new Set<string>();
       for (let i = 0; i < loggedRequestIds.length; i += 1000) {
-        const rows = await prisma().apiRequestLog.findMany({
-          where: { id: { in: loggedRequestIds.slice(i, i + 1000) } },
-          select: { id: true },
-        });
+        const rows = await kysely()
+          .selectFrom("apiRequestLogs")
+          .select("id")
+          .where("id", "in", loggedRequestIds.slice(i, i + 1000))
+          .execute();
         for (const r of rows) found.add(r.id);
       }
       const missing = loggedRequestIds.filter((id) => !found.has(id)).map((id) => loggedRequests.get(id));

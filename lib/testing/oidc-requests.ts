@@ -3,7 +3,7 @@
  * a redirect URI, and authorization requests sent to /oidc/sandbox/auth.
  */
 import { expect } from "vitest";
-import { prisma } from "./prisma";
+import { kysely } from "../db/client";
 import { bearer, call } from "./router";
 import { makeVerifyingApp } from "./verifications";
 
@@ -46,5 +46,5 @@ export async function postAuthorization(params: Record<string, string>) {
   });
   expect(res.status).toBe(303);
   const id = new URL(res.headers.get("location")!).pathname.split("/")[2]!;
-  return prisma().verification.findUniqueOrThrow({ where: { id } });
+  return kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 }

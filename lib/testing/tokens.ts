@@ -4,7 +4,7 @@
  */
 import { kysely } from "../db/client";
 import { newId } from "../ids";
-import { issueAuthorizationCode, type TIssueCodeInput } from "../oidc/codes";
+import { issueCode as issueStoredCode, type TIssueCodeInput } from "../oidc/codes";
 import { subjectFor } from "../oidc/subject";
 import { makeApp, makeWorkspace } from "./factories";
 
@@ -68,7 +68,7 @@ export async function issueCode(
   verification: { id: string; appId: string; environment: TEnv },
   options: Partial<Omit<TIssueCodeInput, "appId" | "environment" | "verificationId">> = {},
 ): Promise<string> {
-  return issueAuthorizationCode(kysely(), {
+  return issueStoredCode(kysely(), {
     appId: verification.appId,
     environment: verification.environment,
     verificationId: verification.id,

@@ -1,5 +1,5 @@
 /** Test helpers for verification sessions: apps with providers activated, sessions, their events. */
-import { prisma } from "./prisma";
+import { kysely } from "../db/client";
 import { connectTestProviders } from "./connections";
 import { makeApp, makeWorkspace } from "./factories";
 import { basic, call } from "./router";
@@ -16,17 +16,30 @@ export async function activateProviders(
   providerIds: string[],
   options: { connect?: boolean } = {},
 ): Promise<void> {
-  const app = await prisma().app.findUniqueOrThrow({
-    where: { id: clientId },
-    select: { environment: true },
-  });
+  const app = await kysely()
+    .selectFrom("apps")
+    .select("environment")
+    .where("id", "=", clientId)
+    .executeTakeFirstOrThrow();
   if (app.environment === "production" && options.connect !== false) await connectTestProviders(providerIds);
   for (const providerId of providerIds) {
-    await prisma().appProvider.upsert({
-      where: { appId_providerId: { appId: clientId, providerId } },
-      create: { appId: clientId, providerId, status: "activated", enabled: true, activatedAt: new Date() },
-      update: { status: "activated", enabled: true, activatedAt: new Date() },
-    });
+    const now = new Date();
+    await kysely()
+      .insertInto("appProviders")
+      .values({
+        appId: clientId,
+        providerId,
+        status: "activated",
+        enabled: true,
+        activatedAt: now,
+        updatedAt: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(["appId", "providerId"])
+          .doUpdateSet({ status: "activated", enabled: true, activatedAt: now, updatedAt: now }),
+      )
+      .execute();
   }
 }
 
@@ -59,11 +72,22 @@ export async function makeVerifyingApp(
 }
 
 /** The event types recorded for a session, in order. */
+/** The session's events (whole rows), in the order they were recorded. */
+export function sessionEvents(verificationId: string) {
+  return kysely()
+    .selectFrom("verificationEvents")
+    .selectAll()
+    .where("verificationId", "=", verificationId)
+    .orderBy("seq", "asc")
+    .execute();
+}
+
 export async function eventTypes(verificationId: string): Promise<string[]> {
-  const rows = await prisma().verificationEvent.findMany({
-    where: { verificationId },
-    orderBy: { seq: "asc" },
-    select: { type: true },
-  });
+  const rows = await kysely()
+    .selectFrom("verificationEvents")
+    .select("type")
+    .where("verificationId", "=", verificationId)
+    .orderBy("seq", "asc")
+    .execute();
   return rows.map((r) => r.type);
 }

@@ -12,7 +12,6 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createDatabaseIfMissing, migrateDatabase } from "../db/database";
 import { closeDatabase, kysely } from "../db/client";
-import { closeTestPrisma, prisma } from "./prisma";
 import type { Verification } from "../db/rows";
 import { randomToken } from "../ids";
 import type { TEventType } from "../webhooks/event-types";
@@ -48,7 +47,6 @@ export function isolateWebhookTestDatabase(): void {
   }, 60_000);
   afterAll(async () => {
     await closeDatabase();
-    await closeTestPrisma();
     if (!adminUrl || !database) return;
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
@@ -104,10 +102,18 @@ export async function makeWebhookApp(options: TWebhookAppOptions) {
 }
 
 /** A verification row written directly (the session lifecycle is not needed to emit events). */
-export async function makeVerificationRow(clientId: string, status = "awaiting_user_action") {
-  const app = await prisma().app.findUniqueOrThrow({ where: { id: clientId } });
-  return prisma().verification.create({
-    data: {
+export async function makeVerificationRow(
+  clientId: string,
+  status = "awaiting_user_action",
+): Promise<Verification> {
+  const app = await kysely()
+    .selectFrom("apps")
+    .selectAll()
+    .where("id", "=", clientId)
+    .executeTakeFirstOrThrow();
+  return kysely()
+    .insertInto("verifications")
+    .values({
       id: `ver_${randomToken(26)}`,
       appId: app.id,
       workspaceId: app.workspaceId,
@@ -120,8 +126,10 @@ export async function makeVerificationRow(clientId: string, status = "awaiting_u
       status,
       countryCode: "DE",
       expiresAt: new Date(Date.now() + 15 * 60_000),
-    },
-  });
+      updatedAt: new Date(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Emits events the way the verification service does: each in its own transaction. */

@@ -1,5 +1,5 @@
 /** Test helpers for workflows: valid bodies, workflows through the API, providers added to an app. */
-import { prisma } from "./prisma";
+import { kysely } from "../db/client";
 import { makeApp, makeWorkspace } from "./factories";
 import { bearer, call } from "./router";
 
@@ -66,7 +66,9 @@ export async function createWorkflow(
 
 /** Adds a provider row to an app directly (activation is another area's API). */
 export async function addAppProvider(clientId: string, providerId: string, { enabled = true } = {}) {
-  await prisma().appProvider.create({
-    data: { appId: clientId, providerId, enabled, status: "activated", activatedAt: new Date() },
-  });
+  const now = new Date();
+  await kysely()
+    .insertInto("appProviders")
+    .values({ appId: clientId, providerId, enabled, status: "activated", activatedAt: now, updatedAt: now })
+    .execute();
 }

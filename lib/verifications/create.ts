@@ -65,8 +65,7 @@ export async function createVerification(
   input: TCreateVerification,
   options: TCreateVerificationOptions = {},
 ): Promise<TVerificationCreated> {
-  const sessions = db;
-  const app = await readCreationContext(sessions, auth.clientId, input);
+  const app = await readCreationContext(db, auth.clientId, input);
   const provider = findProvider(input.providerId);
   if (!provider) throw providerUnavailable(`Unknown provider "${input.providerId}"`);
   const appProvider = app.providers.find((p) => p.providerId === provider.id);
@@ -79,7 +78,7 @@ export async function createVerification(
   const availability = await connectionAvailability(auth.environment, provider.id, db);
   if (!availability.available) throw providerUnavailable(availability.message);
 
-  const workflow = app.workflow ? await plannableWorkflow(sessions, app.workflow) : null;
+  const workflow = app.workflow ? await plannableWorkflow(db, app.workflow) : null;
   if (!workflow) {
     throw input.workflowId
       ? invalidField("workflowId", `no workflow "${input.workflowId}" in this app`)
@@ -152,7 +151,7 @@ export async function createVerification(
   // events wait for the end-user's first action (move), so repeated requests cannot flood the
   // app's webhook
   const events = created.viaOidcProvider ? [] : creationEvents(created, plan.mode);
-  await insertVerification(sessions, created, events);
+  await insertVerification(db, created, events);
   countSessionCreated(provider.id, auth.environment);
   return {
     verificationId: id,

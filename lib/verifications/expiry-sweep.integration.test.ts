@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
+import { sql } from "kysely";
 import { inTransaction } from "../db/kysely";
 import { expirySweepJob } from "../jobs/definitions";
 import { CRONTAB, jobNamed } from "../jobs/handlers";
@@ -65,22 +65,34 @@ async function webhookApp(path: string) {
 
 /** Moves the sessions' expiresAt a second into the past: they are due. */
 async function makeDue(ids: string[]): Promise<void> {
-  await prisma().verification.updateMany({
-    where: { id: { in: ids } },
-    data: { expiresAt: new Date(Date.now() - 1000) },
-  });
+  const now = Date.now();
+  await kysely()
+    .updateTable("verifications")
+    .set({ expiresAt: new Date(now - 1000), updatedAt: new Date(now) })
+    .where("id", "in", ids)
+    .execute();
 }
 
 /** timed_out events per session, and timed_out deliveries per session. */
 async function timedOut(ids: string[]): Promise<{ events: number[]; deliveries: number[] }> {
-  const events = await prisma().verificationEvent.findMany({
-    where: { verificationId: { in: ids }, type: TIMED_OUT },
-    select: { id: true, verificationId: true },
-  });
-  const deliveries = await prisma().webhookDelivery.findMany({
-    where: { eventId: { in: events.map((e) => e.id) } },
-    select: { eventId: true },
-  });
+  const events = await kysely()
+    .selectFrom("verificationEvents")
+    .select(["id", "verificationId"])
+    .where("verificationId", "in", ids)
+    .where("type", "=", TIMED_OUT)
+    .execute();
+  const deliveries =
+    events.length === 0
+      ? []
+      : await kysely()
+          .selectFrom("webhookDeliveries")
+          .select("eventId")
+          .where(
+            "eventId",
+            "in",
+            events.map((e) => e.id),
+          )
+          .execute();
   const sessionOf = new Map(events.map((e) => [e.id, e.verificationId]));
   return {
     events: ids.map((id) => events.filter((e) => e.verificationId === id).length),
@@ -89,10 +101,11 @@ async function timedOut(ids: string[]): Promise<{ events: number[]; deliveries: 
 }
 
 async function statuses(ids: string[]): Promise<string[]> {
-  const rows = await prisma().verification.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, status: true },
-  });
+  const rows = await kysely()
+    .selectFrom("verifications")
+    .select(["id", "status"])
+    .where("id", "in", ids)
+    .execute();
   return ids.map((id) => rows.find((r) => r.id === id)?.status ?? "missing");
 }
 
@@ -110,19 +123,30 @@ describe("the expiry sweep", () => {
 
     expect(await sweepExpiredSessions(kysely())).toEqual({ expired: 1, batches: 1 });
 
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id: due! } });
+    const row = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", due!)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "expired", statusReason: "session_timed_out" });
     expect(row.endedAt).not.toBeNull();
     expect(await eventTypes(due!)).toEqual([...CREATED, TIMED_OUT]);
     // the event is the webhook body, with the session as it ended, queued for the app's webhook
-    const [event] = await prisma().verificationEvent.findMany({
-      where: { verificationId: due!, type: TIMED_OUT },
-    });
+    const [event] = await kysely()
+      .selectFrom("verificationEvents")
+      .selectAll()
+      .where("verificationId", "=", due!)
+      .where("type", "=", TIMED_OUT)
+      .execute();
     expect(event!.payload).toMatchObject({
       event: TIMED_OUT,
       data: { verificationId: due!, status: "expired" },
     });
-    const delivery = await prisma().webhookDelivery.findFirstOrThrow({ where: { eventId: event!.id } });
+    const delivery = await kysely()
+      .selectFrom("webhookDeliveries")
+      .selectAll()
+      .where("eventId", "=", event!.id)
+      .executeTakeFirstOrThrow();
     expect(delivery).toMatchObject({ appId: t.app.clientId, eventType: TIMED_OUT, status: "pending" });
     expect(JSON.parse(delivery.body)).toEqual(event!.payload);
 
@@ -142,11 +166,11 @@ describe("the expiry sweep", () => {
     const t = await webhookApp("/hooks/jobs");
     const ids = await t.startMany(3);
     // no job of any task names one of the sessions
-    const [{ n }] = await prisma().$queryRawUnsafe<[{ n: number }]>(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE payload::text LIKE ANY ($1::text[])`,
-      ids.map((id) => `%${id}%`),
-    );
-    expect(n).toBe(0);
+    const patterns = ids.map((id) => `%${id}%`);
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE payload::text LIKE ANY (${patterns}::text[])
+    `.execute(kysely());
+    expect(rows).toEqual([{ n: 0 }]);
   });
 
   it("expires at most a batch per transaction, and batch after batch until none is due", async () => {
@@ -243,11 +267,11 @@ describe("the sweeper of the job worker", () => {
     await waitFor(async () => (await statuses([id!]))[0] === "expired");
     await sweeper.stop();
     const connections = async () => {
-      const [{ n }] = await prisma().$queryRawUnsafe<[{ n: number }]>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
-        APPLICATION_NAME,
-      );
-      return n;
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = ${APPLICATION_NAME}
+      `.execute(kysely());
+      return rows[0]?.n;
     };
     await waitFor(async () => (await connections()) === 0);
     expect(await connections()).toBe(0);

@@ -47,11 +47,10 @@ export async function sweepExpiredSessions(
   db: Db,
   { batchSize = EXPIRY_BATCH_SIZE, stopped }: TSweepOptions = {},
 ): Promise<{ expired: number; batches: number }> {
-  const sessions = db;
   let expired = 0;
   let batches = 0;
   while (!stopped?.()) {
-    const batch = await inWakingTransaction(sessions, (tx) => expireDueSessions(tx, new Date(), batchSize));
+    const batch = await inWakingTransaction(db, (tx) => expireDueSessions(tx, new Date(), batchSize));
     batches++;
     expired += batch.expired;
     // a full batch: more may be due (one that expired nothing would only come back the same)

@@ -35,6 +35,5 @@ export async function purgeEndedSessions(
   { now = new Date(), batchSize = SESSION_PURGE_BATCH }: TPurgeOptions = {},
 ): Promise<number> {
   const before = new Date(now.getTime() - sessionDeleteDays() * DAY_MS);
-  const sessions = db;
-  return deleteInBatches((limit) => deleteEndedSessions(sessions, before, limit), batchSize);
+  return deleteInBatches((limit) => deleteEndedSessions(db, before, limit), batchSize);
 }

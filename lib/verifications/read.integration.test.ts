@@ -1,14 +1,15 @@
 /**
  * GET /v1/verifications/{id} reads the app's credential and the session in ONE statement
  * (withApi's `authWith`, lib/auth/app-credentials.ts defineAppRowRead) and answers exactly as the
- * reads it replaced: the status record of toStatusRecord(getOwnedVerification) (Prisma), the
+ * reads it replaced: the status record of toStatusRecord(getOwnedVerification), the
  * refusals of authenticateApp (401, counted by the limits of failed checks, 429), then the 404 of
  * getOwnedVerification or of the path check; the same request log entry.
  */
 import { describe, expect, it } from "vitest";
 import { authenticateApp, type AppAuth } from "../auth/app-credentials";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
+import type { Updateable } from "kysely";
+import type { DB } from "../db/kysely";
 import { checkPathParams } from "../http/validation";
 import { newId } from "../ids";
 import { flushRequestLog } from "../request-log/writer";
@@ -49,6 +50,15 @@ async function started(t: TApp): Promise<string> {
 
 restoreEnvAfterEach();
 
+/** Writes `data` to session `id` directly (as Prisma's update did, updatedAt too). */
+async function updateVerification(id: string, data: Updateable<DB["verifications"]>): Promise<void> {
+  await kysely()
+    .updateTable("verifications")
+    .set({ ...data, updatedAt: new Date() })
+    .where("id", "=", id)
+    .execute();
+}
+
 let nextAddress = 1;
 /** An address no other test uses (the limits of failed checks count per address). */
 const address = () => `198.51.100.${nextAddress++}`;
@@ -64,17 +74,15 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     const cancelled = await started(t);
     expect((await t.cancel(cancelled)).status).toBe(204);
     const expired = await started(t);
-    await prisma().verification.update({
-      where: { id: expired },
-      data: { status: "expired", statusReason: "session_expired", expiresAt: new Date(Date.now() - 1) },
+    await updateVerification(expired, {
+      status: "expired",
+      statusReason: "session_expired",
+      expiresAt: new Date(Date.now() - 1),
     });
     // a completed session never shows a reason, even with one stored
     const completedWithReason = await started(t);
     await t.simulate(completedWithReason, { outcome: "success" });
-    await prisma().verification.update({
-      where: { id: completedWithReason },
-      data: { statusReason: "left_over" },
-    });
+    await updateVerification(completedWithReason, { statusReason: "left_over" });
 
     const records = [];
     for (const id of [open, completed, failed, cancelled, expired, completedWithReason]) {
@@ -113,7 +121,7 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     const id = await started(t);
     const moved = await started(t);
     // a session of the app's whose environment is not the app's (never written so, but refused)
-    await prisma().verification.update({ where: { id: moved }, data: { environment: "production" } });
+    await updateVerification(moved, { environment: "production" });
     const unknown = newId("ver");
     const cases: [TApp, "sandbox" | "production", string][] = [
       [other, "sandbox", id],
@@ -258,7 +266,11 @@ describe("GET /v1/verifications/{id}: the credential and the session in one stat
     const malformed = await call("GET", "/api/sandbox/v1/verifications/ver_nope", { headers: t.creds });
     await flushRequestLog();
     const logged = async (res: CallResult) =>
-      prisma().apiRequestLog.findUniqueOrThrow({ where: { id: res.headers.get("x-request-id") ?? "" } });
+      kysely()
+        .selectFrom("apiRequestLogs")
+        .selectAll()
+        .where("id", "=", res.headers.get("x-request-id") ?? "")
+        .executeTakeFirstOrThrow();
     const entry = (app: TApp, verificationId: string, status: number, errorCode: string | null) => ({
       workspaceId: app.ws.workspaceId,
       environment: "sandbox",

@@ -2,7 +2,7 @@
 // browser the session is bound to, answered once with the session's one code.
 import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
+import { countRows } from "../db/kysely";
 import { CookieJar } from "../testing/cookie-jar";
 import { bearer, call } from "../testing/router";
 import { makeVerifyingApp } from "../testing/verifications";
@@ -28,7 +28,8 @@ async function open(browser: CookieJar, id: string) {
   return bound.headers.getSetCookie().length === 1;
 }
 
-const codesOf = (verificationId: string) => prisma().authorizationCode.count({ where: { verificationId } });
+const codesOf = (verificationId: string) =>
+  countRows(kysely().selectFrom("authorizationCodes").where("verificationId", "=", verificationId));
 
 describe("REST hosted return", () => {
   it("goes to the session's redirect_uri with status, state and one code that the REST /token accepts", async () => {
@@ -150,9 +151,15 @@ describe("sessions started by the OpenID Provider", () => {
   it("return through the issuer the client used, by their resume token; never the REST way", async () => {
     const t = await restApp({ redirectUris: [RETURN], defaultSuccessRedirectUri: RETURN });
     const { verificationId: id } = (await t.start({ providerId: "passport" })).body;
-    const v = await prisma().verification.update({ where: { id }, data: { viaOidcProvider: true } });
-    const request = await prisma().oidcAuthorizationRequest.create({
-      data: {
+    const v = await kysely()
+      .updateTable("verifications")
+      .set({ viaOidcProvider: true, updatedAt: new Date() })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const request = await kysely()
+      .insertInto("oidcAuthorizationRequests")
+      .values({
         id: `oar_${id}`,
         verificationId: id,
         appId: t.app.clientId,
@@ -162,13 +169,18 @@ describe("sessions started by the OpenID Provider", () => {
         resumeToken: "r".repeat(43),
         scope: "openid",
         expiresAt: new Date(Date.now() + 600_000),
-      },
-    });
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await t.simulate(id, { outcome: "success" });
-    const ended = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const ended = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(await nextUrlFor(kysely(), ended)).toBe(`https://auth.shop.example.com/resume/${"r".repeat(43)}`);
     // its request purged, it goes nowhere (not to the app's REST default)
-    await prisma().oidcAuthorizationRequest.delete({ where: { id: request.id } });
+    await kysely().deleteFrom("oidcAuthorizationRequests").where("id", "=", request.id).execute();
     expect(await nextUrlFor(kysely(), { ...v, status: "completed" })).toBeNull();
     // and a browser cannot take it the REST way
     expect(await open(new CookieJar(), id)).toBe(false);

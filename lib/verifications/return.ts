@@ -21,7 +21,7 @@
 import { publicUrl } from "../config";
 import type { Verification } from "../db/rows";
 import type { Db } from "../db/kysely";
-import { issueAuthorizationCode } from "../oidc/codes";
+import { issueCode } from "../oidc/codes";
 import { isTerminal } from "./state-machine";
 import { readOidcRequestOf, readReturnAddresses } from "./store/binding";
 import { claimReturn, readVerification } from "./store/session";
@@ -69,19 +69,18 @@ export async function nextUrlOf(db: Db, v: TReturnSession, resumeProof?: string)
  * (with the session's one code when completed), or null when there is nothing (more) to answer.
  */
 export async function answerHostedReturn(db: Db, verificationId: string): Promise<string | null> {
-  const sessions = db;
-  const v = await readVerification(sessions, verificationId);
+  const v = await readVerification(db, verificationId);
   if (!v || v.viaOidcProvider || !isTerminal(v.status) || v.returnedAt) return null;
-  const target = await restTarget(sessions, v);
+  const target = await restTarget(db, v);
   if (!target) return null;
   // of two concurrent visits, one answers
-  if (!(await claimReturn(sessions, verificationId, new Date()))) return null;
+  if (!(await claimReturn(db, verificationId, new Date()))) return null;
   const url = new URL(target);
   url.searchParams.set("verificationId", v.id);
   url.searchParams.set("status", v.status);
   if (v.state) url.searchParams.set("state", v.state);
   if (v.status === "completed") {
-    const code = await issueAuthorizationCode(db, {
+    const code = await issueCode(db, {
       appId: v.appId,
       environment: v.environment,
       surface: "rest",

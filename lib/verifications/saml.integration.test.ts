@@ -10,7 +10,6 @@ import { DOMParser } from "@xmldom/xmldom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SignedXml } from "xml-crypto";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { logger } from "../log";
 import { postgresSamlReplayCache } from "../providers/adapters/saml-replay";
 import { putTestConnection, testOperatorKey } from "../testing/connections";
@@ -18,6 +17,10 @@ import { bearer, call } from "../testing/router";
 import { fixture, samlConnectionSettings, startSamlIdp, type TSamlIdp } from "../testing/saml-idp";
 import { eventTypes, makeVerifyingApp } from "../testing/verifications";
 import { isolateWebhookTestDatabase } from "../testing/webhooks";
+
+/** Session `id` as stored. */
+const verificationRow = (id: string) =>
+  kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 // connections are environment-wide: this file keeps its own database
 isolateWebhookTestDatabase();
@@ -175,7 +178,7 @@ describe("a production sign-in through a SAML identity provider", () => {
     });
     expect(health.body.health.lastHour).toMatchObject({ signIns: 1, failures: 0 });
     // the saved hand-off state is gone; the same post again changes nothing and shows the page
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verificationRow(id);
     expect(row.upstreamEncrypted).toBeNull();
     const again = await post(form);
     expect(again.status).toBe(303);
@@ -293,7 +296,7 @@ describe("a production sign-in through a SAML identity provider", () => {
       expect(acs.headers.get("location")).toBe(`/verify/${id}`);
       const status = (await t.status(id)).body;
       expect(status).toMatchObject({ status: "failed" });
-      const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+      const row = await verificationRow(id);
       expect(row.statusReason).toBe("authentication_failed");
       expect(row.upstreamEncrypted).toBeNull();
       expect(warn).toHaveBeenCalledWith(
@@ -365,7 +368,7 @@ describe("a production sign-in through a SAML identity provider", () => {
     expect(deleted.status).toBe(204);
     const acs = await post(form, "/verify/saml/production/es_clave");
     expect(acs.status).toBe(303);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verificationRow(id);
     expect(row).toMatchObject({ status: "failed", statusReason: "provider_unavailable" });
     expect((await t.status(id)).body.status).toBe("failed");
     expect((await call("GET", "/verify/saml/production/es_clave/metadata")).status).toBe(404);

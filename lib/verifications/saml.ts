@@ -92,7 +92,6 @@ export async function completeSamlSignIn(
   if (found.kind !== "answered") return { kind: "unknown" };
   const outcome = await finishSignIn(v, found.sealed, answer);
   try {
-    // a Prisma transaction: applyAdapterOutcome (./outcome.ts) still takes one
     await inTransaction(kysely(), (tx) => applyAdapterOutcome(tx, v.id, outcome));
   } catch (err) {
     // ended meanwhile (expired, cancelled): the page shows the state it is in

@@ -7,14 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { findProvider } from "../providers/catalog";
 import { EVENT_TYPES } from "../webhooks/event-types";
 import { bearer, call } from "../testing/router";
-import { makeVerifyingApp } from "../testing/verifications";
+import { makeVerifyingApp, sessionEvents } from "../testing/verifications";
 import { createWorkflow, workflowBody } from "../testing/workflows";
 import { createVerification } from "./create";
-import { inTransaction } from "../db/kysely";
+import { countRows, inTransaction } from "../db/kysely";
 
 type TApp = Awaited<ReturnType<typeof makeVerifyingApp>>;
 
@@ -49,6 +48,14 @@ function isPayload(value: unknown): value is TPayload {
   return typeof value === "object" && value !== null && "event" in value && "data" in value;
 }
 
+/** Session `id` as stored. */
+const verificationRow = (id: string) =>
+  kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+/** How many events session `id` has. */
+const eventCount = (id: string) =>
+  countRows(kysely().selectFrom("verificationEvents").where("verificationId", "=", id));
+
 /** Simulates `body` on session `id`; checks what every outcome shares and returns what it left. */
 async function simulated(t: TApp, id: string, body: Record<string, unknown>) {
   const res = await t.simulate(id, body);
@@ -57,11 +64,8 @@ async function simulated(t: TApp, id: string, body: Record<string, unknown>) {
   const status = await t.status(id);
   expect(status.body).toEqual(res.body);
 
-  const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
-  const events = await prisma().verificationEvent.findMany({
-    where: { verificationId: id },
-    orderBy: { seq: "asc" },
-  });
+  const row = await verificationRow(id);
+  const events = await sessionEvents(id);
   const payloads = events.map((e) => {
     if (!isPayload(e.payload)) throw new Error(`event ${e.id} has no payload`);
     // each event row is its payload: same id, type and moment
@@ -82,9 +86,18 @@ async function simulated(t: TApp, id: string, body: Record<string, unknown>) {
   expect(payloads.at(-1)!.data.status).toBe(row.status);
 
   // one delivery per event, with the event's body
-  const deliveries = await prisma().webhookDelivery.findMany({
-    where: { eventId: { in: events.map((e) => e.id) } },
-  });
+  const deliveries =
+    events.length === 0
+      ? []
+      : await kysely()
+          .selectFrom("webhookDeliveries")
+          .selectAll()
+          .where(
+            "eventId",
+            "in",
+            events.map((e) => e.id),
+          )
+          .execute();
   expect(deliveries).toHaveLength(events.length);
   for (const d of deliveries) {
     const event = events.find((e) => e.id === d.eventId)!;
@@ -92,7 +105,12 @@ async function simulated(t: TApp, id: string, body: Record<string, unknown>) {
     expect(JSON.parse(d.body)).toEqual(event.payload);
   }
 
-  const decision = await prisma().verificationDecision.findUnique({ where: { verificationId: id } });
+  const decision =
+    (await kysely()
+      .selectFrom("verificationDecisions")
+      .selectAll()
+      .where("verificationId", "=", id)
+      .executeTakeFirst()) ?? null;
   if (decision) {
     expect(decision).toMatchObject({
       appId: t.app.clientId,
@@ -269,9 +287,7 @@ describe("POST /v1/sandbox/verifications/{id}/simulate", () => {
           matchData: { given_name: "Max", family_name: "Mustermann" },
         })
       ).body.verificationId;
-      expect(
-        (await prisma().verification.findUniqueOrThrow({ where: { id } })).matchDataEncrypted,
-      ).not.toBeNull();
+      expect((await verificationRow(id)).matchDataEncrypted).not.toBeNull();
       const { res, row, payloads, decision } = await simulated(t, id, { outcome });
 
       expect(res.body).toMatchObject({ status: state, reason });
@@ -433,11 +449,11 @@ describe("POST /v1/sandbox/verifications/{id}/simulate", () => {
     const unknown = await t.simulate(id, { outcome: "success", identity: "nobody" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details).toEqual([{ path: "identity", message: expect.any(String) }]);
-    expect(await prisma().verificationEvent.count({ where: { verificationId: id } })).toBe(3);
+    expect(await eventCount(id)).toBe(3);
     expect((await t.simulate(id, { outcome: "failure" })).status).toBe(200);
     const again = await t.simulate(id, { outcome: "success" });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("VERIFICATION_TERMINAL");
-    expect(await prisma().verificationEvent.count({ where: { verificationId: id } })).toBe(6);
+    expect(await eventCount(id)).toBe(6);
   });
 });

@@ -5,7 +5,8 @@
  * personal data, events.
  */
 import { describe, expect, it } from "vitest";
-import { prisma } from "../testing/prisma";
+import { kysely } from "../db/client";
+import { countRows } from "../db/kysely";
 import { bearer, call } from "../testing/router";
 import { eventTypes, makeVerifyingApp } from "../testing/verifications";
 
@@ -22,12 +23,12 @@ const ENDINGS = [
 /** Everything a cancel could change, as the integrator and the database see it. */
 async function observe(t: TApp, id: string) {
   const [row, status, userinfo, evidence, events, audit] = await Promise.all([
-    prisma().verification.findUniqueOrThrow({ where: { id } }),
+    kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow(),
     t.status(id),
     t.userinfo(id),
     t.evidence(id),
     eventTypes(id),
-    prisma().auditEvent.count({ where: { targetId: id } }),
+    countRows(kysely().selectFrom("auditEvents").where("targetId", "=", id)),
   ]);
   const strip = (r: { status: number; body: unknown }) => ({
     status: r.status,

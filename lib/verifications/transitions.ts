@@ -10,12 +10,10 @@
  *   events it records) and written by `saveChange` in one statement (store.ts): the row as the
  *   moves left it, the events in the order recorded (each with the row as it saw it) and the
  *   decision record of an outcome; so the lock read and that write are a transaction's two
- *   statements, however many moves it makes; they run on the data layer's handle `Db`, in the
- *   caller's transaction (a Prisma transaction's through `tx`, the same connection);
- * - `inSessionTransaction` gives a change a transaction of its own: a Prisma transaction whose
- *   session statements run on `tx`, because an outcome of a production-test session
- *   records its participation with Prisma in the same transaction (production-tests/
- *   participation.ts); one path for every session, no second transaction for a challenge's;
+ *   statements, however many moves it makes; they run in the caller's transaction;
+ * - `inSessionTransaction` gives a change a transaction of its own (the caller's, when it holds
+ *   one), in which an outcome of a production-test session also records its participation
+ *   (production-tests/participation.ts): one path for every session;
  * - the end-user's first act on an OpenID Provider session announces it first and ends its
  *   `untouched` (create.ts);
  * - events: user.authentication_started when the end-user reaches the provider (idempotent while
@@ -218,10 +216,9 @@ export async function cancelVerification(db: Db, auth: AppAuth, verificationId: 
  * check ownership first. 400 VERIFICATION_TERMINAL when the session already ended.
  */
 export async function cancelByIntegrator(db: Db, verificationId: string): Promise<Verification> {
-  const tx = db;
-  const change = await lockSession(tx, verificationId);
-  await applyCancel(tx, change, "integrator");
-  return saveChange(tx, change);
+  const change = await lockSession(db, verificationId);
+  await applyCancel(db, change, "integrator");
+  return saveChange(db, change);
 }
 
 /** The states a session expires from: those the state table's `expire` leaves. */
@@ -247,9 +244,8 @@ async function expireLockedIfDue(db: Db, change: TSessionChange, now: Date): Pro
  * (expiry-sweep.ts); a no-op for a session that ended, is not due or is gone.
  */
 export async function expireIfDue(db: Db, verificationId: string, now = new Date()): Promise<boolean> {
-  const tx = db;
-  const change = await lockSession(tx, verificationId).catch(() => undefined);
-  return change ? expireLockedIfDue(tx, change, now) : false;
+  const change = await lockSession(db, verificationId).catch(() => undefined);
+  return change ? expireLockedIfDue(db, change, now) : false;
 }
 
 /**

@@ -149,7 +149,6 @@ export async function completeWalletPresentation(
         } as const);
   // the connection's health: a verified presentation counts (an invalid one is the wallet's)
   await recordUpstreamOutcome(v, outcome, performance.now() - started);
-  // a Prisma transaction: applyAdapterOutcome (./outcome.ts) still takes one
   return inTransaction(kysely(), async (tx) => {
     // a newer request (another tab) replaced this nonce while we verified: its answer counts
     const locked = await lockVerification(tx, v.id);

@@ -38,7 +38,7 @@ import { setWebhookSecret, updateWebhookColumns, type TWebhookColumns } from "./
 
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 
-/** The answer the pipeline gave to Prisma's "record not found" (P2025), an app gone meanwhile. */
+/** The answer to a resource that is not (or no longer) there: 404 RESOURCE_NOT_FOUND, an app gone meanwhile. */
 function resourceGone(): ApiError {
   return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }

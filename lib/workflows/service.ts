@@ -75,12 +75,12 @@ function assertValid(app: AppRow, draft: TWorkflowDraft): void {
  */
 async function lockWorkflow(db: Db, workflowId: string): Promise<TWorkflowRow> {
   const workflow = await lockWorkflowRow(db, workflowId);
-  // gone since the app was read (a concurrent delete): what Prisma's P2025 answered
+  // gone since the app was read (a concurrent delete): a missing row answers 404 RESOURCE_NOT_FOUND
   if (!workflow) throw resourceGone();
   return workflow;
 }
 
-/** The answer the pipeline gave to Prisma's "record not found" (P2025) on these paths. */
+/** The answer to a resource that is not (or no longer) there: 404 RESOURCE_NOT_FOUND on these paths. */
 function resourceGone(): ApiError {
   return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
 }
@@ -174,8 +174,7 @@ export async function createWorkflow(
   const nodes = applyCreationDefaults(normalizeNodes(input.nodes));
   const positions = input.positions ?? {};
   assertValid(app, { entryNodeId: input.entryNodeId, nodes, positions });
-  const data = db;
-  const workflow = await insertWorkflow(data, {
+  const workflow = await insertWorkflow(db, {
     id: newId("wf"),
     appId: app.id,
     name: input.name,
@@ -183,7 +182,7 @@ export async function createWorkflow(
     nodes,
     positions,
   });
-  await writeWorkflowVersion(data, workflow, versionAuthor(actor.auth));
+  await writeWorkflowVersion(db, workflow, versionAuthor(actor.auth));
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.created",
@@ -204,8 +203,7 @@ export async function updateWorkflow(
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   findAppWorkflow(app, workflowId);
-  const data = db;
-  const current = await lockWorkflow(data, workflowId);
+  const current = await lockWorkflow(db, workflowId);
   assertIfMatch(ifMatch, current.version, current.id);
   const fields = (["name", "entryNodeId", "nodes", "positions"] as const).filter(
     (f) => patch[f] !== undefined,
@@ -229,7 +227,7 @@ export async function updateWorkflow(
   }
   if (sameContent(next, before)) return toWorkflowJson(current);
 
-  const updated = await saveVersion(data, actor, current, next);
+  const updated = await saveVersion(db, actor, current, next);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.updated",
@@ -254,13 +252,12 @@ export async function restoreWorkflowVersion(
 ): Promise<TWorkflowJson> {
   const app = await getOwnedApp(db, actor.auth, clientId);
   findAppWorkflow(app, workflowId);
-  const data = db;
-  const current = await lockWorkflow(data, workflowId);
-  const source = await loadWorkflowVersion(data, current.id, parseVersionParam(rawVersion, current.id));
+  const current = await lockWorkflow(db, workflowId);
+  const source = await loadWorkflowVersion(db, current.id, parseVersionParam(rawVersion, current.id));
   assertIfMatch(ifMatch, current.version, current.id);
   const content = storedContent(source);
   assertValid(app, content);
-  const updated = await saveVersion(data, actor, current, content, source.version);
+  const updated = await saveVersion(db, actor, current, content, source.version);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.restored",
@@ -278,8 +275,7 @@ export async function deleteWorkflow(
   workflowId: string,
 ): Promise<{ deleted: true }> {
   // read under the lock: a concurrent set-default must not slip in between check and delete
-  const data = db;
-  await lockApp(data, clientId);
+  await lockApp(db, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = findAppWorkflow(app, workflowId);
   if (app.defaultWorkflowId === workflow.id) {
@@ -288,7 +284,7 @@ export async function deleteWorkflow(
       `Workflow "${workflow.id}" is the app's default workflow and cannot be deleted; set another default first (PUT /v1/apps/${app.id}/default-workflow)`,
     );
   }
-  if (!(await deleteWorkflowRow(data, workflow.id))) throw resourceGone();
+  if (!(await deleteWorkflowRow(db, workflow.id))) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "workflow.deleted",
@@ -305,8 +301,7 @@ export async function setDefaultWorkflow(
   clientId: string,
   workflowId: string,
 ): Promise<TAppJson> {
-  const data = db;
-  await lockApp(data, clientId);
+  await lockApp(db, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const workflow = app.workflows.find((w) => w.id === workflowId);
   if (!workflow) {
@@ -315,8 +310,8 @@ export async function setDefaultWorkflow(
     });
   }
   if (app.defaultWorkflowId === workflow.id) return toAppJson(app);
-  if (!(await setDefaultWorkflowOf(data, app.id, workflow.id))) throw resourceGone();
-  const updated = await readApp(data, app.id);
+  if (!(await setDefaultWorkflowOf(db, app.id, workflow.id))) throw resourceGone();
+  const updated = await readApp(db, app.id);
   if (!updated) throw resourceGone();
   await recordAudit(db, {
     ...workspaceAudit(actor),
@@ -367,12 +362,11 @@ export async function updateVerificationSettings(
   clientId: string,
   patch: TUpdateVerificationSettings,
 ): Promise<TVerificationSettings> {
-  const data = db;
-  await lockApp(data, clientId);
+  await lockApp(db, clientId);
   const app = await getOwnedApp(db, actor.auth, clientId);
   const listed = app.workflows.find((w) => w.id === app.defaultWorkflowId);
   // the settings live in the workflow's nodes: the change is a workflow version like any other
-  const workflow = listed ? await lockWorkflow(data, listed.id) : undefined;
+  const workflow = listed ? await lockWorkflow(db, listed.id) : undefined;
   const nodes = workflow ? storedNodes(workflow.nodes) : [];
   const node = workflow ? firstVerificationNode(nodes, workflow.entryNodeId) : undefined;
   if (!workflow || !node) {
@@ -421,7 +415,7 @@ export async function updateVerificationSettings(
   }
   const before = storedContent(workflow);
   const next = { ...before, nodes: updatedNodes };
-  if (!sameContent(next, before)) await saveVersion(data, actor, workflow, next);
+  if (!sameContent(next, before)) await saveVersion(db, actor, workflow, next);
   await recordAudit(db, {
     ...workspaceAudit(actor),
     action: "verification_settings.updated",

@@ -1,12 +1,11 @@
 /**
- * lib/workflows/store.ts against PostgreSQL: its rows are the rows Prisma read before the move
- * (every column, JSON documents with their keys as stored — a provider id in a node's overrides
- * and node ids in positions have underscores, which the data layer would rename in a jsonb it
- * reads —, timestamps in UTC), in Prisma's order.
+ * lib/workflows/store.ts against PostgreSQL: its rows are the tables' rows (every column, JSON
+ * documents with their keys as stored — a provider id in a node's overrides and node ids in
+ * positions have underscores, which the data layer would rename in a jsonb it reads —, timestamps
+ * in UTC), in the order the service relies on.
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
-import { prisma } from "../testing/prisma";
 import { bearer, call } from "../testing/router";
 import { makeVerifyingApp } from "../testing/verifications";
 import { createWorkflow, workflowBody } from "../testing/workflows";
@@ -33,7 +32,7 @@ async function setup() {
 }
 
 describe("the workflows store", () => {
-  it("reads and writes workflows and versions as Prisma did, JSON keys as stored", async () => {
+  it("reads and writes workflows and versions, every column, JSON keys as stored", async () => {
     const { wf, base, headers } = await setup();
     const positions = { start: { x: 1, y: 2 }, verify: { x: 3, y: 4 } };
     const patched = await call("PATCH", base, { headers, body: { positions } });
@@ -44,35 +43,36 @@ describe("the workflows store", () => {
 
     const db = kysely();
     const row = await lockWorkflowRow(db, wf.workflowId);
-    expect(row).toEqual(await prisma().workflow.findUnique({ where: { id: wf.workflowId } }));
+    expect(row).toEqual(
+      await db.selectFrom("workflows").selectAll().where("id", "=", wf.workflowId).executeTakeFirst(),
+    );
     expect(row?.version).toBe(2);
+    expect(row?.positions).toEqual(positions);
+    expect(JSON.stringify(row?.nodes)).toContain('"bank_data_match"');
     expect(await lockWorkflowRow(db, "wf_missing")).toBeUndefined();
 
     for (const version of [1, 2]) {
       const stored = await findWorkflowVersion(db, wf.workflowId, version);
       expect(stored).toEqual(
-        await prisma().workflowVersion.findUnique({
-          where: { workflowId_version: { workflowId: wf.workflowId, version } },
-        }),
+        await db
+          .selectFrom("workflowVersions")
+          .selectAll()
+          .where("workflowId", "=", wf.workflowId)
+          .where("version", "=", version)
+          .executeTakeFirst(),
       );
+      expect(stored?.version).toBe(version);
       expect(JSON.stringify(stored?.nodes)).toContain('"bank_data_match"');
     }
     expect(await findWorkflowVersion(db, wf.workflowId, 3)).toBeUndefined();
 
     const listed = await listWorkflowVersionRows(db, wf.workflowId, { limit: 1, offset: 1 });
-    expect(listed).toEqual({
-      total: 2,
-      rows: await prisma().workflowVersion.findMany({
-        where: { workflowId: wf.workflowId },
-        orderBy: { version: "desc" },
-        take: 1,
-        skip: 1,
-      }),
-    });
+    // newest first: the page of one after the first is version 1
+    expect(listed).toEqual({ total: 2, rows: [await findWorkflowVersion(db, wf.workflowId, 1)] });
     expect(listed.rows.map((r) => r.version)).toEqual([1]);
   });
 
-  it("lists cases oldest first, as Prisma did", async () => {
+  it("lists cases oldest first, every column", async () => {
     const { wf, base, headers } = await setup();
     for (const name of ["first", "second", "third"]) {
       const created = await call("POST", `${base}/cases`, {
@@ -88,12 +88,19 @@ describe("the workflows store", () => {
     }
     const rows = await listCaseRows(kysely(), wf.workflowId);
     expect(rows.map((r) => r.name)).toEqual(["first", "second", "third"]);
-    expect(rows).toEqual(
-      await prisma().workflowCase.findMany({
-        where: { workflowId: wf.workflowId },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      }),
-    );
+    const stored = await kysely()
+      .selectFrom("workflowCases")
+      .selectAll()
+      .where("workflowId", "=", wf.workflowId)
+      .execute();
+    const byName = new Map(stored.map((r) => [r.name, r]));
+    expect(rows).toEqual(["first", "second", "third"].map((name) => byName.get(name)));
+    expect(rows[0]).toMatchObject({
+      workflowId: wf.workflowId,
+      providerId: "passport",
+      identityId: "passport-anna-eriksson",
+      expectedOutcome: "completed",
+    });
   });
 
   it("reads decision records newest first with their facts' keys as stored", async () => {
@@ -107,10 +114,11 @@ describe("the workflows store", () => {
       expect(done.status, done.text).toBe(200);
       ids.push(id);
     }
-    await prisma().verificationDecision.update({
-      where: { verificationId: ids[0]! },
-      data: { facts: { "claim:given_name": { exists: true }, birth_date: false } },
-    });
+    await kysely()
+      .updateTable("verificationDecisions")
+      .set({ facts: JSON.stringify({ "claim:given_name": { exists: true }, birth_date: false }) })
+      .where("verificationId", "=", ids[0]!)
+      .execute();
 
     const read = async (workflowId?: string, limit = 10) =>
       recentDecisions(kysely(), {
@@ -119,14 +127,27 @@ describe("the workflows store", () => {
         ...(workflowId ? { workflowId } : {}),
         limit,
       });
-    const rows = await prisma().verificationDecision.findMany({
-      where: { appId: t.app.clientId, environment: "sandbox" },
-      orderBy: [{ decidedAt: "desc" }, { verificationId: "desc" }],
-      include: { verification: { select: { createdAt: true } } },
-    });
+    // the decisions as stored, newest first (ties by id, descending), with their session's creation
+    const decisions = await kysely()
+      .selectFrom("verificationDecisions")
+      .selectAll()
+      .where("appId", "=", t.app.clientId)
+      .where("environment", "=", "sandbox")
+      .execute();
+    const sessions = await kysely()
+      .selectFrom("verifications")
+      .select(["id", "createdAt"])
+      .where("id", "in", ids)
+      .execute();
+    const createdAt = new Map(sessions.map((v) => [v.id, v.createdAt]));
+    const rows = decisions.toSorted(
+      (a, b) =>
+        b.decidedAt.getTime() - a.decidedAt.getTime() ||
+        (a.verificationId < b.verificationId ? 1 : a.verificationId > b.verificationId ? -1 : 0),
+    );
     const expected = rows.map((r) => ({
       verificationId: r.verificationId,
-      createdAt: r.verification.createdAt,
+      createdAt: createdAt.get(r.verificationId),
       providerId: r.providerId,
       loa: r.loa,
       claimsPresent: r.claimsPresent,

@@ -7,7 +7,7 @@
  *   decision's `facts`) are `unknown`, checked by their readers (row.ts, facts.ts); their keys
  *   come back as stored (node ids and provider ids hold underscores: store.integration.test.ts);
  *   they are written as JSON text (an array would otherwise go out as a PostgreSQL array);
- * - timestamps are set here as Prisma set them (`createdAt` of a new row, `updatedAt` of every
+ * - timestamps are set here (`createdAt` of a new row, `updatedAt` of every
  *   change: @updatedAt), from this process's clock;
  * - the app row is locked here too (`lockApp`) and its default workflow set
  *   (`setDefaultWorkflowOf`): the default-workflow rules of service.ts need them in one place.
@@ -16,7 +16,7 @@ import type { Selectable } from "kysely";
 import { prepared, type Db, type DB } from "../db/kysely";
 import type { TEnvironment } from "../environments";
 
-/** A row of workflows (Prisma's `Workflow` is one too: its JSON types are narrower). */
+/** A row of workflows. */
 export type TWorkflowRow = Selectable<DB["workflows"]>;
 /** A row of workflow_versions. */
 export type TWorkflowVersionRow = Selectable<DB["workflowVersions"]>;
@@ -55,7 +55,7 @@ export interface TWorkflowContentValues {
   positions: unknown;
 }
 
-/** Creates a workflow at version 1 (createdAt = updatedAt, as Prisma's create). */
+/** Creates a workflow at version 1 (createdAt = updatedAt). */
 export async function insertWorkflow(
   db: Db,
   values: TWorkflowContentValues & { id: string; appId: string },
@@ -204,7 +204,7 @@ export async function listCaseRows(db: Db, workflowId: string): Promise<TWorkflo
   return LIST_CASES.run(db, { workflowId });
 }
 
-/** Creates a case (createdAt from this process's clock, as Prisma's create). */
+/** Creates a case (createdAt from this process's clock). */
 export async function insertCase(
   db: Db,
   values: Omit<TWorkflowCaseRow, "createdAt">,

@@ -28,8 +28,7 @@ export async function createWorkspace(
   input: { name: string; email: string; password: string },
 ): Promise<CreatedWorkspace> {
   const email = input.email.trim().toLowerCase();
-  const kdb = db;
-  const existing = await readUserByEmail(kdb, email);
+  const existing = await readUserByEmail(db, email);
   let userId: string;
   if (existing) {
     if (!(await verifyPassword(input.password, existing.passwordHash))) {
@@ -44,7 +43,7 @@ export async function createWorkspace(
     userId = existing.id;
   } else {
     userId = newId("usr");
-    await insertUser(kdb, {
+    await insertUser(db, {
       id: userId,
       email,
       name: null,
@@ -52,8 +51,8 @@ export async function createWorkspace(
     });
   }
   const workspaceId = newId("ws");
-  await insertWorkspace(kdb, { id: workspaceId, name: input.name });
-  await insertMembership(kdb, { workspaceId, userId, role: "owner" });
+  await insertWorkspace(db, { id: workspaceId, name: input.name });
+  await insertMembership(db, { workspaceId, userId, role: "owner" });
   const sandbox = await createWorkspaceKey(db, { workspaceId, environment: "sandbox", userId });
   const production = await createWorkspaceKey(db, {
     workspaceId,
@@ -71,10 +70,9 @@ export async function createWorkspace(
 }
 
 export async function getWorkspaceSummary(db: Db, auth: WorkspaceAuth) {
-  const kdb = db;
-  const workspace = await readWorkspace(kdb, auth.workspaceId);
+  const workspace = await readWorkspace(db, auth.workspaceId);
   if (!workspace) throw notFound("Workspace");
-  const appCount = await countLiveApps(kdb, auth.workspaceId, auth.environment);
+  const appCount = await countLiveApps(db, auth.workspaceId, auth.environment);
   return {
     workspaceId: workspace.id,
     organizationId: workspace.id,
@@ -91,11 +89,10 @@ export async function renameWorkspace(
   input: { name: string },
   requestId: string,
 ): Promise<Awaited<ReturnType<typeof getWorkspaceSummary>>> {
-  const kdb = db;
-  const before = await readWorkspace(kdb, auth.workspaceId);
+  const before = await readWorkspace(db, auth.workspaceId);
   if (!before) throw notFound("Workspace");
-  // what Prisma's "not found" (P2025) answered, should the row go between the read and here
-  if (!(await setWorkspaceName(kdb, auth.workspaceId, input.name)))
+  // a missing row answers 404 RESOURCE_NOT_FOUND, should the row go between the read and here
+  if (!(await setWorkspaceName(db, auth.workspaceId, input.name)))
     throw new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
   await recordAudit(db, {
     ...workspaceWideAudit({ auth, requestId }),

@@ -1,7 +1,7 @@
 /**
  * The workspaces table as lib/workspaces/index.ts reads and renames it, on the data layer
  * (lib/db/kysely.ts); a workspace, its owner and membership are created with the team's store
- * (lib/team/store). `updatedAt` is set here on every change, as Prisma's @updatedAt did.
+ * (lib/team/store). `updatedAt` is set here on every change.
  */
 import type { Db } from "../db/kysely";
 import type { TEnvironment } from "../environments";

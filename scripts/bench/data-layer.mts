@@ -1,13 +1,12 @@
 // Candidate data layers (issue 25), one process, one PostgreSQL: Node CPU and wall time per
 // operation, three rounds, the median printed. Usage: DATABASE_URL=… N=1000 npx tsx scripts/bench/data-layer.mts
-// (a scratch database: it inserts a workspace, an app and sessions). Prisma 7 was measured the same
-// way from a scratch install (docs/decisions.md "One data layer"); it is not a dependency here.
+// (a scratch database: it inserts a workspace, an app and sessions). Prisma 6 and 7 were measured
+// the same way (docs/decisions.md "One data layer" has their figures); the application no longer
+// depends on Prisma's client, so their rows are gone from this script.
 import pg from "pg";
 import { sql } from "kysely";
 import { kyselyFor, prepared } from "../../lib/db/kysely.ts";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
-import { PrismaPg as PrismaPg6 } from "@prisma/adapter-pg";
-import { PrismaClient as Prisma6 } from "../../lib/db/generated/client.ts";
 import { randomUUID } from "node:crypto";
 
 const url = process.env.DATABASE_URL!;
@@ -15,7 +14,6 @@ const N = Number(process.env.N ?? 1500);
 pg.types.setTypeParser(1114, (s: string) => new Date(s.replace(" ", "T") + "Z"));
 pg.defaults.parseInputDatesAsUTC = true;
 const pool = new pg.Pool({ connectionString: url, max: 4 });
-const p6 = new Prisma6({ adapter: new PrismaPg6({ connectionString: url, max: 4 }) });
 
 const id = (p: string) => `${p}_${randomUUID().replace(/-/g, "")}`;
 const ws = id("ws"),
@@ -107,13 +105,6 @@ const ops: Record<string, Record<string, Op>> = {
         .where("a.id", "=", app)
         .executeTakeFirst(),
     "kysely prepared (lib/db/kysely.ts)": () => STATUS_PREPARED.run(layer, { app, id: vid() }),
-    "prisma 6 model (2 reads)": async () => {
-      await p6.app.findUnique({
-        where: { id: app },
-        select: { id: true, clientSecretHash: true, environment: true, deletedAt: true },
-      });
-      await p6.verification.findUnique({ where: { id: vid() } });
-    },
   },
   "app with providers and workflows": {
     "kysely (jsonArrayFrom)": () =>
@@ -131,11 +122,6 @@ const ops: Record<string, Record<string, Op>> = {
         .where("a.id", "=", app)
         .where("a.workspaceId", "=", ws)
         .executeTakeFirst(),
-    "prisma 6 include": () =>
-      p6.app.findFirst({
-        where: { id: app, workspaceId: ws },
-        include: { providers: true, workflows: true },
-      }),
   },
   "update one row": {
     "pg prepared": () =>
@@ -150,7 +136,6 @@ const ops: Record<string, Record<string, Op>> = {
         .set({ status: "started", updated_at: new Date() })
         .where("id", "=", vid())
         .execute(),
-    "prisma 6": () => p6.verification.update({ where: { id: vid() }, data: { status: "started" } }),
   },
   "create session + 3 events (transaction)": {
     "pg (BEGIN, 2 inserts, COMMIT)": async () => {
@@ -205,34 +190,6 @@ const ops: Record<string, Record<string, Op>> = {
             })),
           )
           .execute();
-      }),
-    "prisma 6 $transaction": () =>
-      p6.$transaction(async (tx) => {
-        const v = id("ver");
-        await tx.verification.create({
-          data: {
-            id: v,
-            appId: app,
-            workspaceId: ws,
-            environment: "sandbox",
-            providerId: "a",
-            workflowId: "wf",
-            verificationNodeId: "n",
-            flowType: "redirect",
-            channel: "api",
-            status: "created",
-            expiresAt: now,
-          },
-        });
-        await tx.verificationEvent.createMany({
-          data: ["a", "b", "c"].map((t) => ({
-            id: id("evt"),
-            verificationId: v,
-            appId: app,
-            type: t,
-            payload: {},
-          })),
-        });
       }),
   },
 };

@@ -1,11 +1,11 @@
 // The hosted and simulator pages' route handlers, called in-process against the real database.
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { makeOperator } from "@/lib/testing/factories";
 import { requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
 import { bearer, call } from "@/lib/testing/router";
-import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
+import { eventTypes, makeVerifyingApp, sessionEvents } from "@/lib/testing/verifications";
 import { EVENT_TYPES } from "@/lib/webhooks/event-types";
 
 const form = (fields: Record<string, string>, extra: Record<string, string> = {}) => ({
@@ -19,10 +19,11 @@ async function session(
   env: "sandbox" | "production" = "sandbox",
 ) {
   const app = await makeVerifyingApp([providerId], env);
-  await prisma().app.update({
-    where: { id: app.app.clientId },
-    data: { redirectUris: ["https://shop.example/return"] },
-  });
+  await kysely()
+    .updateTable("apps")
+    .set({ redirectUris: ["https://shop.example/return"], updatedAt: new Date() })
+    .where("id", "=", app.app.clientId)
+    .execute();
   const started = await app.start({ providerId, ...body });
   expect(started.status).toBe(201);
   return { app, id: started.body.verificationId as string };
@@ -45,22 +46,29 @@ async function subscribedSession(providerId: string, body: Record<string, unknow
 
 /** The session's events in order, each with the status it saw, and the event types delivered. */
 async function eventsAndDeliveries(id: string) {
-  const events = await prisma().verificationEvent.findMany({
-    where: { verificationId: id },
-    orderBy: { seq: "asc" },
-  });
-  const deliveries = await prisma().webhookDelivery.findMany({
-    where: { eventId: { in: events.map((e) => e.id) } },
-    select: { eventId: true, eventType: true },
-  });
+  const events = await sessionEvents(id);
+  const eventIds = events.map((e) => e.id);
+  const deliveries =
+    eventIds.length === 0
+      ? []
+      : await kysely()
+          .selectFrom("webhookDeliveries")
+          .select(["eventId", "eventType"])
+          .where("eventId", "in", eventIds)
+          .execute();
   return {
     seen: events.map((e) => [e.type, JSON.parse(JSON.stringify(e.payload)).data.status as string]),
     delivered: events.map((e) => deliveries.filter((d) => d.eventId === e.id).map((d) => d.eventType)),
   };
 }
 
+/** The session's row as stored. */
+const verification = (id: string) =>
+  kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
 const statusOf = async (id: string) =>
-  (await prisma().verification.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
+  (await kysely().selectFrom("verifications").select("status").where("id", "=", id).executeTakeFirstOrThrow())
+    .status;
 
 describe("GET /verify/{id}/status", () => {
   it("is the status without personal data, then — for the page's own browser — where to go once ended", async () => {
@@ -103,9 +111,12 @@ describe("POST /verify/{id}/cancel", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/verify/${id}`);
     expect(await statusOf(id)).toBe("cancelled");
-    const event = await prisma().verificationEvent.findFirstOrThrow({
-      where: { verificationId: id, type: "verification.workflow.cancelled" },
-    });
+    const event = await kysely()
+      .selectFrom("verificationEvents")
+      .selectAll()
+      .where("verificationId", "=", id)
+      .where("type", "=", "verification.workflow.cancelled")
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(event.payload)).toContain('"cancelledBy":"user"');
     // a second Cancel of the ended session changes nothing
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
@@ -128,7 +139,7 @@ describe("POST /verify/{id}/cancel", () => {
   it("wipes the personal data, stamps the end and delivers the event; 404 for an unknown session", async () => {
     const { id } = await subscribedSession("passport");
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verification(id);
     expect(row).toMatchObject({
       status: "cancelled",
       statusReason: "cancelled_by_user",
@@ -154,7 +165,7 @@ describe("GET /verify/{id}/start", () => {
     const started = await call("GET", `/verify/${id}/start`);
     expect(started.status).toBe(303);
     expect(started.headers.get("location")).toBe(`/sandbox/verify/${id}?flow=redirect`);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verification(id);
     expect(row.status).toBe("authenticating");
     expect(row.startedAt).not.toBeNull();
     const once = await eventsAndDeliveries(id);
@@ -167,13 +178,13 @@ describe("GET /verify/{id}/start", () => {
     });
     // the end-user comes back and leaves again: still authenticating, nothing more written
     expect((await call("GET", `/verify/${id}/start`)).status).toBe(303);
-    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
+    expect(await verification(id)).toEqual(row);
     expect(await eventsAndDeliveries(id)).toEqual(once);
 
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
-    const ended = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const ended = await verification(id);
     expect((await call("GET", `/verify/${id}/start`)).status).toBe(303);
-    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
+    expect(await verification(id)).toEqual(ended);
   });
 });
 
@@ -184,7 +195,7 @@ describe("POST /verify/{id}/push", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`/verify/${id}?error=identifier`);
     expect(await statusOf(id)).toBe("awaiting_user_action");
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verification(id);
     expect(row.upstreamEncrypted).toBeNull();
   });
 
@@ -192,7 +203,7 @@ describe("POST /verify/{id}/push", () => {
     const { id } = await session("digital_id_app", { flowType: "push" });
     const response = await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 678" }));
     expect(response.headers.get("location")).toBe(`/verify/${id}`);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verification(id);
     expect(row.status).toBe("authenticating");
     expect(row.upstreamEncrypted).not.toContain("612");
     expect(await eventTypes(id)).toContain("verification.user.authentication_started");
@@ -203,7 +214,7 @@ describe("POST /verify/{id}/push", () => {
     expect((await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 678" }))).status).toBe(
       303,
     );
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verification(id);
     expect(row.upstreamEncrypted).not.toBeNull();
     expect(row.startedAt).not.toBeNull();
     expect(await eventsAndDeliveries(id)).toEqual({
@@ -215,10 +226,10 @@ describe("POST /verify/{id}/push", () => {
     });
 
     expect((await call("POST", `/verify/${id}/cancel`, form({}))).status).toBe(303);
-    const ended = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const ended = await verification(id);
     const again = await call("POST", `/verify/${id}/push`, form({ identifier: "+33 612 345 679" }));
     expect(again.headers.get("location")).toBe(`/verify/${id}`);
-    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(ended);
+    expect(await verification(id)).toEqual(ended);
 
     const redirect = await session("de_eid", { flowType: "redirect" });
     const refused = await call(
@@ -293,7 +304,7 @@ describe("POST /sandbox/verify/{id}/act", () => {
     const act = () =>
       call("POST", `/sandbox/verify/${id}/act`, form({ outcome: "success", flow: "redirect" }));
     expect((await act()).status).toBe(303);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verification(id);
     expect(row.status).toBe("completed");
     expect(row.resultEncrypted).not.toBeNull();
     expect(row.endedAt).toEqual(row.updatedAt);
@@ -307,12 +318,16 @@ describe("POST /sandbox/verify/{id}/act", () => {
       seen: [...OPENING.map((t) => [t, "awaiting_user_action"]), ...after],
       delivered: [...OPENING, ...after.map(([t]) => t!)].map((t) => [t]),
     });
-    const decision = await prisma().verificationDecision.findUniqueOrThrow({ where: { verificationId: id } });
+    const decision = await kysely()
+      .selectFrom("verificationDecisions")
+      .selectAll()
+      .where("verificationId", "=", id)
+      .executeTakeFirstOrThrow();
     expect(decision).toMatchObject({ outcome: "completed", providerId: "de_eid", decidedAt: row.endedAt });
 
     // the session ended: the page shows it, nothing is written
     expect((await act()).status).toBe(303);
-    expect(await prisma().verification.findUniqueOrThrow({ where: { id } })).toEqual(row);
+    expect(await verification(id)).toEqual(row);
     expect(await eventsAndDeliveries(id)).toEqual(done);
   });
 
@@ -327,7 +342,11 @@ describe("POST /sandbox/verify/{id}/act", () => {
       return started.body.verificationId as string;
     };
     const participations = () =>
-      prisma().productionTestParticipation.findMany({ where: { challengeId: challenge.id } });
+      kysely()
+        .selectFrom("productionTestParticipations")
+        .selectAll()
+        .where("challengeId", "=", challenge.id)
+        .execute();
 
     const completed = await start();
     const act = await call(

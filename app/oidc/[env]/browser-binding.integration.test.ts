@@ -1,16 +1,16 @@
 // Issue 12 (items 2, 7, 10): the OpenID Provider's answer goes only to the browser that sent the
 // authorization request; anonymous repetition stores no codes and wakes no webhooks; errors are
 // redirected only to a validated client's registered redirect_uri.
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { authorizationPath, makeOidcApp } from "@/lib/testing/oidc-requests";
 import { bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
 import { expireIfDue } from "@/lib/verifications/transitions";
 import { EVENT_TYPES } from "@/lib/webhooks/event-types";
-import { inTransaction } from "@/lib/db/kysely";
+import { countRows, inTransaction } from "@/lib/db/kysely";
 
 const REDIRECT = "https://rp.example.com/cb";
 const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
@@ -45,7 +45,21 @@ async function startSignIn(browser: CookieJar, clientId: string, extra: Record<s
   return id;
 }
 
-const codesOf = (verificationId: string) => prisma().authorizationCode.count({ where: { verificationId } });
+const codesOf = (verificationId: string) =>
+  countRows(kysely().selectFrom("authorizationCodes").where("verificationId", "=", verificationId));
+
+/** The rows of `table` that belong to the app `appId`, counted. */
+const rowsOfApp = (table: "verifications" | "verificationEvents" | "webhookDeliveries", appId: string) =>
+  countRows(kysely().selectFrom(table).where("appId", "=", appId));
+
+/** The session's event of `type`. */
+const eventOf = (verificationId: string, type: string) =>
+  kysely()
+    .selectFrom("verificationEvents")
+    .selectAll()
+    .where("verificationId", "=", verificationId)
+    .where("type", "=", type)
+    .executeTakeFirstOrThrow();
 
 describe("stolen verification id (the id is in the QR code)", () => {
   it("gives an attacker neither the code nor the client's state; the browser that started gets both", async () => {
@@ -83,9 +97,11 @@ describe("stolen verification id (the id is in the QR code)", () => {
     const wrong = await forged.call("GET", next.toString(), { headers: { cookie: "idv_signin=forged" } });
     expect(wrong.status).toBe(400);
     expect(await codesOf(id)).toBe(0);
-    const request = await prisma().oidcAuthorizationRequest.findUniqueOrThrow({
-      where: { verificationId: id },
-    });
+    const request = await kysely()
+      .selectFrom("oidcAuthorizationRequests")
+      .selectAll()
+      .where("verificationId", "=", id)
+      .executeTakeFirstOrThrow();
     expect(request.completedAt).toBeNull();
 
     const answered = await victim.call("GET", next.toString());
@@ -168,7 +184,11 @@ describe("stolen verification id (the id is in the QR code)", () => {
     const start = await victim.call("GET", `/verify/${id}/start`);
     expect(start.status).toBe(303);
     expect(start.headers.get("location")).toBe(`/verify/${id}`);
-    const v = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const v = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(v.status).toBe("awaiting_user_action");
     // the browser that started it continues to the provider
     const own = await attacker.call("GET", `/verify/${id}/start`);
@@ -181,10 +201,12 @@ describe("stolen verification id (the id is in the QR code)", () => {
     const id = await startSignIn(browser, t.app.clientId);
     await t.simulate(id, { outcome: "success" });
     const next = (await browser.call("GET", `/verify/${id}/status`)).body.next as string;
-    await prisma().oidcAuthorizationRequest.update({
-      where: { verificationId: id },
-      data: { bindingHash: null },
-    });
+    const unbound = await kysely()
+      .updateTable("oidcAuthorizationRequests")
+      .set({ browserBindingHash: null })
+      .where("verificationId", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(unbound.numUpdatedRows).toBe(1n);
     const res = await browser.call("GET", next);
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
@@ -222,8 +244,8 @@ describe("no state from anonymous repetition", () => {
       ids.push(new URL(res.headers.get("location")!).pathname.split("/")[2]!);
     }
     const db = kysely();
-    expect(await prisma().verificationEvent.count({ where: { appId: t.app.clientId } })).toBe(0);
-    expect(await prisma().webhookDelivery.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await rowsOfApp("verificationEvents", t.app.clientId)).toBe(0);
+    expect(await rowsOfApp("webhookDeliveries", t.app.clientId)).toBe(0);
 
     // an abandoned request expires silently (made due in the transaction that expires it, so
     // that no expiry sweep of a job worker on the shared database takes it first)
@@ -249,15 +271,11 @@ describe("no state from anonymous repetition", () => {
       "verification.workflow.started",
       "verification.user.authentication_started",
     ]);
-    const requested = await prisma().verificationEvent.findFirstOrThrow({
-      where: { verificationId: id, type: "verification.requested" },
-    });
+    const requested = await eventOf(id, "verification.requested");
     expect(JSON.stringify(requested.payload)).toContain('"channel":"oidc"');
-    const started = await prisma().verificationEvent.findFirstOrThrow({
-      where: { verificationId: id, type: "verification.workflow.started" },
-    });
+    const started = await eventOf(id, "verification.workflow.started");
     expect(JSON.stringify(started.payload)).toContain('"mode":"pii"');
-    expect(await prisma().webhookDelivery.count({ where: { appId: t.app.clientId } })).toBe(4);
+    expect(await rowsOfApp("webhookDeliveries", t.app.clientId)).toBe(4);
   });
 });
 
@@ -279,7 +297,7 @@ describe("PKCE required per client", () => {
     expect(loc.searchParams.get("error")).toBe("invalid_request");
     expect(loc.searchParams.get("error_description")).toContain("code_challenge");
     expect(loc.searchParams.get("state")).toBe("s");
-    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await rowsOfApp("verifications", t.app.clientId)).toBe(0);
     // with PKCE the same client signs in
     const ok = await call("GET", authUrl(t.app.clientId));
     expect(new URL(ok.headers.get("location")!).pathname).toMatch(/^\/verify\/ver_/);
@@ -305,12 +323,17 @@ describe("PKCE required per client", () => {
   });
 
   it("existing apps keep PKCE optional (the migration's column default); new ones have it on", async () => {
-    const columns = await prisma().$queryRaw<{ column_default: string }[]>`
+    const { rows: columns } = await sql<{ columnDefault: string }>`
       SELECT column_default FROM information_schema.columns
-      WHERE table_name = 'apps' AND column_name = 'pkce_required'`;
-    expect(columns[0]?.column_default).toBe("false");
+      WHERE table_name = 'apps' AND column_name = 'pkce_required'`.execute(kysely());
+    expect(columns[0]?.columnDefault).toBe("false");
     const t = await makeVerifyingApp();
-    expect((await prisma().app.findUniqueOrThrow({ where: { id: t.app.clientId } })).pkceRequired).toBe(true);
+    const app = await kysely()
+      .selectFrom("apps")
+      .select("pkceRequired")
+      .where("id", "=", t.app.clientId)
+      .executeTakeFirstOrThrow();
+    expect(app.pkceRequired).toBe(true);
   });
 });
 
@@ -339,6 +362,6 @@ describe("errors are redirected only once client_id and redirect_uri are validat
     const unknown = await call("GET", authUrl("app_00000000000000000000000000", extra));
     expect(unknown.status).toBe(400);
     expect(unknown.headers.get("location")).toBeNull();
-    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await rowsOfApp("verifications", t.app.clientId)).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 import * as oauth from "oauth4webapi";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { CookieJar } from "@/lib/testing/cookie-jar";
@@ -12,6 +13,18 @@ import { issueCode, makeVerification } from "@/lib/testing/tokens";
 import { makeVerifyingApp } from "@/lib/testing/verifications";
 
 const REDIRECT = "https://rp.example.com/cb";
+
+/** The rows of `table` that belong to the apps `appIds`, counted. */
+const rowsOfApps = (table: "verifications" | "oidcAuthorizationRequests", ...appIds: string[]) =>
+  countRows(kysely().selectFrom(table).where("appId", "in", appIds));
+
+/** The stored authorization code `code` (by its hash). */
+const storedCode = (code: string) =>
+  kysely()
+    .selectFrom("authorizationCodes")
+    .selectAll()
+    .where("codeHash", "=", sha256Hex(code))
+    .executeTakeFirstOrThrow();
 const SANDBOX_PROVIDERS = PROVIDERS.filter((p) => p.verificationModel === "disclosure").map((p) => p.id);
 
 let server: TTestServer;
@@ -238,11 +251,7 @@ describe("/auth rules", () => {
       expect(res.headers.get("location")).toBeNull();
       expect(res.headers.get("content-type")).toMatch(/text\/html/);
     }
-    expect(
-      await prisma().oidcAuthorizationRequest.count({
-        where: { appId: { in: [t.app.clientId, other.app.clientId] } },
-      }),
-    ).toBe(0);
+    expect(await rowsOfApps("oidcAuthorizationRequests", t.app.clientId, other.app.clientId)).toBe(0);
   });
 
   it.each([
@@ -281,8 +290,8 @@ describe("/auth rules", () => {
     );
     expect(loc.searchParams.get("state")).toBe("st-1");
     expect(loc.searchParams.get("iss")).toBe(issuer);
-    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
-    expect(await prisma().oidcAuthorizationRequest.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await rowsOfApps("verifications", t.app.clientId)).toBe(0);
+    expect(await rowsOfApps("oidcAuthorizationRequests", t.app.clientId)).toBe(0);
   });
 
   it("refuses a repeated parameter and ignores unknown ones", async () => {
@@ -311,7 +320,11 @@ describe("/auth rules", () => {
       prompt: "login",
     });
     expect(v).toMatchObject({ channel: "oidc", locale: "de-CH", providerId: "passport" });
-    const r = await prisma().oidcAuthorizationRequest.findUniqueOrThrow({ where: { verificationId: v.id } });
+    const r = await kysely()
+      .selectFrom("oidcAuthorizationRequests")
+      .selectAll()
+      .where("verificationId", "=", v.id)
+      .executeTakeFirstOrThrow();
     expect(r).toMatchObject({
       scope: "openid email",
       minLoa: 2,
@@ -324,10 +337,12 @@ describe("/auth rules", () => {
 
   it("without provider shows the branded picker with the app's activated providers", async () => {
     const t = await oidcApp(["passport", "de_eid", "nl_digid"]);
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: t.app.clientId, providerId: "nl_digid" } },
-      data: { enabled: false },
-    });
+    await kysely()
+      .updateTable("appProviders")
+      .set({ enabled: false, updatedAt: new Date() })
+      .where("appId", "=", t.app.clientId)
+      .where("providerId", "=", "nl_digid")
+      .execute();
     const res = await call("GET", authUrl(t.app.clientId, { state: "s" }));
     expect(res.status).toBe(303);
     const select = res.headers.get("location")!;
@@ -365,7 +380,11 @@ describe("resume", () => {
       authUrl(t.app.clientId, { provider: "passport", acr_values: "urn:idv:loa:3" }),
     );
     // passport sessions reach LoA 2 (substantial): below the requested 3, so the client is refused
-    const v = await prisma().verification.findUniqueOrThrow({ where: { id: low.id } });
+    const v = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", low.id)
+      .executeTakeFirstOrThrow();
     expect(v.loa).toBe(2);
     expect(low.location.searchParams.get("error")).toBe("access_denied");
     expect(low.location.searchParams.get("code")).toBeNull();
@@ -394,7 +413,9 @@ describe("resume", () => {
       const resumed = await browser.fetch(next);
       expect(resumed.status).toBe(400);
       expect(resumed.headers.get("location")).toBeNull();
-      expect(await prisma().authorizationCode.count({ where: { verificationId: id } })).toBe(0);
+      expect(
+        await countRows(kysely().selectFrom("authorizationCodes").where("verificationId", "=", id)),
+      ).toBe(0);
       // re-registered: the request was not answered, so it is answered now, once
       await call("PATCH", `/api/sandbox/v1/apps/${t.app.clientId}`, {
         headers: bearer(t.ws.keys.sandbox),
@@ -454,9 +475,11 @@ describe("/token and /userinfo rules", () => {
     const reused = await token(t.creds, base);
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe("invalid_grant");
-    const row = await prisma().oidcAccessToken.findUniqueOrThrow({
-      where: { tokenHash: sha256Hex(ok.body.access_token) },
-    });
+    const row = await kysely()
+      .selectFrom("oidcAccessTokens")
+      .selectAll()
+      .where("tokenHash", "=", sha256Hex(ok.body.access_token))
+      .executeTakeFirstOrThrow();
     expect(row.revokedAt).not.toBeNull();
     const revoked = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(ok.body.access_token) });
     expect(revoked.status).toBe(401);
@@ -471,17 +494,22 @@ describe("/token and /userinfo rules", () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(results.filter((r) => r.status === 400).every((r) => r.body.error === "invalid_grant")).toBe(true);
     const winner = results.find((r) => r.status === 200)!;
-    const stored = await prisma().authorizationCode.findUniqueOrThrow({
-      where: { codeHash: sha256Hex(code) },
-    });
+    const stored = await storedCode(code);
     expect(stored.usedAt).not.toBeNull();
     // one access token was issued, and the reuses revoked it
-    const tokens = await prisma().oidcAccessToken.findMany({ where: { codeHash: stored.codeHash } });
+    const tokens = await kysely()
+      .selectFrom("oidcAccessTokens")
+      .selectAll()
+      .where("codeHash", "=", stored.codeHash)
+      .execute();
     expect(tokens.map((r) => r.tokenHash)).toEqual([sha256Hex(winner.body.access_token)]);
     expect(tokens[0]!.revokedAt).not.toBeNull();
-    const audits = await prisma().auditEvent.findMany({
-      where: { targetId: stored.verificationId, action: { startsWith: "authorization_code." } },
-    });
+    const audits = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", stored.verificationId)
+      .where("action", "in", ["authorization_code.redeemed", "authorization_code.reused"])
+      .execute();
     expect(audits.filter((a) => a.action === "authorization_code.redeemed")).toHaveLength(1);
     expect(audits.filter((a) => a.action === "authorization_code.reused")).toHaveLength(5);
   });
@@ -521,7 +549,7 @@ describe("/token and /userinfo rules", () => {
       expect(rest.body.error).toBe("invalid_grant");
       expect(rest.body.id_token).toBeUndefined();
     }
-    const row = await prisma().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
+    const row = await storedCode(code);
     expect(row.usedAt).toBeNull();
     const ok = await token(t.creds, { grant_type: "authorization_code", code, redirect_uri: REDIRECT });
     expect(ok.status).toBe(200);
@@ -592,10 +620,11 @@ describe("/token and /userinfo rules", () => {
     const unknown = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer("nope") });
     expect(unknown.status).toBe(401);
     expect((await call("GET", "/oidc/production/userinfo", { headers: bearer(at) })).status).toBe(401);
-    await prisma().oidcAccessToken.update({
-      where: { tokenHash: sha256Hex(at) },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("oidcAccessTokens")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("tokenHash", "=", sha256Hex(at))
+      .execute();
     const expired = await call("GET", "/oidc/sandbox/userinfo", { headers: bearer(at) });
     expect(expired.status).toBe(401);
     expect(expired.headers.get("www-authenticate")).toContain("expired");

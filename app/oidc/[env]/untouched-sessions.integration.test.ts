@@ -3,7 +3,6 @@
 // only IDV_OIDC_UNTOUCHED_LIMIT of them per hour, and once ended it is purged.
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
 import { purgeExpiredOidcRows } from "@/lib/oidc/purge";
 import { rollupVerificationStats } from "@/lib/stats/rollup";
 import { settledBefore } from "@/lib/stats/verifications";
@@ -12,7 +11,7 @@ import { restoreEnvAfterEach, setEnv } from "@/lib/testing/env";
 import { authorizationPath, makeOidcApp } from "@/lib/testing/oidc-requests";
 import { bearer, call } from "@/lib/testing/router";
 import { expireIfDue, startAuthentication } from "@/lib/verifications/transitions";
-import { inTransaction } from "@/lib/db/kysely";
+import { countRows, inTransaction } from "@/lib/db/kysely";
 
 restoreEnvAfterEach();
 
@@ -72,6 +71,10 @@ async function consoleView(key: string) {
   };
 }
 
+/** The verifications table, to count or read its rows. */
+const verifications = () => kysely().selectFrom("verifications");
+const verification = (id: string) => verifications().selectAll().where("id", "=", id).executeTakeFirst();
+
 describe("sessions nobody acted on", () => {
   it("50 anonymous /auth requests leave the verification log and the dashboard as they were; the end-user's act lists the session", async () => {
     const t = await makeOidcApp(REDIRECT, ["passport"]);
@@ -86,7 +89,9 @@ describe("sessions nobody acted on", () => {
     const anonymous: string[] = [];
     for (let i = 0; i < 50; i++) anonymous.push(await anonymousAuth(t.app.clientId, ip));
     expect(new Set(anonymous).size).toBe(50);
-    expect(await prisma().verification.count({ where: { appId: t.app.clientId, untouched: true } })).toBe(50);
+    expect(
+      await countRows(verifications().where("appId", "=", t.app.clientId).where("untouched", "=", true)),
+    ).toBe(50);
     expect(await consoleView(key)).toEqual(before);
 
     // one that expires without an act stays out of the figures too
@@ -107,7 +112,7 @@ describe("sessions nobody acted on", () => {
     expect(after.total).toBe(2);
     expect(after.totals).toMatchObject({ created: 2, open: 2, expired: 0 });
     expect(after.funnel).toMatchObject({ created: 2, started: 1 });
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id: acted } });
+    const row = await verification(acted);
     expect(row).toMatchObject({ untouched: false, status: "authenticating" });
   });
 
@@ -115,7 +120,7 @@ describe("sessions nobody acted on", () => {
     setEnv({ IDV_OIDC_UNTOUCHED_LIMIT: "3" });
     const t = await makeOidcApp(REDIRECT, ["passport"]);
     const other = await makeOidcApp(REDIRECT, ["passport"]);
-    const count = () => prisma().verification.count({ where: { appId: t.app.clientId } });
+    const count = () => countRows(verifications().where("appId", "=", t.app.clientId));
     // from three addresses: the cap is the client's, whoever sends the requests
     for (let i = 0; i < 3; i++) await anonymousAuth(t.app.clientId, address());
     expect(await count()).toBe(3);
@@ -132,12 +137,14 @@ describe("sessions nobody acted on", () => {
     expect(back.searchParams.get("iss")).toMatch(/\/oidc\/sandbox$/);
     expect(back.searchParams.get("code")).toBeNull();
     expect(await count()).toBe(3);
-    expect(await prisma().oidcAuthorizationRequest.count({ where: { appId: t.app.clientId } })).toBe(3);
+    expect(
+      await countRows(kysely().selectFrom("oidcAuthorizationRequests").where("appId", "=", t.app.clientId)),
+    ).toBe(3);
 
     // another client is not held up
     expect(await anonymousAuth(other.app.clientId, address())).toMatch(/^ver_/);
     // a session its end-user acted on no longer counts: the client may start one more
-    const [first] = await prisma().verification.findMany({ where: { appId: t.app.clientId }, take: 1 });
+    const [first] = await verifications().select("id").where("appId", "=", t.app.clientId).limit(1).execute();
     await inTransaction(kysely(), (tx) => startAuthentication(tx, first!.id));
     await anonymousAuth(t.app.clientId, address());
     expect(await count()).toBe(4);
@@ -163,11 +170,11 @@ describe("sessions nobody acted on", () => {
     }
     // within the day after the end: still there
     expect((await purgeExpiredOidcRows(db)).untouchedSessions).toBe(0);
-    expect(await prisma().verification.count({ where: { id: { in: [untouched, acted] } } })).toBe(2);
+    expect(await countRows(verifications().where("id", "in", [untouched, acted]))).toBe(2);
     const purged = await purgeExpiredOidcRows(db, { now: new Date(Date.now() + DAY_MS + 60_000) });
     expect(purged.untouchedSessions).toBeGreaterThanOrEqual(1);
-    expect(await prisma().verification.findUnique({ where: { id: untouched } })).toBeNull();
-    expect(await prisma().verification.findUniqueOrThrow({ where: { id: acted } })).toMatchObject({
+    expect(await verification(untouched)).toBeUndefined();
+    expect(await verification(acted)).toMatchObject({
       status: "expired",
       untouched: false,
     });
@@ -178,12 +185,17 @@ describe("sessions nobody acted on", () => {
     const id = await anonymousAuth(t.app.clientId, address());
     // an untouched session, ended, on a settled day three days back
     const day = new Date(settledBefore().getTime() - 3 * DAY_MS + 3600 * 1000);
-    await prisma().verification.update({
-      where: { id },
-      data: { createdAt: day, expiresAt: day, endedAt: day, status: "expired" },
-    });
+    await kysely()
+      .updateTable("verifications")
+      .set({ createdAt: day, expiresAt: day, endedAt: day, status: "expired", updatedAt: new Date() })
+      .where("id", "=", id)
+      .execute();
     const result = await rollupVerificationStats(kysely(), { workspaceId: t.ws.workspaceId });
     expect(result).toEqual({ days: [], missingLeft: 0, openLeft: 0 });
-    expect(await prisma().verificationDailyStat.count({ where: { workspaceId: t.ws.workspaceId } })).toBe(0);
+    expect(
+      await countRows(
+        kysely().selectFrom("verificationDailyStats").where("workspaceId", "=", t.ws.workspaceId),
+      ),
+    ).toBe(0);
   });
 });

@@ -6,8 +6,8 @@
  * Rules of its rows:
  * - json columns (a provider row's `config`, the app's `companyInfo`) are `unknown`, checked by
  *   their readers (lib/providers/requirements.ts), and written as JSON text;
- * - timestamps Prisma set (`createdAt` of a new row, `updatedAt` of every change: @updatedAt)
- *   are set here, from this process's clock;
+ * - timestamps (`createdAt` of a new row, `updatedAt` of every change) are set here, from this
+ *   process's clock;
  * - the app row is locked here (`lockApp`): an app's submissions and recorded contracts are
  *   serialized on it;
  * - the reads on every request (the provider rows, the app, the lock) are `prepared`.

@@ -3,12 +3,12 @@
  * operators' queue, a ticket's history, the queue's workspace names), their insert and their
  * moves. The rules are the services' (submit.ts, review.ts, tickets.ts, demo.ts).
  * Rules of its rows:
- * - a ticket is read with its app's name and deletion (one statement, a join: what Prisma's
- *   `include: { app: { select: … } }` gave as `ticket.app`), every column of its own row;
+ * - a ticket is read with its app's name and deletion (one statement, a join, as
+ *   `ticket.app`), every column of its own row;
  * - `submitted` (json) is `unknown`, checked by its readers (lib/providers/requirements.ts); its
  *   keys come back as stored (requirement ids); it is written as JSON text;
- * - timestamps Prisma set (`createdAt` of a new row, `updatedAt` of every change: @updatedAt)
- *   are set here, from this process's clock;
+ * - timestamps (`createdAt` of a new row, `updatedAt` of every change) are set here, from this
+ *   process's clock;
  * - the reads on every request are `prepared`.
  */
 import type { Selectable } from "kysely";

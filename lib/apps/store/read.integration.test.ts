@@ -1,13 +1,12 @@
 /**
  * getOwnedApp reads an app with its providers and workflows in one prepared statement
- * (lib/apps/store/read.ts `readApp`), exactly the rows Prisma's `include` gave — every column, JSON
- * documents with their keys as stored, timestamps to the millisecond — in the caller's Prisma
+ * (lib/apps/store/read.ts `readApp`), exactly the rows each table holds — every column, JSON
+ * documents with their keys as stored, timestamps to the millisecond — in the caller's
  * transaction when it runs in one; GET /v1/apps/{clientId} reads only what it shows (`readAppView`),
  * with the same 404 and 403.
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
-import { prisma } from "../../testing/prisma";
 import { newId } from "../../ids";
 import { refusalOf } from "../../testing/api-error";
 import { makeWorkspace, sessionHeaders } from "../../testing/factories";
@@ -20,21 +19,30 @@ import { getOwnedApp, getOwnedAppView } from "../service";
 const PNG_1X1 =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-/** The app as Prisma's model API reads it (what getOwnedApp returned before), relations in key order. */
-async function prismaRow(clientId: string) {
-  const app = await prisma().app.findUniqueOrThrow({
-    where: { id: clientId },
-    include: { providers: true, workflows: true },
-  });
-  return {
-    ...app,
-    providers: [...app.providers].sort((a, b) => a.providerId.localeCompare(b.providerId)),
-    workflows: [...app.workflows].sort((a, b) => a.id.localeCompare(b.id)),
-  };
+/**
+ * The app as its tables hold it, each read on its own with all its columns (not aggregated as
+ * JSON as readApp does), relations in key order.
+ */
+async function storedApp(clientId: string) {
+  const db = kysely();
+  const app = await db.selectFrom("apps").selectAll().where("id", "=", clientId).executeTakeFirstOrThrow();
+  const providers = await db
+    .selectFrom("appProviders")
+    .selectAll()
+    .where("appId", "=", clientId)
+    .orderBy("providerId")
+    .execute();
+  const workflows = await db
+    .selectFrom("workflows")
+    .selectAll()
+    .where("appId", "=", clientId)
+    .orderBy("id")
+    .execute();
+  return { ...app, providers, workflows };
 }
 
 describe("getOwnedApp on the data layer", () => {
-  it("reads every column of the app, its providers and its workflows as Prisma does, JSON keys as stored", async () => {
+  it("reads every column of the app, its providers and its workflows as stored, JSON keys as stored", async () => {
     const { ws, app } = await makeWorkflowsApp();
     await addAppProvider(app.clientId, "de_eid", { enabled: false });
     // another app's workflow is not this app's
@@ -42,30 +50,39 @@ describe("getOwnedApp on the data layer", () => {
     await createWorkflow(other.key, other.app.clientId, workflowBody({ name: "elsewhere" }));
     // JSON documents whose keys a camelCase mapping of result rows would rename
     const snake = { legal_name: "Shop B.V.", vat_id: "NL0001", nested_list: [{ min_loa: 2 }] };
-    await prisma().app.update({
-      where: { id: app.clientId },
-      data: { companyInfo: snake, clientSecretRotatedAt: new Date("2026-03-08T06:30:00.123Z") },
-    });
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: app.clientId, providerId: "de_eid" } },
-      data: { config: { accepted_values: { min_loa: 3 } } },
-    });
-    const [workflow] = await prisma().workflow.findMany({ where: { appId: app.clientId } });
-    await prisma().workflow.update({
-      where: { id: workflow!.id },
-      data: { positions: { start_node: { x: 1.5, y: -2 } } },
-    });
+    const db = kysely();
+    await db
+      .updateTable("apps")
+      .set({
+        companyInfo: JSON.stringify(snake),
+        clientSecretRotatedAt: new Date("2026-03-08T06:30:00.123Z"),
+        updatedAt: new Date(),
+      })
+      .where("id", "=", app.clientId)
+      .execute();
+    await db
+      .updateTable("appProviders")
+      .set({ config: JSON.stringify({ accepted_values: { min_loa: 3 } }), updatedAt: new Date() })
+      .where("appId", "=", app.clientId)
+      .where("providerId", "=", "de_eid")
+      .execute();
+    const workflow = await db
+      .updateTable("workflows")
+      .set({ positions: JSON.stringify({ start_node: { x: 1.5, y: -2 } }), updatedAt: new Date() })
+      .where("appId", "=", app.clientId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
 
     const read = await getOwnedApp(kysely(), auth, app.clientId);
-    const expected = await prismaRow(app.clientId);
+    const expected = await storedApp(app.clientId);
     expect(read).toEqual(expected);
     expect(read.companyInfo).toEqual(snake);
     expect(read.providers.map((p) => p.providerId)).toEqual(["de_eid", "passport"]);
     expect(read.providers[0]!.config).toEqual({ accepted_values: { min_loa: 3 } });
     expect(read.workflows[0]!.positions).toEqual({ start_node: { x: 1.5, y: -2 } });
     expect(read.clientSecretRotatedAt).toEqual(new Date("2026-03-08T06:30:00.123Z"));
-    expect(read.workflows[0]!.createdAt).toEqual(workflow!.createdAt);
+    expect(read.workflows[0]!.createdAt).toEqual(workflow.createdAt);
   });
 
   it("reads in the caller's transaction: its uncommitted writes, and nothing once rolled back", async () => {
@@ -124,7 +141,7 @@ describe("getOwnedApp on the data layer", () => {
     const auth = { workspaceId: ws.workspaceId, environment: "sandbox" as const };
 
     const read = toAppJson(await getOwnedApp(kysely(), auth, app.clientId));
-    expect(read).toEqual(toAppJson(await prismaRow(app.clientId)));
+    expect(read).toEqual(toAppJson(await storedApp(app.clientId)));
     expect(read.workflows).toHaveLength(3);
     expect(Object.keys(read.providers)).toEqual(["de_eid", "nl_digid", "passport"]);
     expect(read.webhookConfig.events).toEqual(["verification.completed", "verification.workflow.cancelled"]);

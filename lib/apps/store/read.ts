@@ -4,10 +4,10 @@
  * route and use case that loads an app): one prepared statement, the relations aggregated as
  * JSON (`jsonArrayFrom` of one `jsonBuildObject` per row, `o`: the data layer maps only a result
  * row's own columns, so a nested row names its keys itself), with every column of the three
- * tables (the rows Prisma's `include: { providers: true, workflows: true }` gave).
+ * tables.
  * Rules of rows read as JSON:
  * - timestamps travel as epoch milliseconds (lib/db/timestamps.ts) and become Dates here;
- * - json columns travel as themselves (pg parses the result's JSON once), typed as Prisma's JSON.
+ * - json columns travel as themselves (pg parses the result's JSON once).
  */
 import type { Expression, ExpressionBuilder, RawBuilder } from "kysely";
 import { sql } from "kysely";
@@ -17,10 +17,10 @@ import { prepared, type Db, type DB } from "../../db/kysely";
 import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../../db/timestamps";
 import type { TAppSource } from "../serialize";
 
-/** A JSON document as Prisma types it (what JSON.parse of the column's text gives). */
+/** A JSON document as the generated row types type it. */
 type TJson = Workflow["nodes"];
 
-/** A json/jsonb column (the generator types it `unknown`) as Prisma's JSON type. */
+/** A json/jsonb column inside the aggregated JSON, typed as the row's own column. */
 const jsonValue = (column: Expression<unknown>): RawBuilder<TJson> => sql<TJson>`${column}`;
 
 const APP_COLUMNS = [
@@ -95,7 +95,7 @@ const APP_WITH_RELATIONS = prepared("app_read", (db, p: { clientId: string }) =>
     .where("a.id", "=", p.clientId),
 );
 
-/** An app with its providers and workflows (every column, as Prisma's rows). */
+/** An app with its providers and workflows (every column). */
 export type TAppWithRelations = App & { providers: AppProvider[]; workflows: Workflow[] };
 
 /** App `clientId` with its providers and workflows, deleted or not; undefined when there is none. */

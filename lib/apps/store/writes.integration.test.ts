@@ -1,17 +1,16 @@
 /**
  * The apps' writes on the data layer (lib/apps/store/writes.ts) as Prisma's model API made them:
  * a new app's rows with the values Prisma's nested create gave (timestamps in UTC, the columns'
- * defaults), written in the caller's Prisma transaction (they roll back with it); a write of an
+ * defaults), written in the caller's transaction (they roll back with it); a write of an
  * app that is not there says so, which the service answers as Prisma's "not found" (P2025) was.
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
-import { prisma } from "../../testing/prisma";
 import { makeApp, makeWorkspace } from "../../testing/factories";
 import type { WorkspaceActor } from "../../auth/actor";
 import { createApp } from "../service";
 import { setClientSecretHash, softDeleteAppRow, updateAppRow } from "./writes";
-import { inTransaction } from "../../db/kysely";
+import { countRows, inTransaction } from "../../db/kysely";
 
 describe("the apps' writes", () => {
   it("creates an app, its starter provider and workflow with the values Prisma gave them", async () => {
@@ -19,10 +18,22 @@ describe("the apps' writes", () => {
     const before = Date.now();
     const created = await makeApp(ws.keys.sandbox);
     const after = Date.now();
-    const app = await prisma().app.findUniqueOrThrow({
-      where: { id: created.clientId },
-      include: { providers: true, workflows: true },
-    });
+    const db = kysely();
+    const app = await db
+      .selectFrom("apps")
+      .selectAll()
+      .where("id", "=", created.clientId)
+      .executeTakeFirstOrThrow();
+    const providers = await db
+      .selectFrom("appProviders")
+      .selectAll()
+      .where("appId", "=", created.clientId)
+      .execute();
+    const workflows = await db
+      .selectFrom("workflows")
+      .selectAll()
+      .where("appId", "=", created.clientId)
+      .execute();
     expect(app).toMatchObject({
       workspaceId: ws.workspaceId,
       environment: "sandbox",
@@ -38,22 +49,22 @@ describe("the apps' writes", () => {
       deletedAt: null,
     });
     expect(app.clientSecretHash).toMatch(/^[0-9a-f]{64}$/);
-    // written as UTC: read back by Prisma, the instant of the request
+    // written as UTC: read back, the instant of the request
     for (const at of [app.createdAt, app.updatedAt]) {
       expect(at.getTime()).toBeGreaterThanOrEqual(before - 5);
       expect(at.getTime()).toBeLessThanOrEqual(after + 5);
     }
-    expect(app.providers).toEqual([
+    expect(providers).toEqual([
       expect.objectContaining({ providerId: "passport", enabled: true, status: "activated", config: {} }),
     ]);
-    expect(app.providers[0]!.activatedAt!.getTime()).toBeGreaterThanOrEqual(before - 5);
-    expect(app.workflows).toEqual([
+    expect(providers[0]!.activatedAt!.getTime()).toBeGreaterThanOrEqual(before - 5);
+    expect(workflows).toEqual([
       expect.objectContaining({ id: created.defaultWorkflowId, version: 1, positions: {} }),
     ]);
-    expect(Array.isArray(app.workflows[0]!.nodes)).toBe(true);
+    expect(Array.isArray(workflows[0]!.nodes)).toBe(true);
   });
 
-  it("writes in the caller's Prisma transaction: a rollback leaves no app behind", async () => {
+  it("writes in the caller's transaction: a rollback leaves no app behind", async () => {
     const ws = await makeWorkspace();
     const actor: WorkspaceActor = {
       requestId: "req_test",
@@ -73,9 +84,10 @@ describe("the apps' writes", () => {
       }),
     ).rejects.toThrow("roll back");
     expect(clientId).toMatch(/^app_/);
-    expect(await prisma().app.findUnique({ where: { id: clientId } })).toBeNull();
-    expect(await prisma().workflow.count({ where: { appId: clientId } })).toBe(0);
-    expect(await prisma().appProvider.count({ where: { appId: clientId } })).toBe(0);
+    const db = kysely();
+    expect(await countRows(db.selectFrom("apps").where("id", "=", clientId))).toBe(0);
+    expect(await countRows(db.selectFrom("workflows").where("appId", "=", clientId))).toBe(0);
+    expect(await countRows(db.selectFrom("appProviders").where("appId", "=", clientId))).toBe(0);
   });
 
   it("tells a missing app apart (the service answers 404 as Prisma's P2025 was answered)", async () => {
@@ -89,7 +101,7 @@ describe("the apps' writes", () => {
     expect(await updateAppRow(db, clientId, { name: "renamed" })).toBe(true);
     expect(await setClientSecretHash(db, clientId, "0".repeat(64), at)).toBe(true);
     expect(await softDeleteAppRow(db, clientId, at)).toBe(true);
-    const row = await prisma().app.findUniqueOrThrow({ where: { id: clientId } });
+    const row = await db.selectFrom("apps").selectAll().where("id", "=", clientId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       name: "renamed",
       clientSecretHash: null,

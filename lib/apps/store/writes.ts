@@ -1,8 +1,8 @@
 /**
  * Writing the apps table (lib/apps/service.ts: create, PATCH, delete, secret rotation), on the
- * data layer (lib/db/kysely.ts). Timestamps are set here as Prisma set them (`createdAt` of a new
- * row, `updatedAt` of every change: @updatedAt), from this process's clock; a write of a row
- * that is not there says so (false), and the caller answers as Prisma's "not found" (P2025) was.
+ * data layer (lib/db/kysely.ts). Timestamps are set here (`createdAt` of a new row, `updatedAt`
+ * of every change), from this process's clock; a write of a row that is not there says so
+ * (false), and the caller answers 404.
  */
 import type { App } from "../../db/generated/kysely/types";
 import type { Db } from "../../db/kysely";

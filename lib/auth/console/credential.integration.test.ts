@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { publicUrl } from "../../config";
+import { kysely } from "../../db/client";
 import { addMember, makeWorkspace, sessionHeaders } from "../../testing/factories";
 import { call } from "../../testing/router";
 
@@ -17,9 +18,12 @@ describe("console session as a workspace credential", () => {
     expect(sandbox.body.data.map((a: { name: string }) => a.name)).toEqual(["From the console"]);
     const production = await call("GET", "/api/production/v1/apps?limit=10&offset=0", { headers });
     expect(production.body.data).toEqual([]);
-    const audit = await import("../../testing/prisma").then(({ prisma }) =>
-      prisma().auditEvent.findFirst({ where: { workspaceId: ws.workspaceId, action: "app.created" } }),
-    );
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("action", "=", "app.created")
+      .executeTakeFirst();
     expect(audit).toMatchObject({ actorType: "user", actorId: ws.userId });
   });
 
@@ -80,11 +84,11 @@ describe("console session as a workspace credential", () => {
       headers: await sessionHeaders(ws.userId, { workspaceId: other.workspaceId }),
     });
     expect(notMember.status).toBe(403);
-    const { prisma } = await import("../../testing/prisma");
-    await prisma().user.update({
-      where: { id: ws.userId },
-      data: { sessionsValidFrom: new Date(Date.now() + 5000) },
-    });
+    await kysely()
+      .updateTable("users")
+      .set({ sessionsValidFrom: new Date(Date.now() + 5000), updatedAt: new Date() })
+      .where("id", "=", ws.userId)
+      .execute();
     const stale = await call("GET", "/api/sandbox/v1/workspace", {
       headers: await sessionHeaders(ws.userId),
     });

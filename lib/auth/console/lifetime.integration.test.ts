@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
-import { prisma } from "../../testing/prisma";
 import { ApiError } from "../../errors";
 import { toApiError } from "../../http/pipeline";
 import { makeWorkspace } from "../../testing/factories";
@@ -13,24 +12,25 @@ import { signInClaims } from "./claims";
 import { checkSessionRenewal, endAllSessions, revokeSession, SessionEndedError } from "./lifetime";
 import { inTransaction } from "../../db/kysely";
 
+const userRow = (id: string) =>
+  kysely().selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
 const scope = { requestId: "req_test", url: new URL("http://localhost/api/sandbox/v1/me"), method: "POST" };
 
 describe("ending console sessions on the database", () => {
   it("sets sessionsValidFrom (and the password hash when given) to now", async () => {
     const ws = await makeWorkspace();
-    const before = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const before = await userRow(ws.userId);
     const started = Date.now();
     await inTransaction(kysely(), (tx) => endAllSessions(tx, ws.userId, { passwordHash: "scrypt$new" }));
-    const after = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const after = await userRow(ws.userId);
     expect(after.passwordHash).toBe("scrypt$new");
     expect(after.sessionsValidFrom!.getTime()).toBeGreaterThanOrEqual(started - 1);
     expect(after.sessionsValidFrom!.getTime()).toBeLessThanOrEqual(Date.now() + 1);
     expect(after.updatedAt.getTime()).toBeGreaterThan(before.updatedAt.getTime());
 
     await endAllSessions(kysely(), ws.userId);
-    expect((await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).passwordHash).toBe(
-      "scrypt$new",
-    );
+    expect((await userRow(ws.userId)).passwordHash).toBe("scrypt$new");
   });
 
   it("answers a user who is not there 404 RESOURCE_NOT_FOUND", async () => {

@@ -28,7 +28,7 @@ export class SessionEndedError extends Error {
  * Ends every console session of the user (password change, password reset, "sign out of all
  * sessions"): `sessionsValidFrom` becomes now, to the millisecond; every session signed in
  * before it (sign-in time in milliseconds, `signedInAtMs`) is refused, and a sign-in right after
- * it is not. A user that is not there is 404 RESOURCE_NOT_FOUND (what Prisma's P2025 answered).
+ * it is not. A user that is not there is 404 RESOURCE_NOT_FOUND (a missing row answers 404 RESOURCE_NOT_FOUND).
  */
 export async function endAllSessions(db: Db, userId: string, extra: { passwordHash?: string } = {}) {
   if (!(await endUserSessions(db, userId, new Date(), extra)))

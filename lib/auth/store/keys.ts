@@ -42,7 +42,7 @@ export async function readOperatorKeyByHash(db: Db, keyHash: string) {
 /** A new key's columns (made now, never used, not revoked). */
 export type TNewApiKey = Omit<Insertable<ApiKey>, "createdAt" | "lastUsedAt" | "revokedAt">;
 
-/** Stores a new key, made now (the time Prisma's `@default(now())` set). */
+/** Stores a new key, made now. */
 export async function insertApiKey(db: Db, key: TNewApiKey): Promise<void> {
   await db
     .insertInto("apiKeys")

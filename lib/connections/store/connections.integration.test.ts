@@ -1,13 +1,12 @@
 /**
- * lib/connections/store/connections.ts against PostgreSQL: its rows are the rows Prisma reads
- * (every column, settings with their keys as stored — a claim mapping's `given_name` —,
- * timestamps in UTC), it sets the timestamps Prisma set, a write of a missing row says so (the
+ * lib/connections/store/connections.ts against PostgreSQL: its rows are whole (every column,
+ * settings with their keys as stored — a claim mapping's `given_name` —, timestamps in UTC), it
+ * sets the timestamps Prisma set, a write of a missing row says so (the
  * service answers what Prisma's P2025 gave), and the prune's "every provider but these" keeps
  * Prisma's `notIn: []` (every row) instead of an SQL error.
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
-import { prisma } from "../../testing/prisma";
 import { newId } from "../../ids";
 import { isolateWebhookTestDatabase } from "../../testing/webhooks";
 import {
@@ -43,7 +42,7 @@ const values = (overrides: Partial<Parameters<typeof insertConnection>[2]> = {})
 });
 
 describe("the connections store", () => {
-  it("writes and reads rows as Prisma reads them, settings keys as stored, timestamps set", async () => {
+  it("writes and reads whole rows, settings keys as stored, timestamps set", async () => {
     const db = kysely();
     const before = Date.now();
     const created = await insertConnection(
@@ -51,10 +50,24 @@ describe("the connections store", () => {
       { id: newId("con"), environment: "production", providerId: "ch_swissid" },
       values(),
     );
-    const viaPrisma = await prisma().providerConnection.findUnique({ where: { id: created.id } });
-    expect(created).toEqual(viaPrisma);
-    expect(await readConnection(db, "production", "ch_swissid")).toEqual(viaPrisma);
-    expect(await readConnectionById(db, created.id)).toEqual(viaPrisma);
+    const expected = {
+      id: created.id,
+      environment: "production",
+      providerId: "ch_swissid",
+      adapter: "oidc",
+      enabled: true,
+      settings: SETTINGS,
+      secretsEncrypted: null,
+      lastError: null,
+      lastErrorAt: null,
+      lastSuccessAt: null,
+      failureStreak: 0,
+      createdAt: created.createdAt,
+      updatedAt: created.createdAt,
+    };
+    expect(created).toEqual(expected);
+    expect(await readConnection(db, "production", "ch_swissid")).toEqual(expected);
+    expect(await readConnectionById(db, created.id)).toEqual(expected);
     expect(created.settings).toEqual(SETTINGS);
     expect(created.createdAt.getTime()).toBeGreaterThanOrEqual(before - 5);
     expect(created.updatedAt).toEqual(created.createdAt);
@@ -70,7 +83,7 @@ describe("the connections store", () => {
         { adapter: "wallet", enabled: false, settings: {}, secretsEncrypted: null },
       ),
     ).toBe(false);
-    expect(await readConnection(db, "production", "ch_swissid")).toEqual(viaPrisma);
+    expect(await readConnection(db, "production", "ch_swissid")).toEqual(expected);
 
     await deleteConnectionRow(db, created.id);
   });
@@ -92,7 +105,13 @@ describe("the connections store", () => {
       lastErrorAt: failedAt,
       updatedAt: failedAt,
     });
-    expect(failed).toEqual(await prisma().providerConnection.findUnique({ where: { id: row.id } }));
+    expect(failed).toEqual({
+      ...row,
+      lastError: "discovery failed",
+      lastErrorAt: failedAt,
+      updatedAt: failedAt,
+    });
+    expect(await readConnectionById(db, row.id)).toEqual(failed);
 
     // the same configuration again keeps the error; a changed one clears it and the streak
     const kept = await updateConnection(db, "production", "fr_franceconnect", values({ enabled: false }));

@@ -6,10 +6,10 @@
  * Rules of its rows:
  * - a row is the generated row type (`TConnectionRow`): `settings` is `unknown`, checked by its
  *   readers (../rows.ts `settingsObject`, the adapters' schemas), written as JSON text;
- * - timestamps are set here as Prisma set them (`createdAt` of a new row, `updatedAt` of every
+ * - timestamps are set here (`createdAt` of a new row, `updatedAt` of every
  *   change: @updatedAt), from this process's clock;
  * - a write of a row that is gone (deleted concurrently) answers undefined or false: what the
- *   caller makes of it is its rule (../service.ts answers what Prisma's P2025 gave).
+ *   caller makes of it is its rule (../service.ts answers 404 RESOURCE_NOT_FOUND).
  */
 import type { Selectable } from "kysely";
 import { prepared, type DB, type Db } from "../../db/kysely";

@@ -2,14 +2,14 @@
  * An app's custom domain row (lib/domains/service.ts, recheck.ts), on the data layer
  * (lib/db/kysely.ts): read, create, lock, the values of a check, and the background re-check's
  * lease. Rows are the generated type (`selectAll`); `dnsRecords` and `dnsChecks` are JSON read as
- * `unknown` (serialize.ts checks them) and written as JSON text. Timestamps Prisma set
- * (`createdAt`, `@updatedAt`) are set here.
+ * `unknown` (serialize.ts checks them) and written as JSON text. Timestamps (`createdAt`,
+ * `updatedAt`) are set here.
  */
 import type { Selectable } from "kysely";
 import type { CustomDomain } from "../../db/generated/kysely/types";
 import { prepared, type Db } from "../../db/kysely";
 
-/** Whether `err` is PostgreSQL's unique violation (what Prisma reported as P2002). */
+/** Whether `err` is PostgreSQL's unique violation. */
 export function isUniqueViolation(err: unknown): boolean {
   return err instanceof Error && "code" in err && err.code === "23505";
 }

@@ -9,7 +9,6 @@ import { publishInvalidation } from "@/lib/cache/publish";
 import { CACHE_TOPICS } from "@/lib/cache/topics";
 import { encryptSecret } from "@/lib/crypto/encryption";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "../../testing/prisma";
 import { randomToken } from "@/lib/ids";
 import { publishRecords, setupTestDns, uniqueDomain } from "@/lib/testing/custom-domains";
 import { waitFor } from "@/lib/testing/jobs";
@@ -50,18 +49,19 @@ async function flush(listener: InvalidationListener): Promise<void> {
 /** A retired production key, still published until `expiresAt`, written without telling anyone. */
 async function plantRetiredKey(expiresAt: Date): Promise<string> {
   const material = await generateSigningKeyMaterial("ES256");
-  await prisma().signingKey.create({
-    data: {
+  await kysely()
+    .insertInto("signingKeys")
+    .values({
       id: material.kid,
       environment: "production",
       alg: "ES256",
-      publicJwk: material.publicJwk as object,
+      publicJwk: JSON.stringify(material.publicJwk),
       privateJwkEncrypted: encryptSecret(JSON.stringify(material.privateJwk)),
       createdAt: new Date(expiresAt.getTime() - 3600_000),
       retiredAt: new Date(),
       expiresAt,
-    },
-  });
+    })
+    .execute();
   planted.push(material.kid);
   return material.kid;
 }
@@ -76,7 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await inTransaction(kysely(), async (tx) => {
-    await prisma().signingKey.deleteMany({ where: { id: { in: planted } } });
+    if (planted.length > 0) await tx.deleteFrom("signingKeys").where("id", "in", planted).execute();
     await publishInvalidation(tx, CACHE_TOPICS.signingKeys, "production");
   });
   await other?.close();

@@ -9,7 +9,7 @@ import { inTransaction } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
 import { AuthorizationError } from "./authorization-error";
 import { authorize } from "./authorize";
-import { requestIssuer, resolveIssuer } from "./issuer";
+import { requestIssuer } from "./issuer";
 import { readAuthorizationParams, type TAuthorizationParams } from "./params";
 import { errorPage, requestedLocale, type TOpPage, type TOpPickerPage } from "./page";
 import { limitAuthorizationRequest } from "./rate-limit";
@@ -83,7 +83,7 @@ export async function handleAuthorizationRequest(
       authorize(tx, {
         environment,
         params: read,
-        issuerFor: (clientId) => resolveIssuer(tx, environment, request, clientId),
+        issuerFor: (clientId) => requestIssuer(tx, environment, request, clientId),
       }),
     );
     if (outcome.kind === "error_page") return refuse(outcome.error);

@@ -54,22 +54,12 @@ export async function requestIssuer(
   return issuerForHost(environment, host, await findActiveOidcDomain(db, environment, host, clientId));
 }
 
-/** requestIssuer for callers still holding a Prisma client or transaction (/auth, the OP's /token). */
-export async function resolveIssuer(
-  db: Db,
-  environment: TEnvironment,
-  request: Request,
-  clientId?: string,
-): Promise<string> {
-  return requestIssuer(db, environment, request, clientId);
-}
-
 /** Found or not, per environment, host and client; bounded like the proxy's routing cache. */
 let oidcDomains: DerivedCache<string | null> | undefined;
 const OIDC_DOMAIN_CACHE_TTL_MS = 60_000;
 const OIDC_DOMAIN_CACHE_MAX_ENTRIES = 10_000;
 
-/** resolveIssuer outside a transaction, behind the cache (see the rules). */
+/** requestIssuer outside a transaction, behind the cache (see the rules). */
 export async function cachedIssuer(
   environment: TEnvironment,
   request: Request,

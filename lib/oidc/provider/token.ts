@@ -16,7 +16,7 @@ import { currentRequestId } from "../../http/pipeline";
 import { newId } from "../../ids";
 import { OAuthError, oauthErrorResponse, oauthJsonResponse } from "../errors";
 import { handleCodeGrant } from "../exchange";
-import { resolveIssuer } from "./issuer";
+import { requestIssuer } from "./issuer";
 import { servesApp } from "../../domains/served-app";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -33,7 +33,7 @@ export async function handleOidcTokenRequest(request: Request, environment: TEnv
         // the code is looked at, so the code stays unused
         if (!servesApp(request.headers, clientId))
           throw new OAuthError("invalid_client", "Invalid client credentials", 401);
-        return resolveIssuer(db, environment, request, clientId);
+        return requestIssuer(db, environment, request, clientId);
       },
       invalidGrantStatus: 400,
       accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,

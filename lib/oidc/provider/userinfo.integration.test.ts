@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { prisma } from "../../testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { SERVED_APP_HEADER } from "@/lib/domains/served-app";
 import { randomToken } from "@/lib/ids";
 import { bearer, call } from "@/lib/testing/router";
@@ -21,8 +21,9 @@ async function tokenFor(options: { complete?: boolean } = {}) {
   if (options.complete !== false) expect((await t.simulate(id, { outcome: "success" })).status).toBe(200);
   const token = randomToken(43);
   // as the code exchange stores it (lib/oidc/exchange.ts)
-  await prisma().oidcAccessToken.create({
-    data: {
+  await kysely()
+    .insertInto("oidcAccessTokens")
+    .values({
       tokenHash: sha256Hex(token),
       appId: t.app.clientId,
       environment: "sandbox",
@@ -30,8 +31,8 @@ async function tokenFor(options: { complete?: boolean } = {}) {
       codeHash: sha256Hex(`code-${token}`),
       scope: "openid",
       expiresAt: new Date(Date.now() + 600_000),
-    },
-  });
+    })
+    .execute();
   return { t, id, token };
 }
 
@@ -66,10 +67,11 @@ describe("/userinfo", () => {
 
   it("refuses a revoked token, a deleted app's token and an over-long token", async () => {
     const revoked = await tokenFor();
-    await prisma().oidcAccessToken.update({
-      where: { tokenHash: sha256Hex(revoked.token) },
-      data: { revokedAt: new Date() },
-    });
+    await kysely()
+      .updateTable("oidcAccessTokens")
+      .set({ revokedAt: new Date() })
+      .where("tokenHash", "=", sha256Hex(revoked.token))
+      .execute();
     expectRefused(await userinfo(revoked.token), /revoked/);
 
     const deleted = await tokenFor();
@@ -88,7 +90,7 @@ describe("/userinfo", () => {
 
     const wiped = await tokenFor();
     expect((await userinfo(wiped.token)).status).toBe(200);
-    await prisma().verification.update({ where: { id: wiped.id }, data: personalDataWipe() });
+    await kysely().updateTable("verifications").set(personalDataWipe()).where("id", "=", wiped.id).execute();
     expectRefused(await userinfo(wiped.token), /deleted/);
   });
 

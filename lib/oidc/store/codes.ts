@@ -4,8 +4,7 @@
  * `redeemAuthorizationCode` (the token endpoints read and consume them with what they issue:
  * ./grant.ts). Prepared: a code is issued on a request of a sign-in's return.
  * Rules:
- * - a row is the generated row type; `createdAt` is set here, from this process's clock, as
- *   Prisma set it;
+ * - a row is the generated row type; `createdAt` is set here, from this process's clock;
  * - the claim is one conditional update (`used_at` only while null): of two concurrent claims
  *   exactly one changes the row.
  */

@@ -1,12 +1,11 @@
 /**
  * The OpenID Provider's browser endpoints on the data layer (lib/oidc/store/provider.ts): /auth
- * reads its client with the providers in one prepared statement, as Prisma's `include` gave them
- * (in provider id order); /resume reads, claims and issues the code in one transaction of
+ * reads its client with the providers in one prepared statement (in provider id order); /resume reads, claims and issues the code in one transaction of
  * prepared statements, and a second visit claims nothing and issues nothing.
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "../../testing/prisma";
+import { countRows } from "@/lib/db/kysely";
 import { CookieJar } from "@/lib/testing/cookie-jar";
 import { authorizationPath, makeOidcApp } from "@/lib/testing/oidc-requests";
 import { statementsOf } from "@/lib/testing/statements";
@@ -19,34 +18,37 @@ const opStatements = (statements: string[]) =>
   statements.map((s) => s.toLowerCase()).filter((s) => /^(begin|commit|rollback|oidc_)/.test(s));
 
 describe("the OpenID Provider's statements", () => {
-  it("/auth reads its client with the providers in one statement, as Prisma's include gave them", async () => {
+  it("/auth reads its client with the providers in one statement, in provider id order", async () => {
     const t = await makeOidcApp(REDIRECT, ["passport"]);
     const clientId = t.app.clientId;
     // a provider that sorts first, disabled and not activated
-    await prisma().appProvider.create({
-      data: { appId: clientId, providerId: "aa_first", enabled: false, status: "rejected" },
-    });
+    await kysely()
+      .insertInto("appProviders")
+      .values({
+        appId: clientId,
+        providerId: "aa_first",
+        enabled: false,
+        status: "rejected",
+        updatedAt: new Date(),
+      })
+      .execute();
     const { result, statements } = await statementsOf(() => readClientApp(kysely(), clientId));
     expect(statements).toEqual(["oidc_client_app"]);
 
-    const viaPrisma = await prisma().app.findUniqueOrThrow({
-      where: { id: clientId },
-      include: { providers: true },
-    });
     expect(result).toEqual({
-      id: viaPrisma.id,
-      workspaceId: viaPrisma.workspaceId,
+      id: clientId,
+      workspaceId: t.ws.workspaceId,
       environment: "sandbox",
-      name: viaPrisma.name,
-      logo: viaPrisma.logo,
+      name: "Test app",
+      logo: null,
       redirectUris: [REDIRECT],
-      pkceRequired: viaPrisma.pkceRequired,
+      pkceRequired: true,
       deletedAt: null,
-      providers: viaPrisma.providers
-        .map(({ providerId, enabled, status }) => ({ providerId, enabled, status }))
-        .sort((a, b) => a.providerId.localeCompare(b.providerId)),
+      providers: [
+        { providerId: "aa_first", enabled: false, status: "rejected" },
+        { providerId: "passport", enabled: true, status: "activated" },
+      ],
     });
-    expect(result?.providers.map((p) => p.providerId)).toEqual(["aa_first", "passport"]);
     expect(await readClientApp(kysely(), "app_unknown")).toBeUndefined();
   });
 
@@ -86,7 +88,11 @@ describe("the OpenID Provider's statements", () => {
       "oidc_code_insert",
       "commit",
     ]);
-    const code = await prisma().authorizationCode.findFirstOrThrow({ where: { verificationId: id } });
+    const code = await kysely()
+      .selectFrom("authorizationCodes")
+      .selectAll()
+      .where("verificationId", "=", id)
+      .executeTakeFirstOrThrow();
     expect(code).toMatchObject({ appId: t.app.clientId, surface: "op", redirectUri: REDIRECT, usedAt: null });
 
     const again = await statementsOf(() => browser.call("GET", next.toString()));
@@ -99,6 +105,8 @@ describe("the OpenID Provider's statements", () => {
       "oidc_resume_claim",
       "commit",
     ]);
-    expect(await prisma().authorizationCode.count({ where: { verificationId: id } })).toBe(1);
+    expect(await countRows(kysely().selectFrom("authorizationCodes").where("verificationId", "=", id))).toBe(
+      1,
+    );
   });
 });

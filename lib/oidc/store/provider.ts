@@ -10,7 +10,7 @@
  * Rules:
  * - a row's type is the query's; a nested row (the app's providers) names its keys itself
  *   (`jsonBuildObject`, `o`: the data layer maps only a result row's own columns);
- * - timestamps a row gets are set here, from this process's clock, as Prisma set them;
+ * - timestamps a row gets are set here, from this process's clock;
  * - the resume's claim is one conditional update (`completed_at` only while null): of a reload
  *   and a second tab exactly one answers.
  */

@@ -1,7 +1,7 @@
 /**
  * Production-test challenges and their participations, on the data layer (lib/db/kysely.ts);
  * requests are ./requests.ts, whose rules of rows hold here too (json columns written as JSON
- * text, SQL NULL when absent; timestamps set here as Prisma set them). The lock of a challenge
+ * text, SQL NULL when absent; timestamps set here). The lock of a challenge
  * (the participations' serialization, ../participation.ts) reads it with its request's payload
  * and workspace and its app's environment in one statement and locks only the challenge row.
  * The reads of every request and of a session's outcome are `prepared`.
@@ -16,7 +16,7 @@ export type TParticipationRow = Selectable<DB["productionTestParticipations"]>;
 // ---------------------------------------------------------------------------------------------
 // Challenges
 
-/** Creates the challenge of a request (createdAt set here, as Prisma's create). */
+/** Creates the challenge of a request (createdAt set here). */
 export async function insertChallenge(
   db: Db,
   values: {
@@ -35,7 +35,7 @@ export async function insertChallenge(
     .insertInto("productionTestChallenges")
     .values({
       ...values,
-      // SQL NULL when absent (Prisma's DbNull), else the JSON document
+      // SQL NULL when absent, else the JSON document
       sponsor: values.sponsor == null ? null : JSON.stringify(values.sponsor),
       sources: values.sources == null ? null : JSON.stringify(values.sources),
       createdAt: new Date(),
@@ -129,7 +129,7 @@ export async function readParticipationOfVerification(
   return row;
 }
 
-/** Records a participation (createdAt set here, as Prisma's create). */
+/** Records a participation (createdAt set here). */
 export async function insertParticipation(
   db: Db,
   values: {

@@ -11,7 +11,7 @@
  * - a request's challenge (none until scheduled) is read in the same statement as one JSON
  *   object (`jsonObjectFrom`, key `c`), its timestamps as epoch milliseconds
  *   (lib/db/timestamps.ts) made Dates here;
- * - timestamps are set here as Prisma set them (`createdAt` of a new row, `updatedAt` of every
+ * - timestamps are set here (`createdAt` of a new row, `updatedAt` of every
  *   change: @updatedAt), from this process's clock;
  * - the reads of every request are `prepared`; a filter that may be absent is a statement of its
  *   own (one plan each).
@@ -111,7 +111,7 @@ export async function activatedProviderIds(db: Db, appId: string, providerIds: s
   return (await ACTIVATED_PROVIDERS.run(db, { appId, providerIds })).map((row) => row.providerId);
 }
 
-/** Creates a pending request (timestamps set here, as Prisma's create); it has no challenge yet. */
+/** Creates a pending request (timestamps set here); it has no challenge yet. */
 export async function insertRequest(
   db: Db,
   values: { id: string; appId: string; workspaceId: string; payload: unknown },

@@ -1,13 +1,15 @@
 /**
- * The production-test store (lib/production-tests/store/) reads the rows Prisma's model API
- * read — every column, a request's challenge in the same statement with its timestamps to the
- * millisecond and its JSON documents as written (keys with underscores kept, `sources` a JSON
- * array, absent ones SQL NULL) — and the operators' list filters as the Prisma `where` did.
+ * The production-test store (lib/production-tests/store/) reads whole rows — every column as a
+ * plain select of the table reads it, a request's challenge in the same statement with its
+ * timestamps to the millisecond and its JSON documents as written (keys with underscores kept,
+ * `sources` a JSON array, absent ones SQL NULL) — and the operators' list filters by status, app
+ * and environment.
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
-import { Prisma } from "../../testing/prisma";
-import { prisma } from "../../testing/prisma";
+import { countRows } from "../../db/kysely";
+import { sql } from "kysely";
+import type { TRow } from "../../db/rows";
 import { makeApp, makeOperator, makeWorkspace } from "../../testing/factories";
 import { participate, requestProductionTest, scheduleProductionTest } from "../../testing/production-tests";
 import { countParticipationGroups, pageParticipations, readAppChallenge } from "./challenges";
@@ -37,15 +39,39 @@ async function scheduled(body: Record<string, unknown>) {
   };
 }
 
-/** The request as Prisma's model API reads it, with its challenge. */
-const prismaRequest = (id: string) =>
-  prisma().productionTestRequest.findUniqueOrThrow({ where: { id }, include: { challenge: true } });
+/** The request as a select of each table reads it, with its challenge (null until scheduled). */
+async function requestRow(
+  id: string,
+): Promise<TRow<"productionTestRequests"> & { challenge: TRow<"productionTestChallenges"> | null }> {
+  const request = await kysely()
+    .selectFrom("productionTestRequests")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  const challenge = await kysely()
+    .selectFrom("productionTestChallenges")
+    .selectAll()
+    .where("requestId", "=", id)
+    .executeTakeFirst();
+  return { ...request, challenge: challenge ?? null };
+}
 
 describe("the production-test store", () => {
-  it("reads a request with its challenge as Prisma did, JSON documents as written", async () => {
+  it("reads a request with its challenge, every column, JSON documents as written", async () => {
     const t = await scheduled({ sponsor: SPONSOR, sources: SOURCES, description: "Try it" });
-    const [expected, pending] = await Promise.all([prismaRequest(t.requestId), prismaRequest(t.pendingId)]);
-    expect(expected.challenge?.sponsor).toEqual(SPONSOR);
+    const [expected, pending] = await Promise.all([requestRow(t.requestId), requestRow(t.pendingId)]);
+    expect(expected).toMatchObject({ id: t.requestId, appId: t.app.clientId, status: "scheduled" });
+    expect(expected.challenge).toMatchObject({
+      id: t.challengeId,
+      requestId: t.requestId,
+      appId: t.app.clientId,
+      description: "Try it",
+      sponsor: SPONSOR,
+      sources: SOURCES,
+      completedAt: null,
+    });
+    expect(expected.challenge?.expiresAt).toBeInstanceOf(Date);
+    expect(pending).toMatchObject({ id: t.pendingId, status: "pending", challenge: null });
 
     const [newest, scheduledRow] = await listAppRequests(kysely(), t.app.clientId);
     expect(newest).toEqual(pending);
@@ -62,11 +88,22 @@ describe("the production-test store", () => {
 
   it("stores an absent sponsor and sources as SQL NULL", async () => {
     const t = await scheduled({});
-    const nulls = await prisma().productionTestChallenge.count({
-      where: { id: t.challengeId, sponsor: { equals: Prisma.DbNull }, sources: { equals: Prisma.DbNull } },
-    });
-    // DbNull: SQL NULL only (a JSON null would not match)
+    const nulls = await countRows(
+      kysely()
+        .selectFrom("productionTestChallenges")
+        .where("id", "=", t.challengeId)
+        .where("sponsor", "is", null)
+        .where("sources", "is", null),
+    );
+    // IS NULL: SQL NULL only (a JSON null is a value, not NULL)
     expect(nulls).toBe(1);
+    const jsonNulls = await countRows(
+      kysely()
+        .selectFrom("productionTestChallenges")
+        .where("id", "=", t.challengeId)
+        .where(sql<boolean>`sponsor = 'null'::jsonb or sources = 'null'::jsonb`),
+    );
+    expect(jsonNulls).toBe(0);
     const row = await readAppChallenge(kysely(), t.app.clientId, t.challengeId);
     expect(row).toMatchObject({ sponsor: null, sources: null });
   });
@@ -115,10 +152,16 @@ describe("the production-test store", () => {
       { providerId: "passport", claimed: false, count: 1 },
       { providerId: "passport", claimed: true, count: 2 },
     ]);
-    const expected = await prisma().productionTestParticipation.findMany({
-      where: { challengeId: t.challengeId, claimed: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    });
+    const expected = await kysely()
+      .selectFrom("productionTestParticipations")
+      .selectAll()
+      .where("challengeId", "=", t.challengeId)
+      .where("claimed", "=", true)
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc")
+      .execute();
+    expect(expected).toHaveLength(2);
+    expect(expected.every((p) => p.providerId === "passport" && p.successful)).toBe(true);
     expect(
       await pageParticipations(kysely(), t.challengeId, { claimed: true, limit: 10, offset: 0 }),
     ).toEqual({

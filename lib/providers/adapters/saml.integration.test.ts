@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
-import { prisma } from "../../testing/prisma";
 import { CRONTAB, jobNamed } from "../../jobs/handlers";
 import { fixture, startSamlIdp, type TSamlAnswer, type TSamlIdp } from "../../testing/saml-idp";
 import {
@@ -284,6 +283,9 @@ describe("SAML adapter refusals (each a reason code, never an exception)", () =>
   });
 });
 
+const assertionIds = (issuer: string) =>
+  kysely().selectFrom("samlAssertionIds").selectAll().where("idpEntityId", "=", issuer).execute();
+
 describe("purgeExpiredSamlAssertionIds", () => {
   it("deletes expired assertion IDs in bounded batches and keeps the others", async () => {
     const issuer = `https://purge-${crypto.randomUUID()}.example.test`;
@@ -293,7 +295,7 @@ describe("purgeExpiredSamlAssertionIds", () => {
     expect(await replay.remember(issuer, "_current", new Date(now.getTime() + 60_000))).toBe(true);
     expect(await replay.remember(issuer, "_current", new Date(now.getTime() + 60_000))).toBe(false);
     expect(await purgeExpiredSamlAssertionIds(kysely(), { now, batchSize: 2 })).toBeGreaterThanOrEqual(5);
-    const left = await prisma().samlAssertionId.findMany({ where: { idpEntityId: issuer } });
+    const left = await assertionIds(issuer);
     expect(left.map((r) => r.assertionId)).toEqual(["_current"]);
     // a purged ID may be recorded again (its assertion has expired by then)
     expect(await replay.remember(issuer, "_old0", new Date(now.getTime() + 60_000))).toBe(true);
@@ -305,7 +307,7 @@ describe("purgeExpiredSamlAssertionIds", () => {
     expect(await replay.remember(issuer, "_expired", new Date(Date.now() - 1000))).toBe(true);
     expect(await replay.remember(issuer, "_live", new Date(Date.now() + 60_000))).toBe(true);
     await jobNamed("saml_assertion_purge")!.task({});
-    const left = await prisma().samlAssertionId.findMany({ where: { idpEntityId: issuer } });
+    const left = await assertionIds(issuer);
     expect(left.map((r) => r.assertionId)).toEqual(["_live"]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { prepared, type Db } from "../../db/kysely";
 
-/** Whether `err` is PostgreSQL's unique violation (what Prisma reported as P2002). */
+/** Whether `err` is PostgreSQL's unique violation. */
 export function isUniqueViolation(err: unknown): boolean {
   return err instanceof Error && "code" in err && err.code === "23505";
 }
@@ -34,7 +34,7 @@ export async function readUserById(
   return row;
 }
 
-/** Creates an account (timestamps set here, as Prisma did); a taken email throws 23505. */
+/** Creates an account (timestamps set here); a taken email throws 23505. */
 export async function insertUser(
   db: Db,
   values: { id: string; email: string; name: string | null; passwordHash: string },

@@ -213,7 +213,7 @@ export async function readWorkspaceName(db: Db, workspaceId: string): Promise<st
   return row?.name;
 }
 
-/** Creates a workspace (its timestamps set here, as Prisma's @default(now()) and @updatedAt did). */
+/** Creates a workspace (its timestamps set here). */
 export async function insertWorkspace(db: Db, values: { id: string; name: string }): Promise<void> {
   const now = new Date();
   await db

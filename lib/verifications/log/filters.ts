@@ -59,7 +59,7 @@ export function checkDateRange(query: { from?: Date; to?: Date }, ctx: z.Refinem
   }
 }
 
-/** The createdAt condition of a Prisma where clause, or nothing. */
+/** The createdAt bounds of a list filter (`gte` from, `lt` to), or nothing. */
 export function createdAtRange(query: { from?: Date; to?: Date }): { createdAt?: { gte?: Date; lt?: Date } } {
   if (!query.from && !query.to) return {};
   return {

@@ -87,10 +87,9 @@ export async function listWorkspaceVerifications(
     ...(query.from ? { from: query.from } : {}),
     ...(query.to ? { to: query.to } : {}),
   };
-  const sessions = db;
   const [total, rows] = await Promise.all([
-    countVerifications(sessions, filter),
-    listVerifications(sessions, filter, query.limit, query.offset),
+    countVerifications(db, filter),
+    listVerifications(db, filter, query.limit, query.offset),
   ]);
   return page(rows.map(toListItem), total, query.limit, query.offset);
 }
@@ -120,11 +119,10 @@ export async function getVerificationActivity(
   verificationId: string,
 ): Promise<TVerificationActivityJson> {
   const v = await getWorkspaceVerification(db, scope, verificationId);
-  const log = db;
   const [events, deliveries, requests] = await Promise.all([
-    listEvents(log, v.id),
-    listDeliveries(log, v.id),
-    listRequests(log, scope, v.id, ACTIVITY_REQUEST_LIMIT),
+    listEvents(db, v.id),
+    listDeliveries(db, v.id),
+    listRequests(db, scope, v.id, ACTIVITY_REQUEST_LIMIT),
   ]);
   const available = v.status === "completed" && v.resultEncrypted !== null && !v.personalDataDeletedAt;
   return {

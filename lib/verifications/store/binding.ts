@@ -7,7 +7,7 @@
  * Rules:
  * - the hand-off is consumed and the binding claimed with conditional updates (the row's value
  *   is the condition): of two concurrent browsers, one gets it;
- * - a write of the session row stamps updatedAt, as Prisma's @updatedAt did.
+ * - a write of the session row stamps updatedAt.
  */
 import { prepared, type Db } from "../../db/kysely";
 

@@ -98,7 +98,7 @@ export async function readCreationContext(
     workflowId: input.workflowId ?? null,
     challengeId: input.challengeId ?? null,
   });
-  // the app was there when the request was authenticated; gone since: as Prisma's "not found"
+  // the app was there when the request was authenticated; gone since: 404
   if (!row) throw notFound(`App "${appId}"`);
   const { workflowId, workflowVersion, entryNodeId } = row;
   return {

@@ -3,7 +3,7 @@
  * (lib/db/kysely.ts): the list and its count, one session with its app's name, and a session's
  * activity — its events, their webhook deliveries, the request log's rows that named it.
  * Rules of its statements:
- * - a session comes with its app's name by a join (one statement, as Prisma's `include` was);
+ * - a session comes with its app's name by a join (one statement);
  * - the list's filters are optional, so the list and its count are built per request; the reads
  *   of one session and of its activity are prepared (named);
  * - orders are total (ids break ties), as before: the list newest first, events by their

@@ -1,8 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { sql, type Insertable } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/paths";
 import { kysely } from "@/lib/db/client";
+import { countRows, type DB } from "@/lib/db/kysely";
+import type { TRow } from "@/lib/db/rows";
 import { waitFor } from "@/lib/testing/jobs";
 import { bearer, call } from "@/lib/testing/router";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -18,7 +22,6 @@ import { leaseSeconds, queueDeliveryAttempt } from "./queue";
 import { DESTINATION_NOT_ALLOWED, HOST_NOT_ALLOWED } from "./errors";
 import { sweepWebhookDeliveries } from "./sweep";
 import { verifyWebhook, WebhookVerificationError } from "../receiver";
-import { prisma } from "../../testing/prisma";
 
 // the receivers listen on loopback; one test below proves what happens without that
 setUpWebhookDeliveryTests();
@@ -26,19 +29,67 @@ delete process.env.WEBHOOK_TIMEOUT_MS;
 
 const db = () => kysely();
 
-function delivery(id: string) {
-  return prisma().webhookDelivery.findUniqueOrThrow({
-    where: { id },
-    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
-  });
+type TDeliveryWithAttempts = TRow<"webhookDeliveries"> & { attempts: TRow<"webhookDeliveryAttempts">[] };
+
+/** The deliveries with their attempts in order. */
+async function withAttempts(rows: TRow<"webhookDeliveries">[]): Promise<TDeliveryWithAttempts[]> {
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db()
+          .selectFrom("webhookDeliveryAttempts")
+          .selectAll()
+          .where(
+            "deliveryId",
+            "in",
+            rows.map((r) => r.id),
+          )
+          .orderBy("attemptNumber")
+          .execute();
+  return rows.map((r) => ({ ...r, attempts: attempts.filter((a) => a.deliveryId === r.id) }));
 }
 
-function deliveriesOf(appId: string) {
-  return prisma().webhookDelivery.findMany({
-    where: { appId },
-    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
-    orderBy: { createdAt: "asc" },
-  });
+async function delivery(id: string): Promise<TDeliveryWithAttempts> {
+  const row = await db()
+    .selectFrom("webhookDeliveries")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  const [withRows] = await withAttempts([row]);
+  return withRows!;
+}
+
+async function deliveriesOf(appId: string): Promise<TDeliveryWithAttempts[]> {
+  const rows = await db()
+    .selectFrom("webhookDeliveries")
+    .selectAll()
+    .where("appId", "=", appId)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+  return withAttempts(rows);
+}
+
+/** A logged attempt of `deliveryId`, as the dispatcher records one. */
+async function insertAttempt(
+  deliveryId: string,
+  fields: Omit<Insertable<DB["webhookDeliveryAttempts"]>, "id" | "deliveryId">,
+): Promise<void> {
+  await db()
+    .insertInto("webhookDeliveryAttempts")
+    .values({ id: randomUUID(), deliveryId, ...fields })
+    .execute();
+}
+
+async function updateDelivery(
+  id: string,
+  fields: Partial<Insertable<DB["webhookDeliveries"]>>,
+): Promise<void> {
+  await db()
+    .updateTable("webhookDeliveries")
+    .set({ ...fields, updatedAt: new Date() })
+    .where("id", "=", id)
+    .execute();
 }
 
 async function settled(id: string, status: "succeeded" | "dead", timeoutMs = 10_000) {
@@ -49,10 +100,15 @@ async function settled(id: string, status: "succeeded" | "dead", timeoutMs = 10_
 }
 
 /** A delivery row that is not on the queue, as if its queued attempt had been lost. */
-async function insertDelivery(appId: string, url: string, fields: Record<string, unknown> = {}) {
+async function insertDelivery(
+  appId: string,
+  url: string,
+  fields: Partial<Insertable<DB["webhookDeliveries"]>> = {},
+) {
   const eventId = newId("evt");
-  return prisma().webhookDelivery.create({
-    data: {
+  return db()
+    .insertInto("webhookDeliveries")
+    .values({
       id: newId("dlv"),
       appId,
       eventId: null,
@@ -61,9 +117,11 @@ async function insertDelivery(appId: string, url: string, fields: Record<string,
       body: JSON.stringify({ event: TEST_EVENT_TYPE, eventId, data: { message: "hi" } }),
       nextAttemptAt: new Date(),
       queuedTrigger: null,
+      updatedAt: new Date(),
       ...fields,
-    },
-  });
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 let receiver: TWebhookReceiver;
@@ -262,9 +320,11 @@ describe("webhook delivery by the job worker", () => {
     const unsubscribed = await makeWebhookApp({ url: receiver.url, events: ["verification.failed"] });
     await emitEvents(await makeVerificationRow(disabled.app.clientId), ["verification.created"]);
     await emitEvents(await makeVerificationRow(unsubscribed.app.clientId), ["verification.created"]);
-    expect(await prisma().verificationEvent.count({ where: { appId: disabled.app.clientId } })).toBe(1);
-    expect(await prisma().webhookDelivery.count({ where: { appId: disabled.app.clientId } })).toBe(0);
-    expect(await prisma().webhookDelivery.count({ where: { appId: unsubscribed.app.clientId } })).toBe(0);
+    const count = (table: "verificationEvents" | "webhookDeliveries", appId: string) =>
+      countRows(db().selectFrom(table).where("appId", "=", appId));
+    expect(await count("verificationEvents", disabled.app.clientId)).toBe(1);
+    expect(await count("webhookDeliveries", disabled.app.clientId)).toBe(0);
+    expect(await count("webhookDeliveries", unsubscribed.app.clientId)).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests).toHaveLength(0);
   });
@@ -343,10 +403,7 @@ describe("event order", () => {
     const [failed] = await deliveriesOf(app.clientId);
     expect(failed).toMatchObject({ eventId: emitted[0]!.eventId, status: "pending", attemptCount: 1 });
     // a retry a minute away must not reach the sweeper tests below
-    await prisma().webhookDelivery.update({
-      where: { id: failed!.id },
-      data: { status: "dead", nextAttemptAt: null },
-    });
+    await updateDelivery(failed!.id, { status: "dead", nextAttemptAt: null });
   });
 });
 
@@ -450,29 +507,26 @@ describe("attempt errors stored before issue 12 (migration 20261126010000)", () 
         attemptCount: 1,
         lastError: stored,
       });
-      await prisma().webhookDeliveryAttempt.create({
-        data: {
-          deliveryId: row.id,
-          attemptNumber: 1,
-          startedAt: new Date(),
-          durationMs: 1,
-          success: false,
-          error: stored,
-        },
+      await insertAttempt(row.id, {
+        attemptNumber: 1,
+        startedAt: new Date(),
+        durationMs: 1,
+        success: false,
+        error: stored,
       });
       rows.push(row);
     }
 
-    const sql = readFileSync(
+    const migration = readFileSync(
       path.join(projectRoot, "prisma/migrations/20261126010000_webhook_deliveries_event_index/migration.sql"),
       "utf8",
     );
-    const updates = sql
+    const updates = migration
       .split(";")
       .map((chunk) => chunk.replace(/^--.*$/gm, "").trim())
       .filter((statement) => statement.startsWith("UPDATE"));
     expect(updates).toHaveLength(2);
-    for (const statement of updates) await prisma().$executeRawUnsafe(statement);
+    for (const statement of updates) await sql.raw(statement).execute(db());
 
     for (const [i, [, shown]] of cases.entries()) {
       const after = await delivery(rows[i]!.id);
@@ -499,7 +553,7 @@ describe("attempts the dispatcher abandons", () => {
     // explicit requests still go out while disabled: test events and manual redeliveries
     const test = await insertDelivery(app.clientId, receiver.url, { queuedTrigger: "automatic" });
     await settled(test.id, "succeeded");
-    await prisma().webhookDelivery.update({ where: { id: event.id }, data: { status: "pending" } });
+    await updateDelivery(event.id, { status: "pending" });
     expect(await queueDeliveryAttempt(db(), event.id, "manual")).toBe(1);
     await settled(event.id, "succeeded");
     expect(receiver.requests).toHaveLength(2);
@@ -531,19 +585,16 @@ describe("sweepWebhookDeliveries", () => {
     const { app } = await makeWebhookApp({ url: receiver.url });
     const row = await insertDelivery(app.clientId, receiver.url, { eventType: "verification.created" });
     // a dispatcher claimed it (its lease, off the queue) and died before recording anything
-    await prisma().webhookDelivery.update({
-      where: { id: row.id },
-      data: { leaseUntil: new Date(Date.now() + leaseSeconds() * 1000), queuedTrigger: null },
+    await updateDelivery(row.id, {
+      leaseUntil: new Date(Date.now() + leaseSeconds() * 1000),
+      queuedTrigger: null,
     });
     expect(await sweepWebhookDeliveries(db())).not.toContain(row.id);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests).toHaveLength(0);
 
     // 30 s later the lease has run out
-    await prisma().webhookDelivery.update({
-      where: { id: row.id },
-      data: { leaseUntil: new Date(Date.now() - 1) },
-    });
+    await updateDelivery(row.id, { leaseUntil: new Date(Date.now() - 1) });
     expect(await sweepWebhookDeliveries(db())).toEqual([row.id]);
     const [request] = await receiver.waitForRequests(1);
     expect(request!.body).toBe(row.body);
@@ -584,15 +635,12 @@ describe("sweepWebhookDeliveries", () => {
       deliveredAt: new Date(),
       nextAttemptAt: new Date(Date.now() - 120_000),
     });
-    await prisma().webhookDeliveryAttempt.create({
-      data: {
-        deliveryId: row.id,
-        attemptNumber: 1,
-        startedAt: new Date(),
-        durationMs: 5,
-        responseStatus: 200,
-        success: true,
-      },
+    await insertAttempt(row.id, {
+      attemptNumber: 1,
+      startedAt: new Date(),
+      durationMs: 5,
+      responseStatus: 200,
+      success: true,
     });
     expect(await sweepWebhookDeliveries(db())).toEqual([row.id]);
     const done = await waitFor(async () => {

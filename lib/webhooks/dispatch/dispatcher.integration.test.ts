@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { sql, type Updateable } from "kysely";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { projectRoot } from "@/lib/config/paths";
 import { kysely } from "@/lib/db/client";
-import type { Verification } from "@/lib/db/generated/client";
+import type { Verification } from "@/lib/db/rows";
 import { newId } from "@/lib/ids";
 import { waitFor } from "@/lib/testing/jobs";
 import { startWebhookReceiver, type TWebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -22,8 +23,8 @@ import {
   recordAttempts,
   type TAttemptRecord,
 } from "./queue";
-import { prisma } from "../../testing/prisma";
-import { inTransaction } from "@/lib/db/kysely";
+import { inTransaction, type DB } from "@/lib/db/kysely";
+import { sessionEvents } from "@/lib/testing/verifications";
 
 // each dispatcher holds at most 4 deliveries, so that both of them take part below
 process.env.WEBHOOK_CONCURRENCY = "4";
@@ -52,13 +53,33 @@ function emitTogether(verification: Verification, types: TEventType[]) {
   });
 }
 
+/** The delivery row `id`. */
+function readDelivery(id: string) {
+  return db().selectFrom("webhookDeliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/** The delivery rows `ids`. */
+function readDeliveries(ids: string[]) {
+  return db().selectFrom("webhookDeliveries").selectAll().where("id", "in", ids).execute();
+}
+
+/** Sets `fields` on the deliveries `ids` (and their updatedAt, as every update does). */
+async function setDeliveries(ids: string[], fields: Updateable<DB["webhookDeliveries"]>): Promise<void> {
+  await db()
+    .updateTable("webhookDeliveries")
+    .set({ ...fields, updatedAt: new Date() })
+    .where("id", "in", ids)
+    .execute();
+}
+
 /** Delivery rows for `eventIds` (one session's events, in order) that fall due in an hour. */
 async function queuedLater(appId: string, url: string, eventIds: (string | null)[]) {
   const ids: string[] = [];
   for (const eventId of eventIds) {
     const id = newId("dlv");
-    await prisma().webhookDelivery.create({
-      data: {
+    await db()
+      .insertInto("webhookDeliveries")
+      .values({
         id,
         appId,
         eventId,
@@ -66,8 +87,9 @@ async function queuedLater(appId: string, url: string, eventIds: (string | null)
         url,
         body: JSON.stringify({ eventId }),
         nextAttemptAt: new Date(Date.now() + HOUR),
-      },
-    });
+        updatedAt: new Date(),
+      })
+      .execute();
     ids.push(id);
   }
   return ids;
@@ -126,12 +148,26 @@ describe("the webhook dispatcher", () => {
       const total = sessions.length * events.length;
       await receiver.waitForRequests(total, 30_000);
       const rows = await waitFor(async () => {
-        const all = await prisma().webhookDelivery.findMany({
-          where: { appId: { in: apps.map((a) => a.app.clientId) } },
-          include: { attempts: true },
-        });
+        const all = await db()
+          .selectFrom("webhookDeliveries")
+          .selectAll()
+          .where(
+            "appId",
+            "in",
+            apps.map((a) => a.app.clientId),
+          )
+          .execute();
         return all.length === total && all.every((d) => d.status === "succeeded") ? all : undefined;
       });
+      const attempts = await db()
+        .selectFrom("webhookDeliveryAttempts")
+        .selectAll()
+        .where(
+          "deliveryId",
+          "in",
+          rows.map((r) => r.id),
+        )
+        .execute();
       await new Promise((r) => setTimeout(r, 300));
 
       expect(receiver.requests).toHaveLength(total);
@@ -143,7 +179,9 @@ describe("the webhook dispatcher", () => {
         expect(arrived).toEqual(emitted.get(session.id));
       }
       for (const row of rows) {
-        expect(row.attempts).toMatchObject([{ attemptNumber: 1, trigger: "automatic", success: true }]);
+        expect(attempts.filter((a) => a.deliveryId === row.id)).toMatchObject([
+          { attemptNumber: 1, trigger: "automatic", success: true },
+        ]);
         expect(row).toMatchObject({ attemptCount: 1, queuedTrigger: null, leaseUntil: null });
       }
     } finally {
@@ -155,8 +193,9 @@ describe("the webhook dispatcher", () => {
     const { app } = await makeWebhookApp({ url: receiver.url });
     const id = newId("dlv");
     // as a crash leaves it: claimed (not queued), leased until a moment ago, never recorded
-    await prisma().webhookDelivery.create({
-      data: {
+    await db()
+      .insertInto("webhookDeliveries")
+      .values({
         id,
         appId: app.clientId,
         eventType: "verification.created",
@@ -165,17 +204,20 @@ describe("the webhook dispatcher", () => {
         nextAttemptAt: new Date(Date.now() - 20_000),
         queuedTrigger: null,
         leaseUntil: new Date(Date.now() - 500),
-      },
-    });
+        updatedAt: new Date(),
+      })
+      .execute();
     const started = Date.now();
     await receiver.waitForRequests(1, 15_000);
     // the dispatchers re-queue expired leases every RECOVER_MS (5 s), then claim at once
     expect(Date.now() - started).toBeLessThan(RECOVER_MS + 3_000);
-    const row = await waitFor(async () => {
-      const found = await prisma().webhookDelivery.findUnique({ where: { id }, include: { attempts: true } });
-      return found?.status === "succeeded" ? found : undefined;
-    });
-    expect(row.attempts).toMatchObject([{ attemptNumber: 1, trigger: "automatic", success: true }]);
+    await waitFor(async () => ((await readDelivery(id)).status === "succeeded" ? true : undefined));
+    const attempts = await db()
+      .selectFrom("webhookDeliveryAttempts")
+      .selectAll()
+      .where("deliveryId", "=", id)
+      .execute();
+    expect(attempts).toMatchObject([{ attemptNumber: 1, trigger: "automatic", success: true }]);
     // and a claim's lease is the attempt's timeout plus the margin, not a fixed half minute
     expect(leaseSeconds()).toBe(Math.ceil(config().webhookTimeoutMs / 1000) + LEASE_MARGIN_SECONDS);
   });
@@ -186,15 +228,19 @@ describe("the webhook dispatcher", () => {
     await emitTogether(session, ["verification.created"]);
     await receiver.waitForRequests(1);
     // as when PostgreSQL restarts: every connection of the dispatchers ends
-    const cut = await prisma().$queryRaw<{ ended: boolean }[]>`
+    const { rows: cut } = await sql<{ ended: boolean }>`
       SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-       WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`;
+       WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`.execute(db());
     expect(cut.length).toBeGreaterThanOrEqual(2);
     await emitTogether(session, ["verification.completed"]);
     const [, second] = await receiver.waitForRequests(2);
     expect(second!.event!.event).toBe("verification.completed");
     const rows = await waitFor(async () => {
-      const all = await prisma().webhookDelivery.findMany({ where: { appId: app.clientId } });
+      const all = await db()
+        .selectFrom("webhookDeliveries")
+        .selectAll()
+        .where("appId", "=", app.clientId)
+        .execute();
       return all.every((d) => d.status === "succeeded") ? all : undefined;
     });
     expect(rows).toHaveLength(2);
@@ -217,14 +263,17 @@ describe("claimDueDeliveries", () => {
     const session = await makeVerificationRow(app.clientId);
     // the outbox writes the chain columns itself
     const payloads = await emitTogether(session, ["verification.created", "verification.requested"]);
-    const events = await prisma().verificationEvent.findMany({
-      where: { verificationId: session.id },
-      orderBy: { seq: "asc" },
-    });
+    const events = await sessionEvents(session.id);
     expect(events.map((e) => e.id)).toEqual(payloads.map((p) => p.eventId));
-    const outboxed = await prisma().webhookDelivery.findMany({
-      where: { eventId: { in: events.map((e) => e.id) } },
-    });
+    const outboxed = await db()
+      .selectFrom("webhookDeliveries")
+      .selectAll()
+      .where(
+        "eventId",
+        "in",
+        events.map((e) => e.id),
+      )
+      .execute();
     expect(outboxed.map((d) => [d.eventId, d.verificationId, d.eventSeq]).sort()).toEqual(
       events.map((e) => [e.id, session.id, e.seq]).sort(),
     );
@@ -232,16 +281,13 @@ describe("claimDueDeliveries", () => {
     // a delivery inserted without them (another writer) gets them from its event (trigger)
     const [byHand] = await queuedLater(app.clientId, receiver.url, [events[1]!.id]);
     const test = await queuedLater(app.clientId, receiver.url, [null]);
-    const rows = await prisma().webhookDelivery.findMany({ where: { id: { in: [byHand!, ...test] } } });
+    const rows = await readDeliveries([byHand!, ...test]);
     expect(rows.find((r) => r.id === byHand)).toMatchObject({
       verificationId: session.id,
       eventSeq: events[1]!.seq,
     });
     expect(rows.find((r) => r.id === test[0])).toMatchObject({ verificationId: null, eventSeq: null });
-    await prisma().webhookDelivery.updateMany({
-      where: { id: { in: [byHand!, ...test] } },
-      data: { status: "dead" },
-    });
+    await setDeliveries([byHand!, ...test], { status: "dead" });
   });
 
   it("never hands a delivery to two claims running at once", async () => {
@@ -257,13 +303,13 @@ describe("claimDueDeliveries", () => {
       const claimed = batches.flatMap((b) => b.deliveries.map((d) => d.id)).filter((id) => ids.includes(id));
       expect(claimed).toHaveLength(ids.length);
       expect(new Set(claimed).size).toBe(ids.length);
-      const rows = await prisma().webhookDelivery.findMany({ where: { id: { in: ids } } });
+      const rows = await readDeliveries(ids);
       for (const row of rows) expect(row).toMatchObject({ queuedTrigger: null, status: "pending" });
       // nothing is left to claim
       const again = await claimDueDeliveries(db(), 60, later);
       expect(again.deliveries.filter((d) => ids.includes(d.id))).toEqual([]);
     } finally {
-      await prisma().webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { status: "dead" } });
+      await setDeliveries(ids, { status: "dead" });
     }
   });
 
@@ -328,7 +374,7 @@ describe("claimDueDeliveries", () => {
       expect([...written]).toEqual([chain[0]]);
       // the same statement takes the next event of the session: its first attempt may go now
       expect(claimed.deliveries.map((d) => d.id).filter((id) => chain.includes(id))).toEqual([chain[1]]);
-      expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: chain[0] } })).toMatchObject({
+      expect(await readDelivery(chain[0]!)).toMatchObject({
         status: "pending",
         attemptCount: 1,
         lastStatus: 503,
@@ -337,7 +383,7 @@ describe("claimDueDeliveries", () => {
       });
       expect(await claimedIds()).toEqual([]);
     } finally {
-      await prisma().webhookDelivery.updateMany({ where: { id: { in: chain } }, data: { status: "dead" } });
+      await setDeliveries(chain, { status: "dead" });
     }
   });
 });
@@ -379,14 +425,11 @@ describe("leases", () => {
     const later = new Date(Date.now() + 2 * HOUR);
     const held = new Date(later.getTime() + 20_000);
     // a dispatcher holds it (lease until `held`) and the sweeper has queued it again meanwhile
-    await prisma().webhookDelivery.update({
-      where: { id: id! },
-      data: { leaseUntil: held, queuedTrigger: "automatic", nextAttemptAt: later },
-    });
+    await setDeliveries([id!], { leaseUntil: held, queuedTrigger: "automatic", nextAttemptAt: later });
     try {
       const batch = await claimDueDeliveries(db(), 10, later);
       expect(batch.deliveries.map((d) => d.id)).not.toContain(id);
-      expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+      expect(await readDelivery(id!)).toMatchObject({
         leaseUntil: held,
         queuedTrigger: "automatic",
         status: "pending",
@@ -395,7 +438,7 @@ describe("leases", () => {
       const after = await claimDueDeliveries(db(), 10, new Date(held.getTime() + 1000));
       expect(after.deliveries.map((d) => d.id)).toContain(id);
     } finally {
-      await prisma().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
+      await setDeliveries([id!], { status: "dead" });
     }
   });
 
@@ -411,12 +454,12 @@ describe("leases", () => {
       expect(await queueDeliveryAttempt(db(), id!, "automatic", expired)).toBe(1);
       const second = (await claimDueDeliveries(db(), 10, expired)).deliveries.find((d) => d.id === id)!;
       expect(second.leaseUntil.getTime()).toBeGreaterThan(first.leaseUntil.getTime());
-      const held = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
+      const held = await readDelivery(id!);
 
       // the first dispatcher comes back and records its outcome under the lease it lost
       const late = await recordAttempts(db(), [succeeded(id!, first.leaseUntil, receiver.url)], expired);
       expect([...late]).toEqual([]);
-      const after = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } });
+      const after = await readDelivery(id!);
       expect(after).toEqual(held);
       expect(after).toMatchObject({
         status: "pending",
@@ -428,13 +471,13 @@ describe("leases", () => {
       // the holder of the live lease records its own
       const current = await recordAttempts(db(), [succeeded(id!, second.leaseUntil, receiver.url)], expired);
       expect([...current]).toEqual([id]);
-      expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: id! } })).toMatchObject({
+      expect(await readDelivery(id!)).toMatchObject({
         status: "succeeded",
         attemptCount: 1,
         leaseUntil: null,
       });
     } finally {
-      await prisma().webhookDelivery.updateMany({ where: { id: id! }, data: { status: "dead" } });
+      await setDeliveries([id!], { status: "dead" });
     }
   });
 });
@@ -449,28 +492,24 @@ describe("migration 20261127010000_webhook_delivery_queue", () => {
       null,
       null,
     ]);
-    await prisma().webhookDelivery.updateMany({
-      where: { id: { in: [automatic!, manual!, held!, dead!] } },
-      data: { queuedTrigger: null, nextAttemptAt: later },
-    });
-    await prisma().webhookDelivery.update({ where: { id: manual! }, data: { deliveredAt: new Date() } });
-    await prisma().webhookDelivery.update({ where: { id: held! }, data: { leaseUntil: later } });
-    await prisma().webhookDelivery.update({ where: { id: dead! }, data: { status: "dead" } });
+    const all = [automatic!, manual!, held!, dead!];
+    await setDeliveries(all, { queuedTrigger: null, nextAttemptAt: later });
+    await setDeliveries([manual!], { deliveredAt: new Date() });
+    await setDeliveries([held!], { leaseUntil: later });
+    await setDeliveries([dead!], { status: "dead" });
 
-    const sql = readFileSync(
+    const migration = readFileSync(
       path.join(projectRoot, "prisma/migrations/20261127010000_webhook_delivery_queue/migration.sql"),
       "utf8",
     );
-    const updates = sql
+    const updates = migration
       .split(";")
       .map((chunk) => chunk.replace(/^--.*$/gm, "").trim())
       .filter((statement) => statement.startsWith("UPDATE"));
     expect(updates).toHaveLength(1);
     try {
-      await prisma().$executeRawUnsafe(updates[0]!);
-      const rows = await prisma().webhookDelivery.findMany({
-        where: { id: { in: [automatic!, manual!, held!, dead!] } },
-      });
+      await sql.raw(updates[0]!).execute(db());
+      const rows = await readDeliveries(all);
       const queued = Object.fromEntries(rows.map((r) => [r.id, r.queuedTrigger]));
       expect(queued).toEqual({
         [automatic!]: "automatic",
@@ -479,10 +518,7 @@ describe("migration 20261127010000_webhook_delivery_queue", () => {
         [dead!]: null,
       });
     } finally {
-      await prisma().webhookDelivery.updateMany({
-        where: { id: { in: [automatic!, manual!, held!, dead!] } },
-        data: { status: "dead", queuedTrigger: null },
-      });
+      await setDeliveries(all, { status: "dead", queuedTrigger: null });
     }
   });
 });

@@ -113,10 +113,9 @@ export async function listDeliveries(
     ...(query.status ? { status: query.status } : {}),
     ...(query.eventType ? { eventType: query.eventType } : {}),
   };
-  const kdb = db;
   const [rows, total] = await Promise.all([
-    listDeliveryRows(kdb, filter, { limit: query.limit, offset: query.offset }),
-    countDeliveries(kdb, filter),
+    listDeliveryRows(db, filter, { limit: query.limit, offset: query.offset }),
+    countDeliveries(db, filter),
   ]);
   return page(rows.map(toDeliveryJson), total, query.limit, query.offset);
 }

@@ -1,6 +1,6 @@
 /**
  * An app's webhook configuration (lib/webhooks/config.ts): its columns of `apps`, on the data
- * layer (lib/db/kysely.ts). `updatedAt` is set here, as Prisma's `@updatedAt` did.
+ * layer (lib/db/kysely.ts). `updatedAt` is set here.
  */
 import type { Db } from "../../db/kysely";
 

@@ -1,18 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
-import { prisma } from "../../testing/prisma";
 import { newId } from "../../ids";
 import { makeApp, makeWorkspace } from "../../testing/factories";
 import { countDeliveries, listDeliveryRows, readDeliveryRow } from "./log";
 
-/** A delivery of a new app with two attempts (written out of order), as Prisma writes them. */
+/** A delivery of a new app with two attempts (written out of order), and the rows as written. */
 async function deliveryWithAttempts() {
   const ws = await makeWorkspace();
   const app = await makeApp(ws.keys.sandbox);
   const id = newId("dlv");
-  await prisma().webhookDelivery.create({
-    data: {
+  const delivery = await kysely()
+    .insertInto("webhookDeliveries")
+    .values({
       id,
       appId: app.clientId,
       eventId: null,
@@ -25,47 +25,54 @@ async function deliveryWithAttempts() {
       deliveredAt: new Date("2026-01-02T03:04:05.678Z"),
       nextAttemptAt: null,
       queuedTrigger: null,
-    },
-  });
-  const attempt = (n: number, success: boolean) => ({
-    id: randomUUID(),
-    deliveryId: id,
-    attemptNumber: n,
-    trigger: n === 1 ? "automatic" : "manual",
-    startedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, n, 123)),
-    durationMs: 40 + n,
-    responseStatus: success ? 200 : 503,
-    error: success ? null : "HTTP 503",
-    success,
-    // header names as sent: a JSON document keeps its keys
-    requestHeaders: { "content-type": "application/json", "x-service-signature": `t=1,v1=${n}` },
-    responseHeaders: success ? { server_name: "receiver" } : undefined,
-    responseBody: success ? "ok" : null,
-    responseBodyTruncated: !success,
-  });
-  await prisma().webhookDeliveryAttempt.create({ data: attempt(2, true) });
-  await prisma().webhookDeliveryAttempt.create({ data: attempt(1, false) });
-  return { appId: app.clientId, id };
+      updatedAt: new Date(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const attempt = (n: number, success: boolean) =>
+    kysely()
+      .insertInto("webhookDeliveryAttempts")
+      .values({
+        id: randomUUID(),
+        deliveryId: id,
+        attemptNumber: n,
+        trigger: n === 1 ? "automatic" : "manual",
+        startedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, n, 123)),
+        durationMs: 40 + n,
+        responseStatus: success ? 200 : 503,
+        error: success ? null : "HTTP 503",
+        success,
+        // header names as sent: a JSON document keeps its keys
+        requestHeaders: JSON.stringify({
+          "content-type": "application/json",
+          "x-service-signature": `t=1,v1=${n}`,
+        }),
+        responseHeaders: success ? JSON.stringify({ server_name: "receiver" }) : null,
+        responseBody: success ? "ok" : null,
+        responseBodyTruncated: !success,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  const second = await attempt(2, true);
+  const first = await attempt(1, false);
+  return { appId: app.clientId, id, expected: { ...delivery, attempts: [first, second] } };
 }
 
-const prismaRow = (appId: string, id: string) =>
-  prisma().webhookDelivery.findFirst({
-    where: { id, appId },
-    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
-  });
-
 describe("the delivery log's reads", () => {
-  it("read a delivery with its attempts, in order, as Prisma's include did", async () => {
-    const { appId, id } = await deliveryWithAttempts();
+  it("read a delivery with its attempts, in order, every column as written", async () => {
+    const { appId, id, expected } = await deliveryWithAttempts();
     const row = await readDeliveryRow(kysely(), appId, id);
     expect(row?.attempts.map((a) => a.attemptNumber)).toEqual([1, 2]);
     expect(row?.attempts[1]?.startedAt).toEqual(new Date("2026-01-02T03:04:02.123Z"));
-    expect(row).toEqual(await prismaRow(appId, id));
+    expect(row?.attempts[1]?.responseHeaders).toEqual({ server_name: "receiver" });
+    expect(row?.attempts[0]?.requestHeaders).toEqual({
+      "content-type": "application/json",
+      "x-service-signature": "t=1,v1=1",
+    });
+    expect(row).toEqual(expected);
 
     const filter = { appId, status: "succeeded", eventType: "webhook.test" };
-    expect(await listDeliveryRows(kysely(), filter, { limit: 10, offset: 0 })).toEqual([
-      await prismaRow(appId, id),
-    ]);
+    expect(await listDeliveryRows(kysely(), filter, { limit: 10, offset: 0 })).toEqual([expected]);
     expect(await countDeliveries(kysely(), filter)).toBe(1);
     expect(await countDeliveries(kysely(), { ...filter, status: "dead" })).toBe(0);
   });

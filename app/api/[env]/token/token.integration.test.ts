@@ -1,7 +1,7 @@
 import { decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
+import { countRows } from "@/lib/db/kysely";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { verifyIdToken } from "@/lib/oidc/id-token";
 import { s256Challenge } from "@/lib/oidc/pkce";
@@ -24,8 +24,16 @@ const exchange = (env: TEnv, body: unknown, headers: Record<string, string> = {}
   call("POST", `/api/${env}/token`, { headers, body });
 
 async function codeRow(code: string) {
-  return prisma().authorizationCode.findUniqueOrThrow({ where: { codeHash: sha256Hex(code) } });
+  return kysely()
+    .selectFrom("authorizationCodes")
+    .selectAll()
+    .where("codeHash", "=", sha256Hex(code))
+    .executeTakeFirstOrThrow();
 }
+
+/** The audit events of `action` on the session `verificationId`. */
+const auditEvents = (action: string, verificationId: string) =>
+  kysely().selectFrom("auditEvents").where("action", "=", action).where("targetId", "=", verificationId);
 
 const ALLOWED_CLAIMS = [
   "acr",
@@ -95,9 +103,9 @@ describe("POST {base_url}/token", () => {
 
     const row = await codeRow(code);
     expect(row.usedAt).not.toBeNull();
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "authorization_code.redeemed", targetId: verification.id },
-    });
+    const audit = await auditEvents("authorization_code.redeemed", verification.id)
+      .selectAll()
+      .executeTakeFirst();
     expect(audit).toMatchObject({ actorId: app.clientId, environment: "sandbox" });
   });
 
@@ -306,9 +314,7 @@ describe("POST {base_url}/token", () => {
         error: "invalid_grant",
         error_description: "The authorization code has already been used",
       });
-      const audit = await prisma().auditEvent.count({
-        where: { action: "authorization_code.reused", targetId: verification.id },
-      });
+      const audit = await countRows(auditEvents("authorization_code.reused", verification.id));
       expect(audit).toBe(1);
     });
 
@@ -366,9 +372,7 @@ describe("POST {base_url}/token", () => {
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
     expect(results.filter((r) => r.status === 401).every((r) => r.body.error === "invalid_grant")).toBe(true);
-    const redeemed = await prisma().auditEvent.count({
-      where: { action: "authorization_code.redeemed", targetId: verification.id },
-    });
+    const redeemed = await countRows(auditEvents("authorization_code.redeemed", verification.id));
     expect(redeemed).toBe(1);
   });
 

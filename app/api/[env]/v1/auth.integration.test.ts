@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 
@@ -48,17 +48,23 @@ describe("Workspace API authentication", () => {
 
   it("stops accepting a revoked key", async () => {
     const ws = await makeWorkspace();
-    await prisma().apiKey.updateMany({
-      where: { workspaceId: ws.workspaceId, environment: "sandbox" },
-      data: { revokedAt: new Date() },
-    });
+    await kysely()
+      .updateTable("apiKeys")
+      .set({ revokedAt: new Date() })
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("environment", "=", "sandbox")
+      .execute();
     const res = await call("GET", "/api/sandbox/v1/workspace", { headers: bearer(ws.keys.sandbox) });
     expect(res.status).toBe(401);
   });
 
   it("stores keys hashed", async () => {
     const ws = await makeWorkspace();
-    const rows = await prisma().apiKey.findMany({ where: { workspaceId: ws.workspaceId } });
+    const rows = await kysely()
+      .selectFrom("apiKeys")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .execute();
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.keyHash).toMatch(/^[0-9a-f]{64}$/);

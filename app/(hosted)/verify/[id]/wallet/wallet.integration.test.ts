@@ -2,7 +2,7 @@
 // SD-JWT VC presentation built with jose), against the real database.
 import { beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { putTestConnection } from "@/lib/testing/connections";
 import { call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
@@ -69,7 +69,8 @@ async function present(
   });
 }
 
-const row = (id: string) => prisma().verification.findUniqueOrThrow({ where: { id } });
+const row = (id: string) =>
+  kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 describe("GET /verify/{id}/wallet", () => {
   it("is the unsigned OpenID4VP request; the session is authenticating with its nonce sealed", async () => {

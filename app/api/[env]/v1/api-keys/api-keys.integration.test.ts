@@ -1,8 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
+
+function auditOf(workspaceId: string, action: string) {
+  return kysely()
+    .selectFrom("auditEvents")
+    .selectAll()
+    .where("workspaceId", "=", workspaceId)
+    .where("action", "=", action)
+    .executeTakeFirstOrThrow();
+}
+
+function keyCount(workspaceId: string, name?: string): Promise<number> {
+  let query = kysely().selectFrom("apiKeys").where("workspaceId", "=", workspaceId);
+  if (name !== undefined) query = query.where("name", "=", name);
+  return countRows(query);
+}
 
 describe("GET /v1/api-keys", () => {
   it("lists the keys of the URL's environment only, with their creator, never the secret", async () => {
@@ -68,7 +84,11 @@ describe("POST /v1/api-keys", () => {
       createdBy: { userId: ws.userId, email: ws.email },
       key: expect.stringMatching(/^sk_workspace_prod_[A-Za-z0-9]{40}$/),
     });
-    const row = await prisma().apiKey.findUniqueOrThrow({ where: { id: res.body.keyId } });
+    const row = await kysely()
+      .selectFrom("apiKeys")
+      .selectAll()
+      .where("id", "=", res.body.keyId)
+      .executeTakeFirstOrThrow();
     expect(row.keyHash).toBe(sha256Hex(res.body.key));
 
     const works = await call("GET", "/api/production/v1/me", { headers: bearer(res.body.key) });
@@ -79,9 +99,7 @@ describe("POST /v1/api-keys", () => {
     const list = await call("GET", "/api/production/v1/api-keys", { headers });
     expect(list.body.data.map((k: { keyId: string }) => k.keyId)[0]).toBe(res.body.keyId); // newest first
     expect(list.text).not.toContain(res.body.key);
-    const audit = await prisma().auditEvent.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, action: "api_key.created" },
-    });
+    const audit = await auditOf(ws.workspaceId, "api_key.created");
     expect(audit).toMatchObject({
       actorType: "user",
       actorId: ws.userId,
@@ -100,9 +118,7 @@ describe("POST /v1/api-keys", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.createdBy).toBeNull();
-    const audit = await prisma().auditEvent.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, action: "api_key.created" },
-    });
+    const audit = await auditOf(ws.workspaceId, "api_key.created");
     expect(audit.actorType).toBe("api_key");
   });
 
@@ -126,7 +142,7 @@ describe("POST /v1/api-keys", () => {
         expect(res.body.error.message).toContain(env);
       }
     }
-    expect(await prisma().apiKey.count({ where: { workspaceId: ws.workspaceId, name: "k" } })).toBe(2);
+    expect(await keyCount(ws.workspaceId, "k")).toBe(2);
   });
 
   it("validates the name", async () => {
@@ -142,7 +158,7 @@ describe("POST /v1/api-keys", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
     }
-    expect(await prisma().apiKey.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
+    expect(await keyCount(ws.workspaceId)).toBe(2);
   });
 
   it("refuses cookie writes without a same-origin Origin (CSRF)", async () => {
@@ -155,7 +171,7 @@ describe("POST /v1/api-keys", () => {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
     }
-    expect(await prisma().apiKey.count({ where: { workspaceId: ws.workspaceId, name: "Forged" } })).toBe(0);
+    expect(await keyCount(ws.workspaceId, "Forged")).toBe(0);
   });
 });
 
@@ -188,9 +204,12 @@ describe("DELETE /v1/api-keys/{key_id}", () => {
 
     const again = await call("DELETE", `/api/sandbox/v1/api-keys/${created.body.keyId}`, { headers });
     expect(again.status).toBe(200);
-    const audit = await prisma().auditEvent.findMany({
-      where: { workspaceId: ws.workspaceId, action: "api_key.revoked" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("action", "=", "api_key.revoked")
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
       actorId: ws.userId,

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 
 const PNG_1X1 =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+const appRow = (id: string) =>
+  kysely().selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const countApps = (workspaceId: string) =>
+  countRows(kysely().selectFrom("apps").where("workspaceId", "=", workspaceId));
 
 describe("POST /v1/apps", () => {
   it("creates an app with defaults, a one-time secret, a Location header and the starter workflow", async () => {
@@ -31,7 +37,7 @@ describe("POST /v1/apps", () => {
     expect(verification.config.branding.useAppBranding).toBe(true);
 
     // the secret is stored hashed only, and never returned again
-    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await appRow(app.clientId);
     expect(row.clientSecretHash).not.toContain(app.clientSecret);
     const again = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, {
       headers: bearer(ws.keys.sandbox),
@@ -41,9 +47,12 @@ describe("POST /v1/apps", () => {
     expect(again.text).not.toContain(app.clientSecret);
 
     // the audit trail records the creation
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: app.clientId, action: "app.created" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", app.clientId)
+      .where("action", "=", "app.created")
+      .executeTakeFirst();
     expect(audit?.workspaceId).toBe(ws.workspaceId);
   });
 
@@ -79,7 +88,7 @@ describe("POST /v1/apps", () => {
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
     expect(res.body.error.requestId).toMatch(/^req_/);
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await countApps(ws.workspaceId)).toBe(0);
   });
 
   it("refuses malformed JSON, other content types and bodies over 1 MB without writing anything", async () => {
@@ -105,7 +114,7 @@ describe("POST /v1/apps", () => {
     expect(huge.body.error.code).toBe("PAYLOAD_TOO_LARGE");
     const array = await call("POST", "/api/sandbox/v1/apps", { headers, body: ["x"] });
     expect(array.status).toBe(400);
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await countApps(ws.workspaceId)).toBe(0);
   });
 });
 
@@ -161,7 +170,7 @@ describe("POST /v1/apps/batch", () => {
     expect(res.status).toBe(201);
     expect(res.body.data.map((a: { name: string }) => a.name)).toEqual(["one", "My App", "three"]);
     for (const app of res.body.data) expect(app.clientSecret).toMatch(/^cs_test_/);
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(3);
+    expect(await countApps(ws.workspaceId)).toBe(3);
   });
 
   it("is all-or-nothing", async () => {
@@ -172,7 +181,7 @@ describe("POST /v1/apps/batch", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe("apps[1].name");
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await countApps(ws.workspaceId)).toBe(0);
   });
 
   it.each([[{ apps: [] }], [{ apps: Array.from({ length: 51 }, () => ({})) }], [{}], [{ apps: "x" }]])(
@@ -306,12 +315,12 @@ describe("PATCH /v1/apps/{client_id}", () => {
     [{ workflows: [] }, "workflows", "VALIDATION_ERROR"],
   ])("refuses %j and changes nothing", async (body, path, code) => {
     const { app, patch } = await setup();
-    const before = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const before = await appRow(app.clientId);
     const res = await patch(body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(code);
     expect(res.body.error.details[0].path).toBe(path);
-    const after = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const after = await appRow(app.clientId);
     expect(after.updatedAt).toEqual(before.updatedAt);
   });
 
@@ -446,7 +455,7 @@ describe("environments never cross", () => {
     });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("RESOURCE_NOT_FOUND");
-    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await appRow(app.clientId);
     expect(row.name).toBe("Test app");
     expect(row.deletedAt).toBeNull();
     expect(

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { hashRequestBody } from "@/lib/idempotency";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
@@ -9,6 +11,9 @@ const post = (key: string, idem: string | undefined, body: unknown, path = "/api
     headers: { ...bearer(key), ...(idem === undefined ? {} : { "idempotency-key": idem }) },
     body,
   });
+
+const countApps = (workspaceId: string) =>
+  countRows(kysely().selectFrom("apps").where("workspaceId", "=", workspaceId));
 
 describe("Idempotency-Key on POST /v1/apps", () => {
   it("replays the original response, secret included, without creating a second app", async () => {
@@ -21,7 +26,7 @@ describe("Idempotency-Key on POST /v1/apps", () => {
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("location")).toBe(first.headers.get("location"));
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(1);
+    expect(await countApps(ws.workspaceId)).toBe(1);
   });
 
   it("treats a body with other whitespace or key order as the same request", async () => {
@@ -55,7 +60,7 @@ describe("Idempotency-Key on POST /v1/apps", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(again.body.clientId).toBe(first.body.clientId);
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
+    expect(await countApps(ws.workspaceId)).toBe(2);
   });
 
   it("answers 409 IDEMPOTENCY_KEY_CONFLICT for the same key with another body or path", async () => {
@@ -66,7 +71,7 @@ describe("Idempotency-Key on POST /v1/apps", () => {
     expect(other.body.error.code).toBe("IDEMPOTENCY_KEY_CONFLICT");
     const batch = await post(ws.keys.sandbox, "k1", { apps: [{ name: "A" }] }, "/api/sandbox/v1/apps/batch");
     expect(batch.status).toBe(409);
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(1);
+    expect(await countApps(ws.workspaceId)).toBe(1);
   });
 
   it("scopes keys per workspace and per environment", async () => {
@@ -96,7 +101,7 @@ describe("Idempotency-Key on POST /v1/apps", () => {
       else expect(r).toBe(created[0]);
     }
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(1);
+    expect(await countApps(ws.workspaceId)).toBe(1);
     const replay = await post(ws.keys.sandbox, "race", { name: "Race" });
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
   });
@@ -114,12 +119,15 @@ describe("Idempotency-Key on POST /v1/apps", () => {
       lockedUntil: new Date(Date.now() + 60_000),
       expiresAt: new Date(Date.now() + 3600_000),
     };
-    await prisma().idempotencyRecord.create({ data: running });
+    await kysely()
+      .insertInto("idempotencyRecords")
+      .values({ id: randomUUID(), ...running })
+      .execute();
     const res = await post(ws.keys.sandbox, "busy", { name: "Busy" });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("IDEMPOTENCY_KEY_IN_USE");
     expect(res.headers.get("retry-after")).toBe("1");
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await countApps(ws.workspaceId)).toBe(0);
   });
 
   it("refuses keys over 255 characters and accepts exactly 255", async () => {
@@ -127,7 +135,7 @@ describe("Idempotency-Key on POST /v1/apps", () => {
     const long = await post(ws.keys.sandbox, "k".repeat(256), { name: "x" });
     expect(long.status).toBe(400);
     expect(long.body.error.code).toBe("IDEMPOTENCY_KEY_INVALID");
-    expect(await prisma().app.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await countApps(ws.workspaceId)).toBe(0);
     expect((await post(ws.keys.sandbox, "k".repeat(255), { name: "x" })).status).toBe(201);
   });
 
@@ -143,17 +151,21 @@ describe("Idempotency-Key on POST /v1/apps", () => {
   it("lets a new request take over a key whose first request crashed, and forgets keys after 24 h", async () => {
     const ws = await makeWorkspace();
     await post(ws.keys.sandbox, "stale", { name: "A" });
-    await prisma().idempotencyRecord.updateMany({
-      where: { workspaceId: ws.workspaceId, key: "stale" },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("idempotencyRecords")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("key", "=", "stale")
+      .execute();
     const after = await post(ws.keys.sandbox, "stale", { name: "B" });
     expect(after.status).toBe(201);
     expect(after.headers.get("idempotency-replayed")).toBeNull();
     expect(after.body.name).toBe("B");
 
-    await prisma().idempotencyRecord.create({
-      data: {
+    await kysely()
+      .insertInto("idempotencyRecords")
+      .values({
+        id: randomUUID(),
         workspaceId: ws.workspaceId,
         environment: "sandbox",
         key: "crashed",
@@ -163,8 +175,8 @@ describe("Idempotency-Key on POST /v1/apps", () => {
         state: "in_progress",
         lockedUntil: new Date(Date.now() - 1000),
         expiresAt: new Date(Date.now() + 3600_000),
-      },
-    });
+      })
+      .execute();
     const takeover = await post(ws.keys.sandbox, "crashed", { name: "C" });
     expect(takeover.status).toBe(201);
   });
@@ -172,9 +184,12 @@ describe("Idempotency-Key on POST /v1/apps", () => {
   it("stores the replayable response encrypted, never the plain client secret", async () => {
     const ws = await makeWorkspace();
     const res = await post(ws.keys.sandbox, "secret-at-rest", { name: "S" });
-    const row = await prisma().idempotencyRecord.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, key: "secret-at-rest" },
-    });
+    const row = await kysely()
+      .selectFrom("idempotencyRecords")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("key", "=", "secret-at-rest")
+      .executeTakeFirstOrThrow();
     expect(row.responseBody).not.toContain(res.body.clientSecret);
     expect(row.responseBody).toMatch(/^v1\./);
   });

@@ -1,6 +1,6 @@
 /** GET /v1/audit-events: the workspace's audit trail, with filters and readable actors. */
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 
@@ -27,9 +27,12 @@ async function seeded() {
   });
   expect(renamed.status).toBe(200);
   const prodApp = await makeApp(ws.keys.production, "production", "Prod shop");
-  const sandboxKey = await prisma().apiKey.findFirstOrThrow({
-    where: { workspaceId: ws.workspaceId, environment: "sandbox" },
-  });
+  const sandboxKey = await kysely()
+    .selectFrom("apiKeys")
+    .selectAll()
+    .where("workspaceId", "=", ws.workspaceId)
+    .where("environment", "=", "sandbox")
+    .executeTakeFirstOrThrow();
   return { ws, key, app, prodApp, sandboxKey, renamedRequestId: renamed.headers.get("x-request-id") };
 }
 

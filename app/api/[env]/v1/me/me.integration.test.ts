@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/crypto/password";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
+
+function userRow(id: string) {
+  return kysely().selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
 
 const PASSWORD = "correct horse battery staple"; // makeWorkspace's owner password
 
@@ -14,10 +19,15 @@ describe("GET /v1/me", () => {
   it("describes a console user: account, workspace, role, permissions and every membership", async () => {
     const ws = await makeWorkspace("First");
     const other = await makeWorkspace("Second");
-    await prisma().membership.create({
-      data: { workspaceId: other.workspaceId, userId: ws.userId, role: "developer" },
-    });
-    await prisma().user.update({ where: { id: ws.userId }, data: { name: "Ada" } });
+    await kysely()
+      .insertInto("memberships")
+      .values({ workspaceId: other.workspaceId, userId: ws.userId, role: "developer" })
+      .execute();
+    await kysely()
+      .updateTable("users")
+      .set({ name: "Ada", updatedAt: new Date() })
+      .where("id", "=", ws.userId)
+      .execute();
 
     const res = await call("GET", "/api/production/v1/me", { headers: await sessionHeaders(ws.userId) });
     expect(res.status).toBe(200);
@@ -130,9 +140,13 @@ describe("roles, per capability class", () => {
           team_owner: expected.team_owner,
         });
       }
-      const created = await prisma().apiKey.count({
-        where: { workspaceId: ws.workspaceId, userId, name: `${role} key` },
-      });
+      const created = await countRows(
+        kysely()
+          .selectFrom("apiKeys")
+          .where("workspaceId", "=", ws.workspaceId)
+          .where("userId", "=", userId)
+          .where("name", "=", `${role} key`),
+      );
       expect(created).toBe(Number(expected.credentials.sandbox) + Number(expected.credentials.production));
     });
   }
@@ -155,12 +169,15 @@ describe("POST /v1/me/password", () => {
       expect(after.status).toBe(401);
       expect(after.body.error.code).toBe("INVALID_SESSION");
     }
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await userRow(ws.userId);
     expect(await verifyPassword("a brand new secret", user.passwordHash)).toBe(true);
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(false);
-    const audit = await prisma().auditEvent.findMany({
-      where: { workspaceId: ws.workspaceId, action: "user.password_changed" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("action", "=", "user.password_changed")
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorType: "user", actorId: ws.userId, targetId: ws.userId });
     // API keys are not sessions: they keep working
@@ -185,7 +202,7 @@ describe("POST /v1/me/password", () => {
   it("refuses a wrong current password, a reused or short new one, with the field named", async () => {
     const ws = await makeWorkspace();
     const headers = await sessionHeaders(ws.userId);
-    const before = (await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).passwordHash;
+    const before = (await userRow(ws.userId)).passwordHash;
     const cases = [
       [{ currentPassword: "not my password", newPassword: "a brand new secret" }, "currentPassword"],
       [{ currentPassword: PASSWORD, newPassword: PASSWORD }, "newPassword"],
@@ -199,7 +216,7 @@ describe("POST /v1/me/password", () => {
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
       expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
     }
-    const after = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const after = await userRow(ws.userId);
     expect(after.passwordHash).toBe(before);
     expect(after.sessionsValidFrom).toBeNull();
     expect((await call("GET", "/api/sandbox/v1/me", { headers })).status).toBe(200);
@@ -227,7 +244,7 @@ describe("POST /v1/me/password", () => {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
     }
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await userRow(ws.userId);
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
   });
 
@@ -249,7 +266,7 @@ describe("POST /v1/me/password", () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe("RATE_LIMITED");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await userRow(ws.userId);
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
 
     // the limit is per user: another member is not affected

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { verifyPassword } from "@/lib/crypto/password";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
+import { countRows } from "@/lib/db/kysely";
 import { newId, randomToken } from "@/lib/ids";
 import { queueMail } from "@/lib/mail/queue";
 import { passwordResetMail } from "@/lib/mail/templates";
@@ -41,6 +41,10 @@ async function mailedToken(email: string, nth = 1): Promise<string> {
   return tokenOf(linkIn(mail, `${PUBLIC_URL}/reset-password/`));
 }
 
+function userRow(id: string) {
+  return kysely().selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
 afterEach(() => {
   process.env.SMTP_URL = SMTP_URL;
   delete process.env.IDV_PASSWORD_RESET_LIMIT_IP;
@@ -63,7 +67,11 @@ describe("password reset", () => {
     const token = tokenOf(link);
     expect(token).toMatch(/^[A-Za-z0-9]{43}$/);
     // only the digest is stored
-    const row = await prisma().passwordReset.findFirstOrThrow({ where: { userId: ws.userId } });
+    const row = await kysely()
+      .selectFrom("passwordResets")
+      .selectAll()
+      .where("userId", "=", ws.userId)
+      .executeTakeFirstOrThrow();
     expect(row.tokenHash).toBe(sha256Hex(token));
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(30 * 60 * 1000);
     const lookup = await call("POST", "/api/sandbox/v1/password-reset/lookup", {
@@ -79,15 +87,18 @@ describe("password reset", () => {
     });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ reset: true, email: ws.email });
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await userRow(ws.userId);
     expect(await verifyPassword("a fresh new password", user.passwordHash)).toBe(true);
     // every console session ended
     const after = await call("GET", "/api/sandbox/v1/me", { headers: phone });
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe("INVALID_SESSION");
-    const audit = await prisma().auditEvent.findMany({
-      where: { workspaceId: ws.workspaceId, action: "user.password_reset" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("action", "=", "user.password_reset")
+      .execute();
     expect(audit).toEqual([
       expect.objectContaining({ actorType: "user", actorId: ws.userId, targetId: ws.userId }),
     ]);
@@ -111,10 +122,11 @@ describe("password reset", () => {
     const ws = await makeWorkspace();
     const token = await mailedToken(ws.email);
     // move the clock: the link was made 30 minutes and a second ago
-    await prisma().passwordReset.updateMany({
-      where: { tokenHash: sha256Hex(token) },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("passwordResets")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("tokenHash", "=", sha256Hex(token))
+      .execute();
     for (const path of ["lookup", "complete"]) {
       const res = await call("POST", `/api/sandbox/v1/password-reset/${path}`, {
         headers: fromAddress(),
@@ -126,7 +138,7 @@ describe("password reset", () => {
         message: expect.stringMatching(/expired/),
       });
     }
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await userRow(ws.userId);
     expect(await verifyPassword("correct horse battery staple", user.passwordHash)).toBe(true);
   });
 
@@ -155,7 +167,14 @@ describe("password reset", () => {
     expect(unknown.body).toEqual(known.body);
     await waitForMail(ws.email);
     expect(mailsTo(nobody)).toEqual([]);
-    expect(await prisma().passwordReset.count({ where: { user: { email: nobody } } })).toBe(0);
+    expect(
+      await countRows(
+        kysely()
+          .selectFrom("passwordResets")
+          .innerJoin("users", "users.id", "passwordResets.userId")
+          .where("users.email", "=", nobody),
+      ),
+    ).toBe(0);
   });
 
   it("limits requests per email and per client address (429 with Retry-After)", async () => {
@@ -222,41 +241,49 @@ describe("password reset", () => {
     const token = await mailedToken(ws.email);
     const db = kysely();
     const now = new Date();
-    const old = await prisma().passwordReset.create({
-      data: {
+    const old = await db
+      .insertInto("passwordResets")
+      .values({
         id: newId("pwr"),
         userId: ws.userId,
         tokenHash: sha256Hex(randomToken(43)),
         expiresAt: new Date(now.getTime() - 25 * 60 * 60 * 1000),
-      },
-    });
-    const recent = await prisma().passwordReset.create({
-      data: {
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const recent = await db
+      .insertInto("passwordResets")
+      .values({
         id: newId("pwr"),
         userId: ws.userId,
         tokenHash: sha256Hex(randomToken(43)),
         expiresAt: new Date(now.getTime() - 23 * 60 * 60 * 1000),
-      },
-    });
-    const pending = await prisma().signupRequest.create({
-      data: {
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const pending = await db
+      .insertInto("signupRequests")
+      .values({
         id: newId("sup"),
         email: "old-signup@example.test",
         workspaceName: "Old",
         passwordHash: "x",
         tokenHash: sha256Hex(randomToken(43)),
         expiresAt: new Date(now.getTime() - 25 * 60 * 60 * 1000),
-      },
-    });
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const counts = await purgeExpiredMailLinks(db, { now, batchSize: 1 });
     expect(counts.passwordResets).toBeGreaterThanOrEqual(1);
     expect(counts.signupRequests).toBeGreaterThanOrEqual(1);
-    expect(await prisma().passwordReset.findUnique({ where: { id: old.id } })).toBeNull();
-    expect(await prisma().signupRequest.findUnique({ where: { id: pending.id } })).toBeNull();
-    expect(await prisma().passwordReset.findUnique({ where: { id: recent.id } })).not.toBeNull();
+    const reset = (column: "id" | "tokenHash", value: string) =>
+      db.selectFrom("passwordResets").selectAll().where(column, "=", value).executeTakeFirst();
+    expect(await reset("id", old.id)).toBeUndefined();
     expect(
-      await prisma().passwordReset.findUnique({ where: { tokenHash: sha256Hex(token) } }),
-    ).not.toBeNull();
+      await db.selectFrom("signupRequests").selectAll().where("id", "=", pending.id).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(await reset("id", recent.id)).toBeDefined();
+    expect(await reset("tokenHash", sha256Hex(token))).toBeDefined();
   });
 
   it("is unavailable without mail: 403 PASSWORD_RESET_UNAVAILABLE, nothing stored", async () => {
@@ -265,6 +292,6 @@ describe("password reset", () => {
     const res = await requestReset(ws.email);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("PASSWORD_RESET_UNAVAILABLE");
-    expect(await prisma().passwordReset.count({ where: { userId: ws.userId } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("passwordResets").where("userId", "=", ws.userId))).toBe(0);
   });
 });

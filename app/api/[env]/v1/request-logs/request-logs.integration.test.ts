@@ -1,7 +1,6 @@
 /** GET /v1/request-logs and the request log's retention purge. */
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
 import { newId } from "@/lib/ids";
 import { purgeRequestLogs } from "@/lib/request-log/purge";
 import { flushRequestLog } from "@/lib/request-log/writer";
@@ -25,9 +24,12 @@ async function seeded() {
   await call("GET", `${base}/apps?limit=0`, { headers: bearer(key) });
   await call("GET", `${base}/workspace`, { headers: await sessionHeaders(t.ws.userId) });
   await flushRequestLog();
-  const keyRow = await prisma().apiKey.findFirstOrThrow({
-    where: { workspaceId: t.ws.workspaceId, environment: "sandbox" },
-  });
+  const keyRow = await kysely()
+    .selectFrom("apiKeys")
+    .selectAll()
+    .where("workspaceId", "=", t.ws.workspaceId)
+    .where("environment", "=", "sandbox")
+    .executeTakeFirstOrThrow();
   return { ...t, key, id, base, keyRow };
 }
 
@@ -155,14 +157,16 @@ describe("request log retention", () => {
     });
     const old = Array.from({ length: 23 }, (_, i) => row(15 + i / 10));
     const fresh = [row(13.9), row(1), row(0)];
-    await prisma().apiRequestLog.createMany({ data: [...old, ...fresh] });
+    await db
+      .insertInto("apiRequestLogs")
+      .values([...old, ...fresh])
+      .execute();
 
     const deleted = await purgeRequestLogs(db, { batchSize: 5 });
     expect(deleted).toBeGreaterThanOrEqual(old.length);
-    const left = await prisma().apiRequestLog.findMany({
-      where: { workspaceId: ws.workspaceId },
-      select: { id: true },
-    });
+    const ids = () =>
+      db.selectFrom("apiRequestLogs").select("id").where("workspaceId", "=", ws.workspaceId).execute();
+    const left = await ids();
     expect(left.map((r) => r.id).sort()).toEqual(fresh.map((r) => r.id).sort());
 
     process.env.IDV_REQUEST_LOG_RETENTION_DAYS = "0.5";
@@ -171,10 +175,7 @@ describe("request log retention", () => {
     } finally {
       delete process.env.IDV_REQUEST_LOG_RETENTION_DAYS;
     }
-    const kept = await prisma().apiRequestLog.findMany({
-      where: { workspaceId: ws.workspaceId },
-      select: { id: true },
-    });
+    const kept = await ids();
     expect(kept.map((r) => r.id)).toEqual([fresh[2]!.id]);
   });
 

@@ -6,7 +6,7 @@
  */
 import { randomInt } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { randomToken } from "@/lib/ids";
 import { call } from "@/lib/testing/router";
 
@@ -37,9 +37,13 @@ describe("POST /v1/signup twice at once with one new address", () => {
     expect(refused.body.error.details).toEqual([
       { path: "email", message: "cannot be used for sign-up; sign in instead, or use another email" },
     ]);
-    const users = await prisma().user.findMany({ where: { email } });
+    const users = await kysely().selectFrom("users").selectAll().where("email", "=", email).execute();
     expect(users).toHaveLength(1);
-    const memberships = await prisma().membership.findMany({ where: { userId: users[0]!.id } });
+    const memberships = await kysely()
+      .selectFrom("memberships")
+      .selectAll()
+      .where("userId", "=", users[0]!.id)
+      .execute();
     expect(memberships).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/crypto/password";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { randomToken } from "@/lib/ids";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
@@ -21,6 +22,14 @@ function fromAddress(): Record<string, string> {
 
 function newEmail(): string {
   return `signup-${randomToken(10).toLowerCase()}@example.test`;
+}
+
+function userRow(id: string) {
+  return kysely().selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+function workspacesNamed(name: string): Promise<number> {
+  return countRows(kysely().selectFrom("workspaces").where("name", "=", name));
 }
 
 afterEach(() => {
@@ -52,19 +61,30 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
       userId: expect.stringMatching(/^usr_/),
       email,
     });
-    const workspace = await prisma().workspace.findUniqueOrThrow({
-      where: { id: res.body.workspaceId },
-      include: { memberships: true, apiKeys: true },
-    });
+    const workspaceId: string = res.body.workspaceId;
+    const workspace = await kysely()
+      .selectFrom("workspaces")
+      .selectAll()
+      .where("id", "=", workspaceId)
+      .executeTakeFirstOrThrow();
     expect(workspace.name).toBe("Acme Identity");
-    expect(workspace.memberships).toEqual([
-      expect.objectContaining({ userId: res.body.userId, role: "owner" }),
-    ]);
-    expect(workspace.apiKeys).toEqual([]);
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: res.body.userId } });
+    const memberships = await kysely()
+      .selectFrom("memberships")
+      .selectAll()
+      .where("workspaceId", "=", workspaceId)
+      .execute();
+    expect(memberships).toEqual([expect.objectContaining({ userId: res.body.userId, role: "owner" })]);
+    expect(
+      await kysely().selectFrom("apiKeys").selectAll().where("workspaceId", "=", workspaceId).execute(),
+    ).toEqual([]);
+    const user = await userRow(res.body.userId);
     expect(user).toMatchObject({ email, name: "Ada Lovelace" });
     expect(await verifyPassword("a long enough password", user.passwordHash)).toBe(true);
-    const audit = await prisma().auditEvent.findMany({ where: { workspaceId: res.body.workspaceId } });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", res.body.workspaceId)
+      .execute();
     expect(audit).toEqual([
       expect.objectContaining({
         action: "workspace.created",
@@ -120,7 +140,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     expect(wrong.body.error.details).toEqual([
       { path: "email", message: "cannot be used for sign-up; sign in instead, or use another email" },
     ]);
-    expect(await prisma().workspace.count({ where: { name: "Takeover" } })).toBe(0);
+    expect(await workspacesNamed("Takeover")).toBe(0);
 
     const right = await call("POST", "/api/sandbox/v1/signup", {
       headers: fromAddress(),
@@ -132,7 +152,11 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     });
     expect(right.status).toBe(201);
     expect(right.body.userId).toBe(existing.userId);
-    const memberships = await prisma().membership.findMany({ where: { userId: existing.userId } });
+    const memberships = await kysely()
+      .selectFrom("memberships")
+      .selectAll()
+      .where("userId", "=", existing.userId)
+      .execute();
     expect(memberships.map((m) => m.role)).toEqual(["owner", "owner"]);
   });
 
@@ -145,7 +169,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("SIGNUP_DISABLED");
-    expect(await prisma().user.count({ where: { email } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("users").where("email", "=", email))).toBe(0);
   });
 
   it("limits sign-ups per client address (429 with Retry-After)", async () => {
@@ -168,7 +192,7 @@ describe("POST /v1/signup without mail (SMTP_URL unset): the workspace at once",
     const retryAfter = Number(limited.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(await prisma().user.count({ where: { email } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("users").where("email", "=", email))).toBe(0);
 
     const elsewhere = await call("POST", "/api/sandbox/v1/signup", {
       headers: fromAddress(),
@@ -199,9 +223,9 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
       expect(res.body).toEqual({ status: "confirmation_sent" });
     }
     expect(known.text).toBe(fresh.text);
-    expect(await prisma().user.count({ where: { email } })).toBe(0);
-    expect(await prisma().membership.count({ where: { userId: existing.userId } })).toBe(1);
-    expect(await prisma().workspace.count({ where: { name: "Mailed Co" } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("users").where("email", "=", email))).toBe(0);
+    expect(await countRows(kysely().selectFrom("memberships").where("userId", "=", existing.userId))).toBe(1);
+    expect(await workspacesNamed("Mailed Co")).toBe(0);
 
     // the existing account's owner is told, twice (once per attempt), with no link that acts
     const notice = await waitForMail(existing.email, 2);
@@ -219,9 +243,11 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
     expect(mail.to).toEqual([email]);
     expect(mail.text).toContain('"Confirmed Co"');
     const token = tokenOf(linkIn(mail, `${PUBLIC_URL}/signup/confirm/`));
-    const pending = await prisma().signupRequest.findUniqueOrThrow({
-      where: { tokenHash: sha256Hex(token) },
-    });
+    const pending = await kysely()
+      .selectFrom("signupRequests")
+      .selectAll()
+      .where("tokenHash", "=", sha256Hex(token))
+      .executeTakeFirstOrThrow();
     expect(pending.expiresAt.getTime() - pending.createdAt.getTime()).toBe(24 * 60 * 60 * 1000);
 
     const wrong = await call("POST", "/api/sandbox/v1/signup/confirm", {
@@ -243,12 +269,16 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
       userId: expect.stringMatching(/^usr_/),
       email,
     });
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: res.body.userId } });
+    const user = await userRow(res.body.userId);
     expect(user).toMatchObject({ email, name: "Ada" });
     expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
     const me = await call("GET", "/api/sandbox/v1/me", { headers: await sessionHeaders(res.body.userId) });
     expect(me.body).toMatchObject({ role: "owner", workspace: { name: "Confirmed Co" } });
-    const audit = await prisma().auditEvent.findMany({ where: { workspaceId: res.body.workspaceId } });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", res.body.workspaceId)
+      .execute();
     expect(audit).toEqual([
       expect.objectContaining({ action: "workspace.created", actorId: res.body.userId }),
     ]);
@@ -265,10 +295,11 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
     const email = newEmail();
     await signUpWith(email);
     const token = tokenOf(linkIn(await waitForMail(email), `${PUBLIC_URL}/signup/confirm/`));
-    await prisma().signupRequest.updateMany({
-      where: { tokenHash: sha256Hex(token) },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("signupRequests")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("tokenHash", "=", sha256Hex(token))
+      .execute();
     const expired = await call("POST", "/api/sandbox/v1/signup/confirm", {
       headers: fromAddress(),
       body: { token, password: PASSWORD },
@@ -279,24 +310,24 @@ describe("POST /v1/signup with mail: the same answer for every address, finished
     const existing = await makeWorkspace();
     // a pending sign-up for an address that has an account by now (e.g. invited meanwhile)
     const taken = randomToken(43);
-    await prisma().signupRequest.create({
-      data: {
+    await kysely()
+      .insertInto("signupRequests")
+      .values({
         id: `sup_${randomToken(26).toUpperCase()}`,
         email: existing.email,
         workspaceName: "Late",
-        passwordHash: (await prisma().user.findUniqueOrThrow({ where: { id: existing.userId } }))
-          .passwordHash,
+        passwordHash: (await userRow(existing.userId)).passwordHash,
         tokenHash: sha256Hex(taken),
         expiresAt: new Date(Date.now() + 60_000),
-      },
-    });
+      })
+      .execute();
     const late = await call("POST", "/api/sandbox/v1/signup/confirm", {
       headers: fromAddress(),
       body: { token: taken, password: "correct horse battery staple" },
     });
     expect(late.status).toBe(410);
     expect(late.body.error.message).toMatch(/has an account/);
-    expect(await prisma().workspace.count({ where: { name: "Late" } })).toBe(0);
+    expect(await workspacesNamed("Late")).toBe(0);
   });
 
   it("limits sign-ups per email, whether or not it has an account", async () => {

@@ -3,11 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { verifyPassword } from "@/lib/crypto/password";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
 import { randomToken } from "@/lib/ids";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
-import { inTransaction } from "@/lib/db/kysely";
+import { countRows, inTransaction } from "@/lib/db/kysely";
 import { sql } from "kysely";
 
 const MEMBER_PASSWORD = "member password 1"; // addMember's
@@ -35,6 +34,30 @@ async function invite(
   return res.body as { invitationId: string; url: string; email: string; role: string; expiresAt: string };
 }
 
+function userRow(id: string) {
+  return kysely().selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+function invitationRow(id: string) {
+  return kysely().selectFrom("invitations").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+function membershipsOf(workspaceId: string) {
+  return kysely().selectFrom("memberships").where("workspaceId", "=", workspaceId);
+}
+
+function membershipRow(workspaceId: string, userId: string) {
+  return membershipsOf(workspaceId).selectAll().where("userId", "=", userId).executeTakeFirstOrThrow();
+}
+
+/** The workspace's audit events of `action`. */
+function auditOf(workspaceId: string, action: string) {
+  return kysely()
+    .selectFrom("auditEvents")
+    .where("workspaceId", "=", workspaceId)
+    .where("action", "=", action);
+}
+
 afterEach(() => {
   delete process.env.IDV_INVITATION_LIMIT_IP;
 });
@@ -43,7 +66,11 @@ describe("GET /v1/team/members", () => {
   it("lists the workspace's members, oldest first, the same under both environments", async () => {
     const ws = await makeWorkspace();
     const dev = await addMember(ws.workspaceId, "developer");
-    await prisma().user.update({ where: { id: ws.userId }, data: { lastSignInAt: new Date("2026-01-02") } });
+    await kysely()
+      .updateTable("users")
+      .set({ lastSignInAt: new Date("2026-01-02"), updatedAt: new Date() })
+      .where("id", "=", ws.userId)
+      .execute();
     const other = await makeWorkspace();
     await addMember(other.workspaceId, "admin");
 
@@ -105,13 +132,9 @@ describe("PATCH /v1/team/members/{user_id}", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ userId: dev.userId, role: "viewer", isYou: false });
-    const membership = await prisma().membership.findUniqueOrThrow({
-      where: { workspaceId_userId: { workspaceId: ws.workspaceId, userId: dev.userId } },
-    });
+    const membership = await membershipRow(ws.workspaceId, dev.userId);
     expect(membership.role).toBe("viewer");
-    const audit = await prisma().auditEvent.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, action: "member.role_changed" },
-    });
+    const audit = await auditOf(ws.workspaceId, "member.role_changed").selectAll().executeTakeFirstOrThrow();
     expect(audit).toMatchObject({
       actorType: "user",
       actorId: admin.userId,
@@ -161,9 +184,7 @@ describe("PATCH /v1/team/members/{user_id}", () => {
     });
     expect(byOwner.status).toBe(200);
     expect(byOwner.body.role).toBe("owner");
-    const roles = await prisma().membership.findMany({
-      where: { workspaceId: ws.workspaceId, role: "owner" },
-    });
+    const roles = await membershipsOf(ws.workspaceId).selectAll().where("role", "=", "owner").execute();
     expect(roles.map((m) => m.userId).sort()).toEqual([ws.userId, dev.userId].sort());
   });
 
@@ -190,9 +211,15 @@ describe("PATCH /v1/team/members/{user_id}", () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("RESOURCE_NOT_FOUND");
     }
-    expect((await prisma().membership.findFirstOrThrow({ where: { userId: outsider.userId } })).role).toBe(
-      "viewer",
-    );
+    expect(
+      (
+        await kysely()
+          .selectFrom("memberships")
+          .selectAll()
+          .where("userId", "=", outsider.userId)
+          .executeTakeFirstOrThrow()
+      ).role,
+    ).toBe("viewer");
     const bad = await call("PATCH", `/api/sandbox/v1/team/members/${viewer.userId}`, {
       headers: owner,
       body: { role: "superuser" },
@@ -238,13 +265,7 @@ describe("PATCH /v1/team/members/{user_id}", () => {
       headers: await sessionHeaders(ws.userId, { origin: null }),
     });
     expect(del.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
-    expect(
-      (
-        await prisma().membership.findFirstOrThrow({
-          where: { workspaceId: ws.workspaceId, userId: dev.userId },
-        })
-      ).role,
-    ).toBe("developer");
+    expect((await membershipRow(ws.workspaceId, dev.userId)).role).toBe("developer");
   });
 });
 
@@ -262,10 +283,8 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     expect(res.body).toEqual({ removed: true });
     const after = await call("GET", "/api/sandbox/v1/apps", { headers: devHeaders });
     expect(after.status).toBe(403);
-    expect(await prisma().user.count({ where: { id: dev.userId } })).toBe(1); // the account stays
-    const audit = await prisma().auditEvent.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, action: "member.removed" },
-    });
+    expect(await countRows(kysely().selectFrom("users").where("id", "=", dev.userId))).toBe(1); // the account stays
+    const audit = await auditOf(ws.workspaceId, "member.removed").selectAll().executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ actorId: admin.userId, targetId: dev.userId, data: { left: false } });
     const again = await call("DELETE", `/api/sandbox/v1/team/members/${dev.userId}`, {
       headers: await sessionHeaders(admin.userId),
@@ -306,12 +325,12 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     });
     expect(keyRemovesDev.status).toBe(200);
 
-    const left = await prisma().membership.findMany({ where: { workspaceId: ws.workspaceId } });
+    const left = await membershipsOf(ws.workspaceId).selectAll().execute();
     expect(left.map((m) => m.userId).sort()).toEqual([ws.userId, admin.userId].sort());
-    const audit = await prisma().auditEvent.findMany({
-      where: { workspaceId: ws.workspaceId, action: "member.removed" },
-      orderBy: { createdAt: "asc" },
-    });
+    const audit = await auditOf(ws.workspaceId, "member.removed")
+      .selectAll()
+      .orderBy("createdAt", "asc")
+      .execute();
     expect(audit.map((a) => [a.actorType, a.targetId, (a.data as { left: boolean }).left])).toEqual([
       ["user", viewer.userId, true],
       ["user", second.userId, false],
@@ -327,7 +346,7 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("LAST_OWNER");
     expect(res.body.error.message).toMatch(/only owner/);
-    expect(await prisma().membership.count({ where: { workspaceId: ws.workspaceId } })).toBe(1);
+    expect(await countRows(membershipsOf(ws.workspaceId))).toBe(1);
   });
 
   it("keeps one owner when two owners leave at the same moment", async () => {
@@ -350,9 +369,7 @@ describe("DELETE /v1/team/members/{user_id}", () => {
     });
     const results = await requests!;
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(await prisma().membership.count({ where: { workspaceId: ws.workspaceId, role: "owner" } })).toBe(
-      1,
-    );
+    expect(await countRows(membershipsOf(ws.workspaceId).where("role", "=", "owner"))).toBe(1);
   });
 
   it("does not touch other workspaces' members", async () => {
@@ -362,7 +379,7 @@ describe("DELETE /v1/team/members/{user_id}", () => {
       headers: bearer(ws.keys.sandbox),
     });
     expect(res.status).toBe(404);
-    expect(await prisma().membership.count({ where: { workspaceId: other.workspaceId } })).toBe(1);
+    expect(await countRows(membershipsOf(other.workspaceId))).toBe(1);
   });
 });
 
@@ -389,7 +406,7 @@ describe("invitations", () => {
     const ttl = Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt);
     expect(ttl).toBe(7 * 24 * 60 * 60 * 1000);
     const token = tokenOf(res.body.url);
-    const row = await prisma().invitation.findUniqueOrThrow({ where: { id: res.body.invitationId } });
+    const row = await invitationRow(res.body.invitationId);
     expect(row.tokenHash).toBe(sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
 
@@ -408,9 +425,7 @@ describe("invitations", () => {
       },
     ]);
     expect(list.text).not.toContain(token);
-    const audit = await prisma().auditEvent.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, action: "invitation.created" },
-    });
+    const audit = await auditOf(ws.workspaceId, "invitation.created").selectAll().executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ actorId: admin.userId, targetId: res.body.invitationId });
     expect(JSON.stringify(audit)).not.toContain(token);
   });
@@ -518,7 +533,7 @@ describe("invitations", () => {
       userId: expect.stringMatching(/^usr_/),
       email: inv.email,
     });
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: accept.body.userId } });
+    const user = await userRow(accept.body.userId);
     expect(user).toMatchObject({ email: inv.email, name: "Grace Hopper" });
     expect(await verifyPassword("my own new password", user.passwordHash)).toBe(true);
     const me = await call("GET", "/api/sandbox/v1/me", { headers: await sessionHeaders(user.id) });
@@ -532,16 +547,14 @@ describe("invitations", () => {
       expect(again.status).toBe(410);
       expect(again.body.error.code).toBe("INVITATION_INVALID");
     }
-    const row = await prisma().invitation.findUniqueOrThrow({ where: { id: inv.invitationId } });
+    const row = await invitationRow(inv.invitationId);
     expect(row.acceptedBy).toBe(user.id);
     expect(row.acceptedAt).not.toBeNull();
     const pending = await call("GET", "/api/sandbox/v1/team/invitations", {
       headers: bearer(ws.keys.sandbox),
     });
     expect(pending.body.data).toEqual([]);
-    const audit = await prisma().auditEvent.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, action: "invitation.accepted" },
-    });
+    const audit = await auditOf(ws.workspaceId, "invitation.accepted").selectAll().executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ actorType: "user", actorId: user.id, targetId: inv.invitationId });
   });
 
@@ -567,7 +580,7 @@ describe("invitations", () => {
     expect(wrong.body.error.code).toBe("VALIDATION_ERROR");
     expect(wrong.body.error.details[0].path).toBe("password");
     // the failed attempt did not use the invitation up
-    const row = await prisma().invitation.findUniqueOrThrow({ where: { id: inv.invitationId } });
+    const row = await invitationRow(inv.invitationId);
     expect(row.acceptedAt).toBeNull();
 
     const right = await call("POST", "/api/sandbox/v1/invitations/accept", {
@@ -576,7 +589,11 @@ describe("invitations", () => {
     });
     expect(right.status).toBe(200);
     expect(right.body.userId).toBe(existing.userId);
-    const memberships = await prisma().membership.findMany({ where: { userId: existing.userId } });
+    const memberships = await kysely()
+      .selectFrom("memberships")
+      .selectAll()
+      .where("userId", "=", existing.userId)
+      .execute();
     expect(memberships.map((m) => [m.workspaceId, m.role]).sort()).toEqual(
       [
         [elsewhere.workspaceId, "viewer"],
@@ -597,42 +614,46 @@ describe("invitations", () => {
       headers: address,
       body: { token: tokenOf(inv3.url), password: "first password" },
     });
-    await prisma().membership.update({
-      where: { workspaceId_userId: { workspaceId: ws.workspaceId, userId: joined.body.userId } },
-      data: { role: "viewer" },
-    });
-    const inv4 = await prisma().invitation.create({
-      data: {
+    await kysely()
+      .updateTable("memberships")
+      .set({ role: "viewer" })
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("userId", "=", joined.body.userId)
+      .execute();
+    const inv4 = await kysely()
+      .insertInto("invitations")
+      .values({
         id: `inv_${randomToken(10)}`,
         workspaceId: ws.workspaceId,
         email: other,
         role: "owner",
         tokenHash: sha256Hex("direct-token-for-test"),
         expiresAt: new Date(Date.now() + 60_000),
-      },
-    });
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const dup = await call("POST", "/api/sandbox/v1/invitations/accept", {
       headers: address,
       body: { token: "direct-token-for-test", password: "first password" },
     });
     expect(dup.status).toBe(200);
-    const rows = await prisma().membership.findMany({
-      where: { workspaceId: ws.workspaceId, userId: dup.body.userId },
-    });
+    const rows = await membershipsOf(ws.workspaceId)
+      .selectAll()
+      .where("userId", "=", dup.body.userId)
+      .execute();
     expect(rows.map((m) => m.role)).toEqual(["viewer"]);
-    expect(
-      (await prisma().invitation.findUniqueOrThrow({ where: { id: inv4.id } })).acceptedAt,
-    ).not.toBeNull();
+    expect((await invitationRow(inv4.id)).acceptedAt).not.toBeNull();
   });
 
   it("refuses expired, revoked and unknown links with 410", async () => {
     const ws = await makeWorkspace();
     const owner = await sessionHeaders(ws.userId);
     const expired = await invite(owner, { email: newEmail(), role: "viewer" });
-    await prisma().invitation.update({
-      where: { id: expired.invitationId },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("invitations")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("id", "=", expired.invitationId)
+      .execute();
     const revoked = await invite(owner, { email: newEmail(), role: "viewer" });
     const revoke = await call("DELETE", `/api/sandbox/v1/team/invitations/${revoked.invitationId}`, {
       headers: owner,
@@ -659,7 +680,9 @@ describe("invitations", () => {
     }
     const list = await call("GET", "/api/sandbox/v1/team/invitations", { headers: owner });
     expect(list.body.data).toEqual([]);
-    expect(await prisma().user.count({ where: { email: { in: [expired.email, revoked.email] } } })).toBe(0);
+    expect(
+      await countRows(kysely().selectFrom("users").where("email", "in", [expired.email, revoked.email])),
+    ).toBe(0);
   });
 
   it("revokes: twice is fine, accepted ones and other workspaces' are not revocable, audited", async () => {
@@ -682,11 +705,7 @@ describe("invitations", () => {
       });
       expect(res.status).toBe(200);
     }
-    expect(
-      await prisma().auditEvent.count({
-        where: { workspaceId: ws.workspaceId, action: "invitation.revoked" },
-      }),
-    ).toBe(1);
+    expect(await countRows(auditOf(ws.workspaceId, "invitation.revoked"))).toBe(1);
 
     const accepted = await invite(owner, { email: newEmail(), role: "viewer" });
     await call("POST", "/api/sandbox/v1/invitations/accept", {
@@ -718,8 +737,8 @@ describe("invitations", () => {
     });
     const results = await requests!;
     expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
-    expect(await prisma().user.count({ where: { email: inv.email } })).toBe(1);
-    expect(await prisma().membership.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
+    expect(await countRows(kysely().selectFrom("users").where("email", "=", inv.email))).toBe(1);
+    expect(await countRows(membershipsOf(ws.workspaceId))).toBe(2);
   });
 
   it("limits failed link attempts per client address (429 with Retry-After)", async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
+import { countRows } from "@/lib/db/kysely";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
@@ -78,7 +78,11 @@ describe("GET /v1/verifications (workspace)", () => {
 
     // the completed session was created three days ago
     const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3600 * 1000);
-    await prisma().verification.update({ where: { id: s.completed }, data: { createdAt: threeDaysAgo } });
+    await kysely()
+      .updateTable("verifications")
+      .set({ createdAt: threeDaysAgo, updatedAt: new Date() })
+      .where("id", "=", s.completed)
+      .execute();
     const yesterday = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
     expect(ids((await get(`from=${yesterday}`)).body)).toEqual([s.open, s.cancelled, s.failed]);
     expect(ids((await get(`to=${encodeURIComponent(yesterday)}`)).body)).toEqual([s.completed]);
@@ -231,9 +235,12 @@ describe("POST /v1/verifications/{id}/reveal", () => {
     expect(res.body).toEqual((await s.userinfo(s.id)).body);
     expect(res.body.user).toMatchObject({ given_name: "Anna", family_name: "Eriksson" });
 
-    const audit = await prisma().auditEvent.findMany({
-      where: { targetId: s.id, action: "verification.personal_data_revealed" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", s.id)
+      .where("action", "=", "verification.personal_data_revealed")
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
       workspaceId: s.ws.workspaceId,
@@ -258,7 +265,7 @@ describe("POST /v1/verifications/{id}/reveal", () => {
       expect(res.body.error.code).toBe("RESOURCE_FORBIDDEN");
       expect(res.text).not.toContain("Eriksson");
     }
-    expect(await prisma().auditEvent.count({ where: { targetId: s.id } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("auditEvents").where("targetId", "=", s.id))).toBe(0);
   });
 
   it("is 409 before completion, 410 once retention deleted the data, 404 across workspaces", async () => {
@@ -274,10 +281,11 @@ describe("POST /v1/verifications/{id}/reveal", () => {
     expect((await call("POST", s.reveal, { headers: bearer(stranger.keys.sandbox) })).status).toBe(404);
 
     // the session ended longer ago than the retention period
-    await prisma().verification.update({
-      where: { id: s.id },
-      data: { endedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) },
-    });
+    await kysely()
+      .updateTable("verifications")
+      .set({ endedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000), updatedAt: new Date() })
+      .where("id", "=", s.id)
+      .execute();
     await purgeExpiredPersonalData(kysely());
     const gone = await call("POST", s.reveal, { headers: bearer(s.ws.keys.sandbox) });
     expect(gone.status).toBe(410);
@@ -314,11 +322,18 @@ describe("POST /v1/verifications/{id}/cancel", () => {
     });
     expect((await t.status(id)).body.status).toBe("cancelled");
     expect((await eventTypes(id)).at(-1)).toBe("verification.workflow.cancelled");
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(row.personalDataDeletedAt).not.toBeNull();
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: id, action: "verification.cancelled" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", id)
+      .where("action", "=", "verification.cancelled")
+      .executeTakeFirst();
     expect(audit).toMatchObject({ actorType: "user", actorId: developer.userId });
   });
 
@@ -354,10 +369,13 @@ describe("the request log of App API calls", () => {
     const id = created.body.verificationId;
     await t.status(id);
     await flushRequestLog();
-    const rows = await prisma().apiRequestLog.findMany({
-      where: { appId: t.app.clientId },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    });
+    const rows = await kysely()
+      .selectFrom("apiRequestLogs")
+      .selectAll()
+      .where("appId", "=", t.app.clientId)
+      .orderBy("createdAt", "asc")
+      .orderBy("id", "asc")
+      .execute();
     expect(rows.map((r) => [r.method, r.verificationId, r.credentialType])).toEqual([
       ["POST", id, "app"],
       ["GET", id, "app"],

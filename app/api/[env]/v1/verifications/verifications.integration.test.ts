@@ -1,9 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
 import { bearer, call } from "@/lib/testing/router";
 import { eventTypes, makeVerifyingApp } from "@/lib/testing/verifications";
-import { inTransaction } from "@/lib/db/kysely";
+import { countRows, inTransaction } from "@/lib/db/kysely";
+
+function verificationRow(id: string) {
+  return kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/** Sets `endedAt` (and `updatedAt`) of a session, or its `expiresAt`. */
+function setVerification(id: string, values: { endedAt?: Date; expiresAt?: Date }) {
+  return kysely()
+    .updateTable("verifications")
+    .set({ ...values, updatedAt: new Date() })
+    .where("id", "=", id)
+    .execute();
+}
 
 const CREATED = ["verification.created", "verification.requested", "verification.workflow.started"];
 
@@ -46,15 +58,17 @@ describe("POST /v1/verifications", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(code);
     expect(res.body.error.details[0].path).toBe(field);
-    expect(await prisma().verification.count({ where: { appId: t.app.clientId } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("verifications").where("appId", "=", t.app.clientId))).toBe(0);
   });
 
   it("refuses a provider that is activated but disabled, and requires matchData for match providers", async () => {
     const t = await makeVerifyingApp(["bank_data_match"]);
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: t.app.clientId, providerId: "passport" } },
-      data: { enabled: false },
-    });
+    await kysely()
+      .updateTable("appProviders")
+      .set({ enabled: false, updatedAt: new Date() })
+      .where("appId", "=", t.app.clientId)
+      .where("providerId", "=", "passport")
+      .execute();
     const disabled = await t.start({ providerId: "passport" });
     expect(disabled.status).toBe(400);
     expect(disabled.body.error.code).toBe("PROVIDER_NOT_AVAILABLE");
@@ -78,7 +92,7 @@ describe("POST /v1/verifications", () => {
       workflowId: t.app.defaultWorkflowId,
     });
     expect(res.status).toBe(201);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+    const row = await verificationRow(res.body.verificationId);
     expect(row.redirectUri).toBe("https://shop.example.com/cb");
   });
 
@@ -145,7 +159,7 @@ describe("a completed disclosure session", () => {
     ]);
 
     // personal data is encrypted at rest
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verificationRow(id);
     expect(row.resultEncrypted).toMatch(/^v1\./);
     expect(row.resultEncrypted).not.toContain("Eriksson");
   });
@@ -195,7 +209,7 @@ describe("end states", () => {
       status: "cancelled",
       reason: "cancelled_by_integrator",
     });
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id: integrator } });
+    const row = await verificationRow(integrator);
     expect(row.personalDataDeletedAt).not.toBeNull();
     expect(await eventTypes(integrator)).toEqual([...CREATED, "verification.workflow.cancelled"]);
 
@@ -214,10 +228,7 @@ describe("end states", () => {
     expect((await eventTypes(simulated)).at(-1)).toBe("verification.session.timed_out");
 
     const timed = (await t.start({ providerId: "passport" })).body.verificationId;
-    await prisma().verification.update({
-      where: { id: timed },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await setVerification(timed, { expiresAt: new Date(Date.now() - 1000) });
     const { expireIfDue } = await import("@/lib/verifications/transitions");
     await inTransaction(kysely(), (tx) => expireIfDue(tx, timed));
     expect((await t.status(timed)).body).toMatchObject({ status: "expired", reason: "session_timed_out" });
@@ -405,16 +416,13 @@ describe("personal data retention", () => {
     const t = await makeVerifyingApp();
     const { verificationId: id } = (await t.start({ providerId: "passport" })).body;
     await t.simulate(id, { outcome: "success" });
-    await prisma().verification.update({
-      where: { id },
-      data: { endedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) },
-    });
+    await setVerification(id, { endedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) });
     const { retentionTask } = await import("@/lib/verifications/jobs");
     await retentionTask();
     const res = await t.userinfo(id);
     expect(res.status).toBe(410);
     expect(res.body.error.code).toBe("VERIFICATION_DATA_DELETED");
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verificationRow(id);
     expect(row.resultEncrypted).toBeNull();
     expect((await t.status(id)).body.status).toBe("completed");
   });

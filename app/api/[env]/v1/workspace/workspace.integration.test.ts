@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { addMember, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 
@@ -18,10 +18,13 @@ describe("PATCH /v1/workspace", () => {
       body: { name: "Acme" },
     });
     expect(byKey.status).toBe(200);
-    const audit = await prisma().auditEvent.findMany({
-      where: { workspaceId: ws.workspaceId, action: "workspace.renamed" },
-      orderBy: { createdAt: "asc" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("action", "=", "workspace.renamed")
+      .orderBy("createdAt", "asc")
+      .execute();
     expect(audit.map((a) => [a.actorType, a.actorId])).toEqual([
       ["user", admin.userId],
       ["api_key", expect.stringMatching(/^key_/)],
@@ -44,6 +47,11 @@ describe("PATCH /v1/workspace", () => {
     });
     expect(empty.status).toBe(400);
     expect(empty.body.error.details[0].path).toBe("name");
-    expect((await prisma().workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).name).toBe("Kept");
+    const kept = await kysely()
+      .selectFrom("workspaces")
+      .select("name")
+      .where("id", "=", ws.workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(kept.name).toBe("Kept");
   });
 });

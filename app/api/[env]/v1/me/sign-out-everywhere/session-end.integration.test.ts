@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { decode } from "next-auth/jwt";
 import { sessionCookieName, sessionSecret } from "@/lib/auth/console/credential";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import {
   addMember,
   makeOperator,
@@ -18,6 +18,14 @@ import {
   sessionHeaders,
 } from "@/lib/testing/factories";
 import { bearer, call, dispatch } from "@/lib/testing/router";
+
+function userRow(id: string) {
+  return kysely().selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+function revokedSession(sid: string) {
+  return kysely().selectFrom("revokedSessions").selectAll().where("sid", "=", sid).executeTakeFirst();
+}
 
 // next-auth's App Router handler reads cookies and headers through next/headers, which needs the
 // request scope a Next.js server sets up: the route handler runs inside the same two stores here
@@ -152,7 +160,7 @@ describe("a password change ends every session for good", () => {
       body: { currentPassword: "correct horse battery staple", newPassword: "a brand new secret" },
     });
     expect(changed.status).toBe(200);
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await userRow(ws.userId);
     // renewal after the change would give the cookie a new issue time past sessionsValidFrom
     await waitPast(user.sessionsValidFrom!);
     for (const headers of [stolen, stolenRenewed]) {
@@ -171,9 +179,10 @@ describe("sign-out (POST /api/auth/signout)", () => {
     const otherDevice = await sessionHeaders(ws.userId);
     // a revocation whose session has reached its absolute end: the next sign-out deletes it
     const stale = `stale${Date.now()}`;
-    await prisma().revokedSession.create({
-      data: { sid: stale, userId: ws.userId, expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .insertInto("revokedSessions")
+      .values({ sid: stale, userId: ws.userId, expiresAt: new Date(Date.now() - 1000) })
+      .execute();
     const csrf = await nextAuth("GET", "/api/auth/csrf");
     const csrfCookie = csrf.cookies.map((c) => c.split(";")[0]).join("; ");
     const out = await nextAuth("POST", "/api/auth/signout", {
@@ -186,13 +195,13 @@ describe("sign-out (POST /api/auth/signout)", () => {
       token: cookieOf(headers).split("=")[1]!,
       secret: sessionSecret(),
     }))!;
-    const revoked = await prisma().revokedSession.findUniqueOrThrow({ where: { sid: sid as string } });
+    const revoked = await revokedSession(sid as string);
     // kept until the session's absolute end (7 days after its sign-in), no longer
     expect(revoked).toMatchObject({
       userId: ws.userId,
       expiresAt: new Date(((signedInAt as number) + 7 * 24 * 3600) * 1000),
     });
-    expect(await prisma().revokedSession.findUnique({ where: { sid: stale } })).toBeNull();
+    expect(await revokedSession(stale)).toBeUndefined();
     // the copy of the cookie someone kept is dead
     const refused = await me(headers);
     expect(refused.status).toBe(401);
@@ -211,15 +220,18 @@ describe("sign out of all sessions", () => {
     const res = await call("POST", "/api/production/v1/me/sign-out-everywhere", { headers });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ signedOut: true });
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } });
+    const user = await userRow(ws.userId);
     await waitPast(user.sessionsValidFrom!);
     for (const h of [headers, otherDevice]) {
       expect((await me(h)).status).toBe(401);
       await expectNotRenewed(h);
     }
-    const audit = await prisma().auditEvent.findMany({
-      where: { workspaceId: ws.workspaceId, action: "user.signed_out_everywhere" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("workspaceId", "=", ws.workspaceId)
+      .where("action", "=", "user.signed_out_everywhere")
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorType: "user", actorId: ws.userId, targetId: ws.userId });
     // a session signed in afterwards works
@@ -238,9 +250,7 @@ describe("sign out of all sessions", () => {
     });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("CSRF_ORIGIN_MISMATCH");
-    expect(
-      (await prisma().user.findUniqueOrThrow({ where: { id: ws.userId } })).sessionsValidFrom,
-    ).toBeNull();
+    expect((await userRow(ws.userId)).sessionsValidFrom).toBeNull();
   });
 
   it("POST /v1/operator/me/sign-out-everywhere ends an operator's sessions (no workspace needed); an operator key gets 403", async () => {
@@ -253,16 +263,19 @@ describe("sign out of all sessions", () => {
     expect(byKey.status).toBe(403);
     const res = await call("POST", "/api/sandbox/v1/operator/me/sign-out-everywhere", { headers });
     expect(res.status).toBe(200);
-    const user = await prisma().user.findUniqueOrThrow({ where: { id: operator.userId } });
+    const user = await userRow(operator.userId);
     await waitPast(user.sessionsValidFrom!);
     for (const h of [headers, otherDevice]) {
       const list = await call("GET", "/api/sandbox/v1/operator/activations?limit=1&offset=0", { headers: h });
       expect(list.status).toBe(401);
       await expectNotRenewed(h);
     }
-    const audit = await prisma().auditEvent.findMany({
-      where: { actorId: operator.userId, action: "user.signed_out_everywhere" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("actorId", "=", operator.userId)
+      .where("action", "=", "user.signed_out_everywhere")
+      .execute();
     expect(audit).toMatchObject([{ actorType: "operator", targetId: operator.userId }]);
   });
 });
@@ -273,9 +286,10 @@ describe("removal from the workspace", () => {
     const other = await makeWorkspace();
     const member = await addMember(ws.workspaceId, "developer");
     const alone = await addMember(ws.workspaceId, "viewer");
-    await prisma().membership.create({
-      data: { workspaceId: other.workspaceId, userId: member.userId, role: "viewer" },
-    });
+    await kysely()
+      .insertInto("memberships")
+      .values({ workspaceId: other.workspaceId, userId: member.userId, role: "viewer" })
+      .execute();
     const memberSession = await sessionHeaders(member.userId, { workspaceId: ws.workspaceId });
     const aloneSession = await sessionHeaders(alone.userId, { workspaceId: ws.workspaceId });
     for (const userId of [member.userId, alone.userId]) {

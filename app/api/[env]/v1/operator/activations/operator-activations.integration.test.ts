@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { STATE_CONFLICT_CODE } from "@/lib/activation/state-machine";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { allOperatorTickets, validValues } from "@/lib/testing/activation";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
+
+function ticketRow(id: string) {
+  return kysely().selectFrom("activationTickets").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+function ticketCount(appId: string): Promise<number> {
+  return countRows(kysely().selectFrom("activationTickets").where("appId", "=", appId));
+}
 
 type Env = "sandbox" | "production";
 
@@ -85,14 +94,19 @@ describe("Operator activation review", () => {
       activatedAt: approve.body.activatedAt,
     });
 
-    const row = await prisma().appProvider.findUniqueOrThrow({
-      where: { appId_providerId: { appId: app.clientId, providerId: "nl_digid" } },
-    });
+    const row = await kysely()
+      .selectFrom("appProviders")
+      .selectAll()
+      .where("appId", "=", app.clientId)
+      .where("providerId", "=", "nl_digid")
+      .executeTakeFirstOrThrow();
     expect(row.config).toEqual(values);
-    const audits = await prisma().auditEvent.findMany({
-      where: { targetId: ticketId },
-      orderBy: { createdAt: "asc" },
-    });
+    const audits = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", ticketId)
+      .orderBy("createdAt", "asc")
+      .execute();
     expect(audits.map((a) => a.action)).toEqual([
       "activation.submitted",
       "activation.review_started",
@@ -145,9 +159,7 @@ describe("Operator activation review", () => {
     );
     expect(reg.submittedValue).toBe("KVK 87654321");
     // the old ticket stays rejected
-    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: first } })).status).toBe(
-      "rejected",
-    );
+    expect((await ticketRow(first)).status).toBe("rejected");
   });
 
   it("refuses moves the transition table does not allow, naming the current status", async () => {
@@ -176,7 +188,7 @@ describe("Operator activation review", () => {
     }
     const rejectActivated = await act(ticketId, "reject", { reason: "late" });
     expect(rejectActivated.status).toBe(409);
-    const ticket = await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } });
+    const ticket = await ticketRow(ticketId);
     expect(ticket).toMatchObject({ status: "activated", rejectedAt: null, rejectionReason: null });
   });
 
@@ -196,9 +208,7 @@ describe("Operator activation review", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
-    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
-      "activation_processing",
-    );
+    expect((await ticketRow(ticketId)).status).toBe("activation_processing");
   });
 
   it("accepts a 500-character reason", async () => {
@@ -214,9 +224,7 @@ describe("Operator activation review", () => {
     const ticketId = await submit();
     const res = await act(ticketId, "review", { force: true });
     expect(res.status).toBe(400);
-    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
-      "activation_requested",
-    );
+    expect((await ticketRow(ticketId)).status).toBe("activation_requested");
   });
 
   it("filters by status and refuses other values", async () => {
@@ -257,9 +265,7 @@ describe("Operator activation review", () => {
     const crossEnv = await a.act(ta, "review", undefined, a.operator.operatorKey, "production");
     expect(crossEnv.status).toBe(404);
     expect(crossEnv.body.error.code).toBe("RESOURCE_NOT_FOUND");
-    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ta } })).status).toBe(
-      "activation_requested",
-    );
+    expect((await ticketRow(ta)).status).toBe("activation_requested");
     const unknown = await a.act("act_01HZZZZZZZZZZZZZZZZZZZZZZZ", "review");
     expect(unknown.status).toBe(404);
   });
@@ -291,9 +297,7 @@ describe("Operator activation review", () => {
         expect(res.body.error.code).toBe("INVALID_OPERATOR_KEY");
       }
     }
-    expect((await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status).toBe(
-      "activation_requested",
-    );
+    expect((await ticketRow(ticketId)).status).toBe("activation_requested");
   });
 });
 
@@ -315,7 +319,11 @@ describe("POST /v1/operator/activations (record a contract activation)", () => {
     expect(await entry("se_bankid")).toMatchObject({ status: "activated", isActive: true, enabled: true });
     const appJson = await call("GET", `/api/production/v1/apps/${app.clientId}`, { headers: bearer(key) });
     expect(appJson.body.providers.se_bankid).toEqual({ enabled: true });
-    const audit = await prisma().auditEvent.findFirst({ where: { targetId: res.body.id } });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", res.body.id)
+      .executeTakeFirst();
     expect(audit).toMatchObject({
       action: "activation.contract_recorded",
       actorType: "operator",
@@ -343,7 +351,7 @@ describe("POST /v1/operator/activations (record a contract activation)", () => {
     });
     expect(res.status).toBe(status);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
-    expect(await prisma().activationTicket.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await ticketCount(app.clientId)).toBe(0);
   });
 
   it("is 404 for an unknown app or one of the other environment", async () => {
@@ -355,6 +363,6 @@ describe("POST /v1/operator/activations (record a contract activation)", () => {
       });
       expect(res.status).toBe(404);
     }
-    expect(await prisma().activationTicket.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await ticketCount(app.clientId)).toBe(0);
   });
 });

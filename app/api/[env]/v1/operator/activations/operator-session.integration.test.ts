@@ -2,7 +2,7 @@
 // ticket-detail endpoint the back-office's ticket page reads.
 import { describe, expect, it } from "vitest";
 import { OPERATOR_EXPIRY_CLAIM } from "@/lib/auth/console/claims";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { validValues } from "@/lib/testing/activation";
 import {
   makeApp,
@@ -29,7 +29,21 @@ async function setup() {
 }
 
 const status = async (ticketId: string) =>
-  (await prisma().activationTicket.findUniqueOrThrow({ where: { id: ticketId } })).status;
+  (
+    await kysely()
+      .selectFrom("activationTickets")
+      .select("status")
+      .where("id", "=", ticketId)
+      .executeTakeFirstOrThrow()
+  ).status;
+
+function updateUser(id: string, values: { isOperator?: boolean; sessionsValidFrom?: Date }) {
+  return kysely()
+    .updateTable("users")
+    .set({ ...values, updatedAt: new Date() })
+    .where("id", "=", id)
+    .execute();
+}
 
 describe("an operator's session on the Operator API", () => {
   it("lists, reviews and rejects with the session; audit entries name the operator", async () => {
@@ -62,10 +76,13 @@ describe("an operator's session on the Operator API", () => {
       rejectionReason: "The privacy policy URL does not load",
     });
 
-    const audit = await prisma().auditEvent.findMany({
-      where: { targetId: ticketId, actorType: "operator" },
-      orderBy: { createdAt: "asc" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", ticketId)
+      .where("actorType", "=", "operator")
+      .orderBy("createdAt", "asc")
+      .execute();
     expect(audit.map((a) => [a.action, a.actorType, a.actorId])).toEqual([
       ["activation.review_started", "operator", operator.userId],
       ["activation.rejected", "operator", operator.userId],
@@ -91,7 +108,11 @@ describe("an operator's session on the Operator API", () => {
       body: { clientId: app.clientId, providerId: "se_bankid" },
     });
     expect(res.status).toBe(201);
-    const audit = await prisma().auditEvent.findFirst({ where: { targetId: res.body.id } });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", res.body.id)
+      .executeTakeFirst();
     expect(audit).toMatchObject({
       action: "activation.contract_recorded",
       actorType: "operator",
@@ -153,21 +174,18 @@ describe("an operator's session on the Operator API", () => {
     expect(plain.body.error.message).toMatch(/sign in again/);
 
     const headers = await operatorSessionHeaders(operator.userId);
-    await prisma().user.update({ where: { id: operator.userId }, data: { isOperator: false } });
+    await updateUser(operator.userId, { isOperator: false });
     const former = await call("GET", "/api/sandbox/v1/operator/activations", { headers });
     expect(former.status).toBe(403);
 
-    await prisma().user.update({
-      where: { id: operator.userId },
-      data: { isOperator: true, sessionsValidFrom: new Date(Date.now() + 5000) },
-    });
+    await updateUser(operator.userId, { isOperator: true, sessionsValidFrom: new Date(Date.now() + 5000) });
     const signedOut = await call("GET", "/api/sandbox/v1/operator/activations", { headers });
     expect(signedOut.status).toBe(401);
   });
 
   it("ends an operator's session everywhere after its 2 hours, the console included", async () => {
     const ws = await makeWorkspace();
-    await prisma().user.update({ where: { id: ws.userId }, data: { isOperator: true } });
+    await updateUser(ws.userId, { isOperator: true });
     const live = await sessionHeaders(ws.userId, {
       claims: { [OPERATOR_EXPIRY_CLAIM]: Math.floor(Date.now() / 1000) + 60 },
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { makeApp, makeOperator, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
 import { bearer, call } from "@/lib/testing/router";
@@ -40,7 +40,11 @@ describe("GET /v1/operator/audit-events", () => {
       "production_test.failed",
       "production_test.scheduled",
     ]);
-    const email = (await prisma().user.findUniqueOrThrow({ where: { id: s.first.userId } })).email;
+    const { email } = await kysely()
+      .selectFrom("users")
+      .select("email")
+      .where("id", "=", s.first.userId)
+      .executeTakeFirstOrThrow();
     expect(res.body.data[0]).toMatchObject({
       actor: { type: "operator", id: s.first.userId, display: email },
       targetType: "production_test_request",

@@ -3,7 +3,7 @@
 // environment isolation, and the SSRF guard of `check` (loopback refused in this file).
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { makeOperator, makeWorkspace, operatorSessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
@@ -30,16 +30,23 @@ function oidcSettings(overrides: Record<string, unknown> = {}) {
 }
 
 async function storedRow(env: "sandbox" | "production", providerId: string) {
-  return prisma().providerConnection.findUnique({
-    where: { environment_providerId: { environment: env, providerId } },
-  });
+  const row = await kysely()
+    .selectFrom("providerConnections")
+    .selectAll()
+    .where("environment", "=", env)
+    .where("providerId", "=", providerId)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 async function auditOf(connectionId: string) {
-  return prisma().auditEvent.findMany({
-    where: { targetType: "provider_connection", targetId: connectionId },
-    orderBy: { createdAt: "asc" },
-  });
+  return kysely()
+    .selectFrom("auditEvents")
+    .selectAll()
+    .where("targetType", "=", "provider_connection")
+    .where("targetId", "=", connectionId)
+    .orderBy("createdAt", "asc")
+    .execute();
 }
 
 describe("Operator API: connections", () => {

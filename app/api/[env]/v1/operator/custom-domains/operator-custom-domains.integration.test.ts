@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import {
   makeActiveCustomDomain,
   publishRecords,
@@ -43,7 +44,11 @@ async function setup() {
   const gone = await makeActiveCustomDomain(dns(), a.keys.sandbox, "sandbox", goneApp.clientId);
   // deleting an app through the API removes its domain; a row can still outlive its app (written
   // before that rule), so mark the app deleted directly
-  await prisma().app.update({ where: { id: goneApp.clientId }, data: { deletedAt: new Date() } });
+  await kysely()
+    .updateTable("apps")
+    .set({ deletedAt: new Date(), updatedAt: new Date() })
+    .where("id", "=", goneApp.clientId)
+    .execute();
   return {
     headers: bearer(operator.operatorKey),
     a,
@@ -259,7 +264,7 @@ describe("GET /v1/operator/custom-domains/tls-check", () => {
     });
     expect((await check(names.web, headers)).body.code).toBe("unknown_host");
     expect((await ask(names.web)).status).toBe(404);
-    expect(await prisma().customDomain.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("customDomains").where("appId", "=", app.clientId))).toBe(0);
   });
 
   it("needs the host parameter", async () => {

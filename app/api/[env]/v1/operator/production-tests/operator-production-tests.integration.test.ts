@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
 import { basic, bearer, call } from "@/lib/testing/router";
@@ -20,13 +21,31 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
 }
 
 async function expectUntouched(requestId: string) {
-  const row = await prisma().productionTestRequest.findUniqueOrThrow({
-    where: { id: requestId },
-    include: { challenge: true },
-  });
+  const row = await requestRow(requestId);
   expect(row.status).toBe("pending");
   expect(row.failureReason).toBeNull();
-  expect(row.challenge).toBeNull();
+  expect(await challengeCount(requestId)).toBe(0);
+}
+
+function requestRow(id: string) {
+  return kysely()
+    .selectFrom("productionTestRequests")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+}
+
+function challengeCount(requestId: string): Promise<number> {
+  return countRows(kysely().selectFrom("productionTestChallenges").where("requestId", "=", requestId));
+}
+
+function auditOf(targetId: string, action: string) {
+  return kysely()
+    .selectFrom("auditEvents")
+    .selectAll()
+    .where("targetId", "=", targetId)
+    .where("action", "=", action)
+    .executeTakeFirst();
 }
 
 describe("POST /v1/operator/production-tests/{request_id}/schedule", () => {
@@ -54,11 +73,13 @@ describe("POST /v1/operator/production-tests/{request_id}/schedule", () => {
     expect(expiresAt).toBeGreaterThanOrEqual(before + 14 * DAY);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 14 * DAY);
 
-    const row = await prisma().productionTestChallenge.findUniqueOrThrow({ where: { requestId } });
+    const row = await kysely()
+      .selectFrom("productionTestChallenges")
+      .selectAll()
+      .where("requestId", "=", requestId)
+      .executeTakeFirstOrThrow();
     expect(row.id).toBe(res.body.challenge.id);
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: requestId, action: "production_test.scheduled" },
-    });
+    const audit = await auditOf(requestId, "production_test.scheduled");
     expect(audit).toMatchObject({
       actorType: "operator",
       actorId: operator.userId,
@@ -115,21 +136,21 @@ describe("POST /v1/operator/production-tests/{request_id}/schedule", () => {
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("PRODUCTION_TEST_NOT_PENDING");
     expect(again.body.error.message).toContain("is scheduled");
-    expect(await prisma().productionTestChallenge.count({ where: { requestId } })).toBe(1);
+    expect(await challengeCount(requestId)).toBe(1);
 
     const failed = await setup();
     expect((await failed.fail({ reason: "no" })).status).toBe(200);
     const late = await failed.schedule();
     expect(late.status).toBe(400);
     expect(late.body.error.message).toContain("is failed");
-    expect(await prisma().productionTestChallenge.count({ where: { requestId: failed.requestId } })).toBe(0);
+    expect(await challengeCount(failed.requestId)).toBe(0);
   });
 
   it("lets exactly one of two concurrent schedules win", async () => {
     const { schedule, requestId } = await setup();
     const results = await Promise.all([schedule(), schedule(), schedule()]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
-    expect(await prisma().productionTestChallenge.count({ where: { requestId } })).toBe(1);
+    expect(await challengeCount(requestId)).toBe(1);
   });
 
   it("is 404 for unknown requests, other environments and deleted apps", async () => {
@@ -179,9 +200,7 @@ describe("POST /v1/operator/production-tests/{request_id}/fail", () => {
       status: "failed",
       failureReason: "eID provider in maintenance",
     });
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: requestId, action: "production_test.failed" },
-    });
+    const audit = await auditOf(requestId, "production_test.failed");
     expect(audit).toMatchObject({ actorType: "operator", actorId: operator.userId });
   });
 
@@ -218,7 +237,7 @@ describe("POST /v1/operator/production-tests/{request_id}/fail", () => {
     const late = await fail({ reason: "too late" });
     expect(late.status).toBe(400);
     expect(late.body.error.message).toContain("is scheduled");
-    const row = await prisma().productionTestRequest.findUniqueOrThrow({ where: { id: requestId } });
+    const row = await requestRow(requestId);
     expect(row).toMatchObject({ status: "scheduled", failureReason: null });
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { kysely } from "@/lib/db/client";
 import { randomToken } from "@/lib/ids";
 import { addMember, makeApp, makeOperator, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 import { makeVerificationRow } from "@/lib/testing/webhooks";
-import { prisma } from "@/lib/testing/prisma";
 
 const base = (env = "sandbox") => `/api/${env}/v1/operator/workspaces`;
 const DAY = 24 * 3600 * 1000;
@@ -16,29 +16,33 @@ async function addActivity(
   const rows = [];
   for (let i = 0; i < sessions + oldSessions; i++) rows.push(await makeVerificationRow(clientId));
   for (const row of rows.slice(sessions)) {
-    await prisma().verification.update({
-      where: { id: row.id },
-      data: { createdAt: new Date(Date.now() - 31 * DAY) },
-    });
+    await kysely()
+      .updateTable("verifications")
+      .set({ createdAt: new Date(Date.now() - 31 * DAY), updatedAt: new Date() })
+      .where("id", "=", row.id)
+      .execute();
   }
   const verification = rows[0] ?? (await makeVerificationRow(clientId));
-  const event = await prisma().verificationEvent.create({
-    data: {
+  const event = await kysely()
+    .insertInto("verificationEvents")
+    .values({
       id: `evt_${randomToken(26)}`,
       verificationId: verification.id,
       appId: clientId,
       type: "verification.created",
-      payload: {},
-    },
-  });
+      payload: JSON.stringify({}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   const statuses = [
     ...Array<string>(delivered).fill("succeeded"),
     ...Array<string>(dead).fill("dead"),
     ...Array<string>(testDeliveries).fill("test"),
   ];
   for (const status of statuses) {
-    await prisma().webhookDelivery.create({
-      data: {
+    await kysely()
+      .insertInto("webhookDeliveries")
+      .values({
         id: `dlv_${randomToken(26)}`,
         appId: clientId,
         eventId: status === "test" ? null : event.id,
@@ -46,8 +50,9 @@ async function addActivity(
         url: "https://hooks.example.test/",
         body: "{}",
         status: status === "test" ? "dead" : status,
-      },
-    });
+        updatedAt: new Date(),
+      })
+      .execute();
   }
 }
 

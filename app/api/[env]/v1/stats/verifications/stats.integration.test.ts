@@ -1,16 +1,26 @@
 /** GET /v1/stats/verifications: counts of real sessions by bucket, provider, funnel step and status. */
 import { describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
-import { prisma } from "@/lib/testing/prisma";
+import { countRows } from "@/lib/db/kysely";
 import { rollupVerificationStats } from "@/lib/stats/rollup";
 import type { TStatsPeriod } from "@/lib/stats/endpoints";
 import { getVerificationStats, settledBefore } from "@/lib/stats/verifications";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { activateProviders, makeVerifyingApp } from "@/lib/testing/verifications";
+import { sql } from "kysely";
 
 const STATS = "/api/sandbox/v1/stats/verifications";
 const DAY_MS = 24 * 3600 * 1000;
+
+function verificationRow(id: string) {
+  return kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/** The UTC day `day` (YYYY-MM-DD) as the `date` column compares it. */
+function dateOf(day: string) {
+  return sql<Date>`${day}::date`;
+}
 
 /**
  * App A (passport): two completed, one failed, one cancelled by the integrator before the user
@@ -51,17 +61,23 @@ async function seeded() {
     [c1, 30],
     [c2, 90],
   ] as const) {
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
-    await prisma().verification.update({
-      where: { id },
-      data: { verifiedAt: new Date(row.createdAt.getTime() + seconds * 1000) },
-    });
+    const row = await verificationRow(id);
+    await kysely()
+      .updateTable("verifications")
+      .set({ verifiedAt: new Date(row.createdAt.getTime() + seconds * 1000), updatedAt: new Date() })
+      .where("id", "=", id)
+      .execute();
   }
   const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS);
-  await prisma().verification.update({
-    where: { id: c3 },
-    data: { createdAt: twoDaysAgo, verifiedAt: new Date(twoDaysAgo.getTime() + 10_000) },
-  });
+  await kysely()
+    .updateTable("verifications")
+    .set({
+      createdAt: twoDaysAgo,
+      verifiedAt: new Date(twoDaysAgo.getTime() + 10_000),
+      updatedAt: new Date(),
+    })
+    .where("id", "=", c3)
+    .execute();
   return { ...t, key, b, c1, failed, cancelled, twoDaysAgo };
 }
 
@@ -124,7 +140,7 @@ describe("GET /v1/stats/verifications", () => {
 
   it("stamps the funnel on the transitions that reach each step", async () => {
     const s = await seeded();
-    const row = (id: string) => prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = verificationRow;
     const completed = await row(s.c1);
     expect(completed.startedAt).not.toBeNull();
     expect(completed.authenticatedAt).not.toBeNull();
@@ -186,7 +202,7 @@ function settledDay(n: number, now = new Date()): string {
  */
 async function place(id: string, day: string, seconds?: number) {
   const target = `${day}T06:00:00`;
-  await prisma().$executeRaw`
+  await sql`
     UPDATE verifications SET
       created_at = ${target}::timestamp,
       updated_at = updated_at - (created_at - ${target}::timestamp),
@@ -196,7 +212,7 @@ async function place(id: string, day: string, seconds?: number) {
       ended_at = ended_at - (created_at - ${target}::timestamp),
       verified_at = CASE WHEN ${seconds ?? null}::int IS NULL THEN verified_at - (created_at - ${target}::timestamp)
                          ELSE ${target}::timestamp + ${seconds ?? 0}::int * interval '1 second' END
-    WHERE id = ${id}`;
+    WHERE id = ${id}`.execute(kysely());
 }
 
 /** A workspace with apps A (passport) and B (nl_digid) and App API helpers. */
@@ -289,14 +305,21 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     await put(days.d9, "B", "success", 7);
     await put(days.d9, "A", "success", 60);
     const today = await t.session("A", "success");
-    await prisma().$executeRaw`
-      UPDATE verifications SET verified_at = created_at + interval '30 seconds' WHERE id = ${today}`;
+    await sql`
+      UPDATE verifications SET verified_at = created_at + interval '30 seconds' WHERE id = ${today}`.execute(
+      kysely(),
+    );
     await t.session("A", "open");
     return { ...t, days, openOnD4 };
   }
 
   const rowsOf = (workspaceId: string, day: string) =>
-    prisma().verificationDailyStat.findMany({ where: { workspaceId, day: new Date(`${day}T00:00:00Z`) } });
+    kysely()
+      .selectFrom("verificationDailyStats")
+      .selectAll()
+      .where("workspaceId", "=", workspaceId)
+      .where("day", "=", dateOf(day))
+      .execute();
 
   it("answers exactly as the live scan before and after the rollup, and reads rolled-up days from it", async () => {
     const s = await history();
@@ -336,15 +359,20 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     // the settled days without open sessions are read from the rollup rows: altering one shows
     const month = (a: TStatsAnswer) => a.days as { date: string; created: number }[];
     const d3Created = month(after[1]!).find((d) => d.date === s.days.d3)!.created;
-    await prisma().verificationDailyStat.updateMany({
-      where: { workspaceId: s.workspaceId, day: new Date(`${s.days.d3}T00:00:00Z`), providerId: "passport" },
-      data: { created: { increment: 100 } },
-    });
+    await kysely()
+      .updateTable("verificationDailyStats")
+      .set((eb) => ({ created: eb("created", "+", 100), updatedAt: new Date() }))
+      .where("workspaceId", "=", s.workspaceId)
+      .where("day", "=", dateOf(s.days.d3))
+      .where("providerId", "=", "passport")
+      .execute();
     // … the day with an open session is not (its sessions may still change): it is scanned live
-    await prisma().verificationDailyStat.updateMany({
-      where: { workspaceId: s.workspaceId, day: new Date(`${s.days.d4}T00:00:00Z`) },
-      data: { created: { increment: 100 } },
-    });
+    await kysely()
+      .updateTable("verificationDailyStats")
+      .set((eb) => ({ created: eb("created", "+", 100), updatedAt: new Date() }))
+      .where("workspaceId", "=", s.workspaceId)
+      .where("day", "=", dateOf(s.days.d4))
+      .execute();
     const altered = await answers(s.key, ["period=30d"]);
     expect(month(altered[0]!).find((d) => d.date === s.days.d3)!.created).toBe(d3Created + 100);
     expect(month(altered[0]!).find((d) => d.date === s.days.d4)!.created).toBe(2);
@@ -356,10 +384,10 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     expect((await rowsOf(s.workspaceId, s.days.d4))[0]).toMatchObject({ expired: 1, open: 1 });
 
     // the expiry job catches up with the open session of d4
-    await prisma().$executeRaw`
+    await sql`
       UPDATE verifications SET status = 'expired', status_reason = 'session_timed_out',
              ended_at = expires_at, updated_at = expires_at
-       WHERE id = ${s.openOnD4}`;
+       WHERE id = ${s.openOnD4}`.execute(kysely());
     const changed = await answers(s.key, QUERIES(s.b.clientId));
     expect(changed).toEqual(await liveAnswers(s.scope, s.b.clientId));
     const d4 = (changed[1]!.days as { date: string; expired: number }[]).find((d) => d.date === s.days.d4);
@@ -414,6 +442,8 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
     const day = (n: number) => settledDay(n, now);
     // one completed session on each of these settled days, taking n seconds
     for (const n of [1, 2, 3, 5, 6, 8]) await place(await s.session(n % 2 ? "A" : "B", "success"), day(n), n);
+    const statRows = () =>
+      countRows(kysely().selectFrom("verificationDailyStats").where("workspaceId", "=", s.workspaceId));
     const run = async () => {
       const r = await rollupVerificationStats(kysely(), { workspaceId: s.workspaceId, now, maxDays: 3 });
       return { days: r.days.map((d) => [d.day, d.reason]), missingLeft: r.missingLeft };
@@ -427,10 +457,12 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
 
     // a change to a recent day is picked up by the next run; settled, final days are not rescanned
     const alter = (n: number) =>
-      prisma().verificationDailyStat.updateMany({
-        where: { workspaceId: s.workspaceId, day: new Date(`${day(n)}T00:00:00Z`) },
-        data: { created: 50 },
-      });
+      kysely()
+        .updateTable("verificationDailyStats")
+        .set({ created: 50, updatedAt: new Date() })
+        .where("workspaceId", "=", s.workspaceId)
+        .where("day", "=", dateOf(day(n)))
+        .execute();
     await alter(1);
     await alter(3);
     expect(await run()).toEqual({ days: [...recent, [day(6), "missing"]], missingLeft: 1 });
@@ -439,19 +471,20 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
 
     expect(await run()).toEqual({ days: [...recent, [day(8), "missing"]], missingLeft: 0 });
     expect(await run()).toEqual({ days: recent, missingLeft: 0 });
-    expect(await prisma().verificationDailyStat.count({ where: { workspaceId: s.workspaceId } })).toBe(6);
+    expect(await statRows()).toBe(6);
     const eight = (await rowsOf(s.workspaceId, day(8)))[0]!;
     expect(eight).toMatchObject({ created: 1, completed: 1, completeSecondsHistogram: { "8": 1 } });
 
     // rows older than the 30-day window are deleted
-    await prisma().verificationDailyStat.create({
-      data: {
+    await kysely()
+      .insertInto("verificationDailyStats")
+      .values({
         workspaceId: s.workspaceId,
         environment: "sandbox",
         appId: s.app.clientId,
         providerId: "passport",
         // the day before the first day of the 30-day window
-        day: new Date(`${new Date(now.getTime() - 30 * DAY_MS).toISOString().slice(0, 10)}T00:00:00Z`),
+        day: new Date(now.getTime() - 30 * DAY_MS).toISOString().slice(0, 10),
         created: 1,
         completed: 1,
         failed: 0,
@@ -460,11 +493,12 @@ describe("GET /v1/stats/verifications with the per-day rollup", () => {
         open: 0,
         started: 1,
         authenticated: 1,
-        completeSecondsHistogram: { "1": 1 },
-      },
-    });
+        completeSecondsHistogram: JSON.stringify({ "1": 1 }),
+        updatedAt: new Date(),
+      })
+      .execute();
     await run();
-    expect(await prisma().verificationDailyStat.count({ where: { workspaceId: s.workspaceId } })).toBe(6);
+    expect(await statRows()).toBe(6);
   });
 
   it("is scheduled hourly", async () => {

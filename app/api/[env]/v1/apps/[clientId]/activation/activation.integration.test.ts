@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { STATE_CONFLICT_CODE } from "@/lib/activation/state-machine";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { validValues } from "@/lib/testing/activation";
 import { startJobWorkerForTests } from "@/lib/testing/jobs";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
@@ -41,12 +42,20 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
 /** What exists for the app besides the starter passport: rows, tickets, company info. */
 async function written(appId: string) {
   const [rows, tickets, app] = await Promise.all([
-    prisma().appProvider.findMany({ where: { appId, providerId: { not: "passport" } } }),
-    prisma().activationTicket.count({ where: { appId } }),
-    prisma().app.findUniqueOrThrow({ where: { id: appId } }),
+    kysely()
+      .selectFrom("appProviders")
+      .selectAll()
+      .where("appId", "=", appId)
+      .where("providerId", "<>", "passport")
+      .execute(),
+    countRows(kysely().selectFrom("activationTickets").where("appId", "=", appId)),
+    kysely().selectFrom("apps").selectAll().where("id", "=", appId).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map((r) => `${r.providerId}:${r.status}`), tickets, companyInfo: app.companyInfo };
 }
+
+const ticketRow = (id: string) =>
+  kysely().selectFrom("activationTickets").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 const NOTHING = { rows: [], tickets: 0, companyInfo: {} };
 
@@ -69,9 +78,7 @@ describe("POST /v1/apps/{client_id}/activation", () => {
     expect(entry!.activation.requestedAt).toEqual(expect.any(String));
     expect(entry!.activation.activatedAt).toEqual(expect.any(String));
 
-    const ticket = await prisma().activationTicket.findUniqueOrThrow({
-      where: { id: entry!.activation.id! },
-    });
+    const ticket = await ticketRow(entry!.activation.id!);
     expect(ticket).toMatchObject({
       status: "activated",
       providerId: "de_eid",
@@ -79,9 +86,12 @@ describe("POST /v1/apps/{client_id}/activation", () => {
       environment: "sandbox",
     });
     expect(ticket.activatedAt).not.toBeNull();
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: ticket.id, action: "activation.submitted" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", ticket.id)
+      .where("action", "=", "activation.submitted")
+      .executeTakeFirst();
     expect(audit).toMatchObject({ actorType: "api_key", data: { from: "not_activated", to: "activated" } });
 
     const appJson = await call("GET", `/api/sandbox/v1/apps/${app.clientId}`, { headers: bearer(key) });
@@ -109,12 +119,14 @@ describe("POST /v1/apps/{client_id}/activation", () => {
     const name = entry!.activation.requirements.find((r: { id: string }) => r.id === "legalCompanyName")!;
     expect(name).toMatchObject({ submittedValue: "Acme B.V.", currentValue: "Acme B.V." });
 
-    const ticket = await prisma().activationTicket.findUniqueOrThrow({
-      where: { id: entry!.activation.id! },
-    });
+    const ticket = await ticketRow(entry!.activation.id!);
     expect(ticket.status).toBe("activation_requested");
     expect(ticket.submitted).toMatchObject({ legalCompanyName: "Acme B.V.", userDataLevel: "basic" });
-    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await kysely()
+      .selectFrom("apps")
+      .selectAll()
+      .where("id", "=", app.clientId)
+      .executeTakeFirstOrThrow();
     expect(row.companyInfo).toMatchObject({
       legalCompanyName: "Acme B.V.",
       registrationNumber: values.registrationNumber,
@@ -147,7 +159,11 @@ describe("POST /v1/apps/{client_id}/activation", () => {
       expect(p).toMatchObject({ isActive: true, enabled: true, needAction: false });
       expect(p.activation.activatedAt).toEqual(expect.any(String));
     }
-    const tickets = await prisma().activationTicket.findMany({ where: { appId: app.clientId } });
+    const tickets = await kysely()
+      .selectFrom("activationTickets")
+      .selectAll()
+      .where("appId", "=", app.clientId)
+      .execute();
     for (const t of tickets) {
       // activated by the job about a second after the request, never at once
       expect(t.activatedAt!.getTime() - started).toBeGreaterThanOrEqual(900);
@@ -156,9 +172,16 @@ describe("POST /v1/apps/{client_id}/activation", () => {
       ["nl_digid", "activated", true],
       ["se_bankid", "activated", true],
     ]);
-    const audits = await prisma().auditEvent.findMany({
-      where: { targetId: { in: tickets.map((t) => t.id) }, action: "activation.demo_completed" },
-    });
+    const audits = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where(
+        "targetId",
+        "in",
+        tickets.map((t) => t.id),
+      )
+      .where("action", "=", "activation.demo_completed")
+      .execute();
     expect(audits).toHaveLength(2);
     expect(audits.every((a) => a.actorType === "system")).toBe(true);
   });

@@ -1,5 +1,7 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import {
   makeActiveCustomDomain,
   publishRecords,
@@ -32,12 +34,18 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
   };
 }
 
-const domainRows = (appId: string) => prisma().customDomain.findMany({ where: { appId } });
+const domainRows = (appId: string) =>
+  kysely().selectFrom("customDomains").selectAll().where("appId", "=", appId).execute();
+const countWithWebDomain = (webDomain: string) =>
+  countRows(kysely().selectFrom("customDomains").where("webDomain", "=", webDomain));
 const auditOf = (action: string, appId: string) =>
-  prisma().auditEvent.findMany({
-    where: { action, data: { path: ["appId"], equals: appId } },
-    orderBy: { createdAt: "asc" },
-  });
+  kysely()
+    .selectFrom("auditEvents")
+    .selectAll()
+    .where("action", "=", action)
+    .where(sql<string>`data ->> 'appId'`, "=", appId)
+    .orderBy("createdAt", "asc")
+    .execute();
 
 describe("GET /v1/apps/{client_id}/custom-domain", () => {
   it("is unconfigured for an app without a custom domain", async () => {
@@ -253,7 +261,7 @@ describe("PUT /v1/apps/{client_id}/custom-domain", () => {
     const results = await Promise.all([a.put(body), b.put(body)]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect((await c.put({ webDomain: names.oidc, oidcDomain: names.web })).status).toBe(200);
-    expect(await prisma().customDomain.count({ where: { webDomain: names.web } })).toBe(2);
+    expect(await countWithWebDomain(names.web)).toBe(2);
     // (lib/domains/claims.integration.test.ts: the first to prove ownership wins)
   });
 });
@@ -482,7 +490,7 @@ describe("custom-domain access", () => {
       // nothing changed, and the other workspace learnt nothing about the domain
       expect(await domainRows(app.clientId)).toEqual(before);
       expect(forbidden.text).not.toContain(names.web);
-      expect(await prisma().customDomain.count({ where: { webDomain: fresh.web } })).toBe(0);
+      expect(await countWithWebDomain(fresh.web)).toBe(0);
     },
   );
 

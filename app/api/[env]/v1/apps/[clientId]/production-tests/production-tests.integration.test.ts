@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { participate, requestProductionTest, scheduleProductionTest } from "@/lib/testing/production-tests";
@@ -14,7 +15,8 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
   return { ws, key, app, env };
 }
 
-const countRequests = (appId: string) => prisma().productionTestRequest.count({ where: { appId } });
+const countRequests = (appId: string) =>
+  countRows(kysely().selectFrom("productionTestRequests").where("appId", "=", appId));
 
 describe("POST /v1/apps/{client_id}/production-tests", () => {
   it("creates a pending request item, stores it and audits it", async () => {
@@ -42,13 +44,18 @@ describe("POST /v1/apps/{client_id}/production-tests", () => {
         createdAt: expect.any(String),
       },
     });
-    const row = await prisma().productionTestRequest.findUniqueOrThrow({
-      where: { id: res.body.request.id },
-    });
+    const row = await kysely()
+      .selectFrom("productionTestRequests")
+      .selectAll()
+      .where("id", "=", res.body.request.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ appId: app.clientId, workspaceId: ws.workspaceId, status: "pending" });
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: row.id, action: "production_test.requested" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", row.id)
+      .where("action", "=", "production_test.requested")
+      .executeTakeFirst();
     expect(audit).toMatchObject({
       workspaceId: ws.workspaceId,
       environment: "sandbox",
@@ -126,18 +133,22 @@ describe("POST /v1/apps/{client_id}/production-tests", () => {
       { path: "providerIds[1]", message: 'unknown provider "no-such-eid"' },
     ]);
 
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
-      data: { status: "activation_requested" },
-    });
+    await kysely()
+      .updateTable("appProviders")
+      .set({ status: "activation_requested", updatedAt: new Date() })
+      .where("appId", "=", app.clientId)
+      .where("providerId", "=", "passport")
+      .execute();
     const inactive = await call("POST", base(app.clientId), { headers: bearer(key), body: valid });
     expect(inactive.status).toBe(400);
     expect(inactive.body.error.code).toBe("PROVIDER_NOT_AVAILABLE");
     expect(inactive.body.error.details[0].path).toBe("providerIds[0]");
 
-    await prisma().appProvider.delete({
-      where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
-    });
+    await kysely()
+      .deleteFrom("appProviders")
+      .where("appId", "=", app.clientId)
+      .where("providerId", "=", "passport")
+      .executeTakeFirstOrThrow();
     const missing = await call("POST", base(app.clientId), { headers: bearer(key), body: valid });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe("PROVIDER_NOT_AVAILABLE");
@@ -259,10 +270,11 @@ describe("GET /v1/apps/{client_id}/production-tests", () => {
     const done = await scheduleProductionTest(operator.operatorKey, a.request.id);
     const expired = await scheduleProductionTest(operator.operatorKey, b.request.id);
     await participate(done.challenge.id, { claim: true });
-    await prisma().productionTestChallenge.update({
-      where: { id: expired.challenge.id },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("productionTestChallenges")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("id", "=", expired.challenge.id)
+      .execute();
     const res = await call("GET", base(app.clientId), { headers: bearer(key) });
     const byId = new Map(
       res.body.map((i: { challenge: { id: string } }) => [i.challenge.id, i.challenge] as const),
@@ -349,9 +361,16 @@ describe("GET /v1/apps/{client_id}/production-tests/{challenge_id}/report", () =
   it.skipIf(!second)("breaks claims down per provider, in the order of the request", async () => {
     const ctx = await setup();
     const operator = await makeOperator();
-    await prisma().appProvider.create({
-      data: { appId: ctx.app.clientId, providerId: second!.id, status: "activated", activatedAt: new Date() },
-    });
+    await kysely()
+      .insertInto("appProviders")
+      .values({
+        appId: ctx.app.clientId,
+        providerId: second!.id,
+        status: "activated",
+        activatedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .execute();
     const req = await requestProductionTest(ctx.key, ctx.app.clientId, "sandbox", {
       providerIds: [second!.id, "passport"],
       maxStampClaims: 10,

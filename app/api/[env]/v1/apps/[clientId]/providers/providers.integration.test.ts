@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { validValues } from "@/lib/testing/activation";
 import { makeApp, makeOperator, makeWorkspace } from "@/lib/testing/factories";
 import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
 import { basic, bearer, call } from "@/lib/testing/router";
+
+const appProviderRow = (appId: string, providerId: string) =>
+  kysely()
+    .selectFrom("appProviders")
+    .selectAll()
+    .where("appId", "=", appId)
+    .where("providerId", "=", providerId)
+    .executeTakeFirstOrThrow();
 
 type Entry = Record<string, unknown> & {
   id: string;
@@ -222,12 +230,19 @@ describe("GET /v1/apps/{client_id}/providers", () => {
     const before = (await list()).body.find((p) => p.id === "nl_digid")!;
     expect(before).toMatchObject({ isActive: true, needAction: false, enabled: true });
 
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: app.clientId, providerId: "nl_digid" } },
-      data: {
-        config: { ...validValues("nl_digid"), contactEmail: "not-an-email", legalCompanyName: undefined },
-      },
-    });
+    await kysely()
+      .updateTable("appProviders")
+      .set({
+        config: JSON.stringify({
+          ...validValues("nl_digid"),
+          contactEmail: "not-an-email",
+          legalCompanyName: undefined,
+        }),
+        updatedAt: new Date(),
+      })
+      .where("appId", "=", app.clientId)
+      .where("providerId", "=", "nl_digid")
+      .execute();
     const after = (await list("?include=activation")).body.find((p) => p.id === "nl_digid")!;
     expect(after).toMatchObject({ isActive: true, needAction: true, status: "activated" });
 
@@ -274,9 +289,12 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
       (await call("GET", "/api/sandbox/v1/providers?status=activated", { headers: creds })).body,
     ).toEqual([]);
 
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: app.clientId, action: "app_provider.disabled" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", app.clientId)
+      .where("action", "=", "app_provider.disabled")
+      .executeTakeFirst();
     expect(audit).toMatchObject({
       workspaceId: ws.workspaceId,
       actorType: "api_key",
@@ -302,10 +320,12 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
         providerId === "nl_digid" ? "activation_requested" : "not_activated",
       );
     }
-    const rows = await prisma().appProvider.findMany({
-      where: { appId: app.clientId },
-      orderBy: { providerId: "asc" },
-    });
+    const rows = await kysely()
+      .selectFrom("appProviders")
+      .selectAll()
+      .where("appId", "=", app.clientId)
+      .orderBy("providerId", "asc")
+      .execute();
     expect(rows.map((r) => [r.providerId, r.enabled])).toEqual([
       ["nl_digid", false],
       ["passport", true],
@@ -330,9 +350,7 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
-    const row = await prisma().appProvider.findUniqueOrThrow({
-      where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
-    });
+    const row = await appProviderRow(app.clientId, "passport");
     expect(row.enabled).toBe(true);
   });
 
@@ -352,9 +370,7 @@ describe("PATCH /v1/apps/{client_id}/providers/{provider_id}", () => {
       body,
     });
     expect(crossEnv.status).toBe(404);
-    const row = await prisma().appProvider.findUniqueOrThrow({
-      where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
-    });
+    const row = await appProviderRow(app.clientId, "passport");
     expect(row.enabled).toBe(true);
   });
 });

@@ -1,12 +1,23 @@
 /** POST /v1/apps/{client_id}/test-verifications: a sandbox session started from the console. */
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { activateProviders, eventTypes } from "@/lib/testing/verifications";
 
 const OPENING = ["verification.created", "verification.requested", "verification.workflow.started"];
+
+const countSessions = (appId: string) =>
+  countRows(kysely().selectFrom("verifications").where("appId", "=", appId));
+const disablePassport = (appId: string) =>
+  kysely()
+    .updateTable("appProviders")
+    .set({ enabled: false, updatedAt: new Date() })
+    .where("appId", "=", appId)
+    .where("providerId", "=", "passport")
+    .execute();
 
 async function setup() {
   const ws = await makeWorkspace();
@@ -43,14 +54,19 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     });
     expect(sim.body.status).toBe("completed");
 
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: id, action: "verification.test_started" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", id)
+      .where("action", "=", "verification.test_started")
+      .executeTakeFirst();
     expect(audit).toMatchObject({ actorType: "user", actorId: developer.userId, environment: "sandbox" });
     await flushRequestLog();
-    const logged = await prisma().apiRequestLog.findUnique({
-      where: { id: res.headers.get("x-request-id")! },
-    });
+    const logged = await kysely()
+      .selectFrom("apiRequestLogs")
+      .selectAll()
+      .where("id", "=", res.headers.get("x-request-id")!)
+      .executeTakeFirst();
     expect(logged).toMatchObject({ verificationId: id, appId: s.app.clientId, credentialType: "session" });
   });
 
@@ -67,17 +83,18 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ providerId: "nl_digid", flowType: "redirect" });
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+    const row = await kysely()
+      .selectFrom("verifications")
+      .selectAll()
+      .where("id", "=", res.body.verificationId)
+      .executeTakeFirstOrThrow();
     expect(row.redirectUri).toBe("https://shop.example.com/done");
   });
 
   it("uses another enabled provider when the workflow's own is disabled", async () => {
     const s = await setup();
     await activateProviders(s.app.clientId, ["nl_digid"]);
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
-      data: { enabled: false },
-    });
+    await disablePassport(s.app.clientId);
     const res = await call("POST", s.path, { headers: bearer(s.key) });
     expect(res.status).toBe(201);
     expect(res.body.providerId).toBe("nl_digid");
@@ -94,15 +111,12 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(code);
     expect(res.body.error.details[0].path).toBe(field);
-    expect(await prisma().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
+    expect(await countSessions(s.app.clientId)).toBe(0);
   });
 
   it("says which field to fill when no provider of the app can run", async () => {
     const s = await setup();
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
-      data: { enabled: false },
-    });
+    await disablePassport(s.app.clientId);
     const res = await call("POST", s.path, { headers: bearer(s.key) });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
@@ -119,7 +133,7 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     });
     expect(prod.status).toBe(404);
     expect(prod.body.error.code).toBe("ROUTE_NOT_FOUND");
-    expect(await prisma().verification.count({ where: { appId: prodApp.clientId } })).toBe(0);
+    expect(await countSessions(prodApp.clientId)).toBe(0);
 
     const viewer = await addMember(s.ws.workspaceId, "viewer");
     const asViewer = await call("POST", s.path, { headers: await sessionHeaders(viewer.userId) });
@@ -129,7 +143,7 @@ describe("POST /v1/apps/{client_id}/test-verifications", () => {
     const foreign = await call("POST", s.path, { headers: bearer(stranger.keys.sandbox) });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("RESOURCE_FORBIDDEN");
-    expect(await prisma().verification.count({ where: { appId: s.app.clientId } })).toBe(0);
+    expect(await countSessions(s.app.clientId)).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
 import { findProvider } from "@/lib/providers/catalog";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
@@ -85,10 +85,12 @@ describe("GET /v1/apps/{client_id}/verification", () => {
       },
     });
     expect(patched.status).toBe(200);
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: app.clientId, providerId: "acme-id" } },
-      data: { enabled: false },
-    });
+    await kysely()
+      .updateTable("appProviders")
+      .set({ enabled: false, updatedAt: new Date() })
+      .where("appId", "=", app.clientId)
+      .where("providerId", "=", "acme-id")
+      .execute();
     const after = await call("GET", url, { headers: bearer(key) });
     expect(after.body.verification_type).toBe("identity");
     expect(after.body.request_attributes).toEqual(["email"]);
@@ -140,16 +142,27 @@ describe("PATCH /v1/apps/{client_id}/verification", () => {
     });
     // the same answer on read, and the node itself changed
     expect((await call("GET", url, { headers: bearer(key) })).body).toEqual(res.body);
-    const appRow = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
-    const wf = await prisma().workflow.findUniqueOrThrow({ where: { id: appRow.defaultWorkflowId! } });
+    const appRow = await kysely()
+      .selectFrom("apps")
+      .selectAll()
+      .where("id", "=", app.clientId)
+      .executeTakeFirstOrThrow();
+    const wf = await kysely()
+      .selectFrom("workflows")
+      .selectAll()
+      .where("id", "=", appRow.defaultWorkflowId!)
+      .executeTakeFirstOrThrow();
     const node = (wf.nodes as { type: string; config?: Record<string, unknown> }[]).find(
       (n) => n.type === "verification",
     )!;
     expect(node.config).toMatchObject({ mode: "age_verification", minimumAge: 21, claims: ["birthdate"] });
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "verification_settings.updated", targetId: wf.id },
-    });
-    expect(audit).not.toBeNull();
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("action", "=", "verification_settings.updated")
+      .where("targetId", "=", wf.id)
+      .executeTakeFirst();
+    expect(audit).toBeDefined();
 
     // back to identity: the age goes with the mode; null removes the branding name
     const back = await call("PATCH", url, {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/crypto/encryption";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { expectAppAccessRefused } from "@/lib/testing/app-access";
 import { bearer, call } from "@/lib/testing/router";
@@ -22,7 +23,10 @@ async function setup(env: "sandbox" | "production" = "sandbox") {
   };
 }
 
-const row = (clientId: string) => prisma().app.findUniqueOrThrow({ where: { id: clientId } });
+const row = (clientId: string) =>
+  kysely().selectFrom("apps").selectAll().where("id", "=", clientId).executeTakeFirstOrThrow();
+const auditOf = (clientId: string, action: string) =>
+  kysely().selectFrom("auditEvents").where("targetId", "=", clientId).where("action", "=", action);
 
 describe("GET /v1/apps/{client_id}/webhook-config", () => {
   it("returns the defaults of a new app, without a secret", async () => {
@@ -152,10 +156,10 @@ describe("PATCH /v1/apps/{client_id}/webhook-config", () => {
       events: [],
     });
 
-    const audit = await prisma().auditEvent.findMany({
-      where: { targetId: app.clientId, action: "webhook_config.updated" },
-      orderBy: { createdAt: "asc" },
-    });
+    const audit = await auditOf(app.clientId, "webhook_config.updated")
+      .selectAll()
+      .orderBy("createdAt", "asc")
+      .execute();
     expect(audit).toHaveLength(3);
     expect(audit[0]!.data).toEqual({
       fields: [
@@ -243,11 +247,7 @@ describe("PATCH /v1/apps/{client_id}/webhook-config", () => {
     const after = await row(app.clientId);
     expect(after.updatedAt).toEqual(before.updatedAt);
     expect(after.webhookSecretEncrypted).toBeNull();
-    expect(
-      await prisma().auditEvent.count({
-        where: { targetId: app.clientId, action: "webhook_config.updated" },
-      }),
-    ).toBe(0);
+    expect(await countRows(auditOf(app.clientId, "webhook_config.updated"))).toBe(0);
   });
 
   it("refuses a body that is not an object", async () => {
@@ -278,9 +278,10 @@ describe("POST /v1/apps/{client_id}/webhook-config/rotate-secret", () => {
     });
     expect(appJson.text).not.toContain(res.body.secret);
 
-    const audit = await prisma().auditEvent.findMany({
-      where: { targetId: app.clientId, action: "webhook_config.secret_rotated" },
-    });
+    const audit = await auditOf(app.clientId, "webhook_config.secret_rotated")
+      .selectAll()
+      .orderBy("createdAt", "asc")
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]!.data).toEqual({ firstSecret: true });
     expect(JSON.stringify(audit)).not.toContain(res.body.secret);
@@ -307,10 +308,10 @@ describe("POST /v1/apps/{client_id}/webhook-config/rotate-secret", () => {
     expect((await get()).body.secret).toBe(second.body.secret);
     expect(decryptSecret((await row(app.clientId)).webhookSecretEncrypted!)).toBe(second.body.secret);
 
-    const audit = await prisma().auditEvent.findMany({
-      where: { targetId: app.clientId, action: "webhook_config.secret_rotated" },
-      orderBy: { createdAt: "asc" },
-    });
+    const audit = await auditOf(app.clientId, "webhook_config.secret_rotated")
+      .selectAll()
+      .orderBy("createdAt", "asc")
+      .execute();
     expect(audit.map((a) => a.data)).toEqual([{ firstSecret: true }, { firstSecret: false }]);
   });
 

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { newId } from "@/lib/ids";
 import { queueDelivery } from "@/lib/webhooks/events";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
@@ -11,7 +13,6 @@ import {
   type TWebhookReceiver,
 } from "@/lib/testing/webhook-receiver";
 import { makeWebhookApp, setUpWebhookDeliveryTests } from "@/lib/testing/webhooks";
-import { prisma } from "@/lib/testing/prisma";
 import { sql } from "kysely";
 
 setUpWebhookDeliveryTests();
@@ -25,6 +26,12 @@ afterAll(async () => {
 });
 
 const db = () => kysely();
+
+/** The stored delivery row (it must exist). */
+const deliveryRow = (id: string) =>
+  db().selectFrom("webhookDeliveries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const countDeliveries = (appId: string) =>
+  countRows(db().selectFrom("webhookDeliveries").where("appId", "=", appId));
 
 interface SeedAttempt {
   responseStatus: number | null;
@@ -47,8 +54,9 @@ async function seedDelivery(
   const id = newId("dlv");
   const last = attempts.at(-1);
   const succeeded = status === "succeeded";
-  await prisma().webhookDelivery.create({
-    data: {
+  await db()
+    .insertInto("webhookDeliveries")
+    .values({
       id,
       appId,
       eventType,
@@ -62,8 +70,16 @@ async function seedDelivery(
       queuedTrigger: null,
       deliveredAt: succeeded ? createdAt : null,
       createdAt,
-      attempts: {
-        create: attempts.map((a, i) => ({
+      updatedAt: createdAt,
+    })
+    .execute();
+  if (attempts.length > 0)
+    await db()
+      .insertInto("webhookDeliveryAttempts")
+      .values(
+        attempts.map((a, i) => ({
+          id: randomUUID(),
+          deliveryId: id,
           attemptNumber: i + 1,
           trigger: a.trigger ?? "automatic",
           startedAt: new Date(createdAt.getTime() + i * 1000),
@@ -72,9 +88,8 @@ async function seedDelivery(
           error: a.error ?? null,
           success: a.responseStatus !== null && a.responseStatus < 300,
         })),
-      },
-    },
-  });
+      )
+      .execute();
   return { id, eventId };
 }
 
@@ -99,8 +114,7 @@ async function otherWorkspaceKey() {
 }
 
 /** The trigger of the attempt queued for the delivery (lib/webhooks/dispatch/queue.ts), or null. */
-const queuedOf = async (deliveryId: string) =>
-  (await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).queuedTrigger;
+const queuedOf = async (deliveryId: string) => (await deliveryRow(deliveryId)).queuedTrigger;
 
 describe("GET /v1/apps/{client_id}/webhook-deliveries", () => {
   it("lists deliveries newest first with their attempts, paginated", async () => {
@@ -227,7 +241,7 @@ describe("GET /v1/apps/{client_id}/webhook-deliveries/{delivery_id}", () => {
     const seeded = await seedDelivery(clientId);
     const res = await call("GET", `${deliveries}/${seeded.id}`, { headers: bearer(key) });
     expect(res.status).toBe(200);
-    const row = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+    const row = await deliveryRow(seeded.id);
     expect(res.body).toMatchObject({
       deliveryId: seeded.id,
       status: "dead",
@@ -284,7 +298,11 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     const request = receiver.requests.slice(before).find((r) => r.event?.eventId === seeded.eventId);
     expect(request?.body).toBe(done.body);
 
-    const audit = await prisma().auditEvent.findMany({ where: { targetId: seeded.id } });
+    const audit = await db()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", seeded.id)
+      .execute();
     expect(audit).toMatchObject([
       {
         action: "webhook_delivery.redelivered",
@@ -300,7 +318,7 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     const res = await call("POST", `${deliveries}/${seeded.id}/redeliver`, { headers: bearer(key) });
     expect(res.status).toBe(202);
     await waitFor(async () => {
-      const d = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+      const d = await deliveryRow(seeded.id);
       return d.status === "succeeded" && d.attemptCount === 2;
     });
   });
@@ -315,10 +333,10 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("WEBHOOK_DELIVERY_PENDING");
     expect(res.body.error.details[0].path).toBe("delivery_id");
-    const row = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+    const row = await deliveryRow(seeded.id);
     expect(row.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
     expect(await queuedOf(seeded.id)).toBeNull();
-    expect(await prisma().auditEvent.count({ where: { targetId: seeded.id } })).toBe(0);
+    expect(await countRows(db().selectFrom("auditEvents").where("targetId", "=", seeded.id))).toBe(0);
   });
 
   it("needs a webhook URL (400 naming url) and writes nothing", async () => {
@@ -327,9 +345,7 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     const res = await call("POST", `${deliveries}/${seeded.id}/redeliver`, { headers: bearer(key) });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe("url");
-    expect((await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).status).toBe(
-      "dead",
-    );
+    expect((await deliveryRow(seeded.id)).status).toBe("dead");
     expect(await queuedOf(seeded.id)).toBeNull();
   });
 
@@ -359,15 +375,13 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     );
     expect(otherApp.status).toBe(404);
     // none of the refused requests changed anything
-    expect((await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).status).toBe(
-      "dead",
-    );
+    expect((await deliveryRow(seeded.id)).status).toBe("dead");
 
     const headers = { ...bearer(key), "idempotency-key": `redeliver-${seeded.id}` };
     const first = await call("POST", url, { headers });
     expect(first.status).toBe(202);
     await waitFor(async () => {
-      const d = await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } });
+      const d = await deliveryRow(seeded.id);
       return d.status === "succeeded";
     });
     const replay = await call("POST", url, { headers });
@@ -375,9 +389,7 @@ describe("POST /v1/apps/{client_id}/webhook-deliveries/{delivery_id}/redeliver",
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     expect(replay.body).toEqual(first.body);
     await new Promise((r) => setTimeout(r, 300));
-    expect(
-      (await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: seeded.id } })).attemptCount,
-    ).toBe(2);
+    expect((await deliveryRow(seeded.id)).attemptCount).toBe(2);
   });
 });
 
@@ -424,9 +436,12 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
       lastStatus: 200,
     });
 
-    const audit = await prisma().auditEvent.findFirstOrThrow({
-      where: { targetId: clientId, action: "webhook_config.test_sent" },
-    });
+    const audit = await db()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", clientId)
+      .where("action", "=", "webhook_config.test_sent")
+      .executeTakeFirstOrThrow();
     expect(audit.data).toEqual({ deliveryId: res.body.deliveryId, eventId: res.body.eventId });
   });
 
@@ -478,9 +493,14 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
         message: "no webhook URL is configured; set one with PATCH /v1/apps/{client_id}/webhook-config",
       },
     ]);
-    expect(await prisma().webhookDelivery.count({ where: { appId: clientId } })).toBe(0);
+    expect(await countDeliveries(clientId)).toBe(0);
     expect(
-      await prisma().auditEvent.count({ where: { targetId: clientId, action: "webhook_config.test_sent" } }),
+      await countRows(
+        db()
+          .selectFrom("auditEvents")
+          .where("targetId", "=", clientId)
+          .where("action", "=", "webhook_config.test_sent"),
+      ),
     ).toBe(0);
   });
 
@@ -494,7 +514,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
     expect(replay.status).toBe(202);
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     expect(replay.body.deliveryId).toBe(first.body.deliveryId);
-    expect(await prisma().webhookDelivery.count({ where: { appId: clientId } })).toBe(1);
+    expect(await countDeliveries(clientId)).toBe(1);
 
     expect((await call("POST", url)).status).toBe(401);
     const foreign = await call("POST", url, { headers: bearer(await otherWorkspaceKey()) });
@@ -503,7 +523,7 @@ describe("POST /v1/apps/{client_id}/webhook-config/test", () => {
       headers: bearer(ws.keys.production),
     });
     expect(crossEnv.status).toBe(404);
-    expect(await prisma().webhookDelivery.count({ where: { appId: clientId } })).toBe(1);
+    expect(await countDeliveries(clientId)).toBe(1);
   });
 });
 
@@ -595,7 +615,12 @@ describe("attempt details in GET /v1/apps/{client_id}/webhook-deliveries/{delive
     expect(unsigned.attempts[0].responseBody).toBe("ok");
 
     // nothing listens on port 1: the attempt has request headers but no response
-    await prisma().app.update({ where: { id: clientId }, data: { webhookUrl: "http://127.0.0.1:1/hooks" } });
+    await db()
+      .updateTable("apps")
+      .set({ webhookUrl: "http://127.0.0.1:1/hooks", updatedAt: new Date() })
+      .where("id", "=", clientId)
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const refused = await call("POST", `${base}/webhook-config/test`, { headers: bearer(key) });
     const dead = await waitFor(async () => {
       const d = await call("GET", `${deliveries}/${refused.body.deliveryId}`, { headers: bearer(key) });

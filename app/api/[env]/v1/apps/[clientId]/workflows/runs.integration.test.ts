@@ -3,13 +3,25 @@
  * and regression cases — through the real routes and database.
  */
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows, likeLiteral } from "@/lib/db/kysely";
 import { newId } from "@/lib/ids";
 import { findProvider } from "@/lib/providers/catalog";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 import { activateProviders, makeVerifyingApp } from "@/lib/testing/verifications";
 import { createWorkflow, type TNodeBody } from "@/lib/testing/workflows";
+
+/** Disables an app's provider (the row must exist). */
+async function disableProvider(appId: string, providerId: string) {
+  await kysely()
+    .updateTable("appProviders")
+    .set({ enabled: false, updatedAt: new Date() })
+    .where("appId", "=", appId)
+    .where("providerId", "=", providerId)
+    .returning("providerId")
+    .executeTakeFirstOrThrow();
+}
 
 const PROVIDERS = ["passport", "de_eid", "bank_data_match"];
 
@@ -142,8 +154,10 @@ describe("POST /v1/apps/{client_id}/workflows/test-run", () => {
       claims: {},
     });
 
-    expect(await prisma().verification.count({ where: { appId: app.clientId } })).toBe(0);
-    expect(await prisma().verificationDecision.count({ where: { appId: app.clientId } })).toBe(0);
+    expect(await countRows(kysely().selectFrom("verifications").where("appId", "=", app.clientId))).toBe(0);
+    expect(
+      await countRows(kysely().selectFrom("verificationDecisions").where("appId", "=", app.clientId)),
+    ).toBe(0);
   });
 
   it("age_verification discloses only the age result, as userinfo does", async () => {
@@ -186,10 +200,7 @@ describe("POST /v1/apps/{client_id}/workflows/test-run", () => {
       expect.objectContaining({ path: "workflow.entryNodeId" }),
     );
 
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
-      data: { enabled: false },
-    });
+    await disableProvider(app.clientId, "passport");
     const disabled = await testRun(base, headers, {
       workflow: draft(2),
       providerId: "passport",
@@ -290,13 +301,23 @@ describe("decision records", () => {
         matchData: { given_name: "Max", family_name: "Mustermann", birthdate: "1975-02-28" },
       },
     ]);
-    const rows = await prisma().verificationDecision.findMany({ where: { appId: s.app.clientId } });
+    const rows = await kysely()
+      .selectFrom("verificationDecisions")
+      .selectAll()
+      .where("appId", "=", s.app.clientId)
+      .execute();
     const byId = new Map(rows.map((r) => [r.verificationId, r]));
     expect(byId.has(cancelled!)).toBe(false);
     expect(rows).toHaveLength(4);
 
     const versionOf = async (id: string) =>
-      (await prisma().verification.findUniqueOrThrow({ where: { id } })).workflowVersion ?? null;
+      (
+        await kysely()
+          .selectFrom("verifications")
+          .select("workflowVersion")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).workflowVersion;
     expect(byId.get(completed!)).toMatchObject({
       workflowId: wf.workflowId,
       workflowVersion: await versionOf(completed!),
@@ -485,10 +506,7 @@ describe("regression cases", () => {
     expect(after.body[1].result.passed).toBe(false);
 
     // a provider the app no longer has enabled: the case fails instead of the list
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: s.app.clientId, providerId: "passport" } },
-      data: { enabled: false },
-    });
+    await disableProvider(s.app.clientId, "passport");
     const disabled = await call("GET", cases, { headers: s.headers });
     expect(disabled.body[1].result).toEqual({
       outcome: "failed",
@@ -502,9 +520,12 @@ describe("regression cases", () => {
     expect((await call("DELETE", `${cases}/${anna.body.id}`, { headers: s.headers })).status).toBe(404);
     expect((await call("GET", cases, { headers: s.headers })).body).toHaveLength(2);
     expect(
-      await prisma().auditEvent.count({
-        where: { action: { startsWith: "workflow_case." }, workspaceId: s.ws.workspaceId },
-      }),
+      await countRows(
+        kysely()
+          .selectFrom("auditEvents")
+          .where("action", "like", `${likeLiteral("workflow_case.")}%`)
+          .where("workspaceId", "=", s.ws.workspaceId),
+      ),
     ).toBe(4);
   });
 

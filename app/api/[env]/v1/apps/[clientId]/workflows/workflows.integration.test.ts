@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { makeApp, makeWorkspace } from "@/lib/testing/factories";
 import { expectWorkspaceKeyRequired } from "@/lib/testing/app-access";
 import { bearer, call } from "@/lib/testing/router";
@@ -7,9 +8,26 @@ import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "
 import type { TWorkflowNode } from "@/lib/workflows/json";
 import { validateWorkflow } from "@/lib/workflows/validate";
 
-const countWorkflows = (appId: string) => prisma().workflow.count({ where: { appId } });
+const countWorkflows = (appId: string) =>
+  countRows(kysely().selectFrom("workflows").where("appId", "=", appId));
 const countAudits = (action: string, workspaceId: string) =>
-  prisma().auditEvent.count({ where: { action, workspaceId } });
+  countRows(
+    kysely().selectFrom("auditEvents").where("action", "=", action).where("workspaceId", "=", workspaceId),
+  );
+const workflowRow = (id: string) =>
+  kysely().selectFrom("workflows").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const appRow = (id: string) =>
+  kysely().selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+/** An audit event of `action` on `targetId` (in `workspaceId` when given). */
+function findAudit(action: string, targetId: string, workspaceId?: string) {
+  let query = kysely()
+    .selectFrom("auditEvents")
+    .selectAll()
+    .where("action", "=", action)
+    .where("targetId", "=", targetId);
+  if (workspaceId !== undefined) query = query.where("workspaceId", "=", workspaceId);
+  return query.executeTakeFirst();
+}
 
 function detailPaths(res: { body: { error: { details?: { path: string }[] } } }) {
   return (res.body.error.details ?? []).map((d) => d.path);
@@ -79,7 +97,11 @@ describe("GET /v1/apps/{client_id}/workflows", () => {
     expect(res.body).toHaveLength(1);
     const starter = res.body[0];
     expect(starter.workflowId).toBe(app.defaultWorkflowId);
-    const providers = await prisma().appProvider.findMany({ where: { appId: app.clientId } });
+    const providers = await kysely()
+      .selectFrom("appProviders")
+      .selectAll()
+      .where("appId", "=", app.clientId)
+      .execute();
     expect(
       validateWorkflow(
         { entryNodeId: starter.entryNodeId, nodes: starter.nodes as TWorkflowNode[] },
@@ -136,11 +158,9 @@ describe("POST /v1/apps/{client_id}/workflows", () => {
     expect(wf.nodes[3]).toEqual({ id: "end", type: "response" });
     expect(Date.parse(wf.createdAt)).not.toBeNaN();
 
-    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await workflowRow(wf.workflowId);
     expect(row.appId).toBe(app.clientId);
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "workflow.created", targetId: wf.workflowId },
-    });
+    const audit = await findAudit("workflow.created", wf.workflowId);
     expect(audit?.workspaceId).toBe(ws.workspaceId);
     const got = await call("GET", `${base}/workflows/${wf.workflowId}`, { headers });
     expect(got.body).toEqual(wf);
@@ -373,9 +393,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     expect(res.status).toBe(200);
     expect(res.body.name).toBe("Renamed");
     expect(res.body.nodes).toEqual(wf.nodes);
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "workflow.updated", targetId: wf.workflowId, workspaceId: ws.workspaceId },
-    });
+    const audit = await findAudit("workflow.updated", wf.workflowId, ws.workspaceId);
     expect(audit?.data).toMatchObject({ fields: ["name"] });
   });
 
@@ -402,7 +420,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     expect(res.status).toBe(200);
     expect(res.body.entryNodeId).toBe("begin");
     expect(res.body.nodes).toEqual(nodes);
-    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await workflowRow(wf.workflowId);
     expect(row.nodes).toEqual(nodes);
   });
 
@@ -449,7 +467,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
   ])("refuses %j naming the field, and changes nothing", async (body, path, message) => {
     const { app, base, headers, key, ws } = await makeWorkflowsApp();
     const wf = await createWorkflow(key, app.clientId);
-    const before = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const before = await workflowRow(wf.workflowId);
     const res = await call("PATCH", `${base}/workflows/${wf.workflowId}`, { headers, body });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -458,7 +476,7 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     );
     expect(detail, JSON.stringify(res.body.error.details)).toBeDefined();
     expect(detail!.message).toContain(message);
-    const after = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const after = await workflowRow(wf.workflowId);
     expect(after).toEqual(before);
     expect(await countAudits("workflow.updated", ws.workspaceId)).toBe(0);
   });
@@ -484,7 +502,11 @@ describe("PATCH /v1/apps/{client_id}/workflows/{workflow_id}", () => {
     );
     expect(cross.status).toBe(404);
     const names = (
-      await prisma().workflow.findMany({ where: { appId: { in: [app.clientId, sibling.clientId] } } })
+      await kysely()
+        .selectFrom("workflows")
+        .select("name")
+        .where("appId", "in", [app.clientId, sibling.clientId])
+        .execute()
     ).map((w) => w.name);
     expect(names).toEqual(["Default workflow", "Default workflow"]);
   });
@@ -567,8 +589,15 @@ describe("DELETE /v1/apps/{client_id}/workflows/{workflow_id}", () => {
         [200, 400],
         [404, 200],
       ]).toContainEqual([put.status, del.status]);
-      const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
-      expect(await prisma().workflow.count({ where: { id: row.defaultWorkflowId! } })).toBe(1);
+      const row = await appRow(app.clientId);
+      expect(row.defaultWorkflowId).not.toBeNull();
+      expect(
+        await countRows(
+          kysely()
+            .selectFrom("workflows")
+            .where("id", "=", row.defaultWorkflowId ?? ""),
+        ),
+      ).toBe(1);
     }
   });
 });
@@ -586,9 +615,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
     expect(res.body.defaultWorkflowId).toBe(custom.workflowId);
     expect(res.body.workflows).toHaveLength(2);
     expect(res.body.clientSecret).toBeUndefined();
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "app.default_workflow_set", targetId: app.clientId, workspaceId: ws.workspaceId },
-    });
+    const audit = await findAudit("app.default_workflow_set", app.clientId, ws.workspaceId);
     expect(audit?.data).toEqual({ from: app.defaultWorkflowId, to: custom.workflowId });
     // setting the current default again is a no-op
     const again = await call("PUT", `${base}/default-workflow`, {
@@ -612,7 +639,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(status === 404 ? "RESOURCE_NOT_FOUND" : "VALIDATION_ERROR");
     expect(detailPaths(res)).toContain(path);
-    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await appRow(app.clientId);
     expect(row.defaultWorkflowId).toBe(app.defaultWorkflowId);
   });
 
@@ -639,7 +666,7 @@ describe("PUT /v1/apps/{client_id}/default-workflow", () => {
     expect(
       (await call("PUT", `${base}/default-workflow`, { body: { workflowId: custom.workflowId } })).status,
     ).toBe(401);
-    const row = await prisma().app.findUniqueOrThrow({ where: { id: app.clientId } });
+    const row = await appRow(app.clientId);
     expect(row.defaultWorkflowId).toBe(app.defaultWorkflowId);
   });
 });

@@ -1,6 +1,7 @@
 /** GET /v1/apps/{client_id}/workflows/templates, and creating workflows from the templates. */
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { activateProviders } from "@/lib/testing/verifications";
@@ -71,7 +72,7 @@ describe("GET /v1/apps/{client_id}/workflows/templates", () => {
       expect(created.status, t.id).toBe(201);
       expect(created.body).toMatchObject({ ...t.workflow, version: 1 });
     }
-    expect(await prisma().workflow.count({ where: { appId: app.clientId } })).toBe(5);
+    expect(await countRows(kysely().selectFrom("workflows").where("appId", "=", app.clientId))).toBe(5);
   });
 
   it("the match and age templates run as described on the engine", async () => {
@@ -132,12 +133,14 @@ describe("GET /v1/apps/{client_id}/workflows/templates", () => {
 
   it("counts a provider that is added but disabled or not activated as missing", async () => {
     const { app, base, headers } = await setup();
-    await prisma().appProvider.createMany({
-      data: [
-        { appId: app.clientId, providerId: "de_eid", status: "activated", enabled: false },
-        { appId: app.clientId, providerId: "bank_data_match", status: "pending", enabled: true },
-      ],
-    });
+    const updatedAt = new Date();
+    await kysely()
+      .insertInto("appProviders")
+      .values([
+        { appId: app.clientId, providerId: "de_eid", status: "activated", enabled: false, updatedAt },
+        { appId: app.clientId, providerId: "bank_data_match", status: "pending", enabled: true, updatedAt },
+      ])
+      .execute();
     const res = await call("GET", `${base}/workflows/templates`, { headers });
     const missing = Object.fromEntries((res.body as TTemplate[]).map((t) => [t.id, t.missingProviders]));
     expect(missing).toMatchObject({ high_assurance: ["de_eid"], match_known_customer: ["bank_data_match"] });

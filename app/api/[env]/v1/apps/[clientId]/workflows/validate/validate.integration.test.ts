@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { workflowBody } from "@/lib/testing/workflows";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows, likeLiteral } from "@/lib/db/kysely";
 
 async function setup() {
   const ws = await makeWorkspace();
@@ -13,11 +14,27 @@ async function setup() {
 }
 
 async function storedState(appId: string, workspaceId: string) {
-  const workflows = await prisma().workflow.findMany({ where: { appId }, include: { versions: true } });
-  const audits = await prisma().auditEvent.count({
-    where: { workspaceId, action: { startsWith: "workflow." } },
-  });
-  return { workflows, audits };
+  const workflows = await kysely()
+    .selectFrom("workflows")
+    .selectAll()
+    .where("appId", "=", appId)
+    .orderBy("id")
+    .execute();
+  const versions = await kysely()
+    .selectFrom("workflowVersions")
+    .innerJoin("workflows", "workflows.id", "workflowVersions.workflowId")
+    .selectAll("workflowVersions")
+    .where("workflows.appId", "=", appId)
+    .orderBy("workflowVersions.workflowId")
+    .orderBy("workflowVersions.version")
+    .execute();
+  const audits = await countRows(
+    kysely()
+      .selectFrom("auditEvents")
+      .where("workspaceId", "=", workspaceId)
+      .where("action", "like", `${likeLiteral("workflow.")}%`),
+  );
+  return { workflows, versions, audits };
 }
 
 type TNode = { id: string; type: string; next?: string; then?: string; else?: string; config?: object };

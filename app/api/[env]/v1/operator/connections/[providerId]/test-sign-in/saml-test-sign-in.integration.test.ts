@@ -9,7 +9,8 @@ import {
   TEST_SIGN_IN_COOKIE,
   readTestSignInResult,
 } from "@/lib/connections/test-sign-in-cookies";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/router";
 import { fixture, samlConnectionSettings, startSamlIdp, type TSamlIdp } from "@/lib/testing/saml-idp";
@@ -87,10 +88,13 @@ function expectRefused(res: { status: number; text: string; headers: Headers }, 
 
 describe("test sign-in through a saml connection", () => {
   it("runs a real sign-in through the ACS and shows the mapped and raw claims to the same session, storing nothing", async () => {
-    const before = await prisma().providerConnection.findFirstOrThrow({
-      where: { environment: "production", providerId: PROVIDER },
-    });
-    const verifications = await prisma().verification.count();
+    const before = await kysely()
+      .selectFrom("providerConnections")
+      .selectAll()
+      .where("environment", "=", "production")
+      .where("providerId", "=", PROVIDER)
+      .executeTakeFirstOrThrow();
+    const verifications = await countRows(kysely().selectFrom("verifications"));
 
     const url = await started();
     expect(url.startsWith("https://idp.example-eid.test/sso?")).toBe(true);
@@ -104,7 +108,7 @@ describe("test sign-in through a saml connection", () => {
     // a random key: nothing of the operator in it
     expect(relayState).not.toContain(session.cookie!.split("=")[1]!.slice(0, 20));
     // the hand-off kept server-side until the answer, sealed
-    const kept = await prisma().connectionTestHandOff.findMany();
+    const kept = await kysely().selectFrom("connectionTestHandOffs").selectAll().execute();
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ environment: "production", providerId: PROVIDER });
     // under a digest of the RelayState, sealed: neither it nor the operator's id in clear text
@@ -132,9 +136,13 @@ describe("test sign-in through a saml connection", () => {
     expect(await readTestSignInResult(`${other.cookie}; ${result.pair}`, "production", PROVIDER)).toBeNull();
 
     // nothing stored: the hand-off consumed, no session, the connection's row untouched (health included)
-    expect(await prisma().connectionTestHandOff.count()).toBe(0);
-    expect(await prisma().verification.count()).toBe(verifications);
-    const after = await prisma().providerConnection.findFirstOrThrow({ where: { id: before.id } });
+    expect(await countRows(kysely().selectFrom("connectionTestHandOffs"))).toBe(0);
+    expect(await countRows(kysely().selectFrom("verifications"))).toBe(verifications);
+    const after = await kysely()
+      .selectFrom("providerConnections")
+      .selectAll()
+      .where("id", "=", before.id)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
   });
 
@@ -196,7 +204,7 @@ describe("test sign-in through a saml connection", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10 * 60_000 + 1000 });
     expectRefused(await post(form), "expired");
     vi.useRealTimers();
-    expect(await prisma().connectionTestHandOff.count()).toBe(0);
+    expect(await countRows(kysely().selectFrom("connectionTestHandOffs"))).toBe(0);
     // and it stays refused once the clock is back
     expectRefused(await post(form), "expired, posted again");
   });

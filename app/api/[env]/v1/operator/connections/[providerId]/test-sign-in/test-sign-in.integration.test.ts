@@ -7,7 +7,8 @@ import {
   TEST_SIGN_IN_COOKIE,
   readTestSignInResult,
 } from "@/lib/connections/test-sign-in-cookies";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { opSettings } from "@/lib/testing/connections";
 import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
@@ -72,10 +73,13 @@ async function startedSignIn(session: Record<string, string>) {
 describe("test sign-in through a connection", () => {
   it("runs a real sign-in and shows the mapped and raw claims to the same session, storing nothing", async () => {
     const { session } = await connectedOperator();
-    const before = await prisma().providerConnection.findFirstOrThrow({
-      where: { environment: "production", providerId: PROVIDER },
-    });
-    const verifications = await prisma().verification.count();
+    const before = await kysely()
+      .selectFrom("providerConnections")
+      .selectAll()
+      .where("environment", "=", "production")
+      .where("providerId", "=", PROVIDER)
+      .executeTakeFirstOrThrow();
+    const verifications = await countRows(kysely().selectFrom("verifications"));
 
     const { url, handOff } = await startedSignIn(session);
     expect(url.startsWith(`${op.issuer}/auth`)).toBe(true);
@@ -109,8 +113,12 @@ describe("test sign-in through a connection", () => {
     expect(await readTestSignInResult(`${other.cookie}; ${result.pair}`, "production", PROVIDER)).toBeNull();
 
     // nothing stored: no session, the connection's row untouched (health included)
-    expect(await prisma().verification.count()).toBe(verifications);
-    const after = await prisma().providerConnection.findFirstOrThrow({ where: { id: before.id } });
+    expect(await countRows(kysely().selectFrom("verifications"))).toBe(verifications);
+    const after = await kysely()
+      .selectFrom("providerConnections")
+      .selectAll()
+      .where("id", "=", before.id)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
   });
 

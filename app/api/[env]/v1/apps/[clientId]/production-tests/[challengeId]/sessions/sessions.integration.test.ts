@@ -1,6 +1,7 @@
 /** POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions: taking part from the console. */
 import { describe, expect, it } from "vitest";
-import { prisma } from "@/lib/testing/prisma";
+import { kysely } from "@/lib/db/client";
+import { countRows } from "@/lib/db/kysely";
 import { flushRequestLog } from "@/lib/request-log/writer";
 import { addMember, makeApp, makeOperator, makeWorkspace, sessionHeaders } from "@/lib/testing/factories";
 import { connectTestProviders } from "@/lib/testing/connections";
@@ -32,7 +33,17 @@ async function setup(
   return { ws, key, app, operator, req, challenge, path, report, env };
 }
 
-const countSessions = (appId: string) => prisma().verification.count({ where: { appId } });
+const countSessions = (appId: string) =>
+  countRows(kysely().selectFrom("verifications").where("appId", "=", appId));
+const verificationRow = (id: string) =>
+  kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const disableProvider = (appId: string, providerId: string) =>
+  kysely()
+    .updateTable("appProviders")
+    .set({ enabled: false, updatedAt: new Date() })
+    .where("appId", "=", appId)
+    .where("providerId", "=", providerId)
+    .execute();
 
 describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", () => {
   it("starts a session for the challenge whose outcome becomes a participation and a stamp", async () => {
@@ -52,7 +63,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
       url: `http://localhost:3000/verify/${id}`,
       challengeId: s.challenge.id,
     });
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id } });
+    const row = await verificationRow(id);
     expect(row).toMatchObject({ challengeId: s.challenge.id, appId: s.app.clientId, environment: "sandbox" });
     expect(await eventTypes(id)).toEqual([
       "verification.created",
@@ -81,9 +92,12 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     });
     expect(report.challenge).toMatchObject({ isActive: true, completedAt: null });
 
-    const audit = await prisma().auditEvent.findFirst({
-      where: { targetId: id, action: "production_test.session_started" },
-    });
+    const audit = await kysely()
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("targetId", "=", id)
+      .where("action", "=", "production_test.session_started")
+      .executeTakeFirst();
     expect(audit).toMatchObject({
       actorType: "user",
       actorId: developer.userId,
@@ -91,9 +105,11 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
       data: { clientId: s.app.clientId, challengeId: s.challenge.id, providerId: "passport" },
     });
     await flushRequestLog();
-    const logged = await prisma().apiRequestLog.findUnique({
-      where: { id: res.headers.get("x-request-id")! },
-    });
+    const logged = await kysely()
+      .selectFrom("apiRequestLogs")
+      .selectAll()
+      .where("id", "=", res.headers.get("x-request-id")!)
+      .executeTakeFirst();
     expect(logged).toMatchObject({ verificationId: id, appId: s.app.clientId, credentialType: "session" });
   });
 
@@ -105,7 +121,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ providerId: "passport", challengeId: s.challenge.id });
     expect(res.body.url).toBe(`http://localhost:3000/verify/${res.body.verificationId}`);
-    const row = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
+    const row = await verificationRow(res.body.verificationId);
     expect(row).toMatchObject({ environment: "production", challengeId: s.challenge.id });
   });
 
@@ -119,10 +135,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     });
     const { challenge } = await scheduleProductionTest(operator.operatorKey, req.request.id);
     // passport comes first among the disclosure providers, but it is switched off
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: app.clientId, providerId: "passport" } },
-      data: { enabled: false },
-    });
+    await disableProvider(app.clientId, "passport");
     const path = `/api/sandbox/v1/apps/${app.clientId}/production-tests/${challenge.id}/sessions`;
     const res = await call("POST", path, { headers: bearer(ws.keys.sandbox) });
     expect(res.status).toBe(201);
@@ -147,10 +160,7 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
       details: [{ path: "providerId" }],
     });
 
-    await prisma().appProvider.update({
-      where: { appId_providerId: { appId: app.clientId, providerId: "nl_digid" } },
-      data: { enabled: false },
-    });
+    await disableProvider(app.clientId, "nl_digid");
     const none = await call("POST", path, { headers: bearer(ws.keys.sandbox) });
     expect(none.status).toBe(400);
     expect(none.body.error).toMatchObject({
@@ -189,10 +199,11 @@ describe("POST /v1/apps/{client_id}/production-tests/{challenge_id}/sessions", (
     ]);
 
     const other = await setup();
-    await prisma().productionTestChallenge.update({
-      where: { id: other.challenge.id },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
+    await kysely()
+      .updateTable("productionTestChallenges")
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where("id", "=", other.challenge.id)
+      .execute();
     const expired = await call("POST", other.path(), { headers: bearer(other.key) });
     expect(expired.status).toBe(400);
     expect(expired.body.error.details).toEqual([

@@ -12,12 +12,33 @@ import { addMember, makeApp, makeWorkspace, sessionHeaders } from "@/lib/testing
 import { postAuthorization } from "@/lib/testing/oidc-requests";
 import { basic, bearer, call } from "@/lib/testing/router";
 import { addAppProvider, createWorkflow, makeWorkflowsApp, workflowBody } from "@/lib/testing/workflows";
-import { inTransaction } from "@/lib/db/kysely";
+import { countRows, inTransaction } from "@/lib/db/kysely";
 import { sql } from "kysely";
-import { prisma } from "@/lib/testing/prisma";
 
 const versionRows = (workflowId: string) =>
-  prisma().workflowVersion.findMany({ where: { workflowId }, orderBy: { version: "asc" } });
+  kysely()
+    .selectFrom("workflowVersions")
+    .selectAll()
+    .where("workflowId", "=", workflowId)
+    .orderBy("version", "asc")
+    .execute();
+const workflowRow = (id: string) =>
+  kysely().selectFrom("workflows").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+/** The workspace's sandbox API key (the actor of the changes made with it). */
+const sandboxKeyRow = (workspaceId: string) =>
+  kysely()
+    .selectFrom("apiKeys")
+    .selectAll()
+    .where("workspaceId", "=", workspaceId)
+    .where("environment", "=", "sandbox")
+    .executeTakeFirstOrThrow();
+/** The audit events of `action` on `targetId` in `workspaceId`. */
+const auditQuery = (action: string, targetId: string, workspaceId: string) =>
+  kysely()
+    .selectFrom("auditEvents")
+    .where("action", "=", action)
+    .where("targetId", "=", targetId)
+    .where("workspaceId", "=", workspaceId);
 
 const positions = {
   start: { x: 0, y: 0 },
@@ -71,7 +92,7 @@ describe("positions and version on the workflow resource", () => {
     expect(create.body.error.details).toEqual([
       { path: "positions.ghost", message: '"ghost" is not a node of this workflow' },
     ]);
-    expect(await prisma().workflow.count({ where: { appId: app.clientId } })).toBe(1);
+    expect(await countRows(kysely().selectFrom("workflows").where("appId", "=", app.clientId))).toBe(1);
 
     const wf = await createWorkflow(key, app.clientId);
     const patch = await call("PATCH", `${base}/workflows/${wf.workflowId}`, {
@@ -177,13 +198,9 @@ describe("If-Match on PATCH", () => {
     expect(stale.body.error.code).toBe("WORKFLOW_VERSION_CONFLICT");
     expect(stale.body.error.message).toContain("version 2 is the current one");
     expect(stale.body.error.details).toEqual([{ path: "If-Match", message: expect.stringContaining('"2"') }]);
-    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await workflowRow(wf.workflowId);
     expect(row).toMatchObject({ name: "Two", version: 2 });
-    expect(
-      await prisma().auditEvent.count({
-        where: { action: "workflow.updated", targetId: wf.workflowId, workspaceId: ws.workspaceId },
-      }),
-    ).toBe(1);
+    expect(await countRows(auditQuery("workflow.updated", wf.workflowId, ws.workspaceId))).toBe(1);
 
     // weak tags and garbage never match; * and lists do; no If-Match keeps working
     for (const value of ['W/"2"', "2", "garbage"]) {
@@ -244,7 +261,7 @@ describe("If-Match on PATCH", () => {
     expect(results.map((r) => r.body.version).sort()).toEqual([2, 3, 4]);
     const rows = await versionRows(wf.workflowId);
     expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
-    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await workflowRow(wf.workflowId);
     expect(row.version).toBe(4);
     expect(row.name).toBe(rows[3]!.name);
   });
@@ -274,9 +291,7 @@ describe("versions are written with every change", () => {
       nodes: otherNodes,
       positions: { start: { x: 9, y: 9 } },
     });
-    const keyRow = await prisma().apiKey.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, environment: "sandbox" },
-    });
+    const keyRow = await sandboxKeyRow(ws.workspaceId);
     expect(rows.every((r) => r.actorId === keyRow.id)).toBe(true);
   });
 
@@ -347,9 +362,7 @@ describe("GET …/versions and GET …/versions/{version}", () => {
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { name: "Two" } });
     await call("PATCH", url, { headers, body: { nodes: otherNodes } });
-    const keyRow = await prisma().apiKey.findFirstOrThrow({
-      where: { workspaceId: ws.workspaceId, environment: "sandbox" },
-    });
+    const keyRow = await sandboxKeyRow(ws.workspaceId);
 
     const res = await call("GET", `${url}/versions`, { headers });
     expect(res.status).toBe(200);
@@ -444,13 +457,13 @@ describe("POST …/versions/{version}/restore", () => {
     expect(after[2]!.nodes).toEqual(wf.nodes);
     const list = await call("GET", `${url}/versions`, { headers });
     expect(list.body.data[0]).toMatchObject({ version: 3, restoredFrom: 1 });
-    const audit = await prisma().auditEvent.findFirst({
-      where: { action: "workflow.restored", targetId: wf.workflowId, workspaceId: ws.workspaceId },
-    });
+    const audit = await auditQuery("workflow.restored", wf.workflowId, ws.workspaceId)
+      .selectAll()
+      .executeTakeFirst();
     expect(audit?.data).toMatchObject({ fromVersion: 1, version: 3 });
 
     // the restored workflow is what sessions now run
-    const row = await prisma().workflow.findUniqueOrThrow({ where: { id: wf.workflowId } });
+    const row = await workflowRow(wf.workflowId);
     expect(row.nodes).toEqual(wf.nodes);
   });
 
@@ -483,9 +496,12 @@ describe("POST …/versions/{version}/restore", () => {
     const wf = await createWorkflow(key, app.clientId, workflowBody({ nodes }));
     const url = `${base}/workflows/${wf.workflowId}`;
     await call("PATCH", url, { headers, body: { nodes: otherNodes } });
-    await prisma().appProvider.delete({
-      where: { appId_providerId: { appId: app.clientId, providerId: "de_eid" } },
-    });
+    await kysely()
+      .deleteFrom("appProviders")
+      .where("appId", "=", app.clientId)
+      .where("providerId", "=", "de_eid")
+      .returning("providerId")
+      .executeTakeFirstOrThrow();
     const res = await call("POST", `${url}/versions/1/restore`, { headers });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toContainEqual({
@@ -565,9 +581,11 @@ describe("verification sessions record the workflow version", () => {
       headers: creds,
       body: { providerId: "passport" },
     });
-    const rows = await prisma().verification.findMany({
-      where: { id: { in: [first.body.verificationId, second.body.verificationId] } },
-    });
+    const rows = await kysely()
+      .selectFrom("verifications")
+      .select(["id", "workflowVersion"])
+      .where("id", "in", [first.body.verificationId, second.body.verificationId])
+      .execute();
     const byId = Object.fromEntries(rows.map((r) => [r.id, r.workflowVersion]));
     expect(byId).toEqual({ [first.body.verificationId]: 1, [second.body.verificationId]: 2 });
 
@@ -643,10 +661,17 @@ describe("verification sessions record the workflow version", () => {
         body: { providerId: "passport", workflowId: wf.workflowId },
       });
       expect(res.status).toBe(201);
-      const v = await prisma().verification.findUniqueOrThrow({ where: { id: res.body.verificationId } });
-      const event = await prisma().verificationEvent.findFirstOrThrow({
-        where: { verificationId: v.id, type: "verification.workflow.started" },
-      });
+      const v = await kysely()
+        .selectFrom("verifications")
+        .selectAll()
+        .where("id", "=", res.body.verificationId)
+        .executeTakeFirstOrThrow();
+      const event = await kysely()
+        .selectFrom("verificationEvents")
+        .selectAll()
+        .where("verificationId", "=", v.id)
+        .where("type", "=", "verification.workflow.started")
+        .executeTakeFirstOrThrow();
       return { version: v.workflowVersion, node: v.verificationNodeId, payload: event.payload };
     };
     // twice on version 1: the second plans on what the first parsed
