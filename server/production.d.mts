@@ -2,11 +2,6 @@
 // TypeScript tests use (lib/testing/fuzz.integration.test.ts).
 import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 
-export declare function writeResponse(
-  res: ServerResponse,
-  response: Response,
-  extraHeaders: Record<string, string>,
-): Promise<void>;
 export declare function serverOptions(bodyTimeoutMs: number): ServerOptions;
 export declare function requestListener(options: {
   port: number;

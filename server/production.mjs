@@ -13,13 +13,10 @@
  *
  * Pages, build assets, next-auth and anything else go to Next.js's own request handler, proxy.ts
  * included. With the fast path on (the default; IDV_FAST_PATH=off turns it off), a request whose
- * target is a route handler of `/api/…` or `/oidc/…` (server/route-table.mjs) is handed straight
- * to that handler — the same built module Next.js would call — skipping Next.js's router, its
- * proxy invocation and its request/response adapters, which cost about 40 % of a status read
- * (docs/benchmarks.md). The request is shaped exactly as proxy.ts shapes it, by the same code
- * (lib/http/request-shaping.ts, left on globalThis by instrumentation.ts): the host decides the
- * surface and the served app, a client's copy of the served-app header is dropped, and every
- * answer carries the security headers.
+ * target is a route handler of `/api/…` or `/oidc/…` is handed straight to that handler
+ * (server/fast-path.mjs). /healthz, /readyz and /metrics are answered before all of that, and the
+ * server stops gracefully on a signal (server/operations.mjs); Web Responses are written to the
+ * Node response by server/web.mjs.
  *
  * On every request, either way, the socket's address is appended to X-Forwarded-For (as a reverse
  * proxy does), so that the client address of lib/rate-limit (the entry before
@@ -31,12 +28,18 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
-import { findRoute, loadRoutes } from "./route-table.mjs";
-
-/** lib/http/request-shaping.ts FAST_PATH_HOOKS */
-export const FAST_PATH_HOOKS = Symbol.for("idv.fast-path");
-
-const BODYLESS = new Set(["GET", "HEAD"]);
+import { FAST_PATH_HOOKS, fastPath } from "./fast-path.mjs";
+import {
+  answerHealth,
+  answerMetrics,
+  gracefulShutdown,
+  HEALTH_HOOKS,
+  HEALTH_PATHS,
+  METRICS_HOOKS,
+  metricsListener,
+  observer,
+} from "./operations.mjs";
+import { writeResponse } from "./web.mjs";
 
 /**
  * Methods node:http passes on that the Fetch API refuses to build a Request for (`new Request(url,
@@ -61,219 +64,6 @@ function methodNotAllowed(res, method) {
     "x-content-type-options": "nosniff",
   });
   res.end(body);
-}
-
-/** lib/health/hooks.ts HEALTH_HOOKS: readiness and the stop of the process's background work */
-export const HEALTH_HOOKS = Symbol.for("idv.health");
-
-const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
-
-/** The server's own state: a shutdown began (readiness is 503 from then on). */
-const serverState = { shuttingDown: false };
-
-function writeJson(res, status, value, extra = {}) {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body),
-    "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
-    ...extra,
-  });
-  res.end(res.req?.method === "HEAD" ? undefined : body);
-}
-
-/**
- * GET (or HEAD) /healthz and /readyz, on any host, before routing, the request log and the rate
- * limits (lib/health/readiness.ts): liveness is 200 while the process serves; readiness is 200
- * when the process's checks pass, else 503 with the first failing one's short reason — 503
- * "starting" until instrumentation.ts left the health hooks, "shutting down" from the signal on.
- * Returns false for any other path.
- */
-export async function answerHealth(req, res, pathname, state = serverState) {
-  if (!HEALTH_PATHS.has(pathname)) return false;
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    writeJson(
-      res,
-      405,
-      {
-        error: {
-          code: "METHOD_NOT_ALLOWED",
-          message: `${String(req.method).slice(0, 32)} is not allowed. Allowed: GET, HEAD`,
-        },
-      },
-      { allow: "GET, HEAD" },
-    );
-    return true;
-  }
-  if (pathname === "/healthz") {
-    writeJson(res, 200, { status: "ok" });
-    return true;
-  }
-  const hooks = globalThis[HEALTH_HOOKS];
-  const answer = state.shuttingDown
-    ? { ready: false, reason: "shutting down" }
-    : hooks
-      ? await hooks.readiness()
-      : { ready: false, reason: "starting" };
-  if (answer.ready) writeJson(res, 200, { status: "ready" });
-  else writeJson(res, 503, { status: "not_ready", reason: answer.reason });
-  return true;
-}
-
-/** lib/metrics/hooks.ts METRICS_HOOKS: request observations and the exposition */
-export const METRICS_HOOKS = Symbol.for("idv.metrics");
-
-/** Where a route handler's template is left on the response, for the request's metrics label. */
-const ROUTE_LABEL = Symbol("idv.route-label");
-
-// the first path segments of the app's pages and routes: a request not served by a route of the
-// fast path is labelled by one of these (bounded), anything else is "(other)"
-const KNOWN_SEGMENTS = new Set([
-  "api",
-  "oidc",
-  "console",
-  "operator",
-  "verify",
-  "sandbox",
-  "signup",
-  "invite",
-  "forgot-password",
-  "reset-password",
-  "connections",
-  "dev",
-  "_next",
-]);
-
-/** The metrics label of a request not served by the fast path: "/" or "/<segment>/…" or "(other)". */
-export function coarseRouteLabel(pathname) {
-  if (pathname === "/") return "/";
-  const end = pathname.indexOf("/", 1);
-  const first = pathname.slice(1, end < 0 ? undefined : end);
-  if (!KNOWN_SEGMENTS.has(first)) return "(other)";
-  if (first === "api" && pathname.startsWith("/api/auth/")) return "/api/auth/…";
-  return `/${first}/…`;
-}
-
-/**
- * The observation of the request's answer in the metrics (route template, method, status,
- * duration), to call once it is written; undefined without the metrics hooks. Called directly
- * where this listener writes the answer (a listener on "finish" costs the fast path about 5 % of
- * its throughput), on "finish" where Next.js does.
- */
-function observer(req, res, pathname) {
-  const hooks = globalThis[METRICS_HOOKS];
-  if (!hooks) return undefined;
-  const started = performance.now();
-  return () =>
-    hooks.observeRequest(
-      req.method ?? "GET",
-      res[ROUTE_LABEL] ?? coarseRouteLabel(pathname),
-      res.statusCode,
-      (performance.now() - started) / 1000,
-    );
-}
-
-/**
- * GET /metrics (lib/metrics): the exposition to the bearer of IDV_METRICS_TOKEN (401 otherwise);
- * without a token set, not served here (404) unless `open` (the metrics port without a token).
- */
-export async function answerMetrics(req, res, { open = false } = {}) {
-  const hooks = globalThis[METRICS_HOOKS];
-  if (!hooks || (!hooks.tokenSet() && !open)) {
-    writeJson(res, 404, { error: { code: "ROUTE_NOT_FOUND", message: "No route for /metrics" } });
-    return;
-  }
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    writeJson(
-      res,
-      405,
-      { error: { code: "METHOD_NOT_ALLOWED", message: "Allowed: GET, HEAD" } },
-      { allow: "GET, HEAD" },
-    );
-    return;
-  }
-  if (hooks.tokenSet() && !hooks.carriesToken(req.headers.authorization)) {
-    writeJson(
-      res,
-      401,
-      {
-        error: {
-          code: "INVALID_TOKEN",
-          message: "GET /metrics needs Authorization: Bearer <IDV_METRICS_TOKEN>",
-        },
-      },
-      { "www-authenticate": 'Bearer realm="metrics"' },
-    );
-    return;
-  }
-  const { contentType, text } = await hooks.exposition();
-  res.writeHead(200, {
-    "content-type": contentType,
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
-  });
-  res.end(req.method === "HEAD" ? undefined : text);
-}
-
-/** The metrics port's listener: /metrics (and /healthz), nothing else. */
-export function metricsListener() {
-  return async (req, res) => {
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const pathname = q < 0 ? url : url.slice(0, q);
-    try {
-      if (pathname === "/metrics") return await answerMetrics(req, res, { open: true });
-      if (pathname === "/healthz") return void (await answerHealth(req, res, pathname));
-      writeJson(res, 404, {
-        error: { code: "ROUTE_NOT_FOUND", message: `No route for ${pathname.slice(0, 64)}` },
-      });
-    } catch (err) {
-      console.error("metrics server: unhandled error", err);
-      if (!res.headersSent)
-        writeJson(res, 500, { error: { code: "INTERNAL_ERROR", message: "Internal error" } });
-    }
-  };
-}
-
-/**
- * The stop of the server on SIGTERM/SIGINT (once, whatever the signals): readiness turns 503 at
- * once, the server accepts no more connections and closes each keep-alive connection as soon as it
- * is idle, requests in flight finish — those still running after `timeoutMs` lose their
- * connection —, then the process's background work stops and its pool closes (`health.stop()`).
- * Resolves when all of that is done.
- */
-export function gracefulShutdown({
-  server,
-  metricsServer,
-  timeoutMs,
-  state = serverState,
-  health = () => globalThis[HEALTH_HOOKS],
-}) {
-  let stopping;
-  return () =>
-    (stopping ??= (async () => {
-      state.shuttingDown = true;
-      health()?.beginShutdown();
-      const closed = new Promise((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // a connection becomes idle when its response ends: close it then, not at its keep-alive timeout
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
-      try {
-        await closed;
-      } finally {
-        clearInterval(idle);
-        clearTimeout(deadline);
-      }
-      await health()?.stop();
-      // scraped until the end: the metrics port closes last
-      if (metricsServer) {
-        metricsServer.closeAllConnections();
-        await new Promise((resolve) => metricsServer.close(() => resolve()));
-      }
-    })());
 }
 
 /** lib/config IDV_BODY_TIMEOUT_MS's default, for a server started without the hooks */
@@ -306,169 +96,6 @@ export function forwardedHeaders(req, port) {
   headers["x-forwarded-host"] ??= headers.host ?? "localhost";
   headers["x-forwarded-port"] ??= String(port);
   headers["x-forwarded-proto"] ??= req.socket.encrypted ? "https" : "http";
-}
-
-function webHeaders(req) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.append(name, value);
-  }
-  return headers;
-}
-
-/** lib/http/buffered-response.ts BUFFERED_BODY */
-export const BUFFERED_BODY = Symbol.for("idv.buffered-body");
-
-/**
- * Writes a Web Response to the Node response: a BufferedResponse's text (JSON answers,
- * lib/http/buffered-response.ts) or a body of one chunk in one write with its Content-Length,
- * longer ones streamed.
- */
-export async function writeResponse(res, response, extraHeaders) {
-  const headers = {};
-  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
-  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
-  const text = response[BUFFERED_BODY];
-  if (typeof text === "string") {
-    headers["content-length"] = String(Buffer.byteLength(text));
-    res.writeHead(response.status, headers);
-    res.end(text);
-    return;
-  }
-  if (!response.body) {
-    res.writeHead(response.status, headers);
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  const first = await reader.read();
-  const second = first.done ? first : await reader.read();
-  if (second.done) {
-    const body = first.done ? undefined : first.value;
-    headers["content-length"] = String(body?.byteLength ?? 0);
-    res.writeHead(response.status, headers);
-    res.end(body);
-    return;
-  }
-  res.writeHead(response.status, headers);
-  res.once("close", () => {
-    if (!res.writableFinished) reader.cancel().catch(() => {});
-  });
-  res.write(first.value);
-  let chunk = second;
-  while (!chunk.done) {
-    if (!res.write(chunk.value)) await new Promise((resolve) => res.once("drain", resolve));
-    chunk = await reader.read();
-  }
-  res.end();
-}
-
-/**
- * The fast path's request handler, called by requestListener with the request's host route, its
- * target path and its body (read whole, or undefined when it has none). It answers `false` when
- * Next.js should serve the request: a target that is no route handler of /api/… or /oidc/…, a
- * method the route does not export, or no request-shaping hooks (yet).
- */
-const ROUTE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-
-/** The version of the Next.js installed beside the server (the one that made the build), or "?". */
-function nextVersion(require) {
-  try {
-    return String(require("next/package.json").version);
-  } catch {
-    return "?";
-  }
-}
-
-export function fastPath({ distDir, origin }) {
-  const require = createRequire(import.meta.url);
-  const routes = loadRoutes(distDir);
-  const handlers = new Map();
-
-  /** The exports of a built route module (its GET, POST, …), loaded once. */
-  function handlersOf(file) {
-    let loaded = handlers.get(file);
-    if (!loaded) {
-      loaded = (async () => {
-        const { routeModule } = require(path.join(distDir, "server", file));
-        if (typeof routeModule?.ensureUserland === "function") await routeModule.ensureUserland();
-        return routeModule?.userland ?? null;
-      })().catch((err) => {
-        console.error(`fast path: cannot load ${file}; Next.js serves it`, err);
-        return null;
-      });
-      handlers.set(file, loaded);
-    }
-    return loaded;
-  }
-
-  /**
-   * Loads every route module of the table and checks the Next.js internals the fast path relies
-   * on (the app-paths manifest, `routeModule.userland` with the route's HTTP methods): throws,
-   * naming each route that does not have them, rather than let a Next.js upgrade turn the fast
-   * path silently off. The modules it loads are the ones requests then use.
-   */
-  async function check() {
-    if (routes.length === 0)
-      throw new Error(
-        "fast path: the build's app-paths-manifest.json names no route handler of /api/… or /oidc/…",
-      );
-    const broken = [];
-    for (const route of routes) {
-      try {
-        const { routeModule } = require(path.join(distDir, "server", route.file));
-        if (typeof routeModule?.ensureUserland === "function") await routeModule.ensureUserland();
-        const userland = routeModule?.userland;
-        if (!routeModule) broken.push(`${route.file}: no \`routeModule\` export`);
-        else if (!userland || !ROUTE_METHODS.some((m) => typeof userland[m] === "function"))
-          broken.push(`${route.file}: \`routeModule.userland\` has no HTTP method handler`);
-        else handlers.set(route.file, Promise.resolve(userland));
-      } catch (err) {
-        broken.push(`${route.file}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    if (broken.length > 0) {
-      const next = nextVersion(require);
-      throw new Error(
-        `fast path: the built route modules are not what it expects (Next.js ${next}); ` +
-          `start with IDV_FAST_PATH=off, or adapt server/production.mjs to this Next.js:\n  ` +
-          broken.join("\n  "),
-      );
-    }
-  }
-
-  async function serve(req, res, { route, target, body }) {
-    const hooks = globalThis[FAST_PATH_HOOKS];
-    if (!hooks) return false;
-    const url = req.url ?? "/";
-    const found = findRoute(routes, target);
-    if (!found) return false;
-    const userland = await handlersOf(found.route.file);
-    const handler = userland?.[req.method ?? "GET"];
-    // HEAD and OPTIONS without their own export, 405s: as Next.js answers them
-    if (typeof handler !== "function") return false;
-
-    const headers = webHeaders(req);
-    hooks.applyServedApp(headers, route.servedApp);
-    const method = req.method;
-    // its URL is the one addressed, as Next.js gives it to a rewritten route (the params are the target's)
-    const request = new Request(origin + url, {
-      method,
-      headers,
-      ...(BODYLESS.has(method) || !body ? {} : { body: body.bytes() }),
-    });
-    res[ROUTE_LABEL] = `/${found.route.segments.join("/")}`;
-    const response = await handler(request, { params: Promise.resolve(found.params) });
-    await writeResponse(res, response, hooks.securityHeaders());
-    return true;
-  }
-
-  serve.check = check;
-  return serve;
 }
 
 /** Whether the request carries a body (a declared length over 0, or a transfer coding). */

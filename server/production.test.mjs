@@ -1,9 +1,11 @@
 /**
- * The production server's own plumbing (server/production.mjs), on a real node:http server:
- * how a route handler's Web Response is written, the forwarded headers every request gets, and
- * what its request listener refuses before the fast path or Next.js sees a request (issue 23:
- * malformed paths, TRACE, declared and chunked bodies over the limit, slow bodies).
- * The fast path as a whole runs under the end-to-end tests (e2e/fast-path.spec.ts).
+ * The production server's own plumbing (server/production.mjs, server/web.mjs,
+ * server/operations.mjs, server/fast-path.mjs), on a real node:http server: how a route handler's
+ * Web Response is written, the forwarded headers every request gets, what its request listener
+ * refuses before the fast path or Next.js sees a request (issue 23: malformed paths, TRACE,
+ * declared and chunked bodies over the limit, slow bodies), health, metrics, the graceful stop and
+ * the fast path's check of a build. The fast path as a whole runs under the end-to-end tests
+ * (e2e/fast-path.spec.ts).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -14,20 +16,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OP_PAGE } from "../app/oidc/_lib/op-page";
 import { BufferedResponse } from "../lib/http/buffered-response";
 import { fastPathHooks } from "../lib/http/request-shaping";
+import { FAST_PATH_HOOKS, fastPath } from "./fast-path.mjs";
 import {
   answerHealth,
   coarseRouteLabel,
-  FAST_PATH_HOOKS,
-  fastPath,
-  forwardedHeaders,
   gracefulShutdown,
   HEALTH_HOOKS,
   METRICS_HOOKS,
   metricsListener,
-  requestListener,
-  serverOptions,
-  writeResponse,
-} from "./production.mjs";
+} from "./operations.mjs";
+import { forwardedHeaders, requestListener, serverOptions } from "./production.mjs";
+import { writeResponse } from "./web.mjs";
 
 let server;
 afterEach(() => new Promise((resolve) => (server ? server.close(resolve) : resolve())));

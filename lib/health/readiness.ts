@@ -1,6 +1,6 @@
 /**
  * Liveness and readiness of one instance, for a load balancer or an orchestrator (issue 27):
- * GET /healthz and GET /readyz, answered by the production server itself (server/production.mjs)
+ * GET /healthz and GET /readyz, answered by the production server itself (server/operations.mjs)
  * before any routing, so neither touches the request log, a rate limit or a custom domain's lookup.
  * Rules:
  * - liveness is the process serving: no database, no check;

@@ -4,11 +4,11 @@
  * its byte stream is made only when something asks for it: a Web `Response` made with a body
  * builds a ReadableStream at once, and on Node 20 that stream (made transferable) and reading it
  * back cost about as much as the rest of a cached JWKS answer (docs/benchmarks.md). The production
- * server's fast path (server/production.mjs) takes the string through `BUFFERED_BODY` and writes
+ * server's fast path (server/fast-path.mjs, server/web.mjs) takes the string through `BUFFERED_BODY` and writes
  * it in one piece; Next.js, tests and any other reader go through the ordinary Response methods.
  */
 
-/** The body of a BufferedResponse nobody has read yet, else undefined (server/production.mjs). */
+/** The body of a BufferedResponse nobody has read yet, else undefined (server/web.mjs). */
 export const BUFFERED_BODY: unique symbol = Symbol.for("idv.buffered-body") as never;
 
 export class BufferedResponse extends Response {

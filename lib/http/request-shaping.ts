@@ -1,6 +1,6 @@
 /**
  * What happens to a request before any route sees it, on both ways into the service: proxy.ts
- * (Next.js's router) and the fast path of the production server (server/production.mjs, which
+ * (Next.js's router) and the fast path of the production server (server/fast-path.mjs, which
  * hands `/api/…` and `/oidc/…` straight to their route handlers). One implementation, so the two
  * cannot drift apart:
  * - the host decides the surface (routeByHost, lib/http/host-routing.ts); when a custom domain
@@ -63,7 +63,7 @@ export interface TFastPathHooks {
 }
 
 /**
- * Where instrumentation.ts leaves the hooks for server/production.mjs (same process, same bundled
+ * Where instrumentation.ts leaves the hooks for the production server (server/production.mjs, server/fast-path.mjs) (same process, same bundled
  * modules and database client as the route handlers). The server holds the same key.
  */
 export const FAST_PATH_HOOKS = Symbol.for("idv.fast-path");

@@ -1,6 +1,6 @@
 /**
  * GET /metrics (issue 27): the exposition of lib/metrics/registry.ts, its scrape-time gauges read
- * first, for the production server (server/production.mjs), which serves it on the service's port
+ * first, for the production server (server/operations.mjs), which serves it on the service's port
  * to a bearer of IDV_METRICS_TOKEN only, or on IDV_METRICS_PORT (docs/deployment.md, "Metrics").
  * A gauge whose statement fails (the database is down) keeps its last value; the failure is
  * logged at most once a minute. The token is compared in constant time.

@@ -1,5 +1,5 @@
 /**
- * What the production server (server/production.mjs) asks of this process for metrics, left on
+ * What the production server (server/operations.mjs) asks of this process for metrics, left on
  * globalThis by instrumentation.ts: observe each answered request, serve the exposition to the
  * bearer of the metrics token, and the metrics port.
  */

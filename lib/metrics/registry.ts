@@ -4,7 +4,7 @@
  * module may load more than once — holding:
  * - process metrics (prom-client's defaults: CPU, memory, event-loop lag, handles), prefixed
  *   `idv_`;
- * - the HTTP requests the production server answers (server/production.mjs observes each one):
+ * - the HTTP requests the production server answers (server/operations.mjs observes each one):
  *   `idv_http_requests_total` and `idv_http_request_duration_seconds` by surface route template,
  *   method and status;
  * - the counters domain code increments (lib/metrics/count.ts: sessions, webhook attempts,
