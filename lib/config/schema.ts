@@ -194,6 +194,16 @@ const smtpUrl = variable(
     .optional(),
 );
 
+const OTLP_URL = "must be an absolute http(s) URL such as http://collector:4318";
+/** OpenTelemetry's OTLP/HTTP endpoint (the base URL: traces go to …/v1/traces) */
+const otlpUrl = variable(
+  z
+    .string()
+    .trim()
+    .pipe(z.url({ protocol: /^https?$/, error: OTLP_URL }))
+    .optional(),
+);
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** The environment as the service reads it: one entry per variable. */
@@ -260,6 +270,8 @@ export const ZEnvironment = z.object({
       .optional(),
   ),
   IDV_METRICS_PORT: variable(number(PORT).int(PORT).min(1, PORT).max(65535, PORT).optional()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+  OTEL_SERVICE_NAME: variable(z.string().trim().min(1, "must not be empty").default("idv-broker")),
   IDV_MAX_HEAP_MB: positiveInteger(256),
   JOB_CONCURRENCY: positiveInteger(5),
   IDV_EXPIRY_SWEEP_MS: between(100, 60_000, 5000),
@@ -351,6 +363,8 @@ export const VARIABLES: Record<TVariableName, TVariableDoc> = {
   IDV_SHUTDOWN_TIMEOUT_MS: { default: "`25000`" },
   IDV_METRICS_TOKEN: { default: "unset (no `/metrics` on the service's port)" },
   IDV_METRICS_PORT: { default: "unset" },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { default: "unset (no traces)" },
+  OTEL_SERVICE_NAME: { default: "`idv-broker`" },
   IDV_MAX_HEAP_MB: { default: "`256`" },
   JOB_CONCURRENCY: { default: "`5`" },
   IDV_EXPIRY_SWEEP_MS: { default: "`5000`" },

@@ -30,6 +30,7 @@ import {
   type PostgresQueryResult,
   type SelectQueryBuilder,
 } from "kysely";
+import { clientSpan, tracingOn } from "../tracing/spans";
 import type { DB } from "./generated/kysely/types";
 
 export type { DB };
@@ -80,7 +81,31 @@ const COMMANDS = ["UPDATE", "DELETE", "INSERT", "SELECT", "MERGE", "COMMIT", "RO
 type TCommand = (typeof COMMANDS)[number];
 const isCommand = (command: string): command is TCommand => (COMMANDS as readonly string[]).includes(command);
 
-async function queryOn<R>(
+/**
+ * Runs `text` on `client`; with tracing on (lib/tracing), inside a client span named by the
+ * prepared statement's name or by the command PostgreSQL reports (INSERT, UPDATE, SELECT …),
+ * its text an attribute (values are parameters, never in it).
+ */
+function queryOn<R>(
+  client: TClientLike,
+  text: string,
+  values: readonly unknown[] | undefined,
+): Promise<PostgresQueryResult<R>> {
+  if (!tracingOn()) return runOn<R>(client, text, values);
+  const name = statementNames.get(text);
+  return clientSpan(
+    name ?? "query",
+    { "db.system.name": "postgresql", "db.query.text": text.slice(0, 4000) },
+    async (span) => {
+      const result = await runOn<R>(client, text, values);
+      span?.setAttribute("db.operation.name", result.command);
+      if (!name) span?.updateName(result.command);
+      return result;
+    },
+  );
+}
+
+async function runOn<R>(
   client: TClientLike,
   text: string,
   values: readonly unknown[] | undefined,

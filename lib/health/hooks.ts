@@ -1,5 +1,5 @@
 /**
- * What the production server (server/production.mjs) asks of this process for health and
+ * What the production server (server/operations.mjs) asks of this process for health and
  * shutdown, left on globalThis by instrumentation.ts (the server is plain JavaScript outside the
  * bundle, like the fast path's hooks):
  * - `readiness()`: GET /readyz's answer (lib/health/readiness.ts);
@@ -7,7 +7,8 @@
  * - `shutdownTimeoutMs()`: how long requests in flight get (IDV_SHUTDOWN_TIMEOUT_MS);
  * - `stop()`: after the requests in flight: the job worker stops (graphile-worker finishes its
  *   jobs; the webhook dispatcher records its attempts in flight and claims nothing more; the expiry
- *   sweeper commits its batch), then the database pool closes.
+ *   sweeper commits its batch), then the database pool closes, then the tracing SDK (when on)
+ *   flushes its spans.
  */
 import { config } from "../config";
 import { closeDatabase } from "../db/client";
@@ -25,7 +26,8 @@ export interface THealthHooks {
   shutdownTimeoutMs(): number;
 }
 
-export function registerHealthHooks(): void {
+/** `afterStop`: what else stops last (the tracing SDK flushes its spans). */
+export function registerHealthHooks({ afterStop }: { afterStop?: () => Promise<void> } = {}): void {
   const probe = readinessProbe(processChecks(jobWorkerRunning));
   const hooks: THealthHooks = {
     readiness: () => probe.readiness(),
@@ -37,6 +39,7 @@ export function registerHealthHooks(): void {
       await closeDatabase().catch((err: unknown) =>
         logger.warn({ err }, "database pool did not close cleanly"),
       );
+      await afterStop?.().catch((err: unknown) => logger.warn({ err }, "tracing did not stop cleanly"));
     },
   };
   (globalThis as Record<symbol, unknown>)[HEALTH_HOOKS] = hooks;

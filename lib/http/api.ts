@@ -36,6 +36,7 @@ import { toResponse, type ApiResult } from "./steps/response";
 import { pathParams, prepareRoute, type THandlerContext } from "./steps/route";
 import { REST } from "./surfaces";
 import { checkPathParams } from "./validation";
+import { annotateSpan } from "../tracing/spans";
 
 export { json, type ApiResult } from "./steps/response";
 
@@ -117,6 +118,7 @@ export function withApi(
   const route = prepareRoute(options, second, third);
   return pipeline<RouteContext>(REST, async (request, context, scope) => {
     const { requestId, url, method } = scope;
+    annotateSpan({ "http.route": route.def.path }, `${method} ${route.def.path}`);
     const log = openRequestLog(request, scope);
     const params = pathParams(route, await context.params);
     logPathIds(log, params);

@@ -21,6 +21,7 @@ import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
 import { assertAllowedHost, guardedLookup } from "../webhooks/ssrf";
+import { clientSpan, tracingOn } from "../tracing/spans";
 
 export const GUARDED_FETCH_TIMEOUT_MS = 10_000;
 export const GUARDED_FETCH_MAX_BYTES = 1024 * 1024;
@@ -64,6 +65,28 @@ function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | 
  * module's rules for how it fails.
  */
 export async function guardedFetch(url: string | URL, init: TGuardedFetchInit = {}): Promise<Response> {
+  if (!tracingOn()) return fetchGuarded(url, init);
+  const target = new URL(url);
+  const method = (init.method ?? "GET").toUpperCase();
+  // an upstream call of the request's trace: the host and path, never the query (it may carry codes)
+  return clientSpan(
+    method,
+    {
+      "http.request.method": method,
+      "server.address": target.hostname,
+      "server.port": Number(target.port) || (target.protocol === "https:" ? 443 : 80),
+      "url.scheme": target.protocol.slice(0, -1),
+      "url.path": target.pathname,
+    },
+    async (span) => {
+      const response = await fetchGuarded(url, init);
+      span?.setAttribute("http.response.status_code", response.status);
+      return response;
+    },
+  );
+}
+
+async function fetchGuarded(url: string | URL, init: TGuardedFetchInit): Promise<Response> {
   const { timeoutMs = GUARDED_FETCH_TIMEOUT_MS, maxBytes = GUARDED_FETCH_MAX_BYTES, ...rest } = init;
   // the Request normalizes the method, the headers and the body (a form's content type included)
   const request = new Request(url, { ...rest, redirect: "manual", signal: null });

@@ -20,6 +20,8 @@ import { config } from "../config";
 import { newId } from "../ids";
 import { logger } from "../log";
 import { ApiError } from "../errors";
+import { inSpan, SpanKind, tracingOn } from "../tracing/spans";
+import { SpanStatusCode } from "@opentelemetry/api";
 import { isDatabaseUnavailable } from "./unavailable";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -131,42 +133,74 @@ export function pipeline<C, R extends Request = Request>(
       method: request.method.toUpperCase(),
       onDone: (listener) => listeners.push(listener),
     };
-    let response: Response;
-    let errorCode: string | null = null;
-    try {
-      response = await scopes.run(scope, () => handler(request, context, scope));
-    } catch (err) {
-      const own = surface.own?.(err, scope.requestId);
-      if (own) {
-        response = own;
-      } else {
-        const error = toApiError(err, scope);
-        errorCode = error.code;
-        response = surface.error(error, scope.requestId, request);
-      }
-    }
-    response = withHeaders(response, { ...securityHeaders(), "X-Request-Id": scope.requestId });
-    const ms = Math.round(performance.now() - started);
-    logger.info(
+    if (!tracingOn()) return answer(surface, handler, request, context, scope, started, listeners);
+    // one trace per request, its root here (lib/tracing/spans.ts); withApi names it by its route
+    return inSpan(
+      `${scope.method} ${surface.name}`,
       {
-        requestId: scope.requestId,
-        surface: surface.name,
-        method: scope.method,
-        path: scope.url.pathname,
-        status: response.status,
-        ms,
+        kind: SpanKind.SERVER,
+        attributes: {
+          "http.request.method": scope.method,
+          "url.path": scope.url.pathname,
+          "idv.request_id": scope.requestId,
+          "idv.surface": surface.name,
+        },
       },
-      "request",
+      async (span) => {
+        const response = await answer(surface, handler, request, context, scope, started, listeners);
+        span?.setAttribute("http.response.status_code", response.status);
+        if (response.status >= 500) span?.setStatus({ code: SpanStatusCode.ERROR });
+        return response;
+      },
     );
-    for (const listener of listeners) {
-      try {
-        listener({ status: response.status, errorCode, ms });
-      } catch (err) {
-        logger.error({ err, requestId: scope.requestId }, "request listener failed");
-      }
-    }
-    return response;
   };
+}
+
+/** The pipeline's answer to one request (see the module's rules). */
+async function answer<C, R extends Request>(
+  surface: TSurface,
+  handler: TPipelineHandler<C, R>,
+  request: R,
+  context: C,
+  scope: TRequestScope,
+  started: number,
+  listeners: ((outcome: TOutcome) => void)[],
+): Promise<Response> {
+  let response: Response;
+  let errorCode: string | null = null;
+  try {
+    response = await scopes.run(scope, () => handler(request, context, scope));
+  } catch (err) {
+    const own = surface.own?.(err, scope.requestId);
+    if (own) {
+      response = own;
+    } else {
+      const error = toApiError(err, scope);
+      errorCode = error.code;
+      response = surface.error(error, scope.requestId, request);
+    }
+  }
+  response = withHeaders(response, { ...securityHeaders(), "X-Request-Id": scope.requestId });
+  const ms = Math.round(performance.now() - started);
+  logger.info(
+    {
+      requestId: scope.requestId,
+      surface: surface.name,
+      method: scope.method,
+      path: scope.url.pathname,
+      status: response.status,
+      ms,
+    },
+    "request",
+  );
+  for (const listener of listeners) {
+    try {
+      listener({ status: response.status, errorCode, ms });
+    } catch (err) {
+      logger.error({ err, requestId: scope.requestId }, "request listener failed");
+    }
+  }
+  return response;
 }
 
 const NOT_ALLOWED = Symbol.for("idv.methodNotAllowed");

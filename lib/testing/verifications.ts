@@ -71,7 +71,6 @@ export async function makeVerifyingApp(
   };
 }
 
-/** The event types recorded for a session, in order. */
 /** The session's events (whole rows), in the order they were recorded. */
 export function sessionEvents(verificationId: string) {
   return kysely()
@@ -82,6 +81,7 @@ export function sessionEvents(verificationId: string) {
     .execute();
 }
 
+/** The event types recorded for a session, in order. */
 export async function eventTypes(verificationId: string): Promise<string[]> {
   const rows = await kysely()
     .selectFrom("verificationEvents")

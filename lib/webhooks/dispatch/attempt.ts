@@ -31,6 +31,8 @@ import { config } from "../../config";
 import type { TAttemptRecord, TClaimedDelivery } from "./queue";
 import { sendWebhookRequest, type TAttemptResult } from "./request";
 import { SIGNATURE_HEADER, signPayload } from "../signature";
+import { SpanStatusCode } from "@opentelemetry/api";
+import { inSpan, SpanKind } from "../../tracing/spans";
 
 export { leaseSeconds, queueDeliveryAttempt, type TDeliveryTrigger } from "./queue";
 
@@ -90,6 +92,14 @@ async function send(delivery: TClaimedDelivery, url: string, attemptNumber: numb
   return sendWebhookRequest(url, delivery.body, headers);
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}
+
 /**
  * Makes the one attempt of a claimed delivery — or abandons it without a request — and says what
  * to record (the caller records it with `recordAttempts`). Never throws.
@@ -115,7 +125,29 @@ export async function attemptClaimed(
   }
 
   const attemptNumber = delivery.attemptCount + 1;
-  const attempt = await send(delivery, url, attemptNumber);
+  // a trace of its own (it runs after the request that queued it): ids of our records, the host
+  const attempt = await inSpan(
+    "webhook attempt",
+    {
+      kind: SpanKind.CLIENT,
+      root: true,
+      attributes: {
+        "idv.webhook.delivery_id": delivery.id,
+        "idv.webhook.event_type": delivery.eventType,
+        "idv.webhook.attempt": attemptNumber,
+        "idv.webhook.trigger": delivery.trigger,
+        "server.address": hostOf(url),
+      },
+    },
+    async (span) => {
+      const result = await send(delivery, url, attemptNumber);
+      if (result.responseStatus !== null)
+        span?.setAttribute("http.response.status_code", result.responseStatus);
+      if (!result.success)
+        span?.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? undefined });
+      return result;
+    },
+  );
   let outcome: TDeliverOutcomeName = attempt.success ? "succeeded" : "dead";
   // a failed redelivery does not undo an earlier success
   if (!attempt.success && delivery.trigger === "manual" && delivery.delivered) outcome = "failed";

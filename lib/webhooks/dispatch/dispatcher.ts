@@ -34,6 +34,7 @@ import {
   type TClaimedBatch,
   type TClaimedDelivery,
 } from "./queue";
+import { endLeases } from "../store/queue";
 
 /** The name its connections show in pg_stat_activity. */
 export const APPLICATION_NAME = "idv-webhook-dispatcher";
@@ -72,6 +73,8 @@ export class WebhookDispatcher {
   private dueTimer: NodeJS.Timeout | undefined;
   private idle: (() => void) | undefined;
   private recovering = false;
+  /** the leases of the deliveries claimed and not yet recorded: released by stop() at its deadline */
+  private readonly held = new Map<string, Date>();
 
   /** its own two connections: claims and records never wait behind requests for the shared pool */
   private readonly db: Db;
@@ -147,7 +150,25 @@ export class WebhookDispatcher {
           resolve();
         };
       });
+    await this.releaseHeld();
     await this.db.destroy();
+  }
+
+  /**
+   * Attempts still running at stop()'s deadline will not be recorded by this process: their
+   * leases end now, so another instance's dispatcher sends them again within its recovery
+   * interval instead of after the lease (the attempt's timeout and the margin).
+   */
+  private async releaseHeld(): Promise<void> {
+    if (this.held.size === 0) return;
+    const held = [...this.held].map(([deliveryId, leaseUntil]) => ({ deliveryId, leaseUntil }));
+    this.held.clear();
+    try {
+      const released = await endLeases(this.db, held, new Date());
+      logger.info({ released }, "webhook dispatcher: released the leases of attempts still in flight");
+    } catch (err) {
+      logger.warn({ err, held: held.length }, "webhook dispatcher: releasing leases failed; they expire");
+    }
   }
 
   private later(ms: number, run: () => void): void {
@@ -198,7 +219,10 @@ export class WebhookDispatcher {
   /** Sends the claimed deliveries, counted in flight until recorded. */
   private started({ deliveries, nextDueAt }: TClaimedBatch): void {
     this.inFlight += deliveries.length;
-    for (const delivery of deliveries) void this.attempt(delivery);
+    for (const delivery of deliveries) {
+      this.held.set(delivery.id, delivery.leaseUntil);
+      void this.attempt(delivery);
+    }
     if (nextDueAt) this.wakeAt(nextDueAt);
   }
 
@@ -225,6 +249,7 @@ export class WebhookDispatcher {
     } catch (err) {
       // not expected (attempts never throw): the lease runs out and the sweeper re-queues it
       logger.error({ err, deliveryId: delivery.id }, "webhook dispatcher: attempt failed");
+      this.held.delete(delivery.id);
       this.done(1);
       return;
     }
@@ -254,6 +279,7 @@ export class WebhookDispatcher {
             this.inFlight -= room;
           }
           for (const r of batch) {
+            this.held.delete(r.deliveryId);
             if (!result.written.has(r.deliveryId))
               logger.warn({ deliveryId: r.deliveryId }, "webhook delivery lease lost; attempt logged only");
             else if (r.nextAttemptAt) this.wakeAt(r.nextAttemptAt);
@@ -270,6 +296,7 @@ export class WebhookDispatcher {
             { err, kept: kept.length, dropped: batch.length - kept.length },
             "webhook dispatcher: recording attempts failed, retrying while their leases last",
           );
+          for (const r of batch) if (!kept.includes(r)) this.held.delete(r.deliveryId);
           this.done(batch.length - kept.length);
           this.outcomes.unshift(...kept);
           if (kept.length > 0) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));

@@ -276,3 +276,24 @@ export async function queuePendingAttempts(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Ends the leases in `held` (each delivery with the lease its claim set) at `now`, those still
+ * held as set: a lease another claim took since is left alone. The dispatchers' recovery then
+ * queues the deliveries again (an expired lease). How many it ended.
+ */
+export async function endLeases(
+  db: Db,
+  held: readonly { deliveryId: string; leaseUntil: Date }[],
+  now: Date,
+): Promise<number> {
+  if (held.length === 0) return 0;
+  const result = await db
+    .updateTable("webhookDeliveries")
+    .set({ leaseUntil: now, updatedAt: now })
+    .where((eb) =>
+      eb.or(held.map((h) => eb.and([eb("id", "=", h.deliveryId), eb("leaseUntil", "=", h.leaseUntil)]))),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
