@@ -108,7 +108,7 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=10s;`).jo
 /**
  * What must hold whichever instance a request lands on, each step sent to another instance on
  * purpose: an OpenID Provider sign-in (/auth on A, the hosted page on B, the simulator on C, the
- * resume on C, /token on A); a rate limit (a client id's failed secrets, counted on all three);
+ * resume on C, /token on B: its three OpenID steps each on another instance); a rate limit (a client id's failed secrets, counted on all three);
  * a cached app (its redirect URIs changed on A, used at once on B, which had cached it).
  */
 async function acrossInstances([a, b, c], key, receiver) {
@@ -143,14 +143,14 @@ async function acrossInstances([a, b, c], key, receiver) {
     ? new URL(resumed.headers.get("location")).searchParams.get("code")
     : null;
   const token = code
-    ? await call(a.base, "POST", "/oidc/sandbox/token", {
+    ? await call(b.base, "POST", "/oidc/sandbox/token", {
         auth: basic,
         form: { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier },
       })
     : undefined;
   const steps = [auth.status, bound.status, simulated.status, status.status, resumed?.status, token?.status];
   console.log(
-    `OIDC sign-in across instances (auth A, bind B, simulate C, status B, resume C, token A): ${steps.join(", ")}`,
+    `OIDC sign-in across instances (auth A, bind B, simulate C, status B, resume C, token B): ${steps.join(", ")}`,
   );
   if (token?.status !== 200 || typeof token.body?.id_token !== "string")
     problems.push(`the sign-in across instances failed: ${steps.join(", ")}`);
@@ -383,6 +383,9 @@ async function main() {
   console.log(
     `webhook events: ${delivered.unique}/${delivered.events} received by the worker's deliveries (${delivered.requests} requests)`,
   );
+  // the worker never stopped: no attempt was cut off, so no event may arrive twice
+  if (settled.final.extraCopies > 0)
+    problems.push(`${settled.final.extraCopies} events arrived more than once (no attempt was cut off)`);
   if (!delivered.complete) problems.push(`${delivered.missing.length} events never delivered`);
   const pending = settled.figures.byStatus.pending ?? 0;
   if (pending) problems.push(`${pending} deliveries still pending`);

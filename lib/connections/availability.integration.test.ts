@@ -27,7 +27,7 @@ import {
   type TTestHolder,
   type TTestIssuer,
 } from "../testing/wallet";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 import { upstreamCallbackUrl } from "../verifications/upstream";
 import { walletAudience } from "../verifications/wallet";
 
@@ -35,7 +35,7 @@ import { walletAudience } from "../verifications/wallet";
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
 // connections are environment-wide: this file connects and disconnects the whole production
 // catalog, so it runs on a database of its own (other files connect providers concurrently)
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const REDIRECT = "https://rp.example.com/cb";
 let op: TUpstreamOp;

@@ -20,7 +20,7 @@ import { basic, bearer, call } from "../testing/router";
 import { startUpstreamOp, type TUpstreamOp } from "../testing/upstream-oidc";
 import { activateProviders, eventTypes, makeVerifyingApp } from "../testing/verifications";
 import { makeTestPid, presentTestCredential } from "../testing/wallet";
-import { isolateWebhookTestDatabase, makeWebhookApp } from "../testing/webhooks";
+import { isolateTestDatabase, makeWebhookApp } from "../testing/webhooks";
 import { startAuthentication } from "../verifications/transitions";
 import {
   beginUpstreamAuthentication,
@@ -34,7 +34,7 @@ import { inTransaction } from "../db/kysely";
 // the re-check job reaches the loopback upstream through the SSRF guard
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
 // connections are environment-wide: this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const ACCOUNTS = {
   "erika-4711": { claims: { given_name: "Erika", family_name: "Mustermann", birthdate: "1964-08-12" } },

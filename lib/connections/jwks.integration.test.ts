@@ -18,7 +18,7 @@ import { startHttpServer, type TTestServer } from "../testing/http-server";
 import { bearer, call } from "../testing/router";
 import { startUpstreamOp, type TUpstreamOp } from "../testing/upstream-oidc";
 import { makeVerifyingApp } from "../testing/verifications";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 import {
   beginUpstreamAuthentication,
   completeUpstreamAuthentication,
@@ -26,7 +26,7 @@ import {
 } from "../verifications/upstream";
 
 // connections are environment-wide: this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const privateJwk = (type: "rsa" | "ec"): crypto.JsonWebKey =>
   (type === "rsa"

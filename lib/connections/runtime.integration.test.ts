@@ -11,11 +11,11 @@ import { kysely } from "../db/client";
 import { putTestConnection } from "../testing/connections";
 import { importEnvironmentConnections } from "./runtime";
 import { connectionSettings } from "./runtime";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 
 // connections are environment-wide and other files connect production providers as they run
 // (lib/testing/verifications.ts activateProviders): this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const SECRET = "imported-client-secret-123";
 const JWKS = {

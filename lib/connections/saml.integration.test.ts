@@ -14,9 +14,9 @@ import { kysely } from "../db/client";
 import { testOperatorKey } from "../testing/connections";
 import { bearer, call } from "../testing/router";
 import { fixture, samlConnectionSettings, startSamlIdp } from "../testing/saml-idp";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
 
 const IDP = startSamlIdp("");

@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
 import { putTestConnection, testOperatorKey } from "../testing/connections";
 import { bearer, call, type CallResult } from "../testing/router";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 import { deleteConnectionRow, readConnection } from "./store/connections";
 
 // connections are environment-wide: this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const SETTINGS = { issuer: "https://eid.example.test", clientId: "broker-client", clientSecret: "s3cret" };
 

@@ -7,12 +7,12 @@ import { describe, expect, it } from "vitest";
 import { kysely } from "../db/client";
 import { newId } from "../ids";
 import { findProvider } from "../providers/catalog";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 import { connectionAvailability } from "./runtime";
 import { toConnectionJson } from "./service";
 
 // connections are environment-wide: a corrupt row must not reach other files' listings
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const CORRUPT = /^Stored provider_connections\.adapter "ftp" is not one of: .*oidc.*wallet/;
 

@@ -9,11 +9,11 @@ import { kysely } from "../db/client";
 import { newId } from "../ids";
 import { makeApp, makeWorkspace } from "../testing/factories";
 import { makeVerifyingApp } from "../testing/verifications";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 import { countSessionCreated, observeRequest } from "./count";
 import { exposition } from "./exposition";
 
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 /** The value of the series `name{labels}` in `text` (undefined: absent). */
 function valueOf(text: string, series: string): number | undefined {

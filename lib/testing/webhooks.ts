@@ -28,12 +28,11 @@ const globalForDb = globalThis as unknown as { idvDb?: unknown };
  * Points DATABASE_URL at a new, migrated database for this test file (dropped afterwards).
  * Call it before startJobWorkerForTests() and before anything touches the database.
  */
-export function isolateWebhookTestDatabase(): void {
+export function isolateTestDatabase(): void {
   let adminUrl: string | undefined;
   let database: string | undefined;
   beforeAll(async () => {
-    if (globalForDb.idvDb)
-      throw new Error("isolateWebhookTestDatabase() must run before the first database access");
+    if (globalForDb.idvDb) throw new Error("isolateTestDatabase() must run before the first database access");
     const shared = new URL(process.env.DATABASE_URL!);
     database = `${shared.pathname.slice(1)}_wh_${randomToken(8).toLowerCase()}`;
     const admin = new URL(shared);
@@ -58,12 +57,12 @@ export function isolateWebhookTestDatabase(): void {
 /**
  * What every file that delivers webhooks for real sets up first: deliveries to loopback receivers
  * allowed, a retry schedule of fractions of a second, a database of the file's own
- * (isolateWebhookTestDatabase) and the job worker. Call it at the top of the file.
+ * (isolateTestDatabase) and the job worker. Call it at the top of the file.
  */
 export function setUpWebhookDeliveryTests(): void {
   process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
   process.env.WEBHOOK_RETRY_SCHEDULE = "0.2,0.4,0.6";
-  isolateWebhookTestDatabase();
+  isolateTestDatabase();
   startJobWorkerForTests();
 }
 

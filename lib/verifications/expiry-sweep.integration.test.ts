@@ -15,13 +15,13 @@ import { waitFor } from "../testing/jobs";
 import { activateProviders, eventTypes } from "../testing/verifications";
 import { basic, call } from "../testing/router";
 import { startWebhookReceiver, type TWebhookReceiver } from "../testing/webhook-receiver";
-import { isolateWebhookTestDatabase, makeWebhookApp } from "../testing/webhooks";
+import { isolateTestDatabase, makeWebhookApp } from "../testing/webhooks";
 import { EVENT_TYPES } from "../webhooks/event-types";
 import { APPLICATION_NAME, ExpirySweeper, sweepExpiredSessions } from "./expiry-sweep";
 import { expireDueSessions, lockVerification } from "./transitions";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const CREATED = ["verification.created", "verification.requested", "verification.workflow.started"];
 const TIMED_OUT = "verification.session.timed_out";

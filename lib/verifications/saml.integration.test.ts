@@ -16,14 +16,14 @@ import { putTestConnection, testOperatorKey } from "../testing/connections";
 import { bearer, call } from "../testing/router";
 import { fixture, samlConnectionSettings, startSamlIdp, type TSamlIdp } from "../testing/saml-idp";
 import { eventTypes, makeVerifyingApp } from "../testing/verifications";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 
 /** Session `id` as stored. */
 const verificationRow = (id: string) =>
   kysely().selectFrom("verifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 // connections are environment-wide: this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const PROVIDER = "it_cie";
 const SP_BASE = `/verify/saml/production/${PROVIDER}`;

@@ -15,11 +15,11 @@ import {
   upstreamCallbackUrl,
   usesUpstream,
 } from "./upstream";
-import { isolateWebhookTestDatabase } from "../testing/webhooks";
+import { isolateTestDatabase } from "../testing/webhooks";
 
 // connections are environment-wide and other files connect production providers as they run
 // (lib/testing/verifications.ts activateProviders): this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 let op: TUpstreamOp;
 

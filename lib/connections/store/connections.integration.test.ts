@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { kysely } from "../../db/client";
 import { newId } from "../../ids";
-import { isolateWebhookTestDatabase } from "../../testing/webhooks";
+import { isolateTestDatabase } from "../../testing/webhooks";
 import {
   deleteConnectionRow,
   insertConnection,
@@ -24,7 +24,7 @@ import {
 } from "./connections";
 
 // connections are environment-wide: this file's rows must not reach other files' listings
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const SETTINGS = {
   issuer: "https://op.example.test",

@@ -6,19 +6,14 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { kysely } from "../../db/client";
 import { startWebhookReceiver, type TWebhookReceiver } from "../../testing/webhook-receiver";
-import {
-  emitEvents,
-  isolateWebhookTestDatabase,
-  makeVerificationRow,
-  makeWebhookApp,
-} from "../../testing/webhooks";
+import { emitEvents, isolateTestDatabase, makeVerificationRow, makeWebhookApp } from "../../testing/webhooks";
 import { waitFor } from "../../testing/jobs";
 import { RECOVER_MS, WebhookDispatcher } from "./dispatcher";
 import { leaseSeconds } from "./queue";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
 // no job worker here: the dispatchers of this test are the only ones
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 let receiver: TWebhookReceiver;
 beforeAll(async () => {

@@ -7,11 +7,11 @@ import { kysely } from "@/lib/db/client";
 import { PROVIDERS } from "@/lib/providers/catalog";
 import { makeOperator, makeWorkspace, operatorSessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
-import { isolateWebhookTestDatabase } from "@/lib/testing/webhooks";
+import { isolateTestDatabase } from "@/lib/testing/webhooks";
 
 // connections are environment-wide and other files connect production providers as they run
 // (lib/testing/verifications.ts activateProviders): this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const base = (env = "sandbox") => `/api/${env}/v1/operator/connections`;
 const SECRET = "s3cret-value-of-the-client-0001";

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { SECRET_FIELDS } from "@/lib/connections/schema";
 import { makeOperator, makeWorkspace, operatorSessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
-import { isolateWebhookTestDatabase } from "@/lib/testing/webhooks";
+import { isolateTestDatabase } from "@/lib/testing/webhooks";
 
 // connections are environment-wide and other files connect providers as they run
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const PATH = "/api/production/v1/operator/connections/schema";
 

@@ -14,10 +14,10 @@ import { countRows } from "@/lib/db/kysely";
 import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/router";
 import { fixture, samlConnectionSettings, startSamlIdp, type TSamlIdp } from "@/lib/testing/saml-idp";
-import { isolateWebhookTestDatabase } from "@/lib/testing/webhooks";
+import { isolateTestDatabase } from "@/lib/testing/webhooks";
 
 // connections are environment-wide: this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const PROVIDER = "es_clave";
 const path = `/api/production/v1/operator/connections/${PROVIDER}`;

@@ -13,11 +13,11 @@ import { opSettings } from "@/lib/testing/connections";
 import { makeOperator, operatorSessionHeaders } from "@/lib/testing/factories";
 import { bearer, call } from "@/lib/testing/router";
 import { startUpstreamOp, type TUpstreamOp } from "@/lib/testing/upstream-oidc";
-import { isolateWebhookTestDatabase } from "@/lib/testing/webhooks";
+import { isolateTestDatabase } from "@/lib/testing/webhooks";
 import { upstreamCallbackUrl } from "@/lib/verifications/upstream";
 
 // connections are environment-wide: this file keeps its own database
-isolateWebhookTestDatabase();
+isolateTestDatabase();
 
 const PROVIDER = "fr_franceconnect";
 const path = (providerId = PROVIDER) => `/api/production/v1/operator/connections/${providerId}`;
