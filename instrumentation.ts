@@ -19,9 +19,9 @@ export async function register() {
   // eslint-disable-next-line no-restricted-properties -- inlined by Next.js at build time, not configuration
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("./lib/config");
-  // traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/tracing), before any request
-  const { startTracing } = await import("./lib/tracing/sdk");
-  const tracing = startTracing();
+  // traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/tracing), before any request; the
+  // SDK is not even loaded otherwise (start-up)
+  const tracing = config().otlpEndpoint ? (await import("./lib/tracing/sdk")).startTracing() : undefined;
   const { registerFastPathHooks } = await import("./lib/http/request-shaping");
   const { OP_PAGE } = await import("./app/oidc/_lib/op-page");
   registerFastPathHooks(OP_PAGE);
