@@ -2,11 +2,32 @@
 import { z } from "zod";
 import { endpoint } from "../http/endpoint";
 import { pageOf } from "../http/pagination";
+import { OIDC_PROFILES, TOKEN_ENDPOINT_AUTH_METHODS } from "../oidc/profile";
 import { ZWorkflowJson } from "../workflows/json";
 import { EVENT_TYPES } from "../webhooks/event-types";
 import { ZAppName, ZBatchCreateApps, ZCreateApp, ZListAppsQuery, ZUpdateApp } from "./schema";
 
 const iso = z.string().describe("ISO 8601 date-time");
+
+/** A public JWK as an app's JWK Set holds it (the members a key type needs; others kept as sent). */
+const ZPublicJwkJson = z
+  .looseObject({
+    kty: z.enum(["EC", "RSA", "OKP"]),
+    kid: z.string().optional(),
+    use: z.literal("sig").optional(),
+    alg: z.string().optional(),
+    crv: z.string().optional().describe("EC: P-256, P-384 or P-521; OKP: Ed25519"),
+    x: z.string().optional(),
+    y: z.string().optional(),
+    n: z.string().optional().describe("RSA modulus, at least 2048 bits"),
+    e: z.string().optional(),
+  })
+  .describe("A public key: no private members (d, p, q, dp, dq, qi, oth, k), no symmetric (oct) keys");
+
+const JWKS_DESCRIPTION =
+  'OpenID Provider: the client\'s public signing keys as a JWK Set (RFC 7517), for private_key_jwt client assertions and signed request objects; or null. 1–10 keys of kty EC (P-256, P-384, P-521), RSA (≥ 2048 bits) or OKP (Ed25519); `use`, if present, "sig"; `kid` values unique; at most 16 KB as JSON. Stored as sent. An app has `jwks` or `jwksUri`, never both';
+const JWKS_URI_DESCRIPTION =
+  "OpenID Provider: an https URL where the client publishes its JWK Set (http only in the sandbox), fetched when a client JWT is checked, cached 5 minutes and fetched again for an unknown `kid`; or null. Never together with `jwks`";
 
 export const ZWebhookConfigJson = z.object({
   url: z.string().nullable(),
@@ -33,7 +54,32 @@ export const ZAppJson = z.object({
   pkceRequired: z
     .boolean()
     .describe(
-      "OpenID Provider: /auth refuses authorization requests without a PKCE code_challenge (S256) with invalid_request. On for apps created since it exists; older apps keep it off until changed",
+      "OpenID Provider: /auth refuses authorization requests without a PKCE code_challenge (S256) with invalid_request. On for apps created since it exists; older apps keep it off until changed. Always true while `oidcProfile` is fapi2",
+    ),
+  tokenEndpointAuthMethod: z
+    .enum(TOKEN_ENDPOINT_AUTH_METHODS)
+    .describe(
+      "OpenID Provider: how the client authenticates at /token and the pushed authorization request endpoint. client_secret_basic (default) and client_secret_post: the client secret, in either form; private_key_jwt: a client assertion JWT (RFC 7523) signed with a key of `jwks` or `jwksUri`, the secret refused. Always private_key_jwt while `oidcProfile` is fapi2",
+    ),
+  jwks: z
+    .looseObject({ keys: z.array(ZPublicJwkJson) })
+    .nullable()
+    .describe(JWKS_DESCRIPTION),
+  jwksUri: z.string().nullable().describe(JWKS_URI_DESCRIPTION),
+  requirePushedAuthorizationRequests: z
+    .boolean()
+    .describe(
+      "OpenID Provider: authorization requests only through pushed authorization requests (RFC 9126): /auth refuses a request without the request_uri the PAR endpoint returned. Default false; always true while `oidcProfile` is fapi2",
+    ),
+  requireDpop: z
+    .boolean()
+    .describe(
+      "OpenID Provider: /token issues DPoP-bound access tokens only (RFC 9449) and refuses a request without a DPoP proof; /userinfo then needs the proof too. Default false; always true while `oidcProfile` is fapi2",
+    ),
+  oidcProfile: z
+    .enum(OIDC_PROFILES)
+    .describe(
+      "OpenID Provider: `default`, or `fapi2`, the FAPI 2.0 Security Profile: pushed authorization requests only, PKCE S256, private_key_jwt, DPoP-bound tokens, authorization codes valid at most 60 s, client JWTs signed with ES256, PS256 or EdDSA (RS256 refused)",
     ),
   createdAt: iso,
   updatedAt: iso,
@@ -151,7 +197,7 @@ export const updateApp = endpoint({
   operationId: "updateApp",
   summary: "Update an app",
   description:
-    "All fields optional. `logo`: data:image/(png|jpeg|gif|webp);base64 URL, empty string removes. `redirectUris` replaces the list. `webhookConfig` is merged; its secret is read-only. `pkceRequired` (boolean): whether the OpenID Provider's /auth requires PKCE (S256) from this client. `clientId`/`clientSecret` are refused with VALIDATION_INVALID_PARAMETER.",
+    "All fields optional. `logo`: data:image/(png|jpeg|gif|webp);base64 URL, empty string removes. `redirectUris` replaces the list. `webhookConfig` is merged; its secret is read-only. `pkceRequired` (boolean): whether the OpenID Provider's /auth requires PKCE (S256) from this client. OpenID client settings: `tokenEndpointAuthMethod` (client_secret_basic, client_secret_post or private_key_jwt; private_key_jwt needs `jwks` or `jwksUri` once the request is applied, and the keys of such an app cannot be removed); `jwks` (a JWK Set of public keys) or `jwksUri` (https), null removes, never both: setting one while the other is set is refused unless the same request sets the other to null; `requirePushedAuthorizationRequests` and `requireDpop` (booleans); `oidcProfile` (default or fapi2): switching to fapi2 needs private_key_jwt (already or in the same request) and turns on requirePushedAuthorizationRequests, requireDpop and pkceRequired in the same write; while the profile is fapi2, setting any of those to false or a client secret method is refused. Each refusal is a 400 VALIDATION_ERROR naming the field (a JWK Set's problem names the key, e.g. `jwks.keys[1].d`). `clientId`/`clientSecret` are refused with VALIDATION_INVALID_PARAMETER.",
   tag: "Apps",
   auth: "workspace",
   body: ZUpdateApp,

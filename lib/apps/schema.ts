@@ -1,6 +1,7 @@
 /** Request bodies of the Apps API. Unknown fields are rejected everywhere. */
 import { z } from "zod";
 import { paginationFields } from "../http/pagination";
+import { OIDC_PROFILES, TOKEN_ENDPOINT_AUTH_METHODS } from "../oidc/profile";
 import { EVENT_TYPES } from "../webhooks/event-types";
 
 export const ZAppName = z
@@ -42,6 +43,19 @@ export type TWebhookConfigPatch = z.infer<typeof ZWebhookConfigPatch>;
 
 const ZOptionalUri = z.string({ error: "must be a string" }).nullable().optional();
 
+/**
+ * A client's JWK Set as the body carries it: its shape only; every key is checked by
+ * lib/apps/client-keys-check.ts (kty, curve, size, no private members, importable).
+ */
+export const ZJwkSetInput = z.looseObject(
+  {
+    keys: z.array(z.record(z.string(), z.unknown(), { error: "must be a JWK object" }), {
+      error: "must be an array of JWKs",
+    }),
+  },
+  { error: 'must be a JWK Set: an object { "keys": [ … ] }' },
+);
+
 export const ZUpdateApp = z.strictObject({
   name: ZAppName.optional(),
   logo: z.string({ error: "must be a string" }).nullable().optional(),
@@ -52,6 +66,14 @@ export const ZUpdateApp = z.strictObject({
   defaultSuccessRedirectUri: ZOptionalUri,
   defaultFailureRedirectUri: ZOptionalUri,
   pkceRequired: z.boolean({ error: "must be a boolean" }).optional(),
+  tokenEndpointAuthMethod: z
+    .enum(TOKEN_ENDPOINT_AUTH_METHODS, { error: `must be one of: ${TOKEN_ENDPOINT_AUTH_METHODS.join(", ")}` })
+    .optional(),
+  jwks: ZJwkSetInput.nullable().optional(),
+  jwksUri: z.string({ error: "must be a string" }).nullable().optional(),
+  requirePushedAuthorizationRequests: z.boolean({ error: "must be a boolean" }).optional(),
+  requireDpop: z.boolean({ error: "must be a boolean" }).optional(),
+  oidcProfile: z.enum(OIDC_PROFILES, { error: `must be one of: ${OIDC_PROFILES.join(", ")}` }).optional(),
   // immutable: accepted by the parser only to be refused with VALIDATION_INVALID_PARAMETER
   clientId: z.unknown().optional(),
   clientSecret: z.unknown().optional(),

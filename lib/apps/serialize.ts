@@ -2,10 +2,19 @@
 import type { z } from "zod";
 import type { App, AppProvider, Workflow } from "../db/rows";
 import { decryptSecret } from "../crypto/encryption";
+import { OIDC_PROFILES, TOKEN_ENDPOINT_AUTH_METHODS } from "../oidc/profile";
+import { memberParser } from "../state-machine";
 import { parseEventType } from "../webhooks/event-types";
 import type { ZWorkflowJson } from "../workflows/json";
 import { storedNodes, storedPositions } from "../workflows/row";
 import type { ZAppJson, ZWebhookConfigJson } from "./endpoints";
+
+/** The app's OpenID client settings as stored (CHECK constraints of the apps table keep them in the lists). */
+const parseTokenEndpointAuthMethod = memberParser(
+  TOKEN_ENDPOINT_AUTH_METHODS,
+  "apps.token_endpoint_auth_method",
+);
+const parseOidcProfile = memberParser(OIDC_PROFILES, "apps.oidc_profile");
 
 export type AppRow = App & { providers: AppProvider[]; workflows: Workflow[] };
 
@@ -38,6 +47,12 @@ export type TAppSource = TWebhookSource &
     | "defaultSuccessRedirectUri"
     | "defaultFailureRedirectUri"
     | "pkceRequired"
+    | "tokenEndpointAuthMethod"
+    | "jwks"
+    | "jwksUri"
+    | "requirePushedAuthorizationRequests"
+    | "requireDpop"
+    | "oidcProfile"
     | "createdAt"
     | "updatedAt"
   > & { providers: Pick<AppProvider, "providerId" | "enabled">[]; workflows: TWorkflowSource[] };
@@ -94,6 +109,12 @@ export function toAppJson(app: TAppSource): TAppJson {
     defaultSuccessRedirectUri: app.defaultSuccessRedirectUri,
     defaultFailureRedirectUri: app.defaultFailureRedirectUri,
     pkceRequired: app.pkceRequired,
+    tokenEndpointAuthMethod: parseTokenEndpointAuthMethod(app.tokenEndpointAuthMethod),
+    jwks: (app.jwks ?? null) as TAppJson["jwks"],
+    jwksUri: app.jwksUri,
+    requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
+    requireDpop: app.requireDpop,
+    oidcProfile: parseOidcProfile(app.oidcProfile),
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
   };

@@ -11,6 +11,8 @@
  * - PATCH: clientId/clientSecret are refused (VALIDATION_INVALID_PARAMETER); logo must be a real
  *   image data URL ("" or null removes it); redirectUris replace the list; webhookConfig merges
  *   and its secret is read-only; pkceRequired switches the OpenID Provider's PKCE requirement;
+ *   the OpenID client settings (tokenEndpointAuthMethod, jwks/jwksUri, requirePushedAuthorization-
+ *   Requests, requireDpop, oidcProfile) are checked and coupled by oidc-settings.ts;
  * - new apps require PKCE at the OpenID Provider (pkceRequired true); apps created before the
  *   setting existed keep it off until changed;
  * - deleting is a soft delete that also drops the credentials, so they stop working at once.
@@ -30,6 +32,7 @@ import { webhookConfigChanges } from "../webhooks/config";
 import { STARTER_PROVIDER_ID, starterWorkflow } from "../workflows/starter";
 import { versionAuthor, writeWorkflowVersion } from "../workflows/version-record";
 import { checkLogoDataUrl } from "./logo";
+import { oidcSettingsChanges } from "./oidc-settings";
 import { foreignAppError, type TAppAsker } from "./ownership";
 import type { TUpdateApp } from "./schema";
 import { countApps, listAppPage } from "./store/list";
@@ -189,6 +192,7 @@ export async function updateApp(
   if (patch.webhookConfig !== undefined)
     Object.assign(data, webhookConfigChanges(app, patch.webhookConfig, env, "webhookConfig."));
   if (patch.pkceRequired !== undefined) data.pkceRequired = patch.pkceRequired;
+  Object.assign(data, await oidcSettingsChanges(app, patch, env));
 
   if (!(await updateAppRow(db, clientId, data))) throw resourceGone();
   const updated = await appAfterWrite(db, clientId);

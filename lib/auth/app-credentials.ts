@@ -7,6 +7,9 @@
  * A polled App API read may fetch its row in the credential's own statement (`defineAppRowRead`,
  * `authenticateAppWith`, withApi's `authWith`): one database round trip instead of two, with the
  * same checks (one function, `checkAppCredential`) in the same order.
+ * The OpenID Provider's endpoints (lib/oidc/client-auth.ts) read the app's OpenID client settings
+ * with the credential (`authenticateClientApp*`, and `findClientApp*` for a client assertion,
+ * whose key check is the OP's own): the same statement, the settings columns added.
  */
 import type { AliasableExpression } from "kysely";
 import type { Db } from "../db/kysely";
@@ -17,9 +20,12 @@ import { isId, randomToken } from "../ids";
 import { limitCredentialCheck } from "../rate-limit/credentials";
 import { parseAuthorization, type ParsedAuthorization } from "./header";
 import {
+  clientCredentialWithRow,
   credentialWithRow,
   readAppCredential,
+  readClientCredential,
   type TAppCredential,
+  type TClientCredential,
   type TJsonRow,
   type TJsonSafe,
 } from "./store/credentials";
@@ -29,6 +35,11 @@ export interface AppAuth {
   clientId: string;
   workspaceId: string;
   environment: TEnvironment;
+}
+
+/** An authenticated app with its OpenID client settings (the OP's endpoints). */
+export interface TClientApp extends AppAuth {
+  settings: Omit<TClientCredential, keyof TAppCredential>;
 }
 
 export function generateClientSecret(environment: TEnvironment): { secret: string; hash: string } {
@@ -54,6 +65,18 @@ export interface TAppRowRead<R, N extends string = string> {
 }
 
 /**
+ * A row read with the credential and the app's OpenID client settings (defineClientRowRead: the
+ * token endpoints' code); usable wherever a TAppRowRead is.
+ */
+export interface TClientRowRead<R, N extends string = string> extends TAppRowRead<R, N> {
+  readonly read: (
+    db: Db,
+    clientId: string,
+    id: string,
+  ) => Promise<{ credential: TClientCredential | null; row: R | null }>;
+}
+
+/**
  * Defines a row read with the credential (lib/auth/store/credentials.ts `credentialWithRow`, the
  * statement `name`). `row` reads at most one row by its primary key `id`, the path parameter (already
  * checked by format: lib/http/validation.ts), as one JSON object (a scalar subquery selecting a
@@ -70,6 +93,23 @@ export function defineAppRowRead<const N extends string, O extends Record<keyof 
   parse: (row: TJsonRow<O>) => R;
 }): TAppRowRead<R, N> {
   const statement = credentialWithRow(read.name, read.row);
+  return {
+    param: read.param,
+    async read(db, clientId, id) {
+      const { credential, row } = await statement(db, clientId, id);
+      return { credential, row: row === null ? null : read.parse(row) };
+    },
+  };
+}
+
+/** defineAppRowRead whose statement also reads the app's OpenID client settings. */
+export function defineClientRowRead<const N extends string, O extends Record<keyof O, TJsonSafe>, R>(read: {
+  name: string;
+  param: N;
+  row: (db: Db, id: string) => AliasableExpression<O | null>;
+  parse: (row: TJsonRow<O>) => R;
+}): TClientRowRead<R, N> {
+  const statement = clientCredentialWithRow(read.name, read.row);
   return {
     param: read.param,
     async read(db, clientId, id) {
@@ -113,6 +153,83 @@ export async function authenticateAppWith<R>(
     const auth = checkAppCredential(found.credential, basic, environment);
     return { auth, row: found.row };
   });
+}
+
+/** authenticateApp with the app's OpenID client settings. */
+export async function authenticateClientApp(
+  db: Db,
+  authorization: string | null,
+  environment: TEnvironment,
+  ip: string | null = null,
+): Promise<TClientApp> {
+  return limitedCheck(authorization, ip, async (basic) => {
+    const credential = (await readClientCredential(db, basic.username)) ?? null;
+    return withSettings(checkAppCredential(credential, basic, environment), credential!);
+  });
+}
+
+/** authenticateAppWith with the app's OpenID client settings. */
+export async function authenticateClientAppWith<R>(
+  db: Db,
+  authorization: string | null,
+  environment: TEnvironment,
+  ip: string | null,
+  read: TClientRowRead<R>,
+  id: string,
+): Promise<{ auth: TClientApp; row: R | null }> {
+  return limitedCheck(authorization, ip, async (basic) => {
+    const found = await read.read(db, basic.username, id);
+    const auth = checkAppCredential(found.credential, basic, environment);
+    return { auth: withSettings(auth, found.credential!), row: found.row };
+  });
+}
+
+/**
+ * The app `clientId` names, without a secret (a client assertion: its signature is the OP's check,
+ * lib/oidc/client-assertion.ts): null when it is no app, is deleted or of the other environment.
+ * No limits here: the caller counts its failures.
+ */
+export async function findClientApp(
+  db: Db,
+  clientId: string,
+  environment: TEnvironment,
+): Promise<TClientApp | null> {
+  if (!isId("app", clientId)) return null;
+  return usableClient((await readClientCredential(db, clientId)) ?? null, environment);
+}
+
+/** findClientApp reading `read`'s row `id` in the same statement (row null when none). */
+export async function findClientAppWith<R>(
+  db: Db,
+  clientId: string,
+  environment: TEnvironment,
+  read: TClientRowRead<R>,
+  id: string,
+): Promise<{ app: TClientApp | null; row: R | null }> {
+  if (!isId("app", clientId)) return { app: null, row: null };
+  const found = await read.read(db, clientId, id);
+  return { app: usableClient(found.credential, environment), row: found.row };
+}
+
+function usableClient(credential: TClientCredential | null, environment: TEnvironment): TClientApp | null {
+  if (!credential || credential.deletedAt !== null || credential.environment !== environment) return null;
+  return withSettings(
+    { kind: "app", clientId: credential.id, workspaceId: credential.workspaceId, environment },
+    credential,
+  );
+}
+
+function withSettings(auth: AppAuth, c: TClientCredential): TClientApp {
+  const settings = {
+    tokenEndpointAuthMethod: c.tokenEndpointAuthMethod,
+    jwks: c.jwks,
+    jwksUri: c.jwksUri,
+    requirePushedAuthorizationRequests: c.requirePushedAuthorizationRequests,
+    requireDpop: c.requireDpop,
+    oidcProfile: c.oidcProfile,
+    pkceRequired: c.pkceRequired,
+  } satisfies TClientApp["settings"];
+  return { ...auth, settings };
 }
 
 type TBasic = Extract<ParsedAuthorization, { scheme: "basic" }>;

@@ -73,6 +73,7 @@ describe("loadConfig: defaults", () => {
         hostedSession: 60,
       },
       trustProxyHops: 0,
+      oidcParTtlSeconds: 60,
       requestLog: true,
       requestLogRetentionDays: 14,
       logLevel: "info",

@@ -126,6 +126,8 @@ export interface TConfig {
     readonly hostedSession: number;
   };
   readonly trustProxyHops: number;
+  /** IDV_OIDC_PAR_TTL_SECONDS: lifetime of a pushed authorization request's request_uri (10–600) */
+  readonly oidcParTtlSeconds: number;
   readonly requestLog: boolean;
   readonly requestLogRetentionDays: number;
   readonly logLevel: TLogLevel;
@@ -200,6 +202,7 @@ function toConfig(env: TEnvironmentValues): TConfig {
       hostedSession: env.IDV_HOSTED_LIMIT_SESSION,
     }),
     trustProxyHops: env.IDV_TRUST_PROXY_HOPS,
+    oidcParTtlSeconds: env.IDV_OIDC_PAR_TTL_SECONDS,
     requestLog: env.IDV_REQUEST_LOG,
     requestLogRetentionDays: env.IDV_REQUEST_LOG_RETENTION_DAYS,
     logLevel: env.LOG_LEVEL ?? (underTests ? "silent" : "info"),

@@ -62,7 +62,7 @@ describe("methods a route does not implement", () => {
         expect(requestId).toMatch(/^req_/);
         expect(res.headers.get("x-content-type-options")).toBe("nosniff");
         const text = await res.text();
-        if (url.includes("/oidc/") && !/\/(token|userinfo|jwks|\.well-known)/.test(url)) {
+        if (url.includes("/oidc/") && !/\/(token|par|userinfo|jwks|\.well-known)/.test(url)) {
           expect(res.headers.get("content-type")).toContain("text/html");
           expect(text).toContain('data-error="invalid_request"');
         } else if (/\/token$|\/oidc\//.test(url)) {

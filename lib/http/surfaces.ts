@@ -3,7 +3,7 @@
  * (the pipeline's 405, 413, 415, 400 body errors, 503 and 500 included) the way its clients
  * read errors:
  * - REST: the envelope `{error:{code,message,requestId,details?}}` (lib/errors/index.ts);
- * - OAUTH (REST /token, OP /token, /userinfo, discovery, JWKS): RFC 6749 `{error,
+ * - OAUTH (REST /token, OP /token, /par, /userinfo, discovery, JWKS): RFC 6749 `{error,
  *   error_description}`, never cached; 500 → server_error, 503 → temporarily_unavailable, 429 →
  *   slow_down, any other status → invalid_request; OAuthErrors thrown by the handler are answered
  *   as they are;
@@ -71,7 +71,7 @@ export const HOSTED: TSurface = {
  */
 export function surfaceForPath(pathname: string, opPage: TSurface): TSurface {
   if (/^\/api\/[^/]+\/token\/?$/.test(pathname)) return OAUTH;
-  if (/^\/oidc\/[^/]+\/(token|userinfo|jwks|\.well-known\/)/.test(pathname)) return OAUTH;
+  if (/^\/oidc\/[^/]+\/(token|par|userinfo|jwks|\.well-known\/)/.test(pathname)) return OAUTH;
   if (pathname.startsWith("/oidc/")) return opPage;
   if (/^\/(verify|sandbox)(\/|$)/.test(pathname)) return HOSTED;
   return REST;

@@ -19,10 +19,10 @@ export async function purgeIdempotencyRecords(): Promise<void> {
 
 export async function purgeOidcRowsTask(): Promise<void> {
   const counts = await purgeExpiredOidcRows(kysely());
-  if (counts.codes + counts.accessTokens + counts.authorizationRequests + counts.untouchedSessions > 0) {
+  if (Object.values(counts).some((n) => n > 0)) {
     logger.info(
       counts,
-      "expired authorization codes, access tokens, authorization requests and untouched sessions deleted",
+      "expired authorization codes, access tokens, authorization and pushed requests, one-time values and untouched sessions deleted",
     );
   }
 }

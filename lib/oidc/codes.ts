@@ -43,6 +43,9 @@ export interface TIssueCodeInput {
   codeChallenge?: string;
   nonce?: string;
   scope?: string;
+  /** RFC 9449 §10: the JWK thumbprint of the DPoP key the code is bound to (dpop_jkt at /auth or
+   *  the proof at /par); the token request must carry a proof of that key */
+  dpopJkt?: string;
   ttlSeconds?: number;
   now?: Date;
 }
@@ -68,6 +71,7 @@ export async function issueCode(db: Db, input: TIssueCodeInput): Promise<string>
     codeChallenge: input.codeChallenge ?? null,
     nonce: input.nonce ?? null,
     scope: input.scope ?? null,
+    dpopJkt: input.dpopJkt ?? null,
     expiresAt: new Date(now.getTime() + ttl * 1000),
     createdAt: now,
   });
@@ -108,6 +112,7 @@ export type TStoredCode = Pick<
   | "codeChallenge"
   | "nonce"
   | "scope"
+  | "dpopJkt"
   | "expiresAt"
   | "usedAt"
 >;

@@ -14,7 +14,10 @@ export type TOAuthErrorCode =
   | "invalid_scope"
   | "server_error"
   // 429: too many failed client authentications (RFC 8628 §3.5's token-endpoint code)
-  | "slow_down";
+  | "slow_down"
+  // RFC 9449 §5, §8: a bad DPoP proof; a proof without the server nonce (with a DPoP-Nonce header)
+  | "invalid_dpop_proof"
+  | "use_dpop_nonce";
 
 /** The challenge of the token endpoints: clients authenticate with HTTP Basic (or the body). */
 export const TOKEN_ENDPOINT_CHALLENGE = 'Basic realm="token", charset="UTF-8"';

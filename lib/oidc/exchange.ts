@@ -18,7 +18,11 @@
  *   SHA-256 with the code's hash, and at_hash in the ID token; a code presented again revokes
  *   every access token issued from it (RFC 6749 §4.1.2);
  * - each endpoint redeems only the codes its own surface issued (`surface`): an OP code at the
- *   REST /token, or a REST code at the OP's /token, is invalid_grant and left unconsumed.
+ *   REST /token, or a REST code at the OP's /token, is invalid_grant and left unconsumed;
+ * - DPoP (RFC 9449, lib/oidc/dpop.ts; OpenID Provider only): with a proof (`dpopJkt`), the access
+ *   token is bound to its key (the thumbprint is stored on the token's row); a code bound to a
+ *   key (dpop_jkt, §10) needs a proof of that very key: none, or another key, is invalid_grant
+ *   (§10 names no code; the grant is bound to another key) and leaves the code unused.
  */
 import { randomBytes } from "node:crypto";
 import { recordAudit } from "../audit";
@@ -67,11 +71,15 @@ export interface TExchangeCodeInput {
   accessTokenTtlSeconds?: number;
   /** the code's row, already read with the client's credential (null: none); else read here */
   grant?: TGrant | null;
+  /** OpenID Provider: the JWK thumbprint of the request's valid DPoP proof (lib/oidc/dpop.ts) */
+  dpopJkt?: string;
 }
 
 export interface TExchangeCodeResult {
   idToken: string;
   accessToken?: string;
+  /** the access token is DPoP-bound to this key (token_type DPoP) */
+  dpopJkt?: string;
   verificationId: string;
   code: TStoredCode;
 }
@@ -113,6 +121,20 @@ export async function exchangeAuthorizationCode(
     throw new OAuthError("invalid_grant", rejection.ok ? "" : rejection.description, invalidGrantStatus);
   }
   const { code, verification } = grant;
+  if (code.dpopJkt !== null && input.dpopJkt === undefined) {
+    throw new OAuthError(
+      "invalid_grant",
+      "DPoP: the authorization code is bound to a DPoP key (dpop_jkt): send a DPoP proof of that key",
+      invalidGrantStatus,
+    );
+  }
+  if (code.dpopJkt !== null && code.dpopJkt !== input.dpopJkt) {
+    throw new OAuthError(
+      "invalid_grant",
+      "DPoP: the DPoP proof's key does not match the authorization code's dpop_jkt",
+      invalidGrantStatus,
+    );
+  }
   if (
     !verification ||
     verification.appId !== code.appId ||
@@ -152,6 +174,7 @@ export async function exchangeAuthorizationCode(
             tokenHash: sha256Hex(accessToken),
             scope: code.scope ?? "openid",
             expiresAt: new Date(now.getTime() + input.accessTokenTtlSeconds * 1000),
+            ...(input.dpopJkt !== undefined ? { dpopJkt: input.dpopJkt } : {}),
           },
         }
       : {}),
@@ -175,6 +198,7 @@ export async function exchangeAuthorizationCode(
     verificationId: verification.id,
     code: { ...code, usedAt: now },
     ...(accessToken ? { accessToken } : {}),
+    ...(accessToken && input.dpopJkt !== undefined ? { dpopJkt: input.dpopJkt } : {}),
   };
 }
 
@@ -225,6 +249,12 @@ export async function handleCodeGrant(
   > & {
     /** the issuer for this client (custom OIDC domains); default the environment's own */
     issuerFor?: (clientId: string) => Promise<string>;
+    /** OpenID Provider: checks the request's DPoP proof (after client authentication, before the
+     *  code is looked at): the proof key's thumbprint, or undefined without a proof */
+    checkDpop?: (client: TAuthenticatedClient, issuer: string | undefined) => Promise<string | undefined>;
+    /** OpenID Provider: the issuer and this endpoint's URL (private_key_jwt, the app's method
+     *  enforced: lib/oidc/client-auth.ts) */
+    op?: { issuer: string; endpointUrl: string };
   },
 ): Promise<TExchangeCodeResult> {
   const grant = parseCodeGrant(await readTokenParams(request));
@@ -233,6 +263,11 @@ export async function handleCodeGrant(
     ip: clientIp(request.headers),
     ...(grant.client_id !== undefined ? { clientId: grant.client_id } : {}),
     ...(grant.client_secret !== undefined ? { clientSecret: grant.client_secret } : {}),
+    ...(grant.client_assertion_type !== undefined
+      ? { clientAssertionType: grant.client_assertion_type }
+      : {}),
+    ...(grant.client_assertion !== undefined ? { clientAssertion: grant.client_assertion } : {}),
+    ...(policy.op ? { op: policy.op } : {}),
   };
   // the client's credential and the code in one statement (a code that cannot be ours is not
   // looked up: the exchange refuses it)
@@ -241,7 +276,9 @@ export async function handleCodeGrant(
     ? await authenticateClientWith(db, environment, credentials, grantWithCredential, codeHash)
     : { client: await authenticateClient(db, environment, credentials), row: null };
   const { client } = authenticated;
-  const { issuerFor: resolveIssuer, ...rest } = policy;
+  const { issuerFor: resolveIssuer, checkDpop, op: _op, ...rest } = policy;
+  const issuer = resolveIssuer ? await resolveIssuer(client.clientId) : undefined;
+  const dpopJkt = checkDpop ? await checkDpop(client, issuer) : undefined;
   return exchangeAuthorizationCode(db, {
     ...rest,
     environment,
@@ -250,6 +287,7 @@ export async function handleCodeGrant(
     code: grant.code,
     ...(grant.redirect_uri !== undefined ? { redirectUri: grant.redirect_uri } : {}),
     ...(grant.code_verifier !== undefined ? { codeVerifier: grant.code_verifier } : {}),
-    ...(resolveIssuer ? { issuer: await resolveIssuer(client.clientId) } : {}),
+    ...(issuer !== undefined ? { issuer } : {}),
+    ...(dpopJkt !== undefined ? { dpopJkt } : {}),
   });
 }

@@ -87,6 +87,24 @@ describe("parseCodeGrant", () => {
     ).toEqual({ grant_type: "authorization_code", code: "c", code_verifier: "v" });
   });
 
+  it("reads a client assertion (private_key_jwt) next to the grant", () => {
+    expect(
+      parseCodeGrant({
+        grant_type: "authorization_code",
+        code: "c",
+        client_id: "app_1",
+        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+        client_assertion: "a.b.c",
+      }),
+    ).toEqual({
+      grant_type: "authorization_code",
+      code: "c",
+      client_id: "app_1",
+      client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+      client_assertion: "a.b.c",
+    });
+  });
+
   it("requires grant_type", async () => {
     const err = await failure(() => parseCodeGrant({ code: "c" }));
     expect([err.status, err.code, err.message]).toEqual([400, "invalid_request", "grant_type: is required"]);

@@ -8,7 +8,10 @@
  * - no name or value may hold U+0000 or an unpaired surrogate (lib/http/safe-text.ts): 400
  *   invalid_request naming the parameter, before anything is looked up;
  * - grant_type must be authorization_code and code must be present; the failures name the
- *   parameter in error_description.
+ *   parameter in error_description;
+ * - client_assertion_type and client_assertion (private_key_jwt) are read for the OpenID
+ *   Provider's /token (lib/oidc/client-auth.ts decides where they are accepted); they are not
+ *   part of the REST /token's documented parameters.
  */
 import { z } from "zod";
 import { parseJsonText, readBodyText } from "../http/body";
@@ -37,6 +40,9 @@ export const ZTokenRequest = z.object({
     .describe("client_secret_post: the app's clientSecret (instead of HTTP Basic)"),
 });
 export type TTokenRequest = z.infer<typeof ZTokenRequest>;
+
+/** A code grant as read: the documented parameters and a client assertion (private_key_jwt). */
+export type TCodeGrant = TTokenRequest & { client_assertion_type?: string; client_assertion?: string };
 
 export type TTokenParams = Record<string, string>;
 
@@ -114,7 +120,7 @@ export async function readTokenParams(request: Request): Promise<TTokenParams> {
 }
 
 /** The authorization_code grant's parameters, or the 400 that names what is wrong. */
-export function parseCodeGrant(params: TTokenParams): TTokenRequest {
+export function parseCodeGrant(params: TTokenParams): TCodeGrant {
   if (params.grant_type === undefined) throw new OAuthError("invalid_request", "grant_type: is required");
   if (params.grant_type !== "authorization_code") {
     throw new OAuthError(
@@ -130,5 +136,9 @@ export function parseCodeGrant(params: TTokenParams): TTokenRequest {
     ...(params.code_verifier !== undefined ? { code_verifier: params.code_verifier } : {}),
     ...(params.client_id !== undefined ? { client_id: params.client_id } : {}),
     ...(params.client_secret !== undefined ? { client_secret: params.client_secret } : {}),
+    ...(params.client_assertion_type !== undefined
+      ? { client_assertion_type: params.client_assertion_type }
+      : {}),
+    ...(params.client_assertion !== undefined ? { client_assertion: params.client_assertion } : {}),
   };
 }

@@ -102,7 +102,15 @@ describe("discovery and keys", () => {
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: ["ES256", "RS256"],
       code_challenge_methods_supported: ["S256"],
-      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+      token_endpoint_auth_signing_alg_values_supported: ["ES256", "PS256", "EdDSA", "Ed25519", "RS256"],
+      dpop_signing_alg_values_supported: ["ES256", "PS256", "EdDSA", "Ed25519", "RS256"],
+      request_object_signing_alg_values_supported: ["ES256", "PS256", "EdDSA", "Ed25519", "RS256"],
+      pushed_authorization_request_endpoint: `${issuer}/par`,
+      require_pushed_authorization_requests: false,
+      response_modes_supported: ["query", "form_post"],
+      request_parameter_supported: true,
+      request_uri_parameter_supported: false,
       authorization_response_iss_parameter_supported: true,
       acr_values_supported: ["urn:idv:loa:0", "urn:idv:loa:1", "urn:idv:loa:2", "urn:idv:loa:3"],
     });
@@ -275,7 +283,7 @@ describe("/auth rules", () => {
     [{ max_age: "-1" }, "invalid_request", "max_age"],
     [{ provider: "nope" }, "invalid_request", "provider"],
     [{ provider: "de_eid" }, "invalid_request", "provider"],
-    [{ request: "eyJ.x.y" }, "request_not_supported", "request"],
+    [{ request: "eyJ.x.y" }, "invalid_request_object", "request"],
     [{ request_uri: "https://rp.example.com/r" }, "request_uri_not_supported", "request_uri"],
     [{ registration: "{}" }, "registration_not_supported", "registration"],
   ] as const)("%o → %s redirected with state and iss", async (extra, error, field) => {
@@ -606,7 +614,8 @@ describe("/token and /userinfo rules", () => {
     const at = ok.body.access_token as string;
     const none = await call("GET", "/oidc/sandbox/userinfo");
     expect(none.status).toBe(401);
-    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="userinfo"');
+    // both schemes (RFC 9449 §7.1)
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="userinfo", DPoP algs="[^"]+"$/);
     const malformed = await call("GET", "/oidc/sandbox/userinfo", {
       headers: { authorization: "Basic abc" },
     });

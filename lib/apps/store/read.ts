@@ -42,6 +42,11 @@ const APP_COLUMNS = [
   "webhookEvents",
   "webhookSecretEncrypted",
   "pkceRequired",
+  "tokenEndpointAuthMethod",
+  "jwksUri",
+  "requirePushedAuthorizationRequests",
+  "requireDpop",
+  "oidcProfile",
   "createdAt",
   "updatedAt",
   "deletedAt",
@@ -53,6 +58,7 @@ const APP_WITH_RELATIONS = prepared("app_read", (db, p: { clientId: string }) =>
     .select(APP_COLUMNS)
     .select((eb) => [
       jsonValue(eb.ref("a.companyInfo")).as("companyInfo"),
+      jsonValue(eb.ref("a.jwks")).as("jwks"),
       jsonArrayFrom(
         eb
           .selectFrom("appProviders as p")
@@ -139,6 +145,12 @@ const VIEW_COLUMNS = [
   "a.webhookTimeoutSeconds",
   "a.webhookEvents",
   "a.pkceRequired",
+  "a.tokenEndpointAuthMethod",
+  "a.jwks",
+  "a.jwksUri",
+  "a.requirePushedAuthorizationRequests",
+  "a.requireDpop",
+  "a.oidcProfile",
   "a.createdAt",
   "a.updatedAt",
   "a.deletedAt",

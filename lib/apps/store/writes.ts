@@ -77,13 +77,26 @@ export interface TAppChanges {
   webhookTimeoutSeconds?: number;
   webhookEvents?: string[];
   pkceRequired?: boolean;
+  tokenEndpointAuthMethod?: string;
+  /** a JWK Set (stored as jsonb, as it was sent) or null */
+  jwks?: unknown;
+  jwksUri?: string | null;
+  requirePushedAuthorizationRequests?: boolean;
+  requireDpop?: boolean;
+  oidcProfile?: string;
 }
 
 /** Writes `changes` to app `clientId` (updatedAt too, even with no change); whether the row was there. */
 export async function updateAppRow(db: Db, clientId: string, changes: TAppChanges): Promise<boolean> {
+  const { jwks, ...columns } = changes;
   const result = await db
     .updateTable("apps")
-    .set({ ...changes, updatedAt: new Date() })
+    .set({
+      ...columns,
+      // a JSON document, not a value node-postgres would turn into a PostgreSQL array or record
+      ...(jwks === undefined ? {} : { jwks: jwks === null ? null : JSON.stringify(jwks) }),
+      updatedAt: new Date(),
+    })
     .where("id", "=", clientId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

@@ -22,6 +22,37 @@ export async function readAppCredential(db: Db, clientId: string) {
 export type TAppCredential = NonNullable<Awaited<ReturnType<typeof readAppCredential>>>;
 
 /**
+ * An OpenID Provider client's settings (lib/oidc/profile.ts), read with the credential at the
+ * OP's endpoints only (the App API's credential reads stay as they are).
+ */
+const CLIENT_SETTINGS_COLUMNS = [
+  "tokenEndpointAuthMethod",
+  "jwks",
+  "jwksUri",
+  "requirePushedAuthorizationRequests",
+  "requireDpop",
+  "oidcProfile",
+  "pkceRequired",
+] as const;
+
+const CLIENT_CREDENTIAL = prepared("auth_client_credential", (db, p: { clientId: string }) =>
+  db
+    .selectFrom("apps")
+    .select(CREDENTIAL_COLUMNS)
+    .select(CLIENT_SETTINGS_COLUMNS)
+    .where("id", "=", p.clientId),
+);
+
+/** The app's credential with its OpenID client settings (undefined: no such app). */
+export async function readClientCredential(db: Db, clientId: string) {
+  const [row] = await CLIENT_CREDENTIAL.run(db, { clientId });
+  return row;
+}
+
+/** An app's credential row with its OpenID client settings. */
+export type TClientCredential = NonNullable<Awaited<ReturnType<typeof readClientCredential>>>;
+
+/**
  * A value JSON carries as it is (a row read with the credential travels as JSON): no Date (a
  * timestamp is selected as epoch milliseconds, lib/db/timestamps.ts), and objects only of such
  * values.
@@ -52,6 +83,28 @@ export function credentialWithRow<O extends Record<keyof O, TJsonSafe>>(
       .where("id", "=", p.clientId),
   );
   /** The credential (null: no such app) and the row (null: none). */
+  return async (db: Db, clientId: string, id: string) => {
+    const [found] = await statement.run(db, { clientId, id });
+    if (!found) return { credential: null, row: null };
+    const { row: json, ...credential } = found;
+    return { credential, row: json };
+  };
+}
+
+/** credentialWithRow reading the OpenID client settings with the credential (statement `name`). */
+export function clientCredentialWithRow<O extends Record<keyof O, TJsonSafe>>(
+  name: string,
+  row: (db: Db, id: string) => AliasableExpression<O | null>,
+) {
+  const statement = prepared(name, (db, p: { clientId: string; id: string }) =>
+    db
+      .selectFrom("apps")
+      .select(CREDENTIAL_COLUMNS)
+      .select(CLIENT_SETTINGS_COLUMNS)
+      .select(row(db, p.id).as("row"))
+      .where("id", "=", p.clientId),
+  );
+  /** The credential with the settings (null: no such app) and the row (null: none). */
   return async (db: Db, clientId: string, id: string) => {
     const [found] = await statement.run(db, { clientId, id });
     if (!found) return { credential: null, row: null };

@@ -2,12 +2,19 @@
  * The authorization endpoint (/oidc/{env}/auth): the checks in the order that decides where an
  * error goes, then a verification session with channel `oidc`.
  * Rules:
- * - client_id, then redirect_uri: failures are shown on the error page (never redirected); no
+ * - client_id, then where the parameters come from (./request-source.ts: the request itself, a
+ *   signed request object (JAR) or a pushed request (PAR request_uri), whose parameters are then
+ *   the request), then redirect_uri: failures are shown on the error page (never redirected); no
  *   error is ever redirected before both are validated (RFC 6749 §4.1.2.1: the OP would be an
  *   open redirector), and an error marked not redirectable stays on the page at any step;
  * - then request objects, response_type/mode, scope, PKCE (required when the app says so:
- *   pkceRequired, on for new apps), prompt, max_age, acr_values, provider: failures go back to the
- *   redirect_uri as RFC 6749 errors with state and iss;
+ *   pkceRequired, on for new apps), id_token_hint, prompt, max_age, acr_values, claims, provider:
+ *   failures go back to the redirect_uri as RFC 6749 errors with state and iss, in the request's
+ *   response mode (query, or form_post: ./form-post.ts);
+ * - a client whose policy requires PAR (lib/oidc/profile.ts: requirePar, fapi2) is refused
+ *   without a pushed request (invalid_request, redirected); PKCE is required by policy.requirePkce;
+ *   the code's DPoP key (`dpop_jkt`, RFC 9449 §10; or the pushed request's) is stored with the
+ *   request and carried to the code at the resume;
  * - without `provider` the end-user picks one on the picker page (which comes back here with it);
  * - an app with IDV_OIDC_UNTOUCHED_LIMIT sessions of the last hour that no end-user acted on gets
  *   temporarily_unavailable instead of a new one (./untouched.ts);
@@ -35,25 +42,43 @@ import {
 import { createVerification } from "../../verifications/create";
 import { sessionTtlSeconds } from "../../verifications/settings";
 import { insertAuthorizationRequest } from "../store/provider";
-import { AuthorizationError, errorRedirectUrl } from "./authorization-error";
+import { AuthorizationError, errorAnswer } from "./authorization-error";
 import { checkAcrValues } from "./check-acr-values";
 import { checkClient, type TClientApp } from "./check-client";
 import { checkPkce } from "./check-pkce";
-import { checkMaxAge, checkPrompt, checkUiLocales } from "./check-prompt";
+import { checkClaims, checkIdTokenHint, checkMaxAge, checkPrompt, checkUiLocales } from "./check-prompt";
 import { checkProvider, selectableProviders, type TAvailableProviders } from "./check-provider";
 import { checkRedirectUri } from "./check-redirect-uri";
 import { checkResponseType } from "./check-response-type";
 import { checkScope } from "./check-scope";
 import { checkUnsupportedParams } from "./check-unsupported";
+import { requestedResponseMode, type TAuthorizationAnswer } from "./form-post";
 import { single, type TAuthorizationParams } from "./params";
 import { checkUntouchedCap } from "./untouched";
+import { clientPolicy } from "../profile";
+import {
+  checkDpopJkt,
+  RedirectedRequestError,
+  requestSource,
+  consumePushedSource,
+  type TRequestSource,
+} from "./request-source";
 
 export type TAuthorizeOutcome =
   | { kind: "error_page"; error: AuthorizationError }
   /** `cookie`: the Set-Cookie value that binds the sign-in to this browser */
   | { kind: "redirect"; url: string; cookie?: string }
+  /** an answer to the client at its validated redirect_uri, in the request's response mode */
+  | { kind: "answer"; answer: TAuthorizationAnswer }
   /** `locale`: the request's ui_locales tag, for the picker's language */
-  | { kind: "picker"; app: TClientApp; providers: TProviderDefinition[]; locale?: string };
+  | {
+      kind: "picker";
+      app: TClientApp;
+      providers: TProviderDefinition[];
+      locale?: string;
+      /** the picker's query when not the request's own (a pushed request: client_id, request_uri) */
+      search?: Record<string, string>;
+    };
 
 export interface TAuthorizeInput {
   environment: TEnvironment;
@@ -63,34 +88,47 @@ export interface TAuthorizeInput {
 }
 
 export async function authorize(db: Db, input: TAuthorizeInput): Promise<TAuthorizeOutcome> {
-  const { params, environment } = input;
+  const { environment } = input;
   let app: TClientApp;
+  let issuer: string;
+  let source: TRequestSource;
   let redirectUri: string;
   try {
-    app = await checkClient(db, environment, params);
-    redirectUri = checkRedirectUri(app.redirectUris, params);
+    app = await checkClient(db, environment, input.params);
+    issuer = await input.issuerFor(app.id);
+    // the request's own parameters, its request object's or its pushed request's
+    source = await requestSource(db, { environment, app, issuer, params: input.params });
+    redirectUri = checkRedirectUri(app.redirectUris, source.params);
   } catch (err) {
+    if (err instanceof RedirectedRequestError)
+      return { kind: "answer", answer: errorAnswer(err.target, err) };
     if (err instanceof AuthorizationError) return { kind: "error_page", error: err };
     throw err;
   }
-  const issuer = await input.issuerFor(app.id);
+  const params = source.params;
+  const policy = clientPolicy(app);
   // state is echoed even on errors; a repeated state is itself an error, echoed as neither
   const state = params.repeated.has("state") ? undefined : params.values.state;
   try {
+    // a client that must use PAR (policy.requirePar, always under fapi2) sends nothing else here
+    if (policy.requirePar && source.via !== "par")
+      throw new AuthorizationError(
+        "invalid_request",
+        "this client must use pushed authorization requests (PAR)",
+      );
     checkUnsupportedParams(params);
     checkResponseType(params);
     const scope = checkScope(params);
-    const codeChallenge = checkPkce(params);
-    if (codeChallenge === undefined && app.pkceRequired) {
-      throw new AuthorizationError(
-        "invalid_request",
-        "code_challenge: is required by this client (PKCE with code_challenge_method S256)",
-      );
-    }
+    const codeChallenge = checkPkce(params, policy.requirePkce);
+    // the DPoP key the code is bound to (RFC 9449 §10): the pushed request's or dpop_jkt
+    const dpopJkt = source.dpopJkt ?? checkDpopJkt(params);
+    // a hint that is not one of our ID tokens for this client is refused, before prompt=none
+    await checkIdTokenHint(db, { environment, issuer, clientId: app.id }, params);
     const prompt = checkPrompt(params);
     const maxAge = checkMaxAge(params);
     const { acrValues, minLoa } = checkAcrValues(params);
     const { uiLocales, locale } = checkUiLocales(params);
+    checkClaims(params);
     single(params, "state");
     const nonce = single(params, "nonce");
     const available = await availableProviders(db, environment, app);
@@ -100,10 +138,18 @@ export async function authorize(db: Db, input: TAuthorizeInput): Promise<TAuthor
       if (providers.length === 0) {
         throw new AuthorizationError("access_denied", "No identity provider is available for this client");
       }
-      return { kind: "picker", app, providers, ...(locale ? { locale } : {}) };
+      return {
+        kind: "picker",
+        app,
+        providers,
+        ...(locale ? { locale } : {}),
+        ...(source.pickerSearch ? { search: source.pickerSearch } : {}),
+      };
     }
     // an app's sign-ins nobody continues are capped: a flood of anonymous requests stops here
     await checkUntouchedCap(db, app.id);
+    // a pushed request starts one sign-in only
+    await consumePushedSource(db, source, new Date());
     let verificationId: string;
     try {
       const created = await createVerification(
@@ -145,6 +191,7 @@ export async function authorize(db: Db, input: TAuthorizeInput): Promise<TAuthor
       maxAge: maxAge ?? null,
       prompt: prompt ?? null,
       uiLocales: uiLocales ?? null,
+      dpopJkt: dpopJkt ?? null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + sessionTtlSeconds() * 1000),
     });
@@ -158,14 +205,15 @@ export async function authorize(db: Db, input: TAuthorizeInput): Promise<TAuthor
   } catch (err) {
     if (err instanceof AuthorizationError) {
       if (!err.redirectable) return { kind: "error_page", error: err };
-      return { kind: "redirect", url: errorRedirectUrl({ redirectUri, state, issuer }, err) };
+      const answer = errorAnswer({ redirectUri, state, issuer }, err, requestedResponseMode(params));
+      return { kind: "answer", answer };
     }
     throw err;
   }
 }
 
 /** The app's activated providers whose sessions can start in `environment` (the honest catalog). */
-async function availableProviders(
+export async function availableProviders(
   db: Db,
   environment: TEnvironment,
   app: TClientApp,

@@ -2,13 +2,15 @@
  * Request → answer for the browser-facing OP endpoints (/auth, /select, /resume); the two public
  * documents are in documents.ts. Route files stay thin: they parse the environment and call these. The
  * browser endpoints answer a redirect (a Response) or a page (TOpPage, ./page.ts), which the route
- * renders in the hosted frame (app/oidc/_lib/op-page.ts).
+ * renders in the hosted frame (app/oidc/_lib/op-page.ts); an answer to the client is delivered in
+ * its response mode (a redirect or the form_post page: ./form-post.ts).
  */
 import { kysely } from "../../db/client";
 import { inTransaction } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
 import { AuthorizationError } from "./authorization-error";
 import { authorize } from "./authorize";
+import { answerResponse } from "./form-post";
 import { requestIssuer } from "./issuer";
 import { readAuthorizationParams, type TAuthorizationParams } from "./params";
 import { errorPage, requestedLocale, type TOpPage, type TOpPickerPage } from "./page";
@@ -87,10 +89,12 @@ export async function handleAuthorizationRequest(
       }),
     );
     if (outcome.kind === "error_page") return refuse(outcome.error);
+    if (outcome.kind === "answer") return answerResponse(outcome.answer);
     if (outcome.kind === "redirect")
       return redirect(outcome.url, outcome.cookie ? { "Set-Cookie": outcome.cookie } : {});
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(read.values)) search.set(name, value);
+    // a pushed request's picker carries its request_uri, not its parameters (./request-source.ts)
+    for (const [name, value] of Object.entries(outcome.search ?? read.values)) search.set(name, value);
     if (options.picker === "redirect") return redirect(`select?${search.toString()}`);
     return pickerPage({
       environment,
@@ -124,6 +128,7 @@ export async function handleResume(
         issuerFor: (clientId) => requestIssuer(tx, environment, request, clientId),
       }),
     );
+    if (outcome.kind === "answer") return answerResponse(outcome.answer);
     return outcome.kind === "redirect" ? redirect(outcome.url) : outcome;
   } catch (err) {
     // anything unexpected (500) or a database out of reach (503): the pipeline's error page

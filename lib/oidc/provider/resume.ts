@@ -13,8 +13,10 @@
  * - only ended sessions are answered; an unfinished one sends the browser back to its page;
  * - the client must still exist and still have the redirect_uri registered, else the error page;
  * - completed with at least the requested minimum LoA → a code bound to the client,
- *   redirect_uri, PKCE challenge, nonce and scope, sent with state and iss (RFC 9207);
- * - a lower LoA, failed, cancelled or expired → access_denied with error_description.
+ *   redirect_uri, PKCE challenge, nonce, scope and DPoP key (dpop_jkt), valid CODE_TTL_SECONDS or
+ *   less when the client's policy says so (fapi2: 60 s), sent with state and iss (RFC 9207);
+ * - a lower LoA, failed, cancelled or expired → access_denied with error_description;
+ * - both in the request's response mode (query or form_post, ./form-post.ts).
  */
 import type { Db } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
@@ -22,16 +24,24 @@ import { matchesBinding } from "../../hosted/binding";
 import { isTerminal } from "../../verifications/state-machine";
 import { hostedPageUrl } from "../../verifications/read";
 import { issueCode } from "../codes";
+import { clientPolicy } from "../profile";
+import { CODE_TTL_SECONDS } from "../settings";
 import {
   claimAuthorizationRequest,
   readRequestByResumeToken,
   readResumedApp,
   readResumedVerification,
 } from "../store/provider";
-import { AuthorizationError, errorRedirectUrl, pageError } from "./authorization-error";
+import { AuthorizationError, errorAnswer, pageError } from "./authorization-error";
+import { storedResponseMode, type TAuthorizationAnswer } from "./form-post";
 import { errorPage, storedLocale, type TOpErrorPage } from "./page";
 
-export type TResumeOutcome = TOpErrorPage | { kind: "redirect"; url: string };
+export type TResumeOutcome =
+  | TOpErrorPage
+  /** an unfinished session: back to its hosted page */
+  | { kind: "redirect"; url: string }
+  /** the answer to the client, in the request's response mode (./form-post.ts) */
+  | { kind: "answer"; answer: TAuthorizationAnswer };
 
 /** 256 random bits, base64url: the form of every resume token (lib/hosted/binding.ts). */
 export const RESUME_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -99,25 +109,28 @@ export async function resumeAuthorization(db: Db, input: TResumeInput): Promise<
   // the issuer the client started with (its custom OIDC domain or the default one)
   const issuer = request.issuer ?? (await input.issuerFor(app.id));
   const target = { redirectUri: request.redirectUri, state: request.state, issuer };
+  const mode = storedResponseMode(request.responseMode);
   if (v.status !== "completed") {
     const reason = ENDED[v.status] ?? "The identity verification did not complete";
     return {
-      kind: "redirect",
-      url: errorRedirectUrl(
+      kind: "answer",
+      answer: errorAnswer(
         target,
         new AuthorizationError("access_denied", v.statusReason ? `${reason} (${v.statusReason})` : reason),
+        mode,
       ),
     };
   }
   if (request.minLoa !== null && (v.loa ?? 0) < request.minLoa) {
     return {
-      kind: "redirect",
-      url: errorRedirectUrl(
+      kind: "answer",
+      answer: errorAnswer(
         target,
         new AuthorizationError(
           "access_denied",
           `The verification reached level of assurance ${v.loa ?? 0}, below the requested ${request.minLoa}`,
         ),
+        mode,
       ),
     };
   }
@@ -130,10 +143,12 @@ export async function resumeAuthorization(db: Db, input: TResumeInput): Promise<
     ...(request.codeChallenge ? { codeChallenge: request.codeChallenge } : {}),
     ...(request.nonce ? { nonce: request.nonce } : {}),
     scope: request.scope,
+    // the DPoP key of the request (dpop_jkt, RFC 9449 §10) and the policy's code lifetime ceiling
+    ...(request.dpopJkt ? { dpopJkt: request.dpopJkt } : {}),
+    ttlSeconds: Math.min(CODE_TTL_SECONDS, clientPolicy(app).maxCodeTtlSeconds ?? CODE_TTL_SECONDS),
   });
-  const url = new URL(request.redirectUri);
-  url.searchParams.set("code", code);
-  if (request.state) url.searchParams.set("state", request.state);
-  url.searchParams.set("iss", issuer);
-  return { kind: "redirect", url: url.toString() };
+  const params: [string, string][] = [["code", code]];
+  if (request.state) params.push(["state", request.state]);
+  params.push(["iss", issuer]);
+  return { kind: "answer", answer: { redirectUri: request.redirectUri, params, mode } };
 }

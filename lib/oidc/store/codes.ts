@@ -30,6 +30,7 @@ const INSERT_CODE = prepared("oidc_code_insert", (db, p: TNewCode) =>
     codeChallenge: p.codeChallenge,
     nonce: p.nonce,
     scope: p.scope,
+    dpopJkt: p.dpopJkt,
     expiresAt: p.expiresAt,
     createdAt: p.createdAt,
   }),

@@ -17,7 +17,7 @@ import { sql } from "kysely";
 import { jsonBuildObject, jsonObjectFrom } from "kysely/helpers/postgres";
 import { auditSelection, auditValues, AUDIT_COLUMNS, type TAuditValues } from "../../audit/store";
 import type { AuditEntry } from "../../audit/entry";
-import { defineAppRowRead } from "../../auth/app-credentials";
+import { defineClientRowRead } from "../../auth/app-credentials";
 import { epochMs, epochMsOrNull, fromEpochMs, fromEpochMsOrNull } from "../../db/timestamps";
 import { prepared, type Db } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
@@ -44,7 +44,7 @@ export interface TGrant {
 
 /**
  * The code of hash `codeHash` with its verification, as one JSON object (it is also read inside
- * the credential's statement: defineAppRowRead), timestamps in epoch milliseconds.
+ * the credential's statement: defineClientRowRead), timestamps in epoch milliseconds.
  */
 const grantRows = (db: Db, codeHash: string) =>
   db
@@ -60,6 +60,7 @@ const grantRows = (db: Db, codeHash: string) =>
         codeChallenge: eb.ref("c.codeChallenge"),
         nonce: eb.ref("c.nonce"),
         scope: eb.ref("c.scope"),
+        dpopJkt: eb.ref("c.dpopJkt"),
         expiresAtMs: epochMs(eb.ref("c.expiresAt")),
         usedAtMs: epochMsOrNull(eb.ref("c.usedAt")),
         // null when the verification is gone (`v`: the object's one key)
@@ -108,10 +109,10 @@ const READ_GRANT = prepared("oidc_grant_read", (db, p: { codeHash: string }) => 
 
 /**
  * The code of hash `id` with its verification, read in the same statement as the client's
- * credential (lib/auth/app-credentials.ts `authenticateAppWith`): the token endpoints'
- * authentication and the code are one round trip.
+ * credential and OpenID client settings (lib/auth/app-credentials.ts `authenticateClientAppWith`,
+ * `findClientAppWith`): the token endpoints' authentication and the code are one round trip.
  */
-export const grantWithCredential = defineAppRowRead({
+export const grantWithCredential = defineClientRowRead({
   name: "oidc_grant_with_credential",
   param: "code",
   row: (db, id) => grantRows(db, id).$asScalar(),
@@ -129,6 +130,8 @@ export interface TIssuedAccessToken {
   tokenHash: string;
   scope: string;
   expiresAt: Date;
+  /** the JWK thumbprint of the DPoP key the token is bound to (RFC 9449 §6: cnf.jkt) */
+  dpopJkt?: string;
 }
 
 interface TConsumeValues extends TAuditValues {
@@ -141,6 +144,7 @@ interface TConsumeValues extends TAuditValues {
   verificationId: string;
   scope: string | null;
   expiresAt: Date | null;
+  dpopJkt: string | null;
 }
 
 const CONSUME_GRANT = prepared("oidc_grant_consume", (db, p: TConsumeValues) =>
@@ -164,6 +168,7 @@ const CONSUME_GRANT = prepared("oidc_grant_consume", (db, p: TConsumeValues) =>
           "codeHash",
           "scope",
           "expiresAt",
+          "dpopJkt",
           "createdAt",
         ])
         .expression((eb) =>
@@ -177,6 +182,7 @@ const CONSUME_GRANT = prepared("oidc_grant_consume", (db, p: TConsumeValues) =>
               "consumed.codeHash",
               c.val(p.scope).as("scope"),
               c.val(p.expiresAt).as("expiresAt"),
+              c.val(p.dpopJkt).as("dpopJkt"),
               c.val(p.now).as("createdAt"),
             ])
             .where(sql<boolean>`${p.tokenHash}::text IS NOT NULL`),
@@ -214,6 +220,7 @@ export async function consumeGrant(
     verificationId: input.code.verificationId,
     scope: token?.scope ?? null,
     expiresAt: token?.expiresAt ?? null,
+    dpopJkt: token?.dpopJkt ?? null,
     ...auditValues(input.audit),
   });
   return row?.consumed === true;

@@ -44,6 +44,12 @@ describe("the OpenID Provider's statements", () => {
       redirectUris: [REDIRECT],
       pkceRequired: true,
       deletedAt: null,
+      tokenEndpointAuthMethod: "client_secret_basic",
+      jwks: null,
+      jwksUri: null,
+      requirePushedAuthorizationRequests: false,
+      requireDpop: false,
+      oidcProfile: "default",
       providers: [
         { providerId: "aa_first", enabled: false, status: "rejected" },
         { providerId: "passport", enabled: true, status: "activated" },

@@ -34,6 +34,13 @@ const CLIENT_APP = prepared("oidc_client_app", (db, p: { clientId: string }) =>
       "a.redirectUris",
       "a.pkceRequired",
       "a.deletedAt",
+      // the app's OIDC client settings (lib/oidc/profile.ts clientPolicy) and keys (client-keys.ts)
+      "a.tokenEndpointAuthMethod",
+      "a.jwks",
+      "a.jwksUri",
+      "a.requirePushedAuthorizationRequests",
+      "a.requireDpop",
+      "a.oidcProfile",
     ])
     .select((eb) =>
       jsonArrayFrom(
@@ -87,6 +94,7 @@ const INSERT_REQUEST = prepared("oidc_authorization_request_insert", (db, p: TNe
     maxAge: p.maxAge,
     prompt: p.prompt,
     uiLocales: p.uiLocales,
+    dpopJkt: p.dpopJkt,
     createdAt: p.createdAt,
     expiresAt: p.expiresAt,
   }),
@@ -121,7 +129,22 @@ export async function readResumedVerification(db: Db, id: string) {
 }
 
 const RESUME_APP = prepared("oidc_resume_app", (db, p: { id: string }) =>
-  db.selectFrom("apps").select(["id", "deletedAt", "redirectUris"]).where("id", "=", p.id),
+  db
+    .selectFrom("apps")
+    .select([
+      "id",
+      "deletedAt",
+      "redirectUris",
+      // clientPolicy (lib/oidc/profile.ts): the code's lifetime ceiling
+      "tokenEndpointAuthMethod",
+      "jwks",
+      "jwksUri",
+      "requirePushedAuthorizationRequests",
+      "requireDpop",
+      "oidcProfile",
+      "pkceRequired",
+    ])
+    .where("id", "=", p.id),
 );
 
 /** Whether the client of a resumed sign-in still exists and may be answered: app `id`, or undefined. */
@@ -198,6 +221,10 @@ const ACCESS_TOKEN = prepared("oidc_userinfo_access_token", (db, p: { tokenHash:
       "t.environment",
       "t.expiresAt",
       "t.revokedAt",
+      // RFC 9449 §6: the DPoP key the token is bound to (null: a Bearer token)
+      "t.dpopJkt",
+      // the client's policy (lib/oidc/profile.ts): the algorithms of its DPoP proofs
+      "a.oidcProfile",
       "v.id as verificationId",
       "v.status as verificationStatus",
       "v.personalDataDeletedAt",

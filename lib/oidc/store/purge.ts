@@ -41,6 +41,17 @@ export async function deleteExpiredAuthorizationRequests(
   return Number(result.numDeletedRows);
 }
 
+/** Deletes at most `limit` pushed authorization requests that expired before `before`: how many went. */
+export async function deleteExpiredPushedRequests(db: Db, before: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom("oidcPushedRequests")
+    .where("id", "in", (eb) =>
+      eb.selectFrom("oidcPushedRequests").select("id").where("expiresAt", "<", before).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Deletes at most `limit` sessions nobody acted on that ended before `before`: how many went. */
 export async function deleteEndedUntouchedSessions(db: Db, before: Date, limit: number): Promise<number> {
   const result = await db
