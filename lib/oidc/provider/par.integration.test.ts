@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import { calculateJwkThumbprint, exportJWK } from "jose";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { kysely } from "@/lib/db/client";
@@ -27,17 +27,13 @@ afterAll(async () => {
 const oidcApp = () => makeOidcApp(REDIRECT, ["passport"], { pkceRequired: false });
 type TApp = Awaited<ReturnType<typeof oidcApp>>;
 
-/** openid-client configured for `t` with the PAR endpoint (discovery lists it once the lead adds it). */
-async function rp(t: TApp) {
+/** openid-client configured for `t` from discovery (which names the PAR endpoint). */
+async function rp(t: TApp, auth: client.ClientAuth = client.ClientSecretBasic(t.app.clientSecret)) {
   const meta = (await (
     await fetch(`${issuer}/.well-known/openid-configuration`)
   ).json()) as client.ServerMetadata;
-  const config = new client.Configuration(
-    { ...meta, pushed_authorization_request_endpoint: `${issuer}/par` },
-    t.app.clientId,
-    undefined,
-    client.ClientSecretBasic(t.app.clientSecret),
-  );
+  expect(meta.pushed_authorization_request_endpoint).toBe(`${issuer}/par`);
+  const config = new client.Configuration(meta, t.app.clientId, undefined, auth);
   client.allowInsecureRequests(config);
   return config;
 }
@@ -303,6 +299,75 @@ describe("PAR (RFC 9126)", () => {
     expect(res.status).toBe(400);
     expect(body).toMatchObject({ error: "invalid_request" });
     expect(body.error_description).toContain("code_challenge");
+  });
+});
+
+describe("the FAPI 2.0 profile end to end", () => {
+  it("a fapi2 app's code lives 60 s: PAR + private_key_jwt + DPoP + PKCE sign in; a code presented after 60 s is invalid_grant", async () => {
+    const t = await oidcApp();
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: "fapi-1", alg: "ES256", use: "sig" };
+    await setOidcSettings(t.app.clientId, {
+      oidcProfile: "fapi2",
+      tokenEndpointAuthMethod: "private_key_jwt",
+      jwks: { keys: [jwk] },
+      requirePushedAuthorizationRequests: true,
+      requireDpop: true,
+      pkceRequired: true,
+    });
+    const config = await rp(t, client.PrivateKeyJwt({ key: privateKey, kid: "fapi-1" }));
+    const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair("ES256"));
+    const sign = async () => {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = await client.buildAuthorizationUrlWithPAR(
+        config,
+        {
+          redirect_uri: REDIRECT,
+          scope: "openid",
+          provider: "passport",
+          state,
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+        },
+        { DPoP: dpop },
+      );
+      const { location } = await flow.signIn(t.simulate, url.href);
+      return { verifier, state, location };
+    };
+    // in time: a DPoP-bound token
+    const first = await sign();
+    const tokens = await client.authorizationCodeGrant(
+      config,
+      first.location,
+      { pkceCodeVerifier: first.verifier, expectedState: first.state },
+      undefined,
+      { DPoP: dpop },
+    );
+    expect(tokens.token_type).toBe("dpop");
+    // the next code: 60 s of life, then refused
+    const late = await sign();
+    const codeHash = sha256Hex(late.location.searchParams.get("code")!);
+    const row = await kysely()
+      .selectFrom("authorizationCodes")
+      .select(["createdAt", "expiresAt"])
+      .where("codeHash", "=", codeHash)
+      .executeTakeFirstOrThrow();
+    expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(60_000);
+    await kysely()
+      .updateTable("authorizationCodes")
+      .set({ createdAt: new Date(Date.now() - 61_000), expiresAt: new Date(Date.now() - 1000) })
+      .where("codeHash", "=", codeHash)
+      .execute();
+    await expect(
+      client.authorizationCodeGrant(
+        config,
+        late.location,
+        { pkceCodeVerifier: late.verifier, expectedState: late.state },
+        undefined,
+        { DPoP: dpop },
+      ),
+    ).rejects.toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/expired/) });
   });
 });
 

@@ -46,7 +46,7 @@ async function rp(t: TApp) {
     await fetch(`${issuer}/.well-known/openid-configuration`)
   ).json()) as client.ServerMetadata;
   const config = new client.Configuration(
-    { ...meta, pushed_authorization_request_endpoint: `${issuer}/par` },
+    meta,
     t.app.clientId,
     undefined,
     client.ClientSecretBasic(t.app.clientSecret),
