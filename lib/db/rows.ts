@@ -16,3 +16,17 @@ export type ProductionTestRequest = TRow<"productionTestRequests">;
 export type ProviderConnection = TRow<"providerConnections">;
 export type Verification = TRow<"verifications">;
 export type Workflow = TRow<"workflows">;
+
+/**
+ * The apps columns of an OpenID Provider client's settings (lib/oidc/profile.ts
+ * `TClientOidcSettings`): every statement that reads a client for the OP selects these.
+ */
+export const CLIENT_SETTINGS_COLUMNS = [
+  "tokenEndpointAuthMethod",
+  "jwks",
+  "jwksUri",
+  "requirePushedAuthorizationRequests",
+  "requireDpop",
+  "oidcProfile",
+  "pkceRequired",
+] as const satisfies readonly (keyof App)[];

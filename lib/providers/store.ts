@@ -1,9 +1,11 @@
 /**
  * The providers' tables on the data layer (lib/db/kysely.ts): the SAML adapter's assertion-ID
  * replay cache, `saml_assertion_ids` (adapters/saml-replay.ts has its rules), and an app's
- * provider rows with their current activation tickets (app-providers.ts, app-listing.ts).
+ * provider rows with their current activation tickets (app-providers.ts, app-listing.ts); the
+ * providers' states nested in another statement's app row (`appProviderStates`).
  */
 import { sql, type Selectable } from "kysely";
+import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
 import type { ActivationTicket, AppProvider } from "../db/generated/kysely/types";
 import { prepared, type Db } from "../db/kysely";
 
@@ -11,6 +13,27 @@ import { prepared, type Db } from "../db/kysely";
 export type TAppProviderRow = Selectable<AppProvider>;
 /** An activation ticket's row, every column. */
 export type TActivationTicketRow = Selectable<ActivationTicket>;
+
+/**
+ * The provider states of the app `a` of an enclosing statement, in provider id order, as a JSON
+ * array of `{ o: { providerId, enabled, status } }` (a nested row names its keys itself: the data
+ * layer maps only a result row's own columns). `db` is the enclosing statement's builder.
+ */
+export function appProviderStates(db: Db) {
+  return jsonArrayFrom(
+    db
+      .selectFrom("appProviders as p")
+      .select((pe) =>
+        jsonBuildObject({
+          providerId: pe.ref("p.providerId"),
+          enabled: pe.ref("p.enabled"),
+          status: pe.ref("p.status"),
+        }).as("o"),
+      )
+      .where("p.appId", "=", sql.ref<string>("a.id"))
+      .orderBy("p.providerId"),
+  );
+}
 
 const APP_PROVIDER_ROWS = prepared("app_provider_rows", (db, p: { appId: string }) =>
   db.selectFrom("appProviders").selectAll().where("appId", "=", p.appId),

@@ -5,6 +5,7 @@
  */
 import type { AliasableExpression, SelectType } from "kysely";
 import { prepared, type Db } from "../../db/kysely";
+import { CLIENT_SETTINGS_COLUMNS } from "../../db/rows";
 
 const CREDENTIAL_COLUMNS = ["id", "workspaceId", "environment", "clientSecretHash", "deletedAt"] as const;
 
@@ -20,20 +21,6 @@ export async function readAppCredential(db: Db, clientId: string) {
 
 /** An app's credential row. */
 export type TAppCredential = NonNullable<Awaited<ReturnType<typeof readAppCredential>>>;
-
-/**
- * An OpenID Provider client's settings (lib/oidc/profile.ts), read with the credential at the
- * OP's endpoints only (the App API's credential reads stay as they are).
- */
-const CLIENT_SETTINGS_COLUMNS = [
-  "tokenEndpointAuthMethod",
-  "jwks",
-  "jwksUri",
-  "requirePushedAuthorizationRequests",
-  "requireDpop",
-  "oidcProfile",
-  "pkceRequired",
-] as const;
 
 const CLIENT_CREDENTIAL = prepared("auth_client_credential", (db, p: { clientId: string }) =>
   db
@@ -83,12 +70,7 @@ export function credentialWithRow<O extends Record<keyof O, TJsonSafe>>(
       .where("id", "=", p.clientId),
   );
   /** The credential (null: no such app) and the row (null: none). */
-  return async (db: Db, clientId: string, id: string) => {
-    const [found] = await statement.run(db, { clientId, id });
-    if (!found) return { credential: null, row: null };
-    const { row: json, ...credential } = found;
-    return { credential, row: json };
-  };
+  return splitRow(statement);
 }
 
 /** credentialWithRow reading the OpenID client settings with the credential (statement `name`). */
@@ -105,10 +87,17 @@ export function clientCredentialWithRow<O extends Record<keyof O, TJsonSafe>>(
       .where("id", "=", p.clientId),
   );
   /** The credential with the settings (null: no such app) and the row (null: none). */
+  return splitRow(statement);
+}
+
+/** A credential statement's reader: the credential's columns apart from the row read with them. */
+function splitRow<C extends { row: unknown }>(statement: {
+  run(db: Db, p: { clientId: string; id: string }): Promise<C[]>;
+}) {
   return async (db: Db, clientId: string, id: string) => {
     const [found] = await statement.run(db, { clientId, id });
     if (!found) return { credential: null, row: null };
     const { row: json, ...credential } = found;
-    return { credential, row: json };
+    return { credential, row: json as C["row"] };
   };
 }

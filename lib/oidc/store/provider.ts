@@ -15,8 +15,9 @@
  *   and a second tab exactly one answers.
  */
 import { sql, type Insertable } from "kysely";
-import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
 import { prepared, type Db, type DB } from "../../db/kysely";
+import { CLIENT_SETTINGS_COLUMNS } from "../../db/rows";
+import { appProviderStates } from "../../providers/store";
 import type { TEnvironment } from "../../environments";
 
 // ---------------------------------------------------------------------------------------------
@@ -25,38 +26,10 @@ import type { TEnvironment } from "../../environments";
 const CLIENT_APP = prepared("oidc_client_app", (db, p: { clientId: string }) =>
   db
     .selectFrom("apps as a")
-    .select([
-      "a.id",
-      "a.workspaceId",
-      "a.environment",
-      "a.name",
-      "a.logo",
-      "a.redirectUris",
-      "a.pkceRequired",
-      "a.deletedAt",
-      // the app's OIDC client settings (lib/oidc/profile.ts clientPolicy) and keys (client-keys.ts)
-      "a.tokenEndpointAuthMethod",
-      "a.jwks",
-      "a.jwksUri",
-      "a.requirePushedAuthorizationRequests",
-      "a.requireDpop",
-      "a.oidcProfile",
-    ])
-    .select((eb) =>
-      jsonArrayFrom(
-        eb
-          .selectFrom("appProviders as p")
-          .select((pe) =>
-            jsonBuildObject({
-              providerId: pe.ref("p.providerId"),
-              enabled: pe.ref("p.enabled"),
-              status: pe.ref("p.status"),
-            }).as("o"),
-          )
-          .whereRef("p.appId", "=", "a.id")
-          .orderBy("p.providerId"),
-      ).as("providers"),
-    )
+    .select(["a.id", "a.workspaceId", "a.environment", "a.name", "a.logo", "a.redirectUris", "a.deletedAt"])
+    // the app's OIDC client settings (lib/oidc/profile.ts clientPolicy) and keys (client-keys.ts)
+    .select(CLIENT_SETTINGS_COLUMNS)
+    .select(appProviderStates(db).as("providers"))
     .where("a.id", "=", p.clientId),
 );
 
@@ -131,19 +104,9 @@ export async function readResumedVerification(db: Db, id: string) {
 const RESUME_APP = prepared("oidc_resume_app", (db, p: { id: string }) =>
   db
     .selectFrom("apps")
-    .select([
-      "id",
-      "deletedAt",
-      "redirectUris",
-      // clientPolicy (lib/oidc/profile.ts): the code's lifetime ceiling
-      "tokenEndpointAuthMethod",
-      "jwks",
-      "jwksUri",
-      "requirePushedAuthorizationRequests",
-      "requireDpop",
-      "oidcProfile",
-      "pkceRequired",
-    ])
+    .select(["id", "deletedAt", "redirectUris"])
+    // clientPolicy (lib/oidc/profile.ts): the code's lifetime ceiling
+    .select(CLIENT_SETTINGS_COLUMNS)
     .where("id", "=", p.id),
 );
 

@@ -14,7 +14,7 @@
  *   `expiresAt` is the sweep's (lib/verifications/expiry-sweep.ts).
  */
 import { sql } from "kysely";
-import { jsonArrayFrom, jsonBuildObject } from "kysely/helpers/postgres";
+import { appProviderStates } from "../../providers/store";
 import { prepared, type Db } from "../../db/kysely";
 import type { TEnvironment } from "../../environments";
 import { notFound } from "../../errors";
@@ -45,19 +45,7 @@ const READ_CONTEXT = prepared(
       .select((eb) => [
         "a.workspaceId",
         "a.redirectUris",
-        // a nested row names its keys itself (the data layer maps only a result row's columns)
-        jsonArrayFrom(
-          eb
-            .selectFrom("appProviders as p")
-            .select((pe) =>
-              jsonBuildObject({
-                providerId: pe.ref("p.providerId"),
-                enabled: pe.ref("p.enabled"),
-                status: pe.ref("p.status"),
-              }).as("o"),
-            )
-            .whereRef("p.appId", "=", "a.id"),
-        ).as("providers"),
+        appProviderStates(db).as("providers"),
         "w.id as workflowId",
         "w.version as workflowVersion",
         "w.entryNodeId",
