@@ -1,8 +1,8 @@
 "use client";
 /**
  * An app's Overview: credentials (client secret rotation shown once), name and logo, redirect
- * URIs, default return addresses, the OpenID Provider's PKCE requirement, the quick start, a
- * sandbox try-out, and deletion.
+ * URIs, default return addresses, the OpenID Connect security settings (oidc-security.tsx), the
+ * quick start, a sandbox try-out, and deletion.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ExternalLink, Plus, RotateCw, Trash2 } from "lucide-react";
@@ -14,10 +14,11 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyField } from "@/components/ui/copy-button";
 import { ConfirmActions, Dialog, DialogActions } from "@/components/ui/dialog";
-import { Checkbox, Form, FormError, Input } from "@/components/ui/field";
+import { Form, FormError, Input } from "@/components/ui/field";
 import { LogoField } from "@/components/ui/logo-field";
 import { useToast } from "@/components/ui/toast";
 import { usePatchApp, useCurrentApp } from "./app-frame";
+import { OidcSecurityCard } from "./oidc-security";
 import { appKeys, type TApp } from "./queries";
 import { QuickStart } from "./quick-start";
 import { SaveButton } from "./save-button";
@@ -249,35 +250,6 @@ function RedirectUrisCard({ app }: { app: TApp }) {
   );
 }
 
-/** The OpenID Provider's PKCE requirement for this client: saved as soon as it is switched. */
-function OidcCard({ app }: { app: TApp }) {
-  const { permissions } = useConsole();
-  const toast = useToast();
-  const mutation = usePatchApp(app.clientId);
-  return (
-    <Card title="OpenID Connect">
-      <div className="space-y-3">
-        <Checkbox
-          label="Require PKCE"
-          description="Sign-in requests without a code_challenge (S256) are refused with invalid_request. Recommended; on for new apps."
-          checked={app.pkceRequired}
-          disabled={!permissions.write || mutation.isPending}
-          onChange={(e) =>
-            mutation.mutate(
-              { pkceRequired: e.target.checked },
-              {
-                onSuccess: (saved) =>
-                  toast.show({ message: saved.pkceRequired ? "PKCE is required" : "PKCE is optional" }),
-              },
-            )
-          }
-        />
-        <FormError message={formErrorMessage(mutation.error)} />
-      </div>
-    </Card>
-  );
-}
-
 function TryOutCard({ app }: { app: TApp }) {
   const { env, permissions } = useConsole();
   const mutation = useMutation({
@@ -387,7 +359,9 @@ export function AppOverview() {
         <TryOutCard app={app} />
         <DetailsCard app={app} />
         <RedirectUrisCard app={app} />
-        <OidcCard app={app} />
+        <div className="min-w-0 xl:col-span-2">
+          <OidcSecurityCard app={app} />
+        </div>
       </div>
       <VerificationSettingsCards app={app} />
       <QuickStart app={app} />

@@ -10,6 +10,17 @@ export const appKeys = {
   detail: (env: TEnv, clientId: string) => [...appKeys.all(env), "detail", clientId] as const,
 };
 
+/** The environment's OpenID Provider discovery document, as far as the console reads it. */
+export const oidcKeys = {
+  discovery: (env: TEnv) => ["oidc", env, "discovery"] as const,
+};
+
+export interface TOidcDiscovery {
+  issuer: string;
+  token_endpoint: string;
+  pushed_authorization_request_endpoint?: string;
+}
+
 /** An app as the API returns it (the console reads a part of it). */
 export type TApp = TAppJson;
 

@@ -88,13 +88,16 @@ test("app settings: default workflow, verification type and claims, branding", a
   await page.reload();
   await expect(verified.getByLabel("Verification type")).toHaveValue("identity");
 
-  // PKCE: on for a new app, switched off with the keyboard, saved at once, kept on reload
-  const oidc = page.locator("section", { has: page.getByRole("heading", { name: "OpenID Connect" }) });
+  // PKCE: on for a new app, switched off with the keyboard, saved with the section's Save, kept on reload
+  const oidc = page.locator("section", {
+    has: page.getByRole("heading", { name: "OpenID Connect security" }),
+  });
   const pkce = oidc.getByRole("checkbox", { name: /Require PKCE/ });
   await expect(pkce).toBeChecked();
   await pkce.focus();
   await page.keyboard.press("Space");
-  await expect(page.getByText("PKCE is optional")).toBeVisible();
+  await oidc.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("OpenID Connect security saved")).toBeVisible();
   const patched = await request.get(`/api/sandbox/v1/apps/${clientId}`, { headers: bearer(key) });
   expect(((await patched.json()) as { pkceRequired: boolean }).pkceRequired).toBe(false);
   await page.reload();
