@@ -20,7 +20,6 @@
  */
 import { createHash } from "node:crypto";
 import { PAGE_HEADERS } from "../../http/security-headers.mjs";
-import type { TAuthorizationParams } from "./params";
 
 export type TResponseMode = "query" | "form_post";
 
@@ -32,8 +31,15 @@ export interface TAuthorizationAnswer {
   mode: TResponseMode;
 }
 
-/** The mode the request asked for if it is one we deliver in, else the default (query). */
-export function requestedResponseMode(params: TAuthorizationParams): TResponseMode {
+/**
+ * The mode the request asked for if it is one we deliver in, else the default (query). `params`
+ * is an authorization request's (./params.ts TAuthorizationParams), named by its shape here:
+ * params.ts's errors are this module's dependents' (authorization-error.ts), not its own.
+ */
+export function requestedResponseMode(params: {
+  values: Readonly<Record<string, string>>;
+  repeated: ReadonlySet<string>;
+}): TResponseMode {
   return !params.repeated.has("response_mode") && params.values.response_mode === "form_post"
     ? "form_post"
     : "query";
