@@ -12,7 +12,8 @@
  *   presentation can answer); the claims asked for are the workflow plan's sourceClaims;
  * - the wallet's answer is verified outside any transaction, then applied in one; a shape error
  *   in the posted body changes nothing (400 naming the field), a presentation that does not
- *   verify fails the session with reason invalid_presentation;
+ *   verify fails the session with the adapter's reason: credential_revoked, credential_suspended,
+ *   credential_expired, credential_not_yet_valid, else invalid_presentation;
  * - a verified presentation is recorded in the connection's health (upstream-faults.ts);
  * - claims are never logged.
  */

@@ -14,6 +14,13 @@ import {
   verifyWalletPresentation,
   type TWalletTrustConfig,
 } from "./wallet";
+import {
+  bindDoublePresentation,
+  issueDoubleCredential,
+  makeDoubleHolder,
+  makeDoubleIssuer,
+  presentDoubleCredential,
+} from "../../testing/wallet-double";
 
 const AUD = "origin:https://idv.example";
 const NONCE = "n-0S6_WzA2Mj";
@@ -33,11 +40,14 @@ function trust(issuer: { iss: string; jwks: { keys: unknown[] } }, extra: Partia
   } as TWalletTrustConfig;
 }
 
-async function failureOf(promise: ReturnType<typeof verifyWalletPresentation>) {
+async function failureOf(
+  promise: ReturnType<typeof verifyWalletPresentation>,
+  reason = "invalid_presentation",
+) {
   const outcome = await promise;
   expect(outcome.kind).toBe("failure");
   if (outcome.kind !== "failure") throw new Error("unreachable");
-  expect(outcome.reason).toBe("invalid_presentation");
+  expect(outcome.reason).toBe(reason);
   return outcome.message ?? "";
 }
 
@@ -177,16 +187,17 @@ describe("verifyWalletPresentation", () => {
       [impostor, {}, /issuer signature/],
       [stranger, {}, /not trusted/],
       [issuer, { vct: "urn:other:1" }, /type is not accepted/],
-      [issuer, { expiresIn: -3600 }, /validity period/],
+      // its own reason since issue 26
+      [issuer, { expiresIn: -3600 }, /validity period/, "credential_expired"],
       [issuer, { typ: "JWT" }, /wrong typ/],
       [issuer, { holder: null }, /holder key/],
       [issuer, { payload: { _sd_alg: "sha-512" } }, /_sd_alg/],
     ] as const;
-    for (const [signer, options, message] of cases) {
+    for (const [signer, options, message, reason] of cases) {
       const credential = await issueTestCredential(signer, PID, { holder, ...options });
       const vp = await presentTestCredential(credential, holder, { nonce: NONCE, aud: AUD });
       expect(
-        await failureOf(verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp)),
+        await failureOf(verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp), reason),
       ).toMatch(message);
     }
   });
@@ -196,6 +207,114 @@ describe("verifyWalletPresentation", () => {
     for (const vp of ["", "not-a-jwt", "a.b.c~", "a.b.c~x~y"]) {
       await failureOf(verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp));
     }
+  });
+});
+
+describe("verifyWalletPresentation with the upstream wallet double (@sd-jwt/sd-jwt-vc)", () => {
+  const ADDRESS = { street_address: "Heidestraße 17", locality: "Köln", country: "DE" };
+
+  it("accepts nested and array-element disclosures and maps the top-level claims", async () => {
+    const issuer = await makeDoubleIssuer();
+    const holder = await makeDoubleHolder();
+    const credential = await issueDoubleCredential(
+      issuer,
+      holder,
+      { ...PID, nationalities: ["DE", "FR"], address: ADDRESS },
+      {
+        _sd: ["given_name", "family_name", "birth_date", "nationalities", "address"],
+        nationalities: { _sd: [0, 1] },
+        address: { _sd: ["street_address", "locality", "country"] },
+      },
+    );
+    // the holder keeps its street and its second nationality to itself
+    const vp = await presentDoubleCredential(
+      credential,
+      holder,
+      { nonce: NONCE, aud: AUD },
+      {
+        given_name: true,
+        family_name: true,
+        birth_date: true,
+        nationalities: { 0: true },
+        address: { locality: true, country: true },
+      },
+    );
+    const outcome = await verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp);
+    expect(outcome.kind === "success" && outcome.identity.claims).toEqual({
+      given_name: "Erika",
+      family_name: "Mustermann",
+      birthdate: "1964-08-12",
+      nationality: "DE",
+      address: { locality: "Köln", country: "DE" },
+    });
+    expect(outcome.kind === "success" && outcome.identity.evidence).toMatchObject({
+      kid: issuer.kid,
+      credential_status: "not_provided",
+    });
+  });
+
+  it("refuses a nested disclosure of another credential", async () => {
+    const issuer = await makeDoubleIssuer();
+    const holder = await makeDoubleHolder();
+    const frame = { _sd: ["address"], address: { _sd: ["locality"] } };
+    const mine = await issueDoubleCredential(issuer, holder, { address: ADDRESS }, frame);
+    const other = await issueDoubleCredential(issuer, holder, { address: { locality: "Bonn" } }, frame);
+    // the other credential's nested disclosure slipped into mine: not referenced by my digests
+    const foreign = other.split("~").slice(1, -1);
+    const [jwt, ...own] = mine.split("~").filter((part) => part !== "");
+    const presented = `${jwt}~${[...own, ...foreign].map((d) => `${d}~`).join("")}`;
+    const vp = await bindDoublePresentation(presented, holder, { nonce: NONCE, aud: AUD });
+    expect(
+      await failureOf(verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp)),
+    ).toMatch(/not covered/);
+  });
+
+  it("fails an expired credential as credential_expired, a not-yet-valid one as credential_not_yet_valid", async () => {
+    const issuer = await makeDoubleIssuer();
+    const holder = await makeDoubleHolder();
+    const cases = [
+      [{ expiresIn: -3600 }, "credential_expired", /expired/],
+      [{ notBefore: 3600 }, "credential_not_yet_valid", /not yet valid/],
+    ] as const;
+    for (const [options, reason, message] of cases) {
+      const credential = await issueDoubleCredential(issuer, holder, PID, { _sd: ["given_name"] }, options);
+      const vp = await presentDoubleCredential(credential, holder, { nonce: NONCE, aud: AUD });
+      expect(
+        await failureOf(verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp), reason),
+      ).toMatch(message);
+    }
+  });
+
+  it("within the clock tolerance, a just-expired credential still verifies", async () => {
+    const issuer = await makeDoubleIssuer();
+    const holder = await makeDoubleHolder();
+    const credential = await issueDoubleCredential(
+      issuer,
+      holder,
+      PID,
+      { _sd: ["given_name"] },
+      { expiresIn: -30 },
+    );
+    const vp = await presentDoubleCredential(credential, holder, { nonce: NONCE, aud: AUD });
+    const outcome = await verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp);
+    expect(outcome.kind).toBe("success");
+  });
+
+  it("an expired credential with a forged signature is invalid_presentation, not credential_expired", async () => {
+    const issuer = await makeDoubleIssuer();
+    const impostor = await makeDoubleIssuer(issuer.iss);
+    const holder = await makeDoubleHolder();
+    const credential = await issueDoubleCredential(
+      impostor,
+      holder,
+      PID,
+      { _sd: ["given_name"] },
+      { expiresIn: -3600 },
+    );
+    const vp = await presentDoubleCredential(credential, holder, { nonce: NONCE, aud: AUD });
+    expect(
+      await failureOf(verifyWalletPresentation(trust(issuer), { nonce: NONCE, audience: AUD }, vp)),
+    ).toMatch(/issuer signature/);
   });
 });
 

@@ -1,26 +1,35 @@
 /**
  * The production wallet adapter: OpenID4VP over the browser's Digital Credentials API, with the
- * credential presented as an IETF SD-JWT VC.
+ * credential presented as an IETF SD-JWT VC, verified by @sd-jwt/sd-jwt-vc (OpenWallet Foundation).
  * Rules:
  * - the request is unsigned (protocol openid4vp-v1-unsigned, no client_id): the wallet binds the
  *   presentation to the calling web origin, so the Key Binding JWT's `aud` must be
  *   "origin:<origin of the hosted page>" and its `nonce` the one sealed in the session;
- * - the issuer-signed JWT must verify (ES256, ES384 or EdDSA) against a key of an issuer the
- *   deployment trusts for that provider (IDV_WALLET_TRUSTED_ISSUERS), carry an allowed `vct`,
- *   and be within exp/nbf;
- * - every disclosure's SHA-256 digest must appear in the top-level `_sd` array: only flat
- *   (top-level) selectively disclosable claims are accepted, nested and array-element
- *   disclosures are refused rather than half-checked;
- * - the Key Binding JWT (typ kb+jwt) is mandatory, signed by the holder key in `cnf.jwk`, recent,
- *   and its `sd_hash` covers exactly the presented issuer JWT and disclosures;
- * - any failure is one outcome, reason invalid_presentation, with a message that names the
- *   check but never a claim value.
+ * - the issuer-signed JWT (typ dc+sd-jwt, or vc+sd-jwt of earlier drafts) must verify (ES256,
+ *   ES384 or EdDSA) against a key of an issuer the deployment trusts for that provider
+ *   (IDV_WALLET_TRUSTED_ISSUERS), carry an allowed `vct`, and be within iat/nbf/exp (60 s
+ *   tolerance): an expired credential fails as credential_expired, a not-yet-valid one as
+ *   credential_not_yet_valid — only once its issuer signature verified;
+ * - disclosures (_sd_alg sha-256), top-level, nested and array-element alike, are resolved by the
+ *   library; on top of it (RFC 9901 §7.1 steps the library leaves out) every presented disclosure
+ *   must be referenced by a digest of the issuer-signed JWT, none presented twice, none naming a
+ *   reserved claim or a top-level claim the issuer already states in clear. Only top-level claims
+ *   are mapped to OIDC claims (nested values come as they were disclosed);
+ * - the Key Binding JWT (typ kb+jwt) is mandatory, signed by the holder key in `cnf.jwk`, for this
+ *   session's nonce and audience, at most KB_MAX_AGE_SECONDS old, and its `sd_hash` covers exactly
+ *   the presented issuer JWT and disclosures;
+ * - a credential with `status.status_list` is checked against its Token Status List
+ *   (wallet-status.ts: same issuer's keys, SSRF guard, cached; revoked → credential_revoked,
+ *   suspended → credential_suspended; unreachable or unverifiable → fail closed);
+ * - any other failure is reason invalid_presentation, with a message that names the check but
+ *   never a claim value. Type metadata (`vct#integrity`) is not fetched.
  */
 import { createHash } from "node:crypto";
+import { digest, generateSalt } from "@sd-jwt/crypto-nodejs";
+import { decodeSdJwt, unpack } from "@sd-jwt/decode";
+import { SDJwtVcInstance } from "@sd-jwt/sd-jwt-vc";
 import {
-  base64url,
   calculateJwkThumbprint,
-  createLocalJWKSet,
   decodeJwt,
   decodeProtectedHeader,
   importJWK,
@@ -30,11 +39,19 @@ import {
 } from "jose";
 import { z } from "zod";
 import type { TAdapterOutcome, TSourceIdentity } from "./types";
+import {
+  CLOCK_TOLERANCE_SECONDS,
+  jwksSignatureVerifier,
+  PresentationError,
+  statusListFailure,
+  statusListFetcher,
+  statusValidator,
+  WALLET_ALGORITHMS,
+} from "./wallet-status";
 
-export const WALLET_ALGORITHMS = ["ES256", "ES384", "EdDSA"];
-/** how old a Key Binding JWT may be, and the clock skew tolerated on exp/nbf/iat */
+export { WALLET_ALGORITHMS };
+/** how old a Key Binding JWT may be (the clock skew tolerated on exp/nbf/iat: wallet-status.ts) */
 export const KB_MAX_AGE_SECONDS = 300;
-const CLOCK_TOLERANCE_SECONDS = 60;
 
 const ZJwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) });
 
@@ -134,35 +151,60 @@ export interface TPresentationExpectations {
   now?: Date;
 }
 
-class PresentationError extends Error {}
-
 function fail(message: string): never {
   throw new PresentationError(message);
 }
 
-function sha256(text: string): string {
-  return base64url.encode(createHash("sha256").update(text, "ascii").digest());
-}
-
-function parseDisclosure(encoded: string): { name: string; value: unknown } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(base64url.decode(encoded)));
-  } catch {
-    fail("a disclosure is not base64url-encoded JSON");
-  }
-  if (!Array.isArray(parsed)) fail("a disclosure is not an array");
-  // two elements are array-element disclosures, which only nested claims use
-  if (parsed.length !== 3 || typeof parsed[0] !== "string" || typeof parsed[1] !== "string") {
-    fail("only object-property disclosures of top-level claims are accepted");
-  }
-  const name = parsed[1] as string;
-  if (name === "_sd" || name === "..." || name === "_sd_alg") fail("a disclosure uses a reserved claim name");
-  return { name, value: parsed[2] };
-}
-
 function isJwk(value: unknown): value is JWK {
   return typeof value === "object" && value !== null && typeof (value as { kty?: unknown }).kty === "string";
+}
+
+const RESERVED_CLAIM_NAMES = new Set(["_sd", "...", "_sd_alg"]);
+
+const ZStatusListReference = z.object({
+  idx: z.number().int().min(0),
+  uri: z.string().min(1),
+});
+
+/**
+ * What a library failure means for the session. An expired or not-yet-valid credential gets its
+ * own reason only when its issuer signature verifies (the library checks the dates first).
+ */
+async function libraryFailure(
+  err: unknown,
+  issuerJwt: string,
+  issuerVerifier: (data: string, sig: string) => Promise<boolean>,
+): Promise<PresentationError> {
+  if (err instanceof PresentationError) return err;
+  const status = statusListFailure(err);
+  if (status) return status;
+  const message = err instanceof Error ? err.message : "";
+  if (/JWT is expired|JWT is not yet valid/.test(message)) {
+    const [header, payload, sig] = issuerJwt.split(".");
+    try {
+      await issuerVerifier(`${header}.${payload}`, sig ?? "");
+    } catch (signature) {
+      if (signature instanceof PresentationError) return signature;
+      throw signature;
+    }
+    return /expired/.test(message)
+      ? new PresentationError("the credential has expired (past its validity period)", "credential_expired")
+      : new PresentationError(
+          "the credential is not yet valid (before its validity period)",
+          "credential_not_yet_valid",
+        );
+  }
+  if (/Key Binding JWT not exist/.test(message))
+    return new PresentationError("the presentation has no Key Binding JWT");
+  if (/Invalid Key Binding Jwt/.test(message)) {
+    return new PresentationError(
+      "the Key Binding JWT is malformed (typ kb+jwt, alg, iat, aud, nonce and sd_hash are required)",
+    );
+  }
+  if (/Invalid Nonce/.test(message))
+    return new PresentationError("the Key Binding JWT's nonce is not this session's");
+  if (/sd_hash/.test(message)) return new PresentationError("the Key Binding JWT's sd_hash does not match");
+  return new PresentationError("the presentation is not a well-formed SD-JWT VC");
 }
 
 async function verifyPresentation(
@@ -174,86 +216,109 @@ async function verifyPresentation(
   const parts = presentation.split("~");
   if (parts.length < 2) fail("the presentation is not an SD-JWT");
   const issuerJwt = parts[0]!;
-  const kbJwt = parts.at(-1)!;
-  const disclosures = parts.slice(1, -1);
-  if (kbJwt === "") fail("the presentation has no Key Binding JWT");
-  if (disclosures.some((d) => d === "")) fail("the presentation has an empty disclosure");
+  if (parts.at(-1) === "") fail("the presentation has no Key Binding JWT");
+  if (parts.slice(1, -1).some((d) => d === "")) fail("the presentation has an empty disclosure");
 
-  // issuer-signed JWT: a trusted issuer's key, the allowed types, in its validity period
+  // before any signature: the issuer is trusted, the type accepted (refusals only)
+  let header: ReturnType<typeof decodeProtectedHeader>;
   let unverified: ReturnType<typeof decodeJwt>;
   try {
-    decodeProtectedHeader(issuerJwt);
+    header = decodeProtectedHeader(issuerJwt);
     unverified = decodeJwt(issuerJwt);
   } catch {
     fail("the issuer-signed JWT is malformed");
   }
   const iss = typeof unverified.iss === "string" ? unverified.iss : fail("the credential names no issuer");
-  const jwks = Object.hasOwn(config.issuers, iss) ? config.issuers[iss] : undefined;
+  const jwks = (Object.hasOwn(config.issuers, iss) ? config.issuers[iss] : undefined) as
+    JSONWebKeySet | undefined;
   if (!jwks) fail("the credential's issuer is not trusted");
-  let payload: Record<string, unknown>;
-  let kid: string | undefined;
-  try {
-    const verified = await jwtVerify(issuerJwt, createLocalJWKSet(jwks as unknown as JSONWebKeySet), {
-      algorithms: WALLET_ALGORITHMS,
-      issuer: iss,
-      currentDate: now,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-    });
-    payload = verified.payload;
-    kid = verified.protectedHeader.kid;
-    const typ = verified.protectedHeader.typ;
-    // vc+sd-jwt is the media type of earlier SD-JWT VC drafts, still issued by deployed wallets
-    if (typ !== "dc+sd-jwt" && typ !== "vc+sd-jwt") fail("the issuer-signed JWT has the wrong typ");
-  } catch (err) {
-    if (err instanceof PresentationError) throw err;
-    fail("the issuer signature or validity period does not verify");
-  }
-  const vct = typeof payload.vct === "string" ? payload.vct : fail("the credential has no vct");
+  // vc+sd-jwt is the media type of earlier SD-JWT VC drafts, still issued by deployed wallets
+  if (header.typ !== "dc+sd-jwt" && header.typ !== "vc+sd-jwt")
+    fail("the issuer-signed JWT has the wrong typ");
+  if (!header.alg || !WALLET_ALGORITHMS.includes(header.alg))
+    fail("the issuer-signed JWT's alg is not accepted");
+  const vct = typeof unverified.vct === "string" ? unverified.vct : fail("the credential has no vct");
   if (!config.vct.includes(vct)) fail("the credential type is not accepted");
-  const sdAlg = payload._sd_alg ?? "sha-256";
-  if (sdAlg !== "sha-256") fail("the credential's _sd_alg is not sha-256");
-  const digests = new Set(Array.isArray(payload._sd) ? payload._sd.filter((d) => typeof d === "string") : []);
-
-  // disclosures: each one's digest listed once, in the top-level _sd
-  const disclosed: Record<string, unknown> = {};
-  const seen = new Set<string>();
-  for (const encoded of disclosures) {
-    const digest = sha256(encoded);
-    if (!digests.has(digest)) fail("a disclosure is not covered by the issuer's signature");
-    if (seen.has(digest)) fail("a disclosure is presented twice");
-    seen.add(digest);
-    const { name, value } = parseDisclosure(encoded);
-    if (Object.hasOwn(disclosed, name) || Object.hasOwn(payload, name)) fail("a claim is disclosed twice");
-    disclosed[name] = value;
-  }
-
-  // key binding: the holder key in cnf signed this session's nonce for this origin
-  const cnf = payload.cnf as { jwk?: unknown } | undefined;
+  if ((unverified._sd_alg ?? "sha-256") !== "sha-256") fail("the credential's _sd_alg is not sha-256");
+  const cnf = unverified.cnf as { jwk?: unknown } | undefined;
   if (!cnf || !isJwk(cnf.jwk)) fail("the credential has no holder key (cnf.jwk)");
   const holderJwk = cnf.jwk;
-  let kb: Record<string, unknown>;
-  try {
-    const header = decodeProtectedHeader(kbJwt);
-    if (!header.alg || !WALLET_ALGORITHMS.includes(header.alg))
-      fail("the Key Binding JWT's alg is not accepted");
-    const key = await importJWK(holderJwk, header.alg);
-    const verified = await jwtVerify(kbJwt, key, {
-      algorithms: WALLET_ALGORITHMS,
-      typ: "kb+jwt",
-      audience: expect.audience,
-      maxTokenAge: KB_MAX_AGE_SECONDS,
-      currentDate: now,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-    });
-    kb = verified.payload;
-  } catch (err) {
-    if (err instanceof PresentationError) throw err;
-    fail("the Key Binding JWT does not verify (holder key, typ, audience or age)");
+  const statusReference = (unverified.status as { status_list?: unknown } | undefined)?.status_list;
+  if (statusReference !== undefined && !ZStatusListReference.safeParse(statusReference).success) {
+    fail("the credential's status.status_list is malformed");
   }
-  if (kb.nonce !== expect.nonce) fail("the Key Binding JWT's nonce is not this session's");
-  const presented = `${issuerJwt}~${disclosures.map((d) => `${d}~`).join("")}`;
-  if (kb.sd_hash !== sha256(presented)) fail("the Key Binding JWT's sd_hash does not match");
 
+  const issuerVerifier = jwksSignatureVerifier(jwks, "the issuer signature does not verify");
+  const sdJwtVc = new SDJwtVcInstance({
+    hasher: digest,
+    saltGenerator: generateSalt,
+    verifier: issuerVerifier,
+    // the key binding: the holder key in cnf signed this session's nonce for this origin, lately
+    kbVerifier: async (data, sig) => {
+      const token = `${data}.${sig}`;
+      let kb: Record<string, unknown>;
+      try {
+        const alg = decodeProtectedHeader(token).alg;
+        if (!alg || !WALLET_ALGORITHMS.includes(alg)) fail("the Key Binding JWT's alg is not accepted");
+        ({ payload: kb } = await jwtVerify(token, await importJWK(holderJwk, alg), {
+          algorithms: WALLET_ALGORITHMS,
+          typ: "kb+jwt",
+          audience: expect.audience,
+          maxTokenAge: KB_MAX_AGE_SECONDS,
+          currentDate: now,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        }));
+      } catch (err) {
+        if (err instanceof PresentationError) throw err;
+        fail("the Key Binding JWT does not verify (holder key, typ, audience or age)");
+      }
+      if (kb.nonce !== expect.nonce) fail("the Key Binding JWT's nonce is not this session's");
+      return true;
+    },
+    statusListFetcher: statusListFetcher(iss, jwks, now),
+    statusVerifier: jwksSignatureVerifier(jwks, "the credential's status list does not verify (fail closed)"),
+    statusValidator,
+  });
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await sdJwtVc.verify(presentation, {
+      currentDate: Math.floor(now.getTime() / 1000),
+      skewSeconds: CLOCK_TOLERANCE_SECONDS,
+      keyBindingNonce: expect.nonce,
+    }));
+  } catch (err) {
+    throw await libraryFailure(err, issuerJwt, issuerVerifier);
+  }
+
+  // RFC 9901 §7.1 checks the library leaves out: each disclosure referenced once, presented once
+  const decoded = await decodeSdJwt(presentation, digest);
+  const rawPayload = decoded.jwt.payload as Record<string, unknown>;
+  const { disclosureKeymap } = await unpack(rawPayload, decoded.disclosures, digest);
+  const references = Object.values(disclosureKeymap);
+  const referenced = new Set(references);
+  if (references.length !== referenced.size)
+    fail("a disclosure digest is referenced twice in the credential");
+  const topLevel = new Set(Array.isArray(rawPayload._sd) ? rawPayload._sd : []);
+  const seen = new Set<string>();
+  const disclosedNames = new Set<string>();
+  for (const disclosure of decoded.disclosures) {
+    const hash = await disclosure.digest({ hasher: digest, alg: "sha-256" });
+    if (!referenced.has(hash)) fail("a disclosure is not covered by the issuer's signature");
+    if (seen.has(hash)) fail("a disclosure is presented twice");
+    seen.add(hash);
+    if (disclosure.key !== undefined && RESERVED_CLAIM_NAMES.has(disclosure.key)) {
+      fail("a disclosure uses a reserved claim name");
+    }
+    if (!topLevel.has(hash) || disclosure.key === undefined) continue;
+    if (disclosedNames.has(disclosure.key) || Object.hasOwn(rawPayload, disclosure.key)) {
+      fail("a claim is disclosed twice");
+    }
+    disclosedNames.add(disclosure.key);
+  }
+
+  // the selectively disclosed top-level claims, with what was disclosed inside them
+  const disclosed: Record<string, unknown> = {};
+  for (const name of disclosedNames) disclosed[name] = payload[name];
   const claims: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(disclosed)) {
     const oidc = RESPONSE_NAMES[name];
@@ -276,14 +341,18 @@ async function verifyPresentation(
     vct,
     holder_key_thumbprint: thumbprint,
     presentation_nonce: expect.nonce,
-    ...(kid ? { kid } : {}),
+    credential_status: statusReference === undefined ? "not_provided" : "valid",
+    ...(header.kid ? { kid: header.kid } : {}),
     ...(typeof payload.iat === "number" ? { issued_at: new Date(payload.iat * 1000).toISOString() } : {}),
     ...(typeof payload.exp === "number" ? { expires_at: new Date(payload.exp * 1000).toISOString() } : {}),
   };
   return { upstreamSubject, claims, loa: config.loa ?? null, rawClaims: disclosed, evidence };
 }
 
-/** Verifies one SD-JWT VC presentation; every failure is invalid_presentation. */
+/**
+ * Verifies one SD-JWT VC presentation; a failure carries its reason (credential_revoked,
+ * credential_suspended, credential_expired, credential_not_yet_valid, else invalid_presentation).
+ */
 export async function verifyWalletPresentation(
   config: TWalletTrustConfig,
   expect: TPresentationExpectations,
@@ -293,7 +362,7 @@ export async function verifyWalletPresentation(
     return { kind: "success", identity: await verifyPresentation(config, expect, presentation) };
   } catch (err) {
     if (!(err instanceof PresentationError)) throw err;
-    return { kind: "failure", reason: "invalid_presentation", message: err.message };
+    return { kind: "failure", reason: err.reason, message: err.message };
   }
 }
 
