@@ -6,7 +6,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { linkOf, mailTo } from "../support/mail";
-import { checkLayouts, consoleUser, formAlert } from "./support";
+import { checkLayouts, consoleUser, fillSignIn, formAlert } from "./support";
 
 test("forgot password: the emailed link sets a new password, then sign in with it", async ({
   page,
@@ -49,8 +49,7 @@ test("forgot password: the emailed link sets a new password, then sign in with i
   await expect(page.locator("main").getByRole("status")).toHaveText(
     "Your password was reset and every session signed out. Sign in with the new password.",
   );
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await fillSignIn(page, user.email, user.password);
   await page.keyboard.press("Enter");
   await expect(formAlert(page)).toHaveText("Email or password is incorrect.");
   await page.getByLabel("Password", { exact: true }).fill("a brand new e2e password");

@@ -13,10 +13,24 @@ export function consoleUser(label: string): Promise<CreatedWorkspace> {
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
+  await fillSignIn(page, email, password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/console\/sandbox\//);
+}
+
+/**
+ * Types the sign-in form's email and password, again until both hold: on a loaded machine the
+ * page can hydrate after the first fill and reset the controlled inputs.
+ */
+export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  const emailField = page.getByLabel("Email");
+  const passwordField = page.getByLabel("Password", { exact: true });
+  await expect(async () => {
+    await emailField.fill(email);
+    await passwordField.fill(password);
+    await expect(emailField).toHaveValue(email, { timeout: 500 });
+    await expect(passwordField).toHaveValue(password, { timeout: 500 });
+  }).toPass({ timeout: 10_000 });
 }
 
 /** The form's own alert (Next.js keeps a route announcer with role=alert on every page). */
