@@ -2,6 +2,11 @@
  * The console's client of the REST API: same-origin fetches under /api/{env}/v1 with the session
  * cookie, the workspace in X-Workspace-Id, and errors turned into ApiRequestError carrying the
  * envelope's code, message and details (so forms can put each message on its field).
+ *
+ * The REST API words its errors for API clients ("Invalid API key", "Use Bearer authentication");
+ * the person signed in to the console holds no key: `personMessage` rewords those by code (and
+ * any other message that speaks of API keys or headers) once, here, for every toast, alert and
+ * field. A 401 that means "no session" (whatever the code) ends at the sign-in page.
  */
 export interface ApiErrorDetail {
   path: string;
@@ -30,6 +35,36 @@ export class ApiRequestError extends Error {
 }
 
 export type TEnv = "sandbox" | "production";
+
+/** 401 codes that, for a console page, all mean the session is gone (no cookie reads as no key). */
+const SESSION_ENDED_CODES = new Set([
+  "INVALID_SESSION",
+  "INVALID_API_KEY",
+  "INVALID_AUTHORIZATION_SCHEME",
+  "INVALID_OPERATOR_KEY",
+]);
+
+export const SESSION_ENDED_MESSAGE = "Your session has ended — sign in again.";
+export const ROLE_FORBIDS_MESSAGE =
+  "Your role does not allow this. Ask an owner or admin of the workspace if you need it.";
+
+/** Wording meant for API clients, never shown to a person in the console. */
+const API_CLIENT_WORDING = /\bAPI[ _-]?keys?\b|\bAuthorization header\b|\bBearer\b|\bsk_[a-z]+_/i;
+
+/**
+ * The API's error message as the console shows it to the person signed in: by code first, then
+ * any message still worded for an API client by its status.
+ */
+export function personMessage(status: number, code: string, message: string): string {
+  if (status === 401 && SESSION_ENDED_CODES.has(code)) return SESSION_ENDED_MESSAGE;
+  if (code === "CSRF_ORIGIN_MISMATCH") {
+    return "Changes can only be made from the console's own pages. Reload the page and try again.";
+  }
+  if (!API_CLIENT_WORDING.test(message)) return message;
+  if (status === 401) return SESSION_ENDED_MESSAGE;
+  if (status === 403) return ROLE_FORBIDS_MESSAGE;
+  return "The service refused this request. Reload the page and try again.";
+}
 
 let workspaceId: string | undefined;
 /** Set by the console shell once it knows the workspace being shown. */
@@ -85,7 +120,8 @@ export async function api<T>(env: TEnv, path: string, options: ApiRequestOptions
     const error = (
       body as { error?: { code?: string; message?: string; details?: ApiErrorDetail[]; requestId?: string } }
     )?.error;
-    if (response.status === 401 && error?.code === "INVALID_SESSION" && typeof window !== "undefined") {
+    const code = error?.code ?? `HTTP_${response.status}`;
+    if (response.status === 401 && SESSION_ENDED_CODES.has(code) && typeof window !== "undefined") {
       // A full page load: the signed-out console must drop every cached query.
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/?expired=1&callbackUrl=${encodeURIComponent(window.location.pathname)}`);
@@ -93,8 +129,8 @@ export async function api<T>(env: TEnv, path: string, options: ApiRequestOptions
     const retryAfter = Number(response.headers.get("retry-after")) || undefined;
     throw new ApiRequestError(
       response.status,
-      error?.code ?? `HTTP_${response.status}`,
-      error?.message ?? `The request failed (${response.status})`,
+      code,
+      personMessage(response.status, code, error?.message ?? `The request failed (${response.status})`),
       error?.details ?? [],
       error?.requestId,
       retryAfter,

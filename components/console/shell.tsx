@@ -8,6 +8,10 @@
  * it, so the frame is keyed by the workspace and holds its own query client. Switching workspace
  * (the user menu) mounts the pages afresh on an empty cache: nothing the previous workspace
  * loaded can show under the new workspace's name, and every page asks the API at once.
+ *
+ * Toasts belong to one environment too: the frame holds its own toast region, keyed by the
+ * environment, so a sandbox confirmation never follows the user into production (switching
+ * remounts it empty). The tab's title is set here for every page (page-title.tsx).
  */
 import {
   Activity,
@@ -23,8 +27,10 @@ import {
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { AreaShell } from "@/components/ui/area-shell";
+import { ToastProvider } from "@/components/ui/toast";
 import { setApiWorkspace } from "./api";
 import { ConsoleContextProvider, type ConsoleInfo } from "./context";
+import { ConsolePageTitle } from "./page-title";
 import { newConsoleQueryClient } from "./providers";
 import { UserMenu } from "./user-menu";
 
@@ -54,25 +60,28 @@ export function ConsoleShell({ info, children }: { info: ConsoleInfo; children: 
   return (
     <WorkspaceQueries key={info.workspace.id}>
       <ConsoleContextProvider value={info}>
-        <AreaShell
-          area="console"
-          env={info.env}
-          homeSection="dashboard"
-          navLabel="Console"
-          nav={NAV}
-          banner={{ sandbox: "Sandbox: test data", production: "Production: live data" }}
-          brand={
-            <>
-              <ScrollText aria-hidden className="h-5 w-5 shrink-0 text-blue-700" />
-              <span className="truncate" data-testid="workspace-name">
-                {info.workspace.name}
-              </span>
-            </>
-          }
-          accountMenu={<UserMenu />}
-        >
-          {children}
-        </AreaShell>
+        <ConsolePageTitle />
+        <ToastProvider key={info.env}>
+          <AreaShell
+            area="console"
+            env={info.env}
+            homeSection="dashboard"
+            navLabel="Console"
+            nav={NAV}
+            banner={{ sandbox: "Sandbox: test data", production: "Production: live data" }}
+            brand={
+              <>
+                <ScrollText aria-hidden className="h-5 w-5 shrink-0 text-blue-700" />
+                <span className="truncate" data-testid="workspace-name">
+                  {info.workspace.name}
+                </span>
+              </>
+            }
+            accountMenu={<UserMenu />}
+          >
+            {children}
+          </AreaShell>
+        </ToastProvider>
       </ConsoleContextProvider>
     </WorkspaceQueries>
   );

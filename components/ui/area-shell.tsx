@@ -50,7 +50,7 @@ export function AreaShell({
   const base = `/${area}/${env}`;
   const mobileNavId = `${area}-nav-mobile`;
   return (
-    <>
+    <div className="flex min-h-screen flex-col">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
@@ -120,18 +120,19 @@ export function AreaShell({
           </nav>
         ) : null}
       </header>
-      <div className="flex">
-        <nav
-          aria-label={navLabel}
-          className="hidden w-56 shrink-0 border-r border-gray-200 bg-white px-2 py-4 lg:block"
-        >
-          <SectionNav items={nav} base={base} />
-        </nav>
+      {/* from 1024 px: the navigation's column fills the height (to the viewport's foot on a
+          short page) and the navigation stays in view while the page scrolls */}
+      <div className="flex flex-1">
+        <div className="hidden w-56 shrink-0 border-r border-gray-200 bg-white lg:block">
+          <nav aria-label={navLabel} className="sticky top-0 max-h-screen overflow-y-auto px-2 py-4">
+            <SectionNav items={nav} base={base} />
+          </nav>
+        </div>
         <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
           <div className="mx-auto max-w-6xl space-y-6">{children}</div>
         </main>
       </div>
-    </>
+    </div>
   );
 }
 

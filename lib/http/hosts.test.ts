@@ -120,5 +120,7 @@ describe("rewriteUnderPrefix", () => {
     expect(rewriteUnderPrefix("/verify", "/verify/ver_1")).toBeUndefined();
     expect(rewriteUnderPrefix("/oidc/sandbox", "/oidc/sandboxes")).toBe("/oidc/sandbox/oidc/sandboxes");
     expect(rewriteUnderPrefix("/oidc/sandbox", "/_next/static/x.js")).toBeUndefined();
+    expect(rewriteUnderPrefix("/oidc/sandbox", "/icon.svg")).toBeUndefined();
+    expect(rewriteUnderPrefix("/oidc/sandbox", "/favicon.ico")).toBeUndefined();
   });
 });

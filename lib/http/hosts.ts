@@ -12,7 +12,8 @@
  *   path keep working); any other path stays inside the surface (`/api/production/…` on a sandbox
  *   host becomes `/api/sandbox/api/production/…`, a 404), so a dedicated host never reaches
  *   another surface.
- * - Framework assets (`/_next/…`) are never rewritten: pages served on a mapped host need them.
+ * - Framework assets (`/_next/…`) and the service's icon (`/icon.svg`, `/favicon.ico`) are never
+ *   rewritten: pages served on a mapped host need them.
  * - A malformed map is a configuration error and throws, rather than silently serving the console
  *   on an API host.
  * - Hosts of the static map come first; an app's active custom domain (lib/domains/routing.ts) is
@@ -95,6 +96,8 @@ export function rewriteHostPath(
  */
 export function rewriteUnderPrefix(prefix: string, pathname: string): string | undefined {
   if (pathname === "/_next" || pathname.startsWith("/_next/")) return undefined;
+  // the service's icon (app/icon.svg, app/favicon.ico) is served on every host, like the assets
+  if (pathname === "/icon.svg" || pathname === "/favicon.ico") return undefined;
   if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return undefined;
   const path = pathname.startsWith("/") ? pathname : `/${pathname}`;
   return path === "/" ? prefix : `${prefix}${path}`;
