@@ -2,7 +2,8 @@
 /**
  * The Dashboard: the environment's sessions over the last 24 hours, 7 or 30 days (kept in the
  * URL): totals, outcomes per day, completion per provider and the funnel. A workspace without
- * any session gets a pointer to its first test verification instead.
+ * any session gets a pointer to its first test verification instead. Above either, the
+ * first-run checklist until its steps are done or it is dismissed (first-run-checklist.tsx).
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { LayoutDashboard } from "lucide-react";
@@ -18,6 +19,7 @@ import { percent, providerNamer, type TProviderOption } from "@/components/verif
 import { useAppOptions, useHasVerifications } from "@/components/verifications/queries";
 import { useUrlFilters } from "@/components/console/list-filters";
 import { Funnel, OutcomeChart, ProviderTable } from "./charts";
+import { FirstRunChecklist } from "./first-run-checklist";
 import { statsKeys, type TStatsPeriod, type TVerificationStats } from "./queries";
 import { QueryError } from "@/components/console/query-error";
 
@@ -112,6 +114,7 @@ export function Dashboard({ providers }: { providers: TProviderOption[] }) {
         <div>
           <h1 className="text-2xl font-semibold">Dashboard</h1>
         </div>
+        <FirstRunChecklist />
         <EmptyState
           icon={<LayoutDashboard className="h-8 w-8" />}
           title="No verifications yet"
@@ -168,6 +171,7 @@ export function Dashboard({ providers }: { providers: TProviderOption[] }) {
         </div>
       </div>
 
+      <FirstRunChecklist />
       {any.isError ? <FormError message={errorMessage(any.error)} /> : null}
       {stats.isPending ? (
         <Loading label="Loading statistics" />

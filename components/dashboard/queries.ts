@@ -9,3 +9,9 @@ export const statsKeys = {
   verifications: (env: TEnv, params: { period: TStatsPeriod; appId: string }) =>
     [...statsKeys.all(env), "verifications", params] as const,
 };
+
+/** The first-run checklist (workspace-wide: the same answer in both environments). */
+export const checklistKeys = {
+  all: ["checklist"] as const,
+  workspace: (workspaceId: string) => [...checklistKeys.all, workspaceId] as const,
+};

@@ -102,8 +102,8 @@ test("qr flow in German: refreshing QR code, the phone approves, the desktop tab
   await expect(qr).toBeVisible();
   await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await expect(qr).toHaveAttribute("data-frame", "1", { timeout: 8_000 });
-  // desktop: the same-device link is for phones only
-  await expect(page.getByTestId("same-device")).toBeHidden();
+  // the sandbox offers its simulator on every device (issue 29; sandbox-simulator-link.spec.ts)
+  await expect(page.getByTestId("simulator-link")).toBeVisible();
   await expectNoCriticalA11yViolations(page);
   await keepScreenshot(page, testInfo, "qr-hosted-de");
 
@@ -299,18 +299,18 @@ test("node branding and a 360 px phone: logo and name shown, same-device link, n
   await page.goto(hostedPath(verificationId));
   await expect(page.getByTestId("brand-name")).toHaveText("Logo Shop");
   await expect(page.locator("header img")).toHaveAttribute("src", PNG_1X1);
-  await expect(page.getByTestId("same-device")).toBeVisible();
+  await expect(page.getByTestId("simulator-link")).toBeVisible();
   await expectNoSidewaysScrolling(page);
   await expectNoCriticalA11yViolations(page);
   await keepScreenshot(page, testInfo, "mobile-360");
-  // keyboard: Tab reaches the same-device link before Cancel
+  // keyboard: Tab reaches the simulator link (the sandbox's same-device way) before Cancel
   const order: string[] = [];
   for (let i = 0; i < 6; i++) {
     await page.keyboard.press("Tab");
     order.push((await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))) ?? "");
   }
-  expect(order.indexOf("same-device")).toBeGreaterThanOrEqual(0);
-  expect(order.indexOf("same-device")).toBeLessThan(order.indexOf("cancel"));
+  expect(order.indexOf("simulator-link")).toBeGreaterThanOrEqual(0);
+  expect(order.indexOf("simulator-link")).toBeLessThan(order.indexOf("cancel"));
 });
 
 test("unknown sessions are 404 on both surfaces; the simulator does not exist for production", async ({

@@ -10,6 +10,7 @@ import * as connections from "../connections/endpoints";
 import * as domains from "../domains/endpoints";
 import type { EndpointDef } from "../http/endpoint";
 import * as oidc from "../oidc/endpoints";
+import * as onboarding from "../onboarding/endpoints";
 import * as operators from "../operators/endpoints";
 import * as productionTests from "../production-tests/endpoints";
 import * as providers from "../providers/endpoints";
@@ -55,6 +56,7 @@ export const ALL_ENDPOINTS: EndpointDef[] = defs(
   verifications,
   verificationLog,
   stats,
+  onboarding,
   auditEvents,
   requestLogs,
   team,

@@ -128,6 +128,13 @@ export const de: TMessages = {
     user_id: "Benutzerkennung",
     aadhaar: "Aadhaar-Nummer",
   },
+  sandbox: {
+    simulatorLink: "Simulator öffnen",
+    simulatorHint: "Sandbox: Kein Smartphone nötig. Der Simulator ersetzt {provider} in diesem Browser.",
+    consoleLink: "Zurück zu dieser Verifizierung in der Konsole",
+    consoleHint:
+      "Sandbox: für das Teammitglied, das diesen Test gestartet hat. Die Konsole verlangt eine Anmeldung.",
+  },
   sim: {
     title: "{provider}-Simulator",
     banner: "SANDBOX-SIMULATOR: Diese Seite ersetzt {provider}. Es wird keine echte Identität geprüft.",

@@ -121,6 +121,12 @@ export const en = {
     user_id: "user ID",
     aadhaar: "Aadhaar number",
   },
+  sandbox: {
+    simulatorLink: "Open the simulator",
+    simulatorHint: "Sandbox: no phone needed. The simulator stands in for {provider} in this browser.",
+    consoleLink: "Back to this verification in the console",
+    consoleHint: "Sandbox: for the team member who started this test. The console asks you to sign in.",
+  },
   sim: {
     title: "{provider} simulator",
     banner: "SANDBOX SIMULATOR: this page stands in for {provider}. No real identity is checked.",

@@ -125,6 +125,13 @@ export const fr: TMessages = {
     user_id: "identifiant utilisateur",
     aadhaar: "numéro Aadhaar",
   },
+  sandbox: {
+    simulatorLink: "Ouvrir le simulateur",
+    simulatorHint: "Sandbox : pas besoin de téléphone. Le simulateur remplace {provider} dans ce navigateur.",
+    consoleLink: "Revenir à cette vérification dans la console",
+    consoleHint:
+      "Sandbox : pour le membre de l'équipe qui a lancé ce test. La console demande de se connecter.",
+  },
   sim: {
     title: "Simulateur {provider}",
     banner: "SIMULATEUR SANDBOX : cette page remplace {provider}. Aucune identité réelle n'est vérifiée.",

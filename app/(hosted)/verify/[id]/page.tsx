@@ -13,7 +13,7 @@ import { StatusWatcher } from "@/components/verify/status-watcher";
 import { kysely } from "@/lib/db/client";
 import { HOSTED_BINDING_COOKIE, hostedBrowser } from "@/lib/hosted/binding";
 import { format, messagesFor, type TMessages } from "@/lib/hosted/i18n";
-import { phoneUrlFor } from "@/lib/hosted/links";
+import { consoleUrlFor, phoneUrlFor } from "@/lib/hosted/links";
 import type { THostedView } from "@/lib/hosted/view";
 
 export const dynamic = "force-dynamic";
@@ -47,7 +47,30 @@ function FinalView({ view, t }: { view: THostedView; t: TMessages }) {
     >
       <h1 className="text-xl font-semibold">{t.finalTitle[status] ?? status}</h1>
       <p role="status">{format(t.finalBody[status] ?? "", vars)}</p>
+      <ConsoleLink view={view} t={t} />
     </section>
+  );
+}
+
+/**
+ * Sandbox only: the way back to the session in the console for the workspace member who started
+ * the test (lib/hosted/links.ts consoleUrlFor). An end-user who is not a member learns nothing
+ * from it: the console asks for a sign-in first.
+ */
+function ConsoleLink({ view, t }: { view: THostedView; t: TMessages }) {
+  const href = consoleUrlFor(view.id, view.environment);
+  if (!href) return null;
+  return (
+    <div className="space-y-1 border-t border-black/10 pt-3">
+      <a
+        href={href}
+        className="font-semibold text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+        data-testid="console-link"
+      >
+        {t.sandbox.consoleLink}
+      </a>
+      <p className="text-sm text-gray-700">{t.sandbox.consoleHint}</p>
+    </div>
   );
 }
 
@@ -92,13 +115,33 @@ function FlowView({ view, t, error }: { view: THostedView; t: TMessages; error?:
           <p>{format(t.qr.intro, vars)}</p>
           <QrImage verificationId={view.id} alt={t.qr.alt} />
           <p className="text-center text-sm text-gray-700">{t.qr.refreshes}</p>
-          <a
-            href={phone}
-            className={buttonClass("secondary", "lg", "w-full sm:hidden")}
-            data-testid="same-device"
-          >
-            {format(t.qr.sameDevice, vars)}
-          </a>
+          {sandbox ? (
+            // the sandbox QR code points at this service's own address, which a phone may not
+            // reach: the simulator opens in this browser, on every device
+            <>
+              <a
+                href={phone}
+                target="_blank"
+                rel="noopener"
+                className={buttonClass("secondary", "lg", "w-full")}
+                data-testid="simulator-link"
+                aria-describedby="simulator-hint"
+              >
+                {t.sandbox.simulatorLink}
+              </a>
+              <p id="simulator-hint" className="text-center text-sm text-gray-700">
+                {format(t.sandbox.simulatorHint, vars)}
+              </p>
+            </>
+          ) : (
+            <a
+              href={phone}
+              className={buttonClass("secondary", "lg", "w-full sm:hidden")}
+              data-testid="same-device"
+            >
+              {format(t.qr.sameDevice, vars)}
+            </a>
+          )}
         </div>
       );
     }
