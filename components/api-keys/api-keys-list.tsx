@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus } from "lucide-react";
 import { useId, useState } from "react";
 import { SecretOnce, SecretShown, useSecretFocus } from "@/components/apps/secret-once";
-import { api, ApiRequestError, formErrorMessage, type TEnv } from "@/components/console/api";
+import { api, formErrorMessage, type TEnv } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { pageFetcher, usePagedList } from "@/components/console/paged-list";
 import type { TPage } from "@/lib/http/pagination";
@@ -19,6 +19,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog, Dialog, SubmitActions } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Form, FormError, Input } from "@/components/ui/field";
+import { useFieldErrors } from "@/components/ui/field-errors";
 import { Loading } from "@/components/ui/spinner";
 import { ActionsTh, PagedTable, Td, Th } from "@/components/ui/table";
 import { apiKeyKeys, type TApiKey, type TCreatedApiKey } from "./queries";
@@ -46,7 +47,7 @@ function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () => void
     onClose();
   };
   const created = mutation.data;
-  const error = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
+  const fieldErrors = useFieldErrors(mutation.error);
   return (
     <Dialog
       open={open}
@@ -75,8 +76,11 @@ function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () => void
             maxLength={100}
             autoComplete="off"
             value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={error?.fieldError("name")}
+            onChange={(e) => {
+              setName(e.target.value);
+              fieldErrors.changed("name");
+            }}
+            error={fieldErrors.message("name", { label: "Name" })}
             description="Where the key is used, e.g. “Web shop backend”. Only you and your team see it."
           />
           <SubmitActions

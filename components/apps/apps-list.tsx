@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { AppWindow, Plus, Search } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { api, ApiRequestError, formErrorMessage } from "@/components/console/api";
+import { api, formErrorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { pageFetcher, usePagedList } from "@/components/console/paged-list";
 import type { TPage } from "@/lib/http/pagination";
@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, SubmitActions } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Form, Input } from "@/components/ui/field";
+import { useFieldErrors } from "@/components/ui/field-errors";
 import { Loading } from "@/components/ui/spinner";
 import { PagedTable, Td, Th } from "@/components/ui/table";
 import { appKeys, type TApp } from "./queries";
@@ -34,7 +35,7 @@ function CreateAppDialog({ open, onClose }: { open: boolean; onClose: () => void
     onClose();
   };
   const created = mutation.data;
-  const error = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
+  const fieldErrors = useFieldErrors(mutation.error);
   return (
     <Dialog open={open} onClose={close} title={created ? `${created.name} is ready` : "Create app"}>
       {created ? (
@@ -64,8 +65,11 @@ function CreateAppDialog({ open, onClose }: { open: boolean; onClose: () => void
             required
             maxLength={100}
             value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={error?.fieldError("name")}
+            onChange={(e) => {
+              setName(e.target.value);
+              fieldErrors.changed("name");
+            }}
+            error={fieldErrors.message("name", { label: "App name" })}
             description="Shown to end-users on the hosted verification pages."
           />
           <SubmitActions

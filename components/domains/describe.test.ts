@@ -109,7 +109,19 @@ describe("domainStep", () => {
   it("moves from the hosts to the records to the check to done", () => {
     expect(domainStep({ ...base, status: "unconfigured" })).toBe(0);
     expect(domainStep(base)).toBe(1);
-    expect(domainStep({ ...base, dnsChecks: [] })).toBe(2);
+    const all = (result: "found" | "missing" | "wrong") => records.map((r) => check(r.id, result));
+    expect(domainStep({ ...base, dnsChecks: all("found") })).toBe(2);
     expect(domainStep({ ...base, status: "active" })).toBe(3);
+  });
+
+  it("does not tick the records while a check finds any of them missing or wrong", () => {
+    const checks = (...results: ("found" | "missing" | "wrong")[]) =>
+      records.map((r, i) => check(r.id, results[i]!));
+    expect(domainStep({ ...base, dnsChecks: [] })).toBe(1);
+    expect(domainStep({ ...base, dnsChecks: checks("missing", "missing", "missing") })).toBe(1);
+    expect(domainStep({ ...base, status: "verifying", dnsChecks: checks("found", "found", "missing") })).toBe(
+      1,
+    );
+    expect(domainStep({ ...base, status: "invalid", dnsChecks: checks("found", "found", "wrong") })).toBe(1);
   });
 });

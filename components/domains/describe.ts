@@ -86,10 +86,20 @@ export function describeDomain(
 /** The steps of setting up a domain, and which one the domain is at (0-based; 3 = all done). */
 export const DOMAIN_STEPS = ["Enter the hosts", "Create the DNS records", "Verify"] as const;
 
+/**
+ * A step is ticked only when it is done: the records are "created" when a check found every one
+ * of them with its value (a check that ran and found them missing or wrong is not progress).
+ */
 export function domainStep(domain: TCustomDomain): number {
   if (domain.status === "unconfigured") return 0;
   if (domain.status === "active") return 3;
-  return domain.dnsChecks ? 2 : 1;
+  return recordsFound(domain) === domain.dnsRecords.length && domain.dnsRecords.length > 0 ? 2 : 1;
+}
+
+/** How many of the domain's records the latest check found with the expected value. */
+export function recordsFound(domain: TCustomDomain): number {
+  const found = new Set((domain.dnsChecks ?? []).filter((c) => c.result === "found").map((c) => c.id));
+  return domain.dnsRecords.filter((r) => found.has(r.id)).length;
 }
 
 export const CHECK_RESULT_LABEL: Record<NonNullable<TCustomDomain["dnsChecks"]>[number]["result"], string> = {

@@ -7,7 +7,7 @@
  * not write see the state without the buttons.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Check, Globe, RefreshCw, Trash2 } from "lucide-react";
+import { AlertTriangle, Check, Globe, RefreshCw, Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { useCurrentApp } from "@/components/apps/app-frame";
 import { api, formErrorMessage } from "@/components/console/api";
@@ -23,7 +23,7 @@ import { Loading } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/verifications/format";
 import { cn } from "@/components/ui/cn";
-import { describeDomain, DOMAIN_STEPS, domainStep } from "./describe";
+import { describeDomain, DOMAIN_STEPS, domainStep, recordsFound } from "./describe";
 import { DnsRecordsTable } from "./dns-records-table";
 import { HostsForm } from "./hosts-form";
 import { domainKeys, domainPath, isBeingChecked, PENDING_POLL_MS, type TCustomDomain } from "./queries";
@@ -38,7 +38,9 @@ const UNCONFIGURED: TCustomDomain = {
   automaticChecks: "off",
 };
 
-function Steps({ current }: { current: number }) {
+function Steps({ domain }: { domain: TCustomDomain }) {
+  const current = domainStep(domain);
+  const found = recordsFound(domain);
   return (
     <ol aria-label="Setup steps" className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
       {DOMAIN_STEPS.map((label, i) => {
@@ -66,11 +68,43 @@ function Steps({ current }: { current: number }) {
               {done ? <Check className="h-3.5 w-3.5" /> : i + 1}
             </span>
             {label}
+            {i === 1 && i === current && domain.dnsChecks ? (
+              <span className="font-normal text-gray-700">
+                ({found} of {domain.dnsRecords.length} found)
+              </span>
+            ) : null}
             {done ? <span className="sr-only">(done)</span> : null}
           </li>
         );
       })}
     </ol>
+  );
+}
+
+/**
+ * What keeps the domain from working that the integrator cannot fix (the API's `warnings`): today
+ * an unusable CNAME target, which only the service's operator can change.
+ */
+function DomainWarnings({ domain }: { domain: TCustomDomain }) {
+  if (!domain.warnings?.length) return null;
+  return (
+    <section
+      aria-labelledby="domain-warning-heading"
+      className="flex max-w-3xl gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+    >
+      <AlertTriangle aria-hidden className="mt-0.5 h-5 w-5 shrink-0 text-amber-700" />
+      <div className="min-w-0 space-y-1">
+        <h3 id="domain-warning-heading" className="font-semibold">
+          These DNS records cannot work on this installation
+        </h3>
+        {domain.warnings.map((w) => (
+          <p key={w.code} className="break-words">
+            {w.message}
+          </p>
+        ))}
+        <p>Pass this on to whoever runs the service; you can still enter the hosts meanwhile.</p>
+      </div>
+    </section>
   );
 }
 
@@ -258,7 +292,8 @@ export function DomainTab() {
           <code className="font-mono text-xs">auth.example.com</code>.
         </p>
       </div>
-      <Steps current={domainStep(domain)} />
+      <Steps domain={domain} />
+      <DomainWarnings domain={domain} />
       {!configured ? (
         permissions.write ? (
           <Card title="Enter the hosts">

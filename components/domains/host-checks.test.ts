@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiFieldMessage, hostPairProblems, hostProblem } from "./host-checks";
+import { hostPairProblems, hostProblem } from "./host-checks";
 
 describe("hostProblem", () => {
   it.each([
@@ -40,15 +40,5 @@ describe("hostPairProblems", () => {
       oidcDomain: expect.stringMatching(/different host/),
     });
     expect(hostPairProblems("verify.example.com", "auth.example.org")).toEqual({});
-  });
-});
-
-describe("apiFieldMessage", () => {
-  it("speaks of the form's fields, as a sentence", () => {
-    expect(apiFieldMessage("must differ from webDomain")).toBe("Must differ from the web host");
-    expect(apiFieldMessage("verify.example.com is already used by another app")).toBe(
-      "verify.example.com is already used by another app",
-    );
-    expect(apiFieldMessage(undefined)).toBeUndefined();
   });
 });

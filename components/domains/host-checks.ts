@@ -41,12 +41,3 @@ export function hostPairProblems(webDomain: string, oidcDomain: string): THostPr
     problems.oidcDomain = "Use a different host than the web host, like auth.example.com.";
   return problems;
 }
-
-/** An API field message as a sentence about the form's own labels. */
-export function apiFieldMessage(message: string | undefined): string | undefined {
-  if (!message) return undefined;
-  const text = message.replace(/\bwebDomain\b/g, "the web host").replace(/\boidcDomain\b/g, "the OIDC host");
-  // "must differ …" becomes "Must differ …"; a message that starts with a host name keeps it
-  const first = text.split(" ")[0] ?? "";
-  return first.includes(".") ? text : text.charAt(0).toUpperCase() + text.slice(1);
-}

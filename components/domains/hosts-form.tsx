@@ -2,26 +2,32 @@
 /**
  * Step 1 of the Domain tab: the web and OIDC hosts. Obvious mistakes are shown on the field as
  * soon as it is left (host-checks.ts); the API decides the rest (same base domain, hosts in use,
- * public suffixes) and its verdict lands on the field it names.
+ * public suffixes) and its verdict lands on the field it names, worded by
+ * components/ui/field-errors.ts, until that field changes.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, ApiRequestError, errorMessage } from "@/components/console/api";
+import { api, errorMessage } from "@/components/console/api";
 import { useConsole } from "@/components/console/context";
 import { Button } from "@/components/ui/button";
 import { FormError, Input } from "@/components/ui/field";
-import { apiFieldMessage, hostPairProblems, type THostProblems } from "./host-checks";
+import { useFieldErrors, type TFieldSpec } from "@/components/ui/field-errors";
+import { hostPairProblems, type THostProblems } from "./host-checks";
 import { domainKeys, domainPath, type TCustomDomain } from "./queries";
 
 type TField = keyof THostProblems;
+
+const NAMES = { webDomain: "the web host", oidcDomain: "the OIDC host" };
+const SPECS: Record<TField, TFieldSpec> = {
+  webDomain: { label: "Web host", names: NAMES },
+  oidcDomain: { label: "OIDC host", names: NAMES },
+};
 
 export function HostsForm({ clientId, onConfigured }: { clientId: string; onConfigured: () => void }) {
   const { env } = useConsole();
   const queryClient = useQueryClient();
   const [values, setValues] = useState({ webDomain: "", oidcDomain: "" });
   const [touched, setTouched] = useState({ webDomain: false, oidcDomain: false });
-  // the values the API judged: its field errors are shown while the field still holds them
-  const [sent, setSent] = useState<typeof values | null>(null);
   const mutation = useMutation({
     mutationFn: (body: typeof values) =>
       api<TCustomDomain>(env, domainPath(clientId), { method: "PUT", body }),
@@ -30,18 +36,15 @@ export function HostsForm({ clientId, onConfigured }: { clientId: string; onConf
       queryClient.setQueryData(domainKeys.detail(env, clientId), domain);
     },
   });
-  const apiError = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
+  const apiErrors = useFieldErrors(mutation.error);
   const problems = hostPairProblems(values.webDomain, values.oidcDomain);
 
   const fieldError = (field: TField): string | undefined => {
     if (touched[field] && problems[field]) return problems[field];
-    if (sent && sent[field] === values[field]) return apiFieldMessage(apiError?.fieldError(field));
-    return undefined;
+    return apiErrors.message(field, SPECS[field]);
   };
   const formError =
-    mutation.error && !apiError?.fieldError("webDomain") && !apiError?.fieldError("oidcDomain")
-      ? errorMessage(mutation.error)
-      : null;
+    mutation.error && !apiErrors.names("webDomain", "oidcDomain") ? errorMessage(mutation.error) : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -51,13 +54,15 @@ export function HostsForm({ clientId, onConfigured }: { clientId: string; onConf
       return;
     }
     const body = { webDomain: values.webDomain.trim(), oidcDomain: values.oidcDomain.trim() };
-    setSent(values);
     mutation.mutate(body);
   };
 
   const field = (name: TField) => ({
     value: values[name],
-    onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    onChange: (e: { target: { value: string } }) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      apiErrors.changed(name);
+    },
     onBlur: () => setTouched((t) => ({ ...t, [name]: values[name] !== "" || t[name] })),
     error: fieldError(name),
     required: true,

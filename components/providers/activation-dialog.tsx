@@ -4,7 +4,9 @@
  * nothing): a section per provider with its generated form, direct providers needing nothing,
  * and in the sandbox the option of a demo activation (activated about a second later, without
  * review). The API's verdict lands on the field it names (`providers.<id>.<requirement>`), on
- * the provider's section (`providers.<id>`), or above the buttons.
+ * the provider's section (`providers.<id>`), or above the buttons. Field errors are worded by
+ * components/ui/field-errors.ts and go away as soon as the field changes (the page's own check
+ * runs again when the field is left).
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -13,9 +15,11 @@ import { useConsole } from "@/components/console/context";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Checkbox, FormError } from "@/components/ui/field";
+import { useFieldErrors, type TFieldErrors } from "@/components/ui/field-errors";
 import { useToast } from "@/components/ui/toast";
 import {
   checkValue,
+  fieldSpec,
   initialValues,
   RequirementField,
   submittedValues,
@@ -32,6 +36,7 @@ function ProviderSection({
   clientErrors,
   onBlur,
   apiError,
+  fieldErrors,
   disabled,
 }: {
   p: TProviderEntry;
@@ -40,6 +45,7 @@ function ProviderSection({
   clientErrors: Record<string, string | undefined>;
   onBlur: (id: string) => void;
   apiError?: ApiRequestError;
+  fieldErrors: TFieldErrors;
   disabled: boolean;
 }) {
   const prefix = `providers.${p.id}`;
@@ -67,7 +73,7 @@ function ProviderSection({
             value={values[r.id]}
             onChange={(v) => onChange(r.id, v)}
             onBlur={() => onBlur(r.id)}
-            error={apiError?.fieldError(`${prefix}.${r.id}`) ?? clientErrors[r.id]}
+            error={fieldErrors.message(`${prefix}.${r.id}`, fieldSpec(r)) ?? clientErrors[r.id]}
             disabled={disabled}
           />
         ))
@@ -114,6 +120,7 @@ export function ActivationDialog({
     },
   });
   const apiError = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
+  const fieldErrors = useFieldErrors(mutation.error);
   const formError =
     mutation.error && !apiError?.details.some((d) => d.path.startsWith("providers."))
       ? errorMessage(mutation.error)
@@ -150,7 +157,12 @@ export function ActivationDialog({
               p={p}
               values={values[p.id] ?? {}}
               disabled={mutation.isPending}
-              onChange={(id, v) => setValues((all) => ({ ...all, [p.id]: { ...all[p.id], [id]: v } }))}
+              onChange={(id, v) => {
+                setValues((all) => ({ ...all, [p.id]: { ...all[p.id], [id]: v } }));
+                // an edited field shows no error until it is left (or sent) again
+                fieldErrors.changed(`providers.${p.id}.${id}`);
+                setTouched((t) => ({ ...t, [p.id]: { ...t[p.id], [id]: false } }));
+              }}
               onBlur={(id) => setTouched((t) => ({ ...t, [p.id]: { ...t[p.id], [id]: true } }))}
               clientErrors={Object.fromEntries(
                 p.activation.requirements
@@ -158,6 +170,7 @@ export function ActivationDialog({
                   .map((r) => [r.id, checkValue(r, values[p.id]?.[r.id])]),
               )}
               apiError={apiError}
+              fieldErrors={fieldErrors}
             />
           ))}
         </div>

@@ -6,11 +6,13 @@
  * the latest submission (a rejected ticket reopens with what was sent), else the company
  * information remembered from earlier forms. A field is checked when it loses focus with the
  * same rule the API applies (`checkRequirementValue`); the API's answer still decides and its
- * `details` land on the field they name.
+ * `details` land on the field they name. Both speak through components/ui/field-errors.ts: the
+ * field's label and what to do ("Legal company name: enter a name"), never the API's raw words.
  */
 import { Info } from "lucide-react";
 import { useId } from "react";
 import { Checkbox, Input, Select } from "@/components/ui/field";
+import { fieldMessage, optionWords, type TFieldSpec } from "@/components/ui/field-errors";
 import { checkRequirementValue, type TInputRequirement } from "@/lib/providers/requirements";
 import type { TProviderEntry, TRequirement } from "./queries";
 
@@ -49,11 +51,26 @@ export function submittedValues(p: TProviderEntry, values: TFormValues): Record<
   return body;
 }
 
-/** The API's own check of one value (the same function the server runs). */
+/** How a requirement's errors are worded: its label, and its choices as the select shows them. */
+export function fieldSpec(r: TRequirement): TFieldSpec {
+  switch (r.type) {
+    case "select":
+      return { label: r.label, kind: "choice", choices: (r.options ?? []).map((o) => optionWords(o.value)) };
+    case "checkbox":
+      return r.options ? { label: r.label, kind: "multi" } : { label: r.label, kind: "consent" };
+    case "email":
+    case "url":
+      return { label: r.label, kind: r.type };
+    default:
+      return { label: r.label, kind: "text" };
+  }
+}
+
+/** The API's own check of one value (the same function the server runs), in words for a person. */
 export function checkValue(r: TRequirement, value: TFormValue | undefined): string | undefined {
   if (r.type === "info") return undefined;
   const result = checkRequirementValue(r as TInputRequirement, value === "" ? undefined : value);
-  return result.ok ? undefined : result.message;
+  return result.ok ? undefined : fieldMessage(fieldSpec(r), result.message);
 }
 
 function MultiChoice({
@@ -147,7 +164,7 @@ export function RequirementField({
           <option value="">Choose…</option>
           {(r.options ?? []).map((o) => (
             <option key={o.value} value={o.value}>
-              {o.description}
+              {optionWords(o.value)} — {o.description}
             </option>
           ))}
         </Select>

@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
 import { useId, useState } from "react";
 import { SecretOnce, SecretShown, useSecretFocus } from "@/components/apps/secret-once";
-import { api, ApiRequestError } from "@/components/console/api";
+import { api } from "@/components/console/api";
 import { useConsole, type TRole } from "@/components/console/context";
 import { pageFetcher, usePagedList } from "@/components/console/paged-list";
 import type { TPage } from "@/lib/http/pagination";
@@ -18,6 +18,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog, Dialog, DialogActions } from "@/components/ui/dialog";
 import { Form, Input } from "@/components/ui/field";
+import { useFieldErrors } from "@/components/ui/field-errors";
 import { Loading } from "@/components/ui/spinner";
 import { ActionsTh, PagedTable, Td, Th } from "@/components/ui/table";
 import { TeamError, teamMessage, TeamQueryError } from "./messages";
@@ -46,8 +47,8 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
     onClose();
   };
   const created = mutation.data;
-  const error = mutation.error instanceof ApiRequestError ? mutation.error : undefined;
-  const fieldError = error?.fieldError("email") ?? error?.fieldError("role");
+  const fieldErrors = useFieldErrors(mutation.error);
+  const fieldError = fieldErrors.names("email", "role");
   return (
     <Dialog
       open={open}
@@ -100,15 +101,21 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
             autoComplete="off"
             maxLength={254}
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={error?.fieldError("email")}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              fieldErrors.changed("email");
+            }}
+            error={fieldErrors.message("email", { label: "Email", kind: "email" })}
             description="The invitation works for this address only."
           />
           <RolePicker
             value={role}
-            onChange={setRole}
+            onChange={(r) => {
+              setRole(r);
+              fieldErrors.changed("role");
+            }}
             roles={grantableRoles(permissions.team_owner)}
-            error={error?.fieldError("role")}
+            error={fieldErrors.message("role", { label: "Role", kind: "choice" })}
           />
           <TeamError message={mutation.error && !fieldError ? teamMessage(mutation.error) : null} />
           <DialogActions onCancel={close}>

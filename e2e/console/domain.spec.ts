@@ -6,8 +6,8 @@
  * a DNS server on that fixed port and publishes the records the page asked for.
  */
 import { expect, test, type Locator } from "@playwright/test";
-import { startTestDnsServer, type TTestDnsServer } from "../../lib/testing/dns-server";
-import { E2E_DNS_PORT } from "../support/env";
+import type { TTestDnsServer } from "../../lib/testing/dns-server";
+import { startE2eDnsServer } from "../support/dns-port";
 import { checkLayouts, consoleUser, signIn } from "./support";
 
 // one DNS server on one fixed port: the tests of this file run one after another
@@ -15,7 +15,8 @@ test.describe.configure({ mode: "serial" });
 
 let dns: TTestDnsServer;
 test.beforeAll(async () => {
-  dns = await startTestDnsServer({ port: E2E_DNS_PORT });
+  // e2e/console/domain-finish.spec.ts uses the same port: take turns
+  dns = await startE2eDnsServer();
 });
 test.afterAll(async () => {
   await dns?.close();

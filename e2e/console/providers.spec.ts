@@ -103,7 +103,7 @@ test("providers: catalog, filters, direct, registration with review, contract de
   const emailError = dialog.locator(
     "#" + (await dialog.getByLabel("Contact email").getAttribute("id")) + "-error",
   );
-  await expect(emailError).toHaveText("must be an email address");
+  await expect(emailError).toHaveText("Contact email: enter an email address, like name@example.com");
   await expect(dialog.getByText("Check the highlighted fields.")).toBeVisible();
   await dialog.getByLabel("Contact email").fill("ops@shop.example.test");
   await dialog.getByRole("button", { name: "Submit for review" }).click();

@@ -73,6 +73,21 @@ export const ZCustomDomainJson = z.object({
     .describe(
       "ISO 8601: while the domain is not active, when it is deleted unless it has become active by then (IDV_DOMAIN_CLAIM_DAYS after it was configured or left active, default 7 days; verifying again does not extend it). Omitted while active",
     ),
+  warnings: z
+    .array(
+      z.object({
+        code: z
+          .enum(["cname_target_unusable"])
+          .describe(
+            "`cname_target_unusable`: the CNAME records' value (the service's edge host) is an IP address or a local name, which a CNAME cannot point at; the service's operator must set PUBLIC_URL or IDV_CNAME_TARGET to a DNS name",
+          ),
+        message: z.string().describe("The warning in words, saying what must change"),
+      }),
+    )
+    .optional()
+    .describe(
+      "Problems that keep the domain from working which the integrator cannot fix; omitted when there are none. For an unconfigured domain they are about the records a configure would create now",
+    ),
 });
 
 const STATES =

@@ -1,6 +1,7 @@
 /** The custom domain state as the API returns it. No row means `unconfigured`. */
 import { z } from "zod";
 import { jsonParser } from "../state-machine";
+import { cnameTargetWarnings } from "./cname-target";
 import type { TDnsCheckJson, TDnsRecord } from "./dns";
 import { ZCustomDomainJson, ZDnsCheckJson, ZDnsRecordJson } from "./endpoints";
 import { isPendingStatus } from "./schedule";
@@ -36,15 +37,24 @@ export const UNCONFIGURED_DOMAIN: Readonly<TCustomDomainJson> = {
   automaticChecks: "off",
 };
 
+/** The JSON of an app without a custom domain, warned about the target a configure would use. */
+export function unconfiguredDomainJson(target: string): TCustomDomainJson {
+  const warnings = cnameTargetWarnings([target]);
+  return { ...UNCONFIGURED_DOMAIN, ...(warnings.length ? { warnings } : {}) };
+}
+
 export function toCustomDomainJson(row: TCustomDomainRow): TCustomDomainJson {
   const pending = isPendingStatus(row.status);
+  const dnsRecords = parseDnsRecords(row.dnsRecords);
+  // the records keep the target they were made with: warn about that one, not today's setting
+  const warnings = cnameTargetWarnings(dnsRecords.filter((r) => r.type === "CNAME").map((r) => r.value));
   return {
     webDomain: row.webDomain,
     oidcDomain: row.oidcDomain,
     status: parseDomainStatus(row.status),
     requiredAction: parseRequiredAction(row.requiredAction),
     ...(row.statusMessage ? { statusMessage: row.statusMessage } : {}),
-    dnsRecords: parseDnsRecords(row.dnsRecords),
+    dnsRecords,
     ...(row.lastCheckedAt ? { lastCheckedAt: row.lastCheckedAt.toISOString() } : {}),
     ...(row.dnsChecks ? { dnsChecks: parseDnsChecks(row.dnsChecks) } : {}),
     automaticChecks: !pending ? "off" : row.nextCheckAt ? "scheduled" : "stopped",
@@ -52,5 +62,6 @@ export function toCustomDomainJson(row: TCustomDomainRow): TCustomDomainJson {
     ...(row.status !== "active" && row.claimExpiresAt
       ? { claimExpiresAt: row.claimExpiresAt.toISOString() }
       : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
 }

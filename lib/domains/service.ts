@@ -36,7 +36,7 @@ import { buildDnsRecords } from "./dns";
 import { parseDomainPair } from "./hosts";
 import { forgetCustomDomainHosts } from "./routing";
 import { startRecheckSchedule } from "./schedule";
-import { toCustomDomainJson, UNCONFIGURED_DOMAIN, type TCustomDomainJson } from "./serialize";
+import { toCustomDomainJson, unconfiguredDomainJson, type TCustomDomainJson } from "./serialize";
 import { claimExpiry, cnameTarget, reservedHosts } from "./settings";
 import { deleteDomain } from "./store/claims";
 import {
@@ -71,7 +71,7 @@ export async function getCustomDomain(
 ): Promise<TCustomDomainJson> {
   const app = await getOwnedApp(db, auth, clientId);
   const row = await readDomainOfApp(db, app.id);
-  return row ? toCustomDomainJson(row) : { ...UNCONFIGURED_DOMAIN };
+  return row ? toCustomDomainJson(row) : unconfiguredDomainJson(cnameTarget());
 }
 
 function hostTaken(pair: { webDomain: string; oidcDomain: string }, taken: readonly string[]): ApiError {
